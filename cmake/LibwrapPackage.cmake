@@ -1,0 +1,16 @@
+# CMake package config (find_package(libwrap)) and pkg-config file (libwrap.pc).
+include(CMakePackageConfigHelpers)
+set(LIBWRAP_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/libwrap)
+
+install(EXPORT libwrapTargets NAMESPACE libwrap:: DESTINATION ${LIBWRAP_CMAKEDIR})
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/libwrapConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/libwrapConfig.cmake
+  INSTALL_DESTINATION ${LIBWRAP_CMAKEDIR}
+  PATH_VARS CMAKE_INSTALL_BINDIR LIBWRAP_DATADIR LIBWRAP_LIBEXECDIR)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/libwrapConfigVersion.cmake
+  COMPATIBILITY SameMajorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/libwrapConfig.cmake ${PROJECT_BINARY_DIR}/libwrapConfigVersion.cmake
+  DESTINATION ${LIBWRAP_CMAKEDIR})
+
+configure_file(${PROJECT_SOURCE_DIR}/cmake/libwrap.pc.in ${PROJECT_BINARY_DIR}/libwrap.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/libwrap.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

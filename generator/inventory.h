@@ -1,0 +1,121 @@
+/*
+ * inventory.h - the function inventory: one model of a library's API that
+ * every later step reads (filters, symbol check, wrapper emitters, the ld
+ * response file, probes, reports). Nothing else keeps a symbol list.
+ *
+ * The model is shaped for C and C++: a function has a scope (namespaces and
+ * classes, empty for C), a kind (free function, method, constructor, ...),
+ * a source name and a linker symbol (mangled for C++, asm label for C).
+ *
+ * JSON form: docs/inventory.md. Text dump form: one line per function,
+ * inventory_dump() below.
+ */
+#ifndef LIBWRAP_INVENTORY_H
+#define LIBWRAP_INVENTORY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+typedef enum lw_func_kind {
+    LW_KIND_FUNCTION = 0, /* C function or C++ free function */
+    LW_KIND_METHOD,       /* C++ non-static member function */
+    LW_KIND_STATIC_METHOD,
+    LW_KIND_CONSTRUCTOR,
+    LW_KIND_DESTRUCTOR,
+    LW_KIND_OPERATOR
+} lw_func_kind;
+
+/* Why a function is not wrapped. LW_WRAP (0) means it is wrapped. */
+typedef enum lw_skip {
+    LW_WRAP = 0,
+    LW_SKIP_INLINE,         /* inline or static inline: no symbol to intercept */
+    LW_SKIP_STATIC,         /* internal linkage */
+    LW_SKIP_HIDDEN,         /* visibility("hidden"/"internal") */
+    LW_SKIP_VARIADIC,       /* variadic without a va_list twin */
+    LW_SKIP_UNPROTOTYPED,   /* f() in C: parameters unknown */
+    LW_SKIP_UNSUPPORTED,    /* a type the emitter cannot spell (detail says which) */
+    LW_SKIP_OUT_OF_SCOPE,   /* declared in a header outside the default scope */
+    LW_SKIP_FILTERED,       /* excluded by the filter file */
+    LW_SKIP_MISSING,        /* the target libraries do not export the symbol */
+    LW_SKIP_UNCERTAIN,      /* resolvable without the target libraries too */
+    LW_SKIP_DUPLICATE,      /* another declaration of the same symbol is kept */
+    LW_SKIP_BUILTIN,        /* compiler builtin / compiler runtime */
+    LW_SKIP_COUNT_
+} lw_skip;
+
+typedef struct lw_param {
+    char *name;           /* as declared; invented ("arg3") when unnamed */
+    bool name_invented;
+    char *type;           /* spelled type, as declared */
+    char *canonical;      /* canonical type */
+    char *decl;           /* declarator usable in a wrapper, with a safe parameter
+                           * name: "int (*libwrap_a2)(void *, int)" */
+    char *fwd;            /* the safe name used in decl, to forward the argument */
+} lw_param;
+
+typedef struct lw_function {
+    char *name;           /* source name; qualified for C++ ("ns::C::f") */
+    char *scope;          /* C++ enclosing scope ("ns::C"), "" for C */
+    char *symbol;         /* linker symbol (asm label honoured; mangled for C++) */
+    lw_func_kind kind;
+    char *file;           /* declaring header, presumed location (line markers) */
+    unsigned line;
+    char *ret_type;       /* spelled */
+    char *ret_canonical;
+    bool ret_void;
+    lw_param *params;
+    size_t nparams;
+    /* The wrapper's head as a declarator in which "@@" stands for the
+     * function's name: "void (*@@(int libwrap_a1, void (*libwrap_a2)(int)))(int)".
+     * Built from the type structure, so function pointers, arrays and
+     * qualifiers are spelled correctly. */
+    char *declarator;
+    bool variadic;
+    bool noreturn;
+    bool deprecated;
+    bool is_inline;
+    bool is_static;
+    bool hidden;
+    bool unprototyped;
+    int format_index;     /* __attribute__((format(printf, I, F))): I, or 0 */
+    int format_first;     /* F */
+    char *va_twin;        /* variadic: symbol of the va_list twin, or NULL */
+    lw_skip skip;
+    char *skip_detail;    /* free text, may be NULL */
+} lw_function;
+
+typedef struct lw_inventory {
+    char *name;           /* the wrapper's NAME */
+    char *language;       /* "c" or "c++" */
+    char *source;         /* the parsed file (libwrap.i) */
+    char *header;         /* the file it was preprocessed from (libwrap.h), from
+                           * the first line marker; the wrappers include it */
+    lw_function *funcs;
+    size_t nfuncs;
+    size_t cap;
+} lw_inventory;
+
+/* Names used in JSON and in the dump; stable, documented in docs/inventory.md. */
+const char *lw_skip_name(lw_skip skip);
+const char *lw_kind_name(lw_func_kind kind);
+
+void inventory_init(lw_inventory *inv);
+void inventory_free(lw_inventory *inv);
+/* Appends a zeroed function and returns it; aborts on out-of-memory. */
+lw_function *inventory_add(lw_inventory *inv);
+lw_function *inventory_find_symbol(const lw_inventory *inv, const char *symbol);
+size_t inventory_count_wrapped(const lw_inventory *inv);
+
+/* Marks f as skipped unless already skipped; detail is copied (may be NULL). */
+void function_skip(lw_function *f, lw_skip why, const char *detail);
+
+/* One line per function: "SYMBOL name=... file:line ret=... (params) flags [skip=...]". */
+void inventory_dump(const lw_inventory *inv, FILE *out);
+
+/* JSON via json-c. Writing goes to path.tmp, then rename: no partial file.
+ * Both return 0, or -1 after printing "libwrap-gen: PATH: what" to stderr. */
+int inventory_write_json(const lw_inventory *inv, const char *path);
+int inventory_read_json(lw_inventory *inv, const char *path);
+
+#endif /* LIBWRAP_INVENTORY_H */

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs, on Debian 12 as root, every package libwrap needs to build, test and
+# run its examples. Installs only what is missing; safe to run again.
+#   scripts/install-deps.sh            build + test dependencies
+#   scripts/install-deps.sh --report   also Chromium (for the HTML report screenshot test)
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
+
+pkgs=(
+  # toolchain
+  gcc g++ clang make cmake pkg-config binutils file python3 valgrind
+  # generator
+  libclang-dev llvm-dev libjson-c-dev libelf-dev libffi-dev
+  # runtime
+  libopen-trace-format2-dev otf2-tools libpapi-dev papi-tools
+  # corpus libraries and the real programs that use them
+  zlib1g-dev pigz libgmp-dev coreutils libsqlite3-dev sqlite3 libpng-dev pngcrush
+  libc6-dev mawk libtinyxml2-dev
+)
+if [ "${1:-}" = "--report" ] || [ "${LIBWRAP_WITH_CHROMIUM:-}" = 1 ]; then
+  pkgs+=(chromium)
+fi
+
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#pkgs[@]} packages present"
+  exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+  echo "install-deps: missing packages: ${missing[*]}" >&2
+  echo "install-deps: run this script as root (or install them with apt-get)" >&2
+  exit 1
+fi
+echo "install-deps: installing ${missing[*]}"
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}"
