@@ -1,0 +1,569 @@
+/*
+ * otf2_writer.c - the OTF2 trace (LIBWRAP_ENABLE_TRACING=true).
+ *
+ * One OTF2 location and event writer per thread; events are written without
+ * a lock. The memory budget (LIBWRAP_TOTAL_MEMORY) is enforced through
+ * OTF2's memory callbacks: when a new event chunk would exceed it, the
+ * allocation is refused, which makes OTF2 flush that thread's buffer to
+ * disk and start again in a fresh chunk (it records a BUFFER_FLUSH event).
+ * Every thread always gets its first chunk, so the real minimum is one chunk
+ * per thread. The global definitions are written once, by lw_trace_finalize.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <inttypes.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <otf2/OTF2_Pthread_Locks.h>
+#include <otf2/otf2.h>
+
+#include "metrics.h"
+#include "trace.h"
+
+struct lw_trace_thread {
+    OTF2_EvtWriter *writer;
+    uint32_t tid;
+    int busy;   /* inside lw_trace_enter/leave: finalisation waits for it */
+    int closed; /* writer closed, by thread end or by finalisation */
+    uint64_t events;      /* enter, leave and metric records written */
+    uint64_t otf2_events; /* as OTF2 counts them (with BUFFER_FLUSH), for the Location */
+    uint64_t lost;
+    OTF2_Type *types;
+    OTF2_MetricValue *values;
+    lw_trace_thread *next;
+};
+
+/* A chunk handed to OTF2, linked into its buffer's list for free_all. */
+typedef struct lw_chunk {
+    struct lw_chunk *next;
+    uint64_t size;
+    max_align_t data[];
+} lw_chunk;
+
+static OTF2_Archive *lw_archive;
+static char *lw_dir;
+static size_t lw_nmetrics;
+static uint64_t lw_budget, lw_used; /* bytes of event chunks, process-wide */
+static int lw_closing;
+static pthread_mutex_t lw_threads_lock = PTHREAD_MUTEX_INITIALIZER;
+static lw_trace_thread *lw_threads;
+static char lw_first_error[256]; /* the first error OTF2 reported, for the loss report */
+static int lw_errors;
+static int lw_write_failed;
+
+/* The timestamp of the event being written: OTF2 asks for it after a flush. */
+static __thread uint64_t lw_now;
+/* The thread's own writer while it writes an event: a signal handler that
+ * ends the process there must not wait for itself in lw_trace_finalize. */
+static __thread lw_trace_thread *lw_writing;
+
+static OTF2_ErrorCode lw_otf2_error(void *data, const char *file, uint64_t line, const char *func,
+                                    OTF2_ErrorCode code, const char *fmt, va_list va)
+{
+    /* OTF2 reports each failure at every level it passes; keep the first
+     * (innermost) one for the summary instead of printing them all. */
+    if (__atomic_fetch_add(&lw_errors, 1, __ATOMIC_RELAXED) == 0) {
+        char msg[160];
+        vsnprintf(msg, sizeof msg, fmt ? fmt : "", va);
+        snprintf(lw_first_error, sizeof lw_first_error, "%s: %s", OTF2_Error_GetDescription(code),
+                 msg);
+    }
+    return code;
+}
+
+/* Always write: OTF2's default for event buffers is to discard them. */
+static OTF2_FlushType lw_pre_flush(void *data, OTF2_FileType type, OTF2_LocationRef loc,
+                                   void *caller, bool final)
+{
+    return OTF2_FLUSH;
+}
+
+static OTF2_TimeStamp lw_post_flush(void *data, OTF2_FileType type, OTF2_LocationRef loc)
+{
+    return lw_now;
+}
+
+static void *lw_chunk_alloc(void *data, OTF2_FileType type, OTF2_LocationRef loc, void **list,
+                            uint64_t size)
+{
+    if (type == OTF2_FILETYPE_EVENTS && *list) {
+        uint64_t used = __atomic_add_fetch(&lw_used, size, __ATOMIC_RELAXED);
+        if (used > lw_budget) {
+            __atomic_sub_fetch(&lw_used, size, __ATOMIC_RELAXED);
+            return NULL; /* OTF2 flushes this buffer, frees it, and asks again */
+        }
+    } else if (type == OTF2_FILETYPE_EVENTS) {
+        __atomic_add_fetch(&lw_used, size, __ATOMIC_RELAXED);
+    }
+    lw_chunk *c = malloc(sizeof *c + size);
+    if (!c) {
+        if (type == OTF2_FILETYPE_EVENTS)
+            __atomic_sub_fetch(&lw_used, size, __ATOMIC_RELAXED);
+        return NULL;
+    }
+    c->size = size;
+    c->next = *list;
+    *list = c;
+    return c->data;
+}
+
+static void lw_chunk_free_all(void *data, OTF2_FileType type, OTF2_LocationRef loc, void **list,
+                              bool final)
+{
+    lw_chunk *c = *list;
+    while (c) {
+        lw_chunk *next = c->next;
+        if (type == OTF2_FILETYPE_EVENTS)
+            __atomic_sub_fetch(&lw_used, c->size, __ATOMIC_RELAXED);
+        free(c);
+        c = next;
+    }
+    *list = NULL;
+}
+
+static const OTF2_FlushCallbacks lw_flush_callbacks = {lw_pre_flush, lw_post_flush};
+static const OTF2_MemoryCallbacks lw_memory_callbacks = {lw_chunk_alloc, lw_chunk_free_all};
+
+static void lw_trace_warn(const char *what, OTF2_ErrorCode rc)
+{
+    fprintf(stderr, "libwrap: warning: LIBWRAP_ENABLE_TRACING: %s in '%s': %s; tracing is off\n",
+            what, lw_dir ? lw_dir : "?", lw_errors ? lw_first_error : OTF2_Error_GetDescription(rc));
+}
+
+/* Event chunks: large enough to amortise a flush, small enough that several
+ * threads fit in the budget. */
+static uint64_t lw_chunk_size(size_t budget)
+{
+    uint64_t size = budget / 16;
+    if (size < OTF2_CHUNK_SIZE_MIN)
+        size = OTF2_CHUNK_SIZE_MIN;
+    if (size > OTF2_CHUNK_SIZE_EVENTS_DEFAULT)
+        size = OTF2_CHUNK_SIZE_EVENTS_DEFAULT;
+    return size;
+}
+
+int lw_trace_init(const char *dir, size_t budget, size_t nmetrics)
+{
+    OTF2_ErrorCode rc;
+
+    if (lw_archive)
+        return 0;
+    OTF2_Error_RegisterCallback(lw_otf2_error, NULL);
+    free(lw_dir);
+    lw_dir = strdup(dir);
+    lw_nmetrics = nmetrics > LW_MAX_METRICS ? LW_MAX_METRICS : nmetrics;
+    lw_budget = budget;
+    lw_used = 0;
+    lw_errors = 0;
+    lw_write_failed = 0;
+    lw_closing = 0;
+    lw_threads = NULL;
+
+    /* OTF2 refuses an existing archive only after it has begun to write
+     * the new one; check first, so that an old trace stays untouched. */
+    static const char *const parts[] = {"traces", "traces.otf2", "traces.def"};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        char *path = NULL;
+        if (asprintf(&path, "%s/%s", dir, parts[i]) >= 0 && access(path, F_OK) == 0) {
+            fprintf(stderr, "libwrap: warning: LIBWRAP_ENABLE_TRACING: '%s' already exists; "
+                            "tracing is off (choose a new LIBWRAP_EXPERIMENT_DIRECTORY)\n", path);
+            free(path);
+            return -1;
+        }
+        free(path);
+    }
+    lw_archive = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, lw_chunk_size(budget),
+                                   OTF2_CHUNK_SIZE_MIN, OTF2_SUBSTRATE_POSIX,
+                                   OTF2_COMPRESSION_NONE);
+    if (!lw_archive) {
+        lw_trace_warn("cannot create the OTF2 archive", OTF2_ERROR_FILE_INTERACTION);
+        return -1;
+    }
+    if ((rc = OTF2_Archive_SetFlushCallbacks(lw_archive, &lw_flush_callbacks, NULL)) ||
+        (rc = OTF2_Archive_SetMemoryCallbacks(lw_archive, &lw_memory_callbacks, NULL)) ||
+        (rc = OTF2_Archive_SetSerialCollectiveCallbacks(lw_archive)) ||
+        (rc = OTF2_Pthread_Archive_SetLockingCallbacks(lw_archive, NULL)) ||
+        (rc = OTF2_Archive_SetCreator(lw_archive, "libwrap")) ||
+        (rc = OTF2_Archive_OpenEvtFiles(lw_archive))) {
+        lw_trace_warn("cannot create the OTF2 archive", rc);
+        OTF2_Archive_Close(lw_archive);
+        lw_archive = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+lw_trace_thread *lw_trace_thread_begin(uint32_t tid)
+{
+    if (!__atomic_load_n(&lw_archive, __ATOMIC_RELAXED) ||
+        __atomic_load_n(&lw_closing, __ATOMIC_ACQUIRE))
+        return NULL;
+
+    lw_trace_thread *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->tid = tid;
+    if (lw_nmetrics) {
+        t->types = malloc(lw_nmetrics * sizeof *t->types);
+        t->values = malloc(lw_nmetrics * sizeof *t->values);
+        if (!t->types || !t->values)
+            goto fail;
+        for (size_t i = 0; i < lw_nmetrics; i++)
+            t->types[i] = OTF2_TYPE_UINT64;
+    }
+    /* The archive serialises this through its locking callbacks; the list
+     * lock keeps finalisation from closing the archive meanwhile. */
+    pthread_mutex_lock(&lw_threads_lock);
+    if (lw_archive && !lw_closing)
+        t->writer = OTF2_Archive_GetEvtWriter(lw_archive, tid);
+    if (t->writer) {
+        /* Kept in thread order, the order of the Location definitions. */
+        lw_trace_thread **pos = &lw_threads;
+        while (*pos && (*pos)->tid < tid)
+            pos = &(*pos)->next;
+        t->next = *pos;
+        *pos = t;
+    }
+    pthread_mutex_unlock(&lw_threads_lock);
+    if (t->writer)
+        return t;
+fail:
+    free(t->types);
+    free(t->values);
+    free(t);
+    return NULL;
+}
+
+/* Marks the thread busy unless finalisation has begun; the seq_cst pair
+ * (store busy, load closing) against (store closing, load busy) guarantees
+ * that one side sees the other. */
+static int lw_begin_event(lw_trace_thread *t)
+{
+    if (!t || __atomic_load_n(&t->closed, __ATOMIC_RELAXED))
+        return 0;
+    __atomic_store_n(&t->busy, 1, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&lw_closing, __ATOMIC_SEQ_CST)) {
+        __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE);
+        return 0;
+    }
+    lw_writing = t;
+    return 1;
+}
+
+static void lw_end_event(lw_trace_thread *t)
+{
+    lw_writing = NULL;
+    __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE);
+}
+
+static void lw_metric_event(lw_trace_thread *t, uint64_t ticks, const uint64_t *metrics)
+{
+    for (size_t i = 0; i < lw_nmetrics; i++)
+        t->values[i].unsigned_int = metrics[i];
+    if (OTF2_EvtWriter_Metric(t->writer, NULL, ticks, 0, (uint8_t)lw_nmetrics, t->types,
+                              t->values) == OTF2_SUCCESS)
+        t->events++;
+    else
+        t->lost++;
+}
+
+void lw_trace_enter(lw_trace_thread *t, int32_t region, uint64_t ticks, const uint64_t *metrics)
+{
+    if (!lw_begin_event(t))
+        return;
+    lw_now = ticks;
+    if (lw_nmetrics && metrics)
+        lw_metric_event(t, ticks, metrics);
+    if (OTF2_EvtWriter_Enter(t->writer, NULL, ticks, (OTF2_RegionRef)(region - 1)) == OTF2_SUCCESS)
+        t->events++;
+    else
+        t->lost++;
+    lw_end_event(t);
+}
+
+void lw_trace_leave(lw_trace_thread *t, int32_t region, uint64_t ticks, const uint64_t *metrics)
+{
+    if (!lw_begin_event(t))
+        return;
+    lw_now = ticks;
+    if (lw_nmetrics && metrics)
+        lw_metric_event(t, ticks, metrics);
+    if (OTF2_EvtWriter_Leave(t->writer, NULL, ticks, (OTF2_RegionRef)(region - 1)) == OTF2_SUCCESS)
+        t->events++;
+    else
+        t->lost++;
+    lw_end_event(t);
+}
+
+/* With lw_threads_lock held. */
+static void lw_close_writer(lw_trace_thread *t)
+{
+    if (__atomic_load_n(&t->closed, __ATOMIC_RELAXED))
+        return;
+    OTF2_EvtWriter_GetNumberOfEvents(t->writer, &t->otf2_events);
+    /* Closing writes the rest of the buffer: a failure there loses events
+     * that were counted as written; lw_count_lost finds out how many. */
+    if (OTF2_Archive_CloseEvtWriter(lw_archive, t->writer) != OTF2_SUCCESS)
+        lw_write_failed = 1;
+    __atomic_store_n(&t->closed, 1, __ATOMIC_RELAXED);
+}
+
+void lw_trace_thread_end(lw_trace_thread *t)
+{
+    if (!t)
+        return;
+    pthread_mutex_lock(&lw_threads_lock);
+    if (lw_archive && !lw_closing)
+        lw_close_writer(t);
+    pthread_mutex_unlock(&lw_threads_lock);
+}
+
+/* Global definition strings, numbered in the order written, each once. */
+typedef struct {
+    OTF2_GlobalDefWriter *w;
+    OTF2_StringRef next;
+    OTF2_ErrorCode rc;
+    char **keys; /* open addressing; keys[i] written as vals[i] */
+    OTF2_StringRef *vals;
+    size_t mask;
+} lw_defs;
+
+static uint64_t lw_hash(const char *s)
+{
+    uint64_t h = 14695981039346656037u; /* FNV-1a */
+    while (*s)
+        h = (h ^ (unsigned char)*s++) * 1099511628211u;
+    return h;
+}
+
+static OTF2_StringRef lw_string(lw_defs *d, const char *s)
+{
+    size_t i;
+
+    s = s ? s : "";
+    for (i = lw_hash(s) & d->mask; d->keys[i]; i = (i + 1) & d->mask)
+        if (strcmp(d->keys[i], s) == 0)
+            return d->vals[i];
+    OTF2_ErrorCode rc = OTF2_GlobalDefWriter_WriteString(d->w, d->next, s);
+    if (rc && !d->rc)
+        d->rc = rc;
+    /* Without memory for the table the string is simply written again. */
+    if (4 * (d->next + 1) < 3 * (d->mask + 1) && (d->keys[i] = strdup(s)))
+        d->vals[i] = d->next;
+    return d->next++;
+}
+
+static void lw_check(lw_defs *d, OTF2_ErrorCode rc)
+{
+    if (rc && !d->rc)
+        d->rc = rc;
+}
+
+static void lw_write_metric_defs(lw_defs *d)
+{
+    OTF2_MetricMemberRef members[LW_MAX_METRICS];
+
+    for (size_t i = 0; i < lw_nmetrics; i++) {
+        const lw_metric_def *m = lw_metrics_def(i);
+        char fallback[32];
+        snprintf(fallback, sizeof fallback, "metric%zu", i);
+        const char *name = m && m->name ? m->name : fallback;
+        const char *source = m && m->source ? m->source : "";
+        OTF2_MetricType type = strcmp(source, "papi") == 0     ? OTF2_METRIC_TYPE_PAPI
+                               : strcmp(source, "rusage") == 0 ? OTF2_METRIC_TYPE_RUSAGE
+                                                               : OTF2_METRIC_TYPE_OTHER;
+        /* A peak (ru_maxrss) is a level, not a count accumulated since start. */
+        OTF2_MetricMode mode = strcmp(name, "ru_maxrss") == 0 ? OTF2_METRIC_ABSOLUTE_POINT
+                                                              : OTF2_METRIC_ACCUMULATED_START;
+        OTF2_StringRef sname = lw_string(d, name);
+        OTF2_StringRef sdesc = lw_string(d, source);
+        OTF2_StringRef sunit = lw_string(d, m && m->unit ? m->unit : "#");
+        members[i] = (OTF2_MetricMemberRef)i;
+        lw_check(d, OTF2_GlobalDefWriter_WriteMetricMember(d->w, members[i], sname, sdesc, type,
+                                                           mode, OTF2_TYPE_UINT64,
+                                                           OTF2_BASE_DECIMAL, 0, sunit));
+    }
+    lw_check(d, OTF2_GlobalDefWriter_WriteMetricClass(d->w, 0, (uint8_t)lw_nmetrics, members,
+                                                      OTF2_METRIC_SYNCHRONOUS_STRICT,
+                                                      OTF2_RECORDER_KIND_CPU));
+}
+
+static OTF2_ErrorCode lw_write_global_defs(const libwrap_region *const *regions, size_t nregions,
+                                           uint64_t tick0, uint64_t tick_end, uint64_t resolution,
+                                           uint64_t epoch_ns)
+{
+    lw_defs d = {OTF2_Archive_GetGlobalDefWriter(lw_archive), 0, OTF2_SUCCESS, NULL, NULL, 0};
+    char host[256] = "localhost";
+    char name[64];
+    size_t nthreads = 0, size = 64;
+
+    for (lw_trace_thread *t = lw_threads; t; t = t->next)
+        nthreads++;
+    while (size < 2 * (8 + nthreads + 3 * nregions + 3 * lw_nmetrics))
+        size *= 2;
+    d.keys = calloc(size, sizeof *d.keys);
+    d.vals = calloc(size, sizeof *d.vals);
+    d.mask = size - 1;
+    if (!d.w || !d.keys || !d.vals) {
+        free(d.keys);
+        free(d.vals);
+        return OTF2_ERROR_MEM_ALLOC_FAILED;
+    }
+    lw_check(&d, OTF2_GlobalDefWriter_WriteClockProperties(
+                     d.w, resolution, tick0, tick_end > tick0 ? tick_end - tick0 : 0, epoch_ns));
+    gethostname(host, sizeof host - 1);
+    OTF2_StringRef shost = lw_string(&d, host);
+    OTF2_StringRef snode = lw_string(&d, "node");
+    lw_check(&d, OTF2_GlobalDefWriter_WriteSystemTreeNode(d.w, 0, shost, snode,
+                                                          OTF2_UNDEFINED_SYSTEM_TREE_NODE));
+    snprintf(name, sizeof name, "process %ld", (long)getpid());
+    lw_check(&d, OTF2_GlobalDefWriter_WriteLocationGroup(d.w, 0, lw_string(&d, name),
+                                                         OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+                                                         OTF2_UNDEFINED_LOCATION_GROUP));
+    for (lw_trace_thread *t = lw_threads; t; t = t->next) {
+        snprintf(name, sizeof name, "thread %" PRIu32, t->tid);
+        lw_check(&d, OTF2_GlobalDefWriter_WriteLocation(d.w, t->tid, lw_string(&d, name),
+                                                        OTF2_LOCATION_TYPE_CPU_THREAD,
+                                                        t->otf2_events, 0));
+    }
+    OTF2_StringRef sempty = lw_string(&d, "");
+    for (size_t i = 0; i < nregions; i++) {
+        const libwrap_region *r = regions[i];
+        if (!r) {
+            snprintf(name, sizeof name, "region %zu", i + 1);
+            OTF2_StringRef s = lw_string(&d, name);
+            lw_check(&d, OTF2_GlobalDefWriter_WriteRegion(
+                             d.w, (OTF2_RegionRef)i, s, s, sempty, OTF2_REGION_ROLE_FUNCTION,
+                             OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE, sempty, 0, 0));
+            continue;
+        }
+        OTF2_StringRef sname = lw_string(&d, r->name ? r->name : r->symbol);
+        OTF2_StringRef ssym = lw_string(&d, r->symbol ? r->symbol : r->name);
+        OTF2_StringRef sfile = lw_string(&d, r->file);
+        lw_check(&d, OTF2_GlobalDefWriter_WriteRegion(d.w, (OTF2_RegionRef)i, sname, ssym, sempty,
+                                                      OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER,
+                                                      OTF2_REGION_FLAG_NONE, sfile, r->line, 0));
+    }
+    if (lw_nmetrics)
+        lw_write_metric_defs(&d);
+    for (size_t i = 0; i <= d.mask; i++)
+        free(d.keys[i]);
+    free(d.keys);
+    free(d.vals);
+    return d.rc;
+}
+
+/* OTF2 readers expect a (possibly empty) local definition file per location. */
+static OTF2_ErrorCode lw_write_local_defs(void)
+{
+    OTF2_ErrorCode rc = OTF2_Archive_OpenDefFiles(lw_archive);
+
+    for (lw_trace_thread *t = lw_threads; t && rc == OTF2_SUCCESS; t = t->next) {
+        OTF2_DefWriter *w = OTF2_Archive_GetDefWriter(lw_archive, t->tid);
+        rc = w ? OTF2_Archive_CloseDefWriter(lw_archive, w) : OTF2_ERROR_MEM_ALLOC_FAILED;
+    }
+    OTF2_ErrorCode rc2 = OTF2_Archive_CloseDefFiles(lw_archive);
+    return rc ? rc : rc2;
+}
+
+/*
+ * OTF2 does not always report a failed write where it happens (the file
+ * substrate may buffer, and a short write can surface only when the file is
+ * closed), so after any error the archive is read back to count, per
+ * location, the events that really reached the disk. Returns the number of
+ * events lost.
+ */
+static uint64_t lw_count_lost(void)
+{
+    char *anchor = NULL;
+    uint64_t lost = 0;
+    OTF2_Reader *r;
+
+    if (asprintf(&anchor, "%s/traces.otf2", lw_dir) < 0)
+        anchor = NULL;
+    r = anchor ? OTF2_Reader_Open(anchor) : NULL;
+    free(anchor);
+    if (r && (OTF2_Reader_SetSerialCollectiveCallbacks(r) != OTF2_SUCCESS ||
+              OTF2_Reader_OpenEvtFiles(r) != OTF2_SUCCESS)) {
+        OTF2_Reader_Close(r);
+        r = NULL;
+    }
+    for (lw_trace_thread *t = lw_threads; t; t = t->next) {
+        uint64_t read = 0;
+        OTF2_EvtReader *er = r ? OTF2_Reader_GetEvtReader(r, t->tid) : NULL;
+        if (er) {
+            OTF2_Reader_ReadAllLocalEvents(r, er, &read);
+            OTF2_Reader_CloseEvtReader(r, er);
+        }
+        /* OTF2's count includes its BUFFER_FLUSH records, ours does not. */
+        uint64_t missing = t->otf2_events > read ? t->otf2_events - read : 0;
+        if (missing > t->events)
+            missing = t->events;
+        t->events -= missing;
+        t->lost += missing;
+        lost += t->lost;
+    }
+    if (r) {
+        OTF2_Reader_CloseEvtFiles(r);
+        OTF2_Reader_Close(r);
+    }
+    return lost;
+}
+
+uint64_t lw_trace_finalize(const libwrap_region *const *regions, size_t nregions, uint64_t tick0,
+                           uint64_t tick_end, uint64_t resolution, uint64_t epoch_ns)
+{
+    uint64_t written = 0, lost = 0;
+    OTF2_ErrorCode rc;
+
+    pthread_mutex_lock(&lw_threads_lock);
+    if (!lw_archive) {
+        pthread_mutex_unlock(&lw_threads_lock);
+        return 0;
+    }
+    __atomic_store_n(&lw_closing, 1, __ATOMIC_SEQ_CST);
+    for (lw_trace_thread *t = lw_threads; t; t = t->next) {
+        /* An event in flight on another thread finishes in a few hundred
+         * nanoseconds, or after a flush to disk. */
+        while (t != lw_writing && __atomic_load_n(&t->busy, __ATOMIC_SEQ_CST))
+            sched_yield();
+        lw_close_writer(t);
+        written += t->events;
+        lost += t->lost;
+    }
+    rc = OTF2_Archive_CloseEvtFiles(lw_archive);
+    if (!rc)
+        rc = lw_write_local_defs();
+    if (!rc)
+        rc = lw_write_global_defs(regions, nregions, tick0, tick_end, resolution, epoch_ns);
+    OTF2_ErrorCode rc_close = OTF2_Archive_Close(lw_archive);
+    if (!rc)
+        rc = rc_close;
+    __atomic_store_n(&lw_archive, NULL, __ATOMIC_RELAXED);
+    if (lw_errors || lw_write_failed) {
+        lost = lw_count_lost();
+        written = 0;
+        for (lw_trace_thread *t = lw_threads; t; t = t->next)
+            written += t->events;
+    }
+    pthread_mutex_unlock(&lw_threads_lock);
+
+    if (lost)
+        fprintf(stderr,
+                "libwrap: warning: trace: %" PRIu64 " of %" PRIu64 " events could not be written "
+                "to '%s/traces' (%s); the trace is incomplete: check free disk space\n",
+                lost, lost + written, lw_dir, lw_errors ? lw_first_error : "unknown error");
+    if (rc)
+        fprintf(stderr,
+                "libwrap: warning: trace: cannot write the definitions of '%s/traces.otf2' (%s); "
+                "the trace is unreadable: check free disk space\n",
+                lw_dir, lw_errors ? lw_first_error : OTF2_Error_GetDescription(rc));
+    return written;
+}

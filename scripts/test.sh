@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Runs the whole libwrap test suite from a clean clone: installs what is
+# missing (Debian 12, as root), configures, builds, and runs ctest.
+#   scripts/test.sh [ctest args...]      e.g. scripts/test.sh -R gen_
+# BUILD_DIR (default ./build) selects the build directory.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${BUILD_DIR:-$here/build}
+jobs=${JOBS:-$(nproc)}
+
+LIBWRAP_WITH_CHROMIUM=1 bash "$here/scripts/install-deps.sh"
+cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+cmake --build "$build" -j "$jobs"
+ctest --test-dir "$build" -j "$jobs" --output-on-failure --timeout 900 "$@"

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Installs the build tree into a scratch prefix and checks that the prefix is
+# a complete toolchain: commands, generator, runtime, header, templates,
+# filters, CMake package config and pkg-config file, and that a program and
+# a CMake project build against it and a wrapper made there measures calls.
+set -euo pipefail
+scratch=${LIBWRAP_SCRATCH:?}
+rm -rf "$scratch"; mkdir -p "$scratch"; cd "$scratch"
+prefix=$scratch/prefix
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+cmake --install "$LIBWRAP_BINARY_DIR" --prefix "$prefix" >install.log
+for f in bin/libwrap-init bin/libwrap bin/libwrap-info bin/libwrap-report \
+         libexec/libwrap/libwrap-gen lib/liblibwrap_runtime.so include/libwrap/libwrap.h \
+         lib/cmake/libwrap/libwrapConfig.cmake lib/cmake/libwrap/libwrapConfigVersion.cmake \
+         lib/pkgconfig/libwrap.pc share/libwrap/templates share/libwrap/filters; do
+  [ -e "$prefix/$f" ] || fail "missing in the installed prefix: $f"
+done
+# The installed templates are real files, not links into the source tree.
+[ -L "$prefix/share/libwrap/templates" ] && fail "share/libwrap/templates is a symlink"
+
+# A program using the runtime API through pkg-config.
+cat > api.c <<'C'
+#include <libwrap/libwrap.h>
+#include <stdio.h>
+static libwrap_region r = LIBWRAP_REGION_INIT("work", "work", "api.c", 1);
+static int work(int x) { return x * 2; }
+int main(void)
+{
+    int sum = 0;
+    for (int i = 0; i < 10; i++) {
+        int32_t id = libwrap_region_id(&r);
+        int rec = id > 0 ? libwrap_enter(id, __builtin_frame_address(0)) : 0;
+        sum += work(i);
+        if (rec)
+            libwrap_exit(id);
+    }
+    printf("%d\n", sum);
+    return 0;
+}
+C
+export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
+# shellcheck disable=SC2046
+${CC:-cc} -Wall -Werror api.c -o api $(pkg-config --cflags --libs libwrap)
+out=$(LIBWRAP_EXPERIMENT_DIRECTORY=$scratch/exp ./api)
+[ "$out" = 90 ] || fail "api printed '$out', expected 90"
+python3 - "$scratch/exp/profile.json" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+v = {f["symbol"]: f["visits"] for f in p["functions"]}
+assert v.get("work") == 10, v
+PY
+
+# A CMake project using find_package(libwrap).
+mkdir -p cm && cat > cm/CMakeLists.txt <<'CM'
+cmake_minimum_required(VERSION 3.18)
+project(consumer C)
+find_package(libwrap 0.1 REQUIRED)
+add_executable(api ../api.c)
+target_link_libraries(api PRIVATE libwrap::runtime)
+if(NOT EXISTS "${LIBWRAP_BIN_DIR}/libwrap-init")
+  message(FATAL_ERROR "LIBWRAP_BIN_DIR is wrong: ${LIBWRAP_BIN_DIR}")
+endif()
+CM
+cmake -S cm -B cm/build -DCMAKE_PREFIX_PATH="$prefix" >cm.log
+cmake --build cm/build >>cm.log
+LIBWRAP_EXPERIMENT_DIRECTORY=$scratch/exp2 cm/build/api >/dev/null
+[ -f "$scratch/exp2/profile.json" ] || fail "the CMake consumer wrote no profile"
+
+# The installed commands answer.
+"$prefix/bin/libwrap-info" list >/dev/null || fail "libwrap-info list failed"
+"$prefix/bin/libwrap-init" --help >/dev/null || fail "libwrap-init --help failed"
+echo "install_prefix: 1 passed, 0 failed"

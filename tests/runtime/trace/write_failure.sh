@@ -1,0 +1,19 @@
+# Events that cannot be written are counted and reported once, never lost
+# silently; the measured program still exits normally. The file size limit
+# makes the disk "full" after 200 KiB per file.
+DRIVER=$1
+OTF2_PRINT=$2
+. "$(dirname "$0")/lib.sh"
+
+rm -rf exp && mkdir exp
+rc=0
+( trap '' XFSZ; ulimit -f 200; exec "$DRIVER" exp 3 20000 1 ) > out.txt 2> err.txt || rc=$?
+expect_eq "exit status" "$rc" 0
+[ "$(wc -l < err.txt)" -eq 1 ] || fail "expected exactly one line on stderr"
+grep -Eq "^libwrap: warning: trace: [0-9]+ of 360000 events could not be written to 'exp/traces' \(.*\); the trace is incomplete" err.txt \
+    || fail "loss report"
+lost=$(sed -E 's/.*trace: ([0-9]+) of.*/\1/' err.txt)
+written=$(sed -n 's/^events //p' out.txt)
+[ "$lost" -gt 0 ] || fail "no loss counted"
+expect_eq "written + lost" "$((written + lost))" 360000
+echo "PASS ($lost lost)"
