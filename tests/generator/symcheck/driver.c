@@ -1,0 +1,86 @@
+/*
+ * driver.c - exercises the symbol check directly (symcheck.h, ldsearch.h,
+ * probe_command), for the symcheck_ tests.
+ *
+ *   driver split TEXT                     one [word] per line
+ *   driver resolve LDFLAGS LIBS           "PATH SONAME static|shared" per file
+ *   driver default                        the same for libset_default()
+ *   driver exports LDFLAGS LIBS SYM...    "SYM yes|no" per symbol
+ *   driver inventory LDFLAGS LIBS SYM...  "SYM SKIP DETAIL" after symcheck_inventory
+ *   driver check ARGS...                  libwrap-gen check ARGS...
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "inventory.h"
+#include "ldsearch.h"
+#include "strbuf.h"
+#include "symcheck.h"
+
+static void print_set(const lw_libset *set)
+{
+    for (size_t i = 0; i < libset_count(set); i++) {
+        const lw_libfile *f = libset_file(set, i);
+        printf("%s %s %s\n", f->path, f->soname ? f->soname : "-",
+               f->is_static ? "static" : "shared");
+    }
+    printf("static-only %s\n", libset_static_only(set) ? "yes" : "no");
+}
+
+int main(int argc, char **argv)
+{
+    const char *cmd = argc > 1 ? argv[1] : "";
+    if (strcmp(cmd, "check") == 0)
+        return probe_command(argc - 1, argv + 1);
+    if (strcmp(cmd, "split") == 0 && argc == 3) {
+        lw_strv w = {0};
+        if (ldsearch_split(argv[2], "split", &w) != 0)
+            return 1;
+        for (size_t i = 0; i < w.n; i++)
+            printf("[%s]\n", w.v[i]);
+        strv_free(&w);
+        return 0;
+    }
+    if (strcmp(cmd, "default") == 0) {
+        lw_libset *set = libset_default();
+        if (!set)
+            return 1;
+        print_set(set);
+        libset_free(set);
+        return 0;
+    }
+    if (argc < 4) {
+        fprintf(stderr, "usage: driver split|resolve|default|exports|inventory|check ...\n");
+        return 2;
+    }
+    lw_libset *set = libset_resolve(argv[2], argv[3]);
+    if (!set)
+        return 1;
+    if (strcmp(cmd, "resolve") == 0) {
+        print_set(set);
+    } else if (strcmp(cmd, "exports") == 0) {
+        for (int i = 4; i < argc; i++)
+            printf("%s %s\n", argv[i], libset_exports(set, argv[i]) ? "yes" : "no");
+    } else if (strcmp(cmd, "inventory") == 0) {
+        lw_libset *defaults = libset_default();
+        lw_inventory inv;
+        inventory_init(&inv);
+        for (int i = 4; i < argc; i++) {
+            lw_function *f = inventory_add(&inv);
+            f->name = xstrdup(argv[i]);
+            f->scope = xstrdup("");
+            f->symbol = xstrdup(argv[i]);
+        }
+        size_t missing = 0, uncertain = 0;
+        symcheck_inventory(&inv, set, defaults, &missing, &uncertain);
+        for (size_t i = 0; i < inv.nfuncs; i++)
+            printf("%s %s %s\n", inv.funcs[i].symbol, lw_skip_name(inv.funcs[i].skip),
+                   inv.funcs[i].skip_detail ? inv.funcs[i].skip_detail : "-");
+        printf("missing %zu uncertain %zu\n", missing, uncertain);
+        inventory_free(&inv);
+        libset_free(defaults);
+    }
+    libset_free(set);
+    return 0;
+}
