@@ -1,0 +1,158 @@
+/*
+ * chrome_json.c - the trace as Chrome trace-event JSON (Perfetto,
+ * chrome://tracing), written while the trace streams.
+ *
+ * One complete ("X") event per call halves the output against B/E pairs.
+ * Events of a location arrive in order of leaving, not of entering; both
+ * viewers sort by timestamp themselves, so nothing is buffered here.
+ * Numbers are formatted by hand: printf dominates otherwise at 10^7 events.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+typedef struct {
+    const char *path;
+    FILE *out;
+    char **prefix; /* per region: {"name":"...","cat":"libwrap","ph":"X","pid":1, */
+    size_t nregions;
+    uint64_t tid;
+    int first;
+} chrome;
+
+static char *put_u64(char *p, uint64_t v)
+{
+    char tmp[24];
+    int n = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n)
+        *p++ = tmp[--n];
+    return p;
+}
+
+/* Microseconds with three decimals: exact for nanosecond input. */
+static char *put_us(char *p, uint64_t ns)
+{
+    p = put_u64(p, ns / 1000);
+    unsigned frac = (unsigned)(ns % 1000);
+    *p++ = '.';
+    *p++ = (char)('0' + frac / 100);
+    *p++ = (char)('0' + frac / 10 % 10);
+    *p++ = (char)('0' + frac % 10);
+    return p;
+}
+
+static void sep(chrome *c)
+{
+    fputs(c->first ? "\n" : ",\n", c->out);
+    c->first = 0;
+}
+
+static int on_defs(void *ud, const lwr_region *regions, size_t n, uint64_t duration)
+{
+    chrome *c = ud;
+    c->nregions = n;
+    c->prefix = calloc(n ? n : 1, sizeof *c->prefix);
+    if (!c->prefix) {
+        perror(LWR_PROG);
+        exit(1);
+    }
+    for (size_t i = 0; i < n; i++) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&buf, &len);
+        if (!m) {
+            perror(LWR_PROG);
+            exit(1);
+        }
+        fputs("{\"name\":", m);
+        lwr_json_string(m, regions[i].name);
+        fputs(",\"cat\":\"libwrap\",\"ph\":\"X\",\"pid\":1,", m);
+        fclose(m);
+        c->prefix[i] = buf;
+    }
+    return 0;
+}
+
+static int on_location(void *ud, uint64_t id, const char *name)
+{
+    chrome *c = ud;
+    c->tid = id;
+    sep(c);
+    fprintf(c->out, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%llu,\"args\":{\"name\":",
+            (unsigned long long)id);
+    lwr_json_string(c->out, *name ? name : "thread");
+    fputs("}}", c->out);
+    return 0;
+}
+
+static int on_call(void *ud, uint32_t region, uint64_t begin, uint64_t end, unsigned depth)
+{
+    chrome *c = ud;
+    char buf[128], *p = buf;
+    sep(c);
+    fputs(c->prefix[region], c->out);
+    memcpy(p, "\"tid\":", 6);
+    p = put_u64(p + 6, c->tid);
+    memcpy(p, ",\"ts\":", 6);
+    p = put_us(p + 6, begin);
+    memcpy(p, ",\"dur\":", 7);
+    p = put_us(p + 7, end - begin);
+    *p++ = '}';
+    fwrite(buf, 1, (size_t)(p - buf), c->out);
+    return 0;
+}
+
+static int on_metric(void *ud, const char *name, uint64_t ns, double value)
+{
+    chrome *c = ud;
+    char ts[40];
+    *put_us(ts, ns) = 0;
+    sep(c);
+    fputs("{\"name\":", c->out);
+    lwr_json_string(c->out, name);
+    fprintf(c->out, ",\"ph\":\"C\",\"pid\":1,\"tid\":%llu,\"ts\":%s,\"args\":{\"value\":%.17g}}",
+            (unsigned long long)c->tid, ts, value);
+    return 0;
+}
+
+static int on_location_end(void *ud)
+{
+    chrome *c = ud;
+    if (ferror(c->out)) {
+        fprintf(stderr, "%s: %s: write failed (disk full?)\n", LWR_PROG, c->path);
+        return -1;
+    }
+    return 0;
+}
+
+int lwr_chrome_json(const char *anchor, const char *out_path)
+{
+    chrome c = {.path = out_path, .first = 1};
+    c.out = fopen(out_path, "w");
+    if (!c.out) {
+        fprintf(stderr, "%s: %s: cannot create: %m\n", LWR_PROG, out_path);
+        return -1;
+    }
+    setvbuf(c.out, NULL, _IOFBF, 1 << 20);
+    fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"libwrap-report\",\"trace\":", c.out);
+    lwr_json_string(c.out, anchor);
+    fputs("},\"traceEvents\":[", c.out);
+    lwr_trace_sink sink = {&c, on_defs, on_location, on_call, on_metric, on_location_end};
+    int rc = lwr_trace_read(anchor, &sink);
+    fputs("\n]}\n", c.out);
+    if (fclose(c.out) != 0 && rc == 0) {
+        fprintf(stderr, "%s: %s: write failed: %m\n", LWR_PROG, out_path);
+        rc = -1;
+    }
+    for (size_t i = 0; i < c.nregions; i++)
+        free(c.prefix[i]);
+    free(c.prefix);
+    if (rc)
+        remove(out_path);
+    return rc;
+}

@@ -1,0 +1,66 @@
+/*
+ * format.c - units and escaping shared by every writer.
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "report.h"
+
+const char *lwr_fmt_time(char buf[32], double ns)
+{
+    if (ns < 1e3)
+        snprintf(buf, 32, "%.0f ns", ns);
+    else if (ns < 1e6)
+        snprintf(buf, 32, "%.2f us", ns / 1e3);
+    else if (ns < 1e9)
+        snprintf(buf, 32, "%.2f ms", ns / 1e6);
+    else
+        snprintf(buf, 32, "%.3f s", ns / 1e9);
+    return buf;
+}
+
+void lwr_fmt_metric(char buf[40], double v)
+{
+    if (v == floor(v) && fabs(v) < 1e18)
+        snprintf(buf, 40, "%.0f", v);
+    else
+        snprintf(buf, 40, "%.6g", v);
+}
+
+void lwr_xml_escape(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        switch (c) {
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        case '&': fputs("&amp;", out); break;
+        case '"': fputs("&quot;", out); break;
+        case '\'': fputs("&#39;", out); break;
+        default:
+            /* Control characters are not allowed in XML 1.0 at all. */
+            if (c < 0x20 && c != '\t' && c != '\n')
+                fputc('?', out);
+            else
+                fputc(c, out);
+        }
+    }
+}
+
+void lwr_json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(out, "\\u%04x", c);
+        /* "</script>" inside an inline <script> would end it early. */
+        else if (c == '<')
+            fputs("\\u003c", out);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}

@@ -1,0 +1,242 @@
+/*
+ * main.c - libwrap-report: command line (docs/report.md).
+ *
+ * Exit status: 0 done, 1 bad input (the message names the file), 2 usage.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "report.h"
+
+static void usage(FILE *out)
+{
+    fputs("usage: " LWR_PROG " [--format=text|tsv|json] [--top N] [--sort=exclusive|inclusive|visits|mean|name]\n"
+          "                      [--threads] DIR\n"
+          "       " LWR_PROG " --tree [--depth N] DIR\n"
+          "       " LWR_PROG " --flamegraph[=FILE.svg] DIR     (default DIR/flamegraph.svg)\n"
+          "       " LWR_PROG " --timeline[=FILE.json] DIR      (default DIR/timeline.json; needs the trace)\n"
+          "       " LWR_PROG " --html[=FILE.html] DIR          (default DIR/report.html)\n"
+          "       " LWR_PROG " --diff DIR_A DIR_B [--format=...] [--top N]\n"
+          "DIR is a libwrap experiment directory (LIBWRAP_EXPERIMENT_DIRECTORY), or its profile.json\n"
+          "or traces.otf2. The table is printed when nothing else is asked for, or with --top.\n",
+          out);
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "%s: ", LWR_PROG);
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nTry '%s --help'.\n", LWR_PROG);
+    return 2;
+}
+
+/* Experiment paths from a directory, a profile.json or a traces.otf2. */
+typedef struct {
+    char *dir, *profile, *trace;
+} experiment;
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+static char *join(const char *dir, const char *name)
+{
+    char *r;
+    if (asprintf(&r, "%s/%s", dir, name) < 0) {
+        perror(LWR_PROG);
+        exit(1);
+    }
+    return r;
+}
+
+static void experiment_init(experiment *e, const char *arg)
+{
+    struct stat st;
+    if (stat(arg, &st) == 0 && S_ISREG(st.st_mode) && (ends_with(arg, ".json") || ends_with(arg, ".otf2"))) {
+        const char *slash = strrchr(arg, '/');
+        e->dir = slash ? strndup(arg, (size_t)(slash - arg)) : strdup(".");
+        if (!e->dir) {
+            perror(LWR_PROG);
+            exit(1);
+        }
+        int is_json = ends_with(arg, ".json");
+        e->profile = is_json ? strdup(arg) : join(e->dir, "profile.json");
+        e->trace = is_json ? join(e->dir, "traces.otf2") : strdup(arg);
+        return;
+    }
+    e->dir = strdup(arg);
+    e->profile = join(arg, "profile.json");
+    e->trace = join(arg, "traces.otf2");
+}
+
+static void experiment_free(experiment *e)
+{
+    free(e->dir);
+    free(e->profile);
+    free(e->trace);
+}
+
+static int parse_count(const char *s, long *out)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (!*s || *end || v < 0)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    enum { OPT_FORMAT = 256, OPT_TOP, OPT_SORT, OPT_THREADS, OPT_TREE, OPT_DEPTH, OPT_FLAME, OPT_TIMELINE,
+           OPT_HTML, OPT_DIFF, OPT_HELP, OPT_VERSION };
+    static const struct option opts[] = {
+        {"format", required_argument, 0, OPT_FORMAT},   {"top", required_argument, 0, OPT_TOP},
+        {"sort", required_argument, 0, OPT_SORT},       {"threads", no_argument, 0, OPT_THREADS},
+        {"tree", no_argument, 0, OPT_TREE},             {"depth", required_argument, 0, OPT_DEPTH},
+        {"flamegraph", optional_argument, 0, OPT_FLAME}, {"timeline", optional_argument, 0, OPT_TIMELINE},
+        {"html", optional_argument, 0, OPT_HTML},       {"diff", no_argument, 0, OPT_DIFF},
+        {"help", no_argument, 0, OPT_HELP},             {"version", no_argument, 0, OPT_VERSION},
+        {0, 0, 0, 0}};
+    lwr_table_opts to = {LWR_TEXT, LWR_SORT_EXCLUSIVE, 0, 0};
+    int tree = 0, diff = 0, top_given = 0;
+    long depth = 0;
+    int want_flame = 0, want_timeline = 0, want_html = 0;
+    const char *flame_out = NULL, *timeline_out = NULL, *html_out = NULL;
+
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        long n;
+        switch (c) {
+        case OPT_FORMAT:
+            if (strcmp(optarg, "text") == 0)
+                to.format = LWR_TEXT;
+            else if (strcmp(optarg, "tsv") == 0)
+                to.format = LWR_TSV;
+            else if (strcmp(optarg, "json") == 0)
+                to.format = LWR_JSON;
+            else
+                return usage_error("--format=%s: expected text, tsv or json", optarg);
+            break;
+        case OPT_TOP:
+            if (parse_count(optarg, &n))
+                return usage_error("--top %s: expected a number of rows (0 for all)", optarg);
+            to.top = (size_t)n;
+            top_given = 1;
+            break;
+        case OPT_SORT: {
+            static const char *keys[] = {"exclusive", "inclusive", "visits", "mean", "name"};
+            size_t k = 0;
+            while (k < 5 && strcmp(optarg, keys[k]) != 0)
+                k++;
+            if (k == 5)
+                return usage_error("--sort=%s: expected exclusive, inclusive, visits, mean or name", optarg);
+            to.sort = (lwr_sort)k;
+            break;
+        }
+        case OPT_THREADS: to.per_thread = 1; break;
+        case OPT_TREE: tree = 1; break;
+        case OPT_DEPTH:
+            if (parse_count(optarg, &n) || n > 100000)
+                return usage_error("--depth %s: expected a number of levels (0 for all)", optarg);
+            depth = n;
+            break;
+        case OPT_FLAME: want_flame = 1; flame_out = optarg; break;
+        case OPT_TIMELINE: want_timeline = 1; timeline_out = optarg; break;
+        case OPT_HTML: want_html = 1; html_out = optarg; break;
+        case OPT_DIFF: diff = 1; break;
+        case 'h':
+        case OPT_HELP: usage(stdout); return 0;
+        case OPT_VERSION: printf("%s 0.1.0\n", LWR_PROG); return 0;
+        default:
+            return usage_error("unknown or incomplete option '%s'", argv[optind - 1]);
+        }
+    }
+    int nargs = argc - optind;
+    if (diff) {
+        if (nargs != 2)
+            return usage_error("--diff needs two experiment directories%s", "");
+        if (tree || want_flame || want_timeline || want_html)
+            return usage_error("--diff cannot be combined with pictures or --tree%s", "");
+        experiment a = {0}, b = {0};
+        lwr_profile pa, pb;
+        experiment_init(&a, argv[optind]);
+        experiment_init(&b, argv[optind + 1]);
+        int rc = 1;
+        if (lwr_profile_load(&pa, a.profile) == 0) {
+            if (lwr_profile_load(&pb, b.profile) == 0)
+                rc = lwr_print_diff(stdout, &pa, &pb, &to) ? 1 : 0;
+            lwr_profile_free(&pb);
+        }
+        lwr_profile_free(&pa);
+        experiment_free(&a);
+        experiment_free(&b);
+        return rc;
+    }
+    if (nargs != 1) {
+        char n[24];
+        snprintf(n, sizeof n, "%d", nargs);
+        return usage_error(nargs ? "expected one experiment directory, got %s arguments" : "missing DIR%s",
+                           nargs ? n : "");
+    }
+
+    experiment e = {0};
+    experiment_init(&e, argv[optind]);
+    int table = top_given || !(tree || want_flame || want_timeline || want_html);
+    int need_profile = table || tree || want_flame || want_html;
+    lwr_profile p;
+    memset(&p, 0, sizeof p);
+    int rc = 0;
+    if (need_profile && lwr_profile_load(&p, e.profile)) {
+        rc = 1;
+        goto out;
+    }
+    if (table && lwr_print_table(stdout, &p, &to))
+        rc = 1;
+    if (rc == 0 && tree && lwr_print_tree(stdout, &p, (int)depth))
+        rc = 1;
+    if (rc == 0 && want_flame) {
+        char *path = flame_out ? strdup(flame_out) : join(e.dir, "flamegraph.svg");
+        FILE *f = fopen(path, "w");
+        if (!f) {
+            fprintf(stderr, "%s: %s: cannot create: %m\n", LWR_PROG, path);
+            rc = 1;
+        } else {
+            lwr_flame_svg(f, &p, 1);
+            if (fclose(f) != 0) {
+                fprintf(stderr, "%s: %s: write failed: %m\n", LWR_PROG, path);
+                rc = 1;
+            } else {
+                printf("flame graph: %s\n", path);
+            }
+        }
+        free(path);
+    }
+    if (rc == 0 && want_timeline) {
+        char *path = timeline_out ? strdup(timeline_out) : join(e.dir, "timeline.json");
+        if (lwr_chrome_json(e.trace, path))
+            rc = 1;
+        else
+            printf("timeline: %s (open in https://ui.perfetto.dev or chrome://tracing)\n", path);
+        free(path);
+    }
+    if (rc == 0 && want_html) {
+        char *path = html_out ? strdup(html_out) : join(e.dir, "report.html");
+        if (lwr_html(path, &p, e.trace))
+            rc = 1;
+        else
+            printf("HTML report: %s\n", path);
+        free(path);
+    }
+out:
+    lwr_profile_free(&p);
+    experiment_free(&e);
+    if (fflush(stdout) != 0)
+        rc = 1;
+    return rc;
+}

@@ -1,0 +1,477 @@
+/*
+ * profile_read.c - loads DIR/profile.json (SPEC §5) with json-c.
+ *
+ * The file comes from a measured program that may have been killed while
+ * writing it, or the user may point us at some other JSON: every key is
+ * checked for type, and a message names the file, the JSON path and what to
+ * do, instead of trusting the structure.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "report.h"
+
+typedef struct {
+    lwr_profile *p;
+    const char *path;
+} ctx;
+
+static int fail(const ctx *c, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "%s: %s: ", LWR_PROG, c->path);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return -1;
+}
+
+static char *xstrdup(const char *s)
+{
+    char *r = strdup(s ? s : "");
+    if (!r) {
+        perror(LWR_PROG);
+        exit(1);
+    }
+    return r;
+}
+
+static void *xcalloc(size_t n, size_t sz)
+{
+    void *r = calloc(n ? n : 1, sz);
+    if (!r) {
+        perror(LWR_PROG);
+        exit(1);
+    }
+    return r;
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    /* One spare byte: the text is NUL-terminated for strspn. */
+    char *buf = malloc(cap + 1);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (n < cap)
+            break;
+        cap *= 2;
+        char *nb = realloc(buf, cap + 1);
+        if (!nb)
+            free(buf);
+        buf = nb;
+    }
+    int err = ferror(f);
+    fclose(f);
+    if (!buf || err) {
+        free(buf);
+        errno = err ? EIO : ENOMEM;
+        return NULL;
+    }
+    buf[n] = 0;
+    *len = n;
+    return buf;
+}
+
+static const char *get_str(json_object *o, const char *key)
+{
+    json_object *v;
+    if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+        return NULL;
+    return json_object_get_string(v);
+}
+
+/* A non-negative number under `key`: 1 found, 0 absent, -1 wrong type. */
+static int get_u64(json_object *o, const char *key, uint64_t *out)
+{
+    json_object *v;
+    if (!json_object_object_get_ex(o, key, &v) || json_object_is_type(v, json_type_null))
+        return 0;
+    if (json_object_is_type(v, json_type_int)) {
+        int64_t i = json_object_get_int64(v);
+        /* Values above INT64_MAX parse as unsigned; get_uint64 keeps them. */
+        *out = i < 0 ? 0 : (uint64_t)json_object_get_uint64(v);
+        return 1;
+    }
+    if (json_object_is_type(v, json_type_double)) {
+        double d = json_object_get_double(v);
+        *out = d > 0 ? (uint64_t)d : 0;
+        return 1;
+    }
+    return -1;
+}
+
+static int metric_index(lwr_profile *p, const char *name, int add)
+{
+    for (size_t i = 0; i < p->nmetrics; i++)
+        if (strcmp(p->metrics[i].name, name) == 0)
+            return (int)i;
+    if (!add)
+        return -1;
+    lwr_metric *m = realloc(p->metrics, (p->nmetrics + 1) * sizeof *m);
+    if (!m) {
+        perror(LWR_PROG);
+        exit(1);
+    }
+    p->metrics = m;
+    m[p->nmetrics].name = xstrdup(name);
+    m[p->nmetrics].unit = xstrdup("");
+    return (int)p->nmetrics++;
+}
+
+/* First pass: metrics named in entries but missing from the "metrics" list. */
+static void collect_metric_names(lwr_profile *p, json_object *entries)
+{
+    size_t n = json_object_array_length(entries);
+    for (size_t i = 0; i < n; i++) {
+        json_object *e = json_object_array_get_idx(entries, i), *m, *ch;
+        if (!json_object_is_type(e, json_type_object))
+            continue;
+        if (json_object_object_get_ex(e, "metrics", &m) && json_object_is_type(m, json_type_object)) {
+            json_object_object_foreach(m, k, v)
+            {
+                (void)v;
+                metric_index(p, k, 1);
+            }
+        }
+        if (json_object_object_get_ex(e, "children", &ch) && json_object_is_type(ch, json_type_array))
+            collect_metric_names(p, ch);
+    }
+}
+
+static int read_metrics(const ctx *c, json_object *e, const char *where, double **out)
+{
+    json_object *m;
+    *out = xcalloc(c->p->nmetrics, sizeof **out);
+    if (!json_object_object_get_ex(e, "metrics", &m) || json_object_is_type(m, json_type_null))
+        return 0;
+    if (!json_object_is_type(m, json_type_object))
+        return fail(c, "%s.metrics: expected an object of metric totals", where);
+    json_object_object_foreach(m, k, v)
+    {
+        if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double))
+            return fail(c, "%s.metrics.%s: expected a number", where, k);
+        (*out)[metric_index(c->p, k, 0)] = json_object_get_double(v);
+    }
+    return 0;
+}
+
+/* The counters every function and call-path entry carries. */
+static int read_counts(const ctx *c, json_object *e, const char *where, uint64_t *visits, uint64_t *incl,
+                       uint64_t *excl, uint64_t *min, uint64_t *max, int *has_minmax)
+{
+    static const char *required[] = {"visits", "inclusive_ns", "exclusive_ns"};
+    uint64_t *dst[] = {visits, incl, excl};
+    for (int i = 0; i < 3; i++) {
+        int r = get_u64(e, required[i], dst[i]);
+        if (r == 0)
+            return fail(c, "%s: missing \"%s\"; is the profile complete?", where, required[i]);
+        if (r < 0)
+            return fail(c, "%s.%s: expected a number", where, required[i]);
+    }
+    int a = get_u64(e, "min_ns", min), b = get_u64(e, "max_ns", max);
+    if (a < 0 || b < 0)
+        return fail(c, "%s: min_ns/max_ns must be numbers", where);
+    *has_minmax = a > 0 && b > 0;
+    return 0;
+}
+
+static int read_node(const ctx *c, json_object *e, const char *where, lwr_node *n)
+{
+    char sub[256];
+    if (!json_object_is_type(e, json_type_object))
+        return fail(c, "%s: expected an object", where);
+    const char *sym = get_str(e, "symbol"), *name = get_str(e, "name");
+    if (!sym)
+        return fail(c, "%s: missing \"symbol\" string", where);
+    n->symbol = xstrdup(sym);
+    n->name = xstrdup(name && *name ? name : sym);
+    if (read_counts(c, e, where, &n->visits, &n->inclusive_ns, &n->exclusive_ns, &n->min_ns, &n->max_ns,
+                    &n->has_minmax) ||
+        read_metrics(c, e, where, &n->metrics))
+        return -1;
+    json_object *ch;
+    if (!json_object_object_get_ex(e, "children", &ch) || json_object_is_type(ch, json_type_null))
+        return 0;
+    if (!json_object_is_type(ch, json_type_array))
+        return fail(c, "%s.children: expected an array", where);
+    n->nchildren = json_object_array_length(ch);
+    n->children = xcalloc(n->nchildren, sizeof *n->children);
+    for (size_t i = 0; i < n->nchildren; i++) {
+        snprintf(sub, sizeof sub, "%.200s.children[%zu]", where, i);
+        if (read_node(c, json_object_array_get_idx(ch, i), sub, &n->children[i]))
+            return -1;
+    }
+    return 0;
+}
+
+static int read_profile(const ctx *c, json_object *root)
+{
+    lwr_profile *p = c->p;
+    json_object *funcs, *threads, *metrics;
+    char where[64];
+
+    if (!json_object_is_type(root, json_type_object) || !json_object_object_get_ex(root, "functions", &funcs) ||
+        !json_object_is_type(funcs, json_type_array))
+        return fail(c, "not a libwrap profile (no \"functions\" array)");
+    p->program = xstrdup(get_str(root, "program"));
+    p->timer = xstrdup(get_str(root, "timer"));
+    json_object *pid;
+    p->pid = json_object_object_get_ex(root, "pid", &pid) ? json_object_get_int64(pid) : 0;
+
+    if (json_object_object_get_ex(root, "metrics", &metrics) && json_object_is_type(metrics, json_type_array)) {
+        for (size_t i = 0; i < json_object_array_length(metrics); i++) {
+            json_object *m = json_object_array_get_idx(metrics, i);
+            const char *name = get_str(m, "name"), *unit = get_str(m, "unit");
+            if (!name)
+                return fail(c, "metrics[%zu]: missing \"name\"", i);
+            int k = metric_index(p, name, 1);
+            free(p->metrics[k].unit);
+            p->metrics[k].unit = xstrdup(unit);
+        }
+    }
+    int has_threads = json_object_object_get_ex(root, "threads", &threads) &&
+                      json_object_is_type(threads, json_type_array);
+    collect_metric_names(p, funcs);
+    if (has_threads)
+        for (size_t i = 0; i < json_object_array_length(threads); i++) {
+            json_object *cp, *t = json_object_array_get_idx(threads, i);
+            if (json_object_object_get_ex(t, "callpath", &cp) && json_object_is_type(cp, json_type_array))
+                collect_metric_names(p, cp);
+        }
+
+    p->nfuncs = json_object_array_length(funcs);
+    p->funcs = xcalloc(p->nfuncs, sizeof *p->funcs);
+    for (size_t i = 0; i < p->nfuncs; i++) {
+        json_object *e = json_object_array_get_idx(funcs, i);
+        lwr_func *f = &p->funcs[i];
+        snprintf(where, sizeof where, "functions[%zu]", i);
+        if (!json_object_is_type(e, json_type_object))
+            return fail(c, "%s: expected an object", where);
+        const char *sym = get_str(e, "symbol"), *name = get_str(e, "name");
+        if (!sym)
+            return fail(c, "%s: missing \"symbol\" string", where);
+        f->symbol = xstrdup(sym);
+        f->name = xstrdup(name && *name ? name : sym);
+        f->file = xstrdup(get_str(e, "file"));
+        json_object *line;
+        f->line = json_object_object_get_ex(e, "line", &line) ? json_object_get_int64(line) : 0;
+        if (read_counts(c, e, where, &f->visits, &f->inclusive_ns, &f->exclusive_ns, &f->min_ns, &f->max_ns,
+                        &f->has_minmax) ||
+            read_metrics(c, e, where, &f->metrics))
+            return -1;
+    }
+
+    if (!has_threads)
+        return 0;
+    p->nthreads = json_object_array_length(threads);
+    p->threads = xcalloc(p->nthreads, sizeof *p->threads);
+    for (size_t i = 0; i < p->nthreads; i++) {
+        json_object *t = json_object_array_get_idx(threads, i), *id, *cp;
+        lwr_thread *th = &p->threads[i];
+        snprintf(where, sizeof where, "threads[%zu]", i);
+        if (!json_object_is_type(t, json_type_object))
+            return fail(c, "%s: expected an object", where);
+        th->id = json_object_object_get_ex(t, "id", &id) ? json_object_get_int64(id) : (int64_t)i;
+        th->root.symbol = xstrdup("");
+        th->root.name = xstrdup("");
+        th->root.metrics = xcalloc(p->nmetrics, sizeof(double));
+        if (!json_object_object_get_ex(t, "callpath", &cp) || json_object_is_type(cp, json_type_null))
+            continue;
+        if (!json_object_is_type(cp, json_type_array))
+            return fail(c, "%s.callpath: expected an array", where);
+        th->root.nchildren = json_object_array_length(cp);
+        th->root.children = xcalloc(th->root.nchildren, sizeof(lwr_node));
+        for (size_t k = 0; k < th->root.nchildren; k++) {
+            char sub[96];
+            snprintf(sub, sizeof sub, "%s.callpath[%zu]", where, k);
+            if (read_node(c, json_object_array_get_idx(cp, k), sub, &th->root.children[k]))
+                return -1;
+            th->root.inclusive_ns += th->root.children[k].inclusive_ns;
+        }
+    }
+    return 0;
+}
+
+int lwr_profile_load(lwr_profile *p, const char *path)
+{
+    ctx c = {p, path};
+    size_t len = 0;
+    memset(p, 0, sizeof *p);
+    p->path = xstrdup(path);
+
+    char *text = read_file(path, &len);
+    if (!text) {
+        if (errno == ENOENT)
+            return fail(&c, "no such file; is this a libwrap experiment directory "
+                            "(LIBWRAP_EXPERIMENT_DIRECTORY) with profiling on?");
+        return fail(&c, "cannot read: %s", strerror(errno));
+    }
+    if (len == 0) {
+        free(text);
+        return fail(&c, "empty file; the measured program probably did not finish writing it");
+    }
+    json_tokener *tok = json_tokener_new_ex(JSON_TOKENER_DEFAULT_DEPTH * 64);
+    if (!tok) {
+        free(text);
+        return fail(&c, "out of memory");
+    }
+    json_object *root = json_tokener_parse_ex(tok, text, (int)len);
+    enum json_tokener_error err = json_tokener_get_error(tok);
+    size_t off = json_tokener_get_parse_end(tok);
+    int rc = 0;
+    if (err == json_tokener_continue)
+        rc = fail(&c, "truncated JSON at byte %zu; the measured program probably did not finish writing it",
+                  len);
+    else if (err != json_tokener_success)
+        rc = fail(&c, "invalid JSON at byte %zu: %s", off, json_tokener_error_desc(err));
+    else if (off + strspn(text + off, " \t\r\n") < len)
+        rc = fail(&c, "invalid JSON at byte %zu: unexpected data after the profile",
+                  off + strspn(text + off, " \t\r\n"));
+    else
+        rc = read_profile(&c, root);
+    json_object_put(root);
+    json_tokener_free(tok);
+    free(text);
+    return rc;
+}
+
+static void free_node(lwr_node *n)
+{
+    for (size_t i = 0; i < n->nchildren; i++)
+        free_node(&n->children[i]);
+    free(n->children);
+    free(n->symbol);
+    free(n->name);
+    free(n->metrics);
+}
+
+void lwr_funcs_free(lwr_func *f, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(f[i].symbol);
+        free(f[i].name);
+        free(f[i].file);
+        free(f[i].metrics);
+    }
+    free(f);
+}
+
+void lwr_profile_free(lwr_profile *p)
+{
+    lwr_funcs_free(p->funcs, p->nfuncs);
+    for (size_t i = 0; i < p->nthreads; i++)
+        free_node(&p->threads[i].root);
+    free(p->threads);
+    for (size_t i = 0; i < p->nmetrics; i++) {
+        free(p->metrics[i].name);
+        free(p->metrics[i].unit);
+    }
+    free(p->metrics);
+    free(p->program);
+    free(p->timer);
+    free(p->path);
+    memset(p, 0, sizeof *p);
+}
+
+/* ---- per-thread flat rows ------------------------------------------------ */
+
+typedef struct {
+    const lwr_profile *p;
+    lwr_func *rows;
+    size_t n, cap;
+    const lwr_node **stack; /* ancestors, to spot recursion */
+    size_t depth;
+} flat;
+
+static lwr_func *row_for(flat *f, const lwr_node *node)
+{
+    for (size_t i = 0; i < f->n; i++)
+        if (strcmp(f->rows[i].symbol, node->symbol) == 0)
+            return &f->rows[i];
+    if (f->n == f->cap) {
+        f->cap = f->cap ? 2 * f->cap : 16;
+        f->rows = realloc(f->rows, f->cap * sizeof *f->rows);
+        if (!f->rows) {
+            perror(LWR_PROG);
+            exit(1);
+        }
+    }
+    lwr_func *r = &f->rows[f->n++];
+    memset(r, 0, sizeof *r);
+    r->symbol = xstrdup(node->symbol);
+    r->name = xstrdup(node->name);
+    r->metrics = xcalloc(f->p->nmetrics, sizeof(double));
+    /* File and line live in the summed table only. */
+    for (size_t i = 0; i < f->p->nfuncs; i++)
+        if (strcmp(f->p->funcs[i].symbol, node->symbol) == 0) {
+            r->file = xstrdup(f->p->funcs[i].file);
+            r->line = f->p->funcs[i].line;
+        }
+    if (!r->file)
+        r->file = xstrdup("");
+    r->has_minmax = 1;
+    r->min_ns = UINT64_MAX;
+    return r;
+}
+
+static void flatten(flat *f, const lwr_node *node, size_t depth)
+{
+    lwr_func *r = row_for(f, node);
+    int recursive = 0;
+    for (size_t i = 0; i < depth; i++)
+        if (strcmp(f->stack[i]->symbol, node->symbol) == 0)
+            recursive = 1;
+    r->visits += node->visits;
+    r->exclusive_ns += node->exclusive_ns;
+    if (!recursive)
+        r->inclusive_ns += node->inclusive_ns;
+    if (node->has_minmax) {
+        if (node->min_ns < r->min_ns)
+            r->min_ns = node->min_ns;
+        if (node->max_ns > r->max_ns)
+            r->max_ns = node->max_ns;
+    } else {
+        r->has_minmax = 0;
+    }
+    for (size_t m = 0; m < f->p->nmetrics; m++)
+        r->metrics[m] += node->metrics[m];
+    f->stack[depth] = node;
+    for (size_t i = 0; i < node->nchildren; i++)
+        flatten(f, &node->children[i], depth + 1);
+}
+
+static size_t tree_depth(const lwr_node *n)
+{
+    size_t d = 0;
+    for (size_t i = 0; i < n->nchildren; i++) {
+        size_t c = tree_depth(&n->children[i]);
+        if (c > d)
+            d = c;
+    }
+    return d + 1;
+}
+
+int lwr_thread_functions(const lwr_profile *p, const lwr_thread *t, lwr_func **out, size_t *n)
+{
+    flat f = {.p = p};
+    f.stack = xcalloc(tree_depth(&t->root) + 1, sizeof *f.stack);
+    for (size_t i = 0; i < t->root.nchildren; i++)
+        flatten(&f, &t->root.children[i], 0);
+    free(f.stack);
+    for (size_t i = 0; i < f.n; i++)
+        if (!f.rows[i].has_minmax)
+            f.rows[i].min_ns = 0;
+    *out = f.rows;
+    *n = f.n;
+    return 0;
+}

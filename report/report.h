@@ -1,0 +1,141 @@
+/*
+ * report.h - libwrap-report's internal model: the profile as read from
+ * profile.json, the trace as a stream of completed calls, and the writers
+ * that turn them into tables, trees and pictures.
+ *
+ * Every loader returns 0 or -1 after printing one message that names the
+ * file and what is wrong; writers return 0 or -1 after naming the output.
+ */
+#ifndef LIBWRAP_REPORT_H
+#define LIBWRAP_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define LWR_PROG "libwrap-report"
+
+/* ---- profile.json ------------------------------------------------------ */
+
+typedef struct lwr_node {
+    char *symbol;
+    char *name; /* readable name; the symbol when the profile has none */
+    uint64_t visits, inclusive_ns, exclusive_ns, min_ns, max_ns;
+    int has_minmax;
+    double *metrics; /* [profile.nmetrics], 0 when absent */
+    struct lwr_node *children;
+    size_t nchildren;
+} lwr_node;
+
+typedef struct lwr_func {
+    char *symbol;
+    char *name;
+    char *file;
+    int64_t line;
+    uint64_t visits, inclusive_ns, exclusive_ns, min_ns, max_ns;
+    int has_minmax;
+    double *metrics;
+} lwr_func;
+
+typedef struct lwr_thread {
+    int64_t id;
+    lwr_node root; /* synthetic: its children are the thread's call paths */
+} lwr_thread;
+
+typedef struct lwr_metric {
+    char *name;
+    char *unit;
+} lwr_metric;
+
+typedef struct lwr_profile {
+    char *path; /* the file it came from, for messages */
+    char *program;
+    int64_t pid;
+    char *timer;
+    lwr_metric *metrics;
+    size_t nmetrics;
+    lwr_func *funcs;
+    size_t nfuncs;
+    lwr_thread *threads;
+    size_t nthreads;
+} lwr_profile;
+
+int lwr_profile_load(lwr_profile *p, const char *path);
+void lwr_profile_free(lwr_profile *p);
+
+/* Flat per-thread rows computed from a thread's call paths: inclusive time
+ * counts only the outermost activation of a recursive function. */
+int lwr_thread_functions(const lwr_profile *p, const lwr_thread *t, lwr_func **out, size_t *n);
+void lwr_funcs_free(lwr_func *f, size_t n);
+
+/* ---- tables ------------------------------------------------------------ */
+
+typedef enum { LWR_TEXT, LWR_TSV, LWR_JSON } lwr_format;
+typedef enum { LWR_SORT_EXCLUSIVE, LWR_SORT_INCLUSIVE, LWR_SORT_VISITS, LWR_SORT_MEAN, LWR_SORT_NAME } lwr_sort;
+
+typedef struct lwr_table_opts {
+    lwr_format format;
+    lwr_sort sort;
+    size_t top; /* 0: all rows */
+    int per_thread;
+} lwr_table_opts;
+
+/* Sorts `f` in place: by key descending (name ascending), ties by name then symbol. */
+void lwr_sort_funcs(lwr_func *f, size_t n, lwr_sort key);
+int lwr_print_table(FILE *out, const lwr_profile *p, const lwr_table_opts *o);
+int lwr_print_tree(FILE *out, const lwr_profile *p, int max_depth);
+int lwr_print_diff(FILE *out, const lwr_profile *a, const lwr_profile *b, const lwr_table_opts *o);
+
+/* ---- pictures ---------------------------------------------------------- */
+
+/* The flame graph as one <svg> element (embeddable in HTML) or a file. */
+int lwr_flame_svg(FILE *out, const lwr_profile *p, int standalone);
+
+/* ---- trace --------------------------------------------------------------- */
+
+typedef struct lwr_region {
+    char *name;
+    char *symbol;
+    char *file;
+    uint32_t line;
+} lwr_region;
+
+/* What a trace reader hands to its consumer, one location at a time. */
+typedef struct lwr_trace_sink {
+    void *ud;
+    /* The definitions are complete; `regions` stay valid until the end. */
+    int (*defs)(void *ud, const lwr_region *regions, size_t nregions, uint64_t duration_ns);
+    int (*location_begin)(void *ud, uint64_t id, const char *name);
+    /* A finished call: depth 0 is outermost. Called in order of leaving. */
+    int (*call)(void *ud, uint32_t region, uint64_t begin_ns, uint64_t end_ns, unsigned depth);
+    int (*metric)(void *ud, const char *name, uint64_t ns, double value); /* may be NULL */
+    int (*location_end)(void *ud);                                       /* may be NULL */
+} lwr_trace_sink;
+
+/* Streams the OTF2 archive `anchor` (…/traces.otf2) into `sink`. */
+int lwr_trace_read(const char *anchor, const lwr_trace_sink *sink);
+
+/* Chrome trace-event JSON, written while the trace streams. */
+int lwr_chrome_json(const char *anchor, const char *out_path);
+
+/* A downsampled per-thread timeline for the HTML report. */
+typedef struct lwr_timeline lwr_timeline;
+int lwr_timeline_build(const char *anchor, size_t max_spans, lwr_timeline **out);
+/* Writes the timeline as a JavaScript object literal. */
+void lwr_timeline_write_js(FILE *out, const lwr_timeline *t);
+/* Calls left out of the timeline (span cap, depth cap). */
+uint64_t lwr_timeline_dropped(const lwr_timeline *t);
+void lwr_timeline_free(lwr_timeline *t);
+
+int lwr_html(const char *out_path, const lwr_profile *p, const char *trace_anchor);
+
+/* ---- formatting helpers (format.c) ---------------------------------------- */
+
+/* Adaptive units: "812 ns", "12.35 us", "4.20 ms", "1.234 s". */
+const char *lwr_fmt_time(char buf[32], double ns);
+void lwr_xml_escape(FILE *out, const char *s);
+void lwr_json_string(FILE *out, const char *s);
+/* A displayable value of a metric total: integer when it is one. */
+void lwr_fmt_metric(char buf[40], double v);
+
+#endif /* LIBWRAP_REPORT_H */

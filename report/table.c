@@ -1,0 +1,296 @@
+/*
+ * table.c - the flat profile as a text table, TSV or JSON.
+ *
+ * Output order is fully determined by the data (ties broken by name, then
+ * symbol) so that golden files stay stable across runs and libc versions.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+static lwr_sort sort_key;
+
+static double mean_of(const lwr_func *f)
+{
+    return f->visits ? (double)f->inclusive_ns / (double)f->visits : 0.0;
+}
+
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+    return a < b ? 1 : a > b ? -1 : 0; /* descending */
+}
+
+static int cmp_func(const void *pa, const void *pb)
+{
+    const lwr_func *a = pa, *b = pb;
+    int c = 0;
+    switch (sort_key) {
+    case LWR_SORT_EXCLUSIVE: c = cmp_u64(a->exclusive_ns, b->exclusive_ns); break;
+    case LWR_SORT_INCLUSIVE: c = cmp_u64(a->inclusive_ns, b->inclusive_ns); break;
+    case LWR_SORT_VISITS: c = cmp_u64(a->visits, b->visits); break;
+    case LWR_SORT_MEAN: {
+        double x = mean_of(a), y = mean_of(b);
+        c = x < y ? 1 : x > y ? -1 : 0;
+        break;
+    }
+    case LWR_SORT_NAME: break;
+    }
+    if (c == 0)
+        c = strcmp(a->name, b->name);
+    if (c == 0)
+        c = strcmp(a->symbol, b->symbol);
+    return c;
+}
+
+void lwr_sort_funcs(lwr_func *f, size_t n, lwr_sort key)
+{
+    sort_key = key;
+    qsort(f, n, sizeof *f, cmp_func);
+}
+
+/* ---- text ------------------------------------------------------------------ */
+
+enum { COL_NAME, COL_VISITS, COL_INCL, COL_EXCL, COL_MEAN, COL_MIN, COL_MAX, COL_SHARE, NFIXED };
+static const char *const headers[NFIXED] = {"function", "visits", "inclusive", "exclusive",
+                                            "mean", "min", "max", "excl%"};
+
+typedef struct {
+    char **cells; /* rows x cols */
+    size_t rows, cols;
+} grid;
+
+static char *cell(grid *g, size_t r, size_t c)
+{
+    return g->cells[r * g->cols + c];
+}
+
+static void grid_set(grid *g, size_t r, size_t c, const char *s)
+{
+    g->cells[r * g->cols + c] = strdup(s);
+    if (!g->cells[r * g->cols + c]) {
+        perror(LWR_PROG);
+        exit(1);
+    }
+}
+
+static void print_text(FILE *out, const lwr_profile *p, const lwr_func *f, size_t n, size_t shown)
+{
+    uint64_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += f[i].exclusive_ns;
+    grid g = {.rows = shown + 1, .cols = NFIXED + p->nmetrics};
+    g.cells = calloc(g.rows * g.cols, sizeof *g.cells);
+    if (!g.cells) {
+        perror(LWR_PROG);
+        exit(1);
+    }
+    for (size_t c = 0; c < NFIXED; c++)
+        grid_set(&g, 0, c, headers[c]);
+    for (size_t m = 0; m < p->nmetrics; m++)
+        grid_set(&g, 0, NFIXED + m, p->metrics[m].name);
+    for (size_t i = 0; i < shown; i++) {
+        char b[40];
+        size_t r = i + 1;
+        grid_set(&g, r, COL_NAME, f[i].name);
+        snprintf(b, sizeof b, "%llu", (unsigned long long)f[i].visits);
+        grid_set(&g, r, COL_VISITS, b);
+        grid_set(&g, r, COL_INCL, lwr_fmt_time(b, (double)f[i].inclusive_ns));
+        grid_set(&g, r, COL_EXCL, lwr_fmt_time(b, (double)f[i].exclusive_ns));
+        grid_set(&g, r, COL_MEAN, lwr_fmt_time(b, mean_of(&f[i])));
+        grid_set(&g, r, COL_MIN, f[i].has_minmax ? lwr_fmt_time(b, (double)f[i].min_ns) : "-");
+        grid_set(&g, r, COL_MAX, f[i].has_minmax ? lwr_fmt_time(b, (double)f[i].max_ns) : "-");
+        snprintf(b, sizeof b, "%.1f%%", total ? 100.0 * (double)f[i].exclusive_ns / (double)total : 0.0);
+        grid_set(&g, r, COL_SHARE, b);
+        for (size_t m = 0; m < p->nmetrics; m++) {
+            lwr_fmt_metric(b, f[i].metrics[m]);
+            grid_set(&g, r, NFIXED + m, b);
+        }
+    }
+    size_t *w = calloc(g.cols, sizeof *w);
+    if (!w) {
+        perror(LWR_PROG);
+        exit(1);
+    }
+    for (size_t r = 0; r < g.rows; r++)
+        for (size_t c = 0; c < g.cols; c++) {
+            size_t l = strlen(cell(&g, r, c));
+            if (l > w[c])
+                w[c] = l;
+        }
+    for (size_t r = 0; r < g.rows; r++) {
+        /* Name left-aligned, numbers right-aligned; no trailing blanks. */
+        fprintf(out, "%-*s", (int)w[0], cell(&g, r, 0));
+        for (size_t c = 1; c < g.cols; c++)
+            fprintf(out, "  %*s", (int)w[c], cell(&g, r, c));
+        fputc('\n', out);
+        if (r == 0) {
+            size_t len = w[0];
+            for (size_t c = 1; c < g.cols; c++)
+                len += 2 + w[c];
+            for (size_t k = 0; k < len; k++)
+                fputc('-', out);
+            fputc('\n', out);
+        }
+    }
+    if (shown < n)
+        fprintf(out, "(%zu more functions not shown; --top 0 shows all)\n", n - shown);
+    for (size_t i = 0; i < g.rows * g.cols; i++)
+        free(g.cells[i]);
+    free(g.cells);
+    free(w);
+}
+
+/* ---- tsv ------------------------------------------------------------------- */
+
+static void tsv_header(FILE *out, const lwr_profile *p, int per_thread)
+{
+    if (per_thread)
+        fputs("thread\t", out);
+    fputs("symbol\tname\tfile\tline\tvisits\tinclusive_ns\texclusive_ns\tmean_ns\tmin_ns\tmax_ns\tshare", out);
+    for (size_t m = 0; m < p->nmetrics; m++)
+        fprintf(out, "\t%s", p->metrics[m].name);
+    fputc('\n', out);
+}
+
+/* Tabs and newlines inside a field would break the columns. */
+static void tsv_field(FILE *out, const char *s)
+{
+    for (; *s; s++)
+        fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, out);
+}
+
+static void print_tsv(FILE *out, const lwr_profile *p, const lwr_func *f, size_t n, size_t shown,
+                      const int64_t *thread)
+{
+    uint64_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += f[i].exclusive_ns;
+    for (size_t i = 0; i < shown; i++) {
+        if (thread)
+            fprintf(out, "%lld\t", (long long)*thread);
+        tsv_field(out, f[i].symbol);
+        fputc('\t', out);
+        tsv_field(out, f[i].name);
+        fputc('\t', out);
+        tsv_field(out, f[i].file);
+        fprintf(out, "\t%lld\t%llu\t%llu\t%llu\t%.1f\t", (long long)f[i].line, (unsigned long long)f[i].visits,
+                (unsigned long long)f[i].inclusive_ns, (unsigned long long)f[i].exclusive_ns, mean_of(&f[i]));
+        if (f[i].has_minmax)
+            fprintf(out, "%llu\t%llu", (unsigned long long)f[i].min_ns, (unsigned long long)f[i].max_ns);
+        else
+            fputs("\t", out);
+        fprintf(out, "\t%.4f", total ? (double)f[i].exclusive_ns / (double)total : 0.0);
+        for (size_t m = 0; m < p->nmetrics; m++) {
+            char b[40];
+            lwr_fmt_metric(b, f[i].metrics[m]);
+            fprintf(out, "\t%s", b);
+        }
+        fputc('\n', out);
+    }
+}
+
+/* ---- json ------------------------------------------------------------------ */
+
+static void print_json_rows(FILE *out, const lwr_profile *p, const lwr_func *f, size_t n, size_t shown,
+                            const char *indent)
+{
+    uint64_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += f[i].exclusive_ns;
+    fputs("[", out);
+    for (size_t i = 0; i < shown; i++) {
+        fprintf(out, "%s\n%s  {\"symbol\": ", i ? "," : "", indent);
+        lwr_json_string(out, f[i].symbol);
+        fputs(", \"name\": ", out);
+        lwr_json_string(out, f[i].name);
+        fputs(", \"file\": ", out);
+        lwr_json_string(out, f[i].file);
+        fprintf(out, ", \"line\": %lld, \"visits\": %llu, \"inclusive_ns\": %llu, \"exclusive_ns\": %llu, "
+                     "\"mean_ns\": %.1f",
+                (long long)f[i].line, (unsigned long long)f[i].visits, (unsigned long long)f[i].inclusive_ns,
+                (unsigned long long)f[i].exclusive_ns, mean_of(&f[i]));
+        if (f[i].has_minmax)
+            fprintf(out, ", \"min_ns\": %llu, \"max_ns\": %llu", (unsigned long long)f[i].min_ns,
+                    (unsigned long long)f[i].max_ns);
+        fprintf(out, ", \"share\": %.4f, \"metrics\": {",
+                total ? (double)f[i].exclusive_ns / (double)total : 0.0);
+        for (size_t m = 0; m < p->nmetrics; m++) {
+            char b[40];
+            lwr_fmt_metric(b, f[i].metrics[m]);
+            fprintf(out, "%s", m ? ", " : "");
+            lwr_json_string(out, p->metrics[m].name);
+            fprintf(out, ": %s", b);
+        }
+        fputs("}}", out);
+    }
+    fprintf(out, "\n%s]", indent);
+}
+
+static size_t shown_rows(size_t n, size_t top)
+{
+    return top && top < n ? top : n;
+}
+
+int lwr_print_table(FILE *out, const lwr_profile *p, const lwr_table_opts *o)
+{
+    if (o->format == LWR_JSON) {
+        fputs("{\"libwrap_report\": 1, \"program\": ", out);
+        lwr_json_string(out, p->program);
+        fprintf(out, ", \"pid\": %lld, \"sort\": \"%s\",\n", (long long)p->pid,
+                (const char *[]){"exclusive", "inclusive", "visits", "mean", "name"}[o->sort]);
+    } else if (o->format == LWR_TSV) {
+        tsv_header(out, p, o->per_thread);
+    } else {
+        fprintf(out, "libwrap profile: %s (pid %lld, timer %s), %zu functions, %zu threads\n\n",
+                *p->program ? p->program : "?", (long long)p->pid, *p->timer ? p->timer : "?", p->nfuncs,
+                p->nthreads);
+    }
+
+    if (!o->per_thread) {
+        lwr_func *f = malloc((p->nfuncs ? p->nfuncs : 1) * sizeof *f);
+        if (!f) {
+            perror(LWR_PROG);
+            exit(1);
+        }
+        /* Shallow copy: the sort must not reorder the profile itself. */
+        memcpy(f, p->funcs, p->nfuncs * sizeof *f);
+        lwr_sort_funcs(f, p->nfuncs, o->sort);
+        size_t shown = shown_rows(p->nfuncs, o->top);
+        if (o->format == LWR_TEXT)
+            print_text(out, p, f, p->nfuncs, shown);
+        else if (o->format == LWR_TSV)
+            print_tsv(out, p, f, p->nfuncs, shown, NULL);
+        else {
+            fputs("\"functions\": ", out);
+            print_json_rows(out, p, f, p->nfuncs, shown, "");
+            fputs("}\n", out);
+        }
+        free(f);
+        return 0;
+    }
+
+    if (o->format == LWR_JSON)
+        fputs("\"threads\": [", out);
+    for (size_t t = 0; t < p->nthreads; t++) {
+        lwr_func *f;
+        size_t n;
+        lwr_thread_functions(p, &p->threads[t], &f, &n);
+        lwr_sort_funcs(f, n, o->sort);
+        size_t shown = shown_rows(n, o->top);
+        if (o->format == LWR_TEXT) {
+            fprintf(out, "%sthread %lld\n", t ? "\n" : "", (long long)p->threads[t].id);
+            print_text(out, p, f, n, shown);
+        } else if (o->format == LWR_TSV) {
+            print_tsv(out, p, f, n, shown, &p->threads[t].id);
+        } else {
+            fprintf(out, "%s\n  {\"id\": %lld, \"functions\": ", t ? "," : "", (long long)p->threads[t].id);
+            print_json_rows(out, p, f, n, shown, "  ");
+            fputs("}", out);
+        }
+        lwr_funcs_free(f, n);
+    }
+    if (o->format == LWR_JSON)
+        fputs("\n]}\n", out);
+    return 0;
+}
