@@ -1,0 +1,122 @@
+/*
+ * emit.c - writes the generated files (see emit.h): renders every template
+ * first, then replaces each output file atomically, so that a failed run
+ * never leaves a half-written wrapper source for make to compile, nor a new
+ * one beside an old response file.
+ */
+#include "emit.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "emit_parts.h"
+#include "strbuf.h"
+
+bool emit_is_wrapped(const lw_function *f)
+{
+    if (f->skip != LW_WRAP || !f->declarator || !f->symbol)
+        return false;
+    /* A variadic function is forwarded to its va_list twin, after va_start
+     * on the last fixed parameter: without either there is no wrapper. */
+    if (f->variadic && (!f->va_twin || f->nparams == 0))
+        return false;
+    return true;
+}
+
+char *emit_c_string(const char *s)
+{
+    strbuf sb = STRBUF_INIT;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            sb_printf(&sb, "\\%c", *p);
+        else if (*p < 0x20 || *p == 0x7f)
+            sb_printf(&sb, "\\%03o", *p);
+        else if (*p == '?' && p[1] == '?')
+            sb_put(&sb, "?\\"); /* no trigraphs under -std=c11 */
+        else
+            sb_putn(&sb, (const char *)p, 1);
+    }
+    return sb_steal(&sb);
+}
+
+static int write_atomically(const char *path, const char *data, size_t len)
+{
+    char *tmp = xstrdup_printf("%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        fprintf(stderr, "libwrap-gen: %s: cannot create: %s (is the output directory writable?)\n",
+                tmp, strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    bool ok = fwrite(data, 1, len, f) == len;
+    int err = errno;
+    if (fclose(f) != 0 && ok) {
+        ok = false;
+        err = errno;
+    }
+    if (ok && rename(tmp, path) != 0) {
+        ok = false;
+        err = errno;
+    }
+    if (!ok) {
+        fprintf(stderr, "libwrap-gen: %s: cannot write: %s\n", path, strerror(err));
+        unlink(tmp);
+    }
+    free(tmp);
+    return ok ? 0 : -1;
+}
+
+struct emit_batch {
+    struct emit_file {
+        char *path;
+        char *text;
+        size_t len;
+    } *files;
+    size_t n, cap;
+};
+
+int emit_render(emit_batch *batch, const lw_emit_options *opt, const char *tmpl,
+                const lw_tvars *vars, const char *filename)
+{
+    char *tpath = xstrdup_printf("%s/%s", opt->templates_dir, tmpl);
+    char *text = NULL;
+    size_t len = 0;
+    int rc = template_render_file(tpath, vars, &text, &len);
+    free(tpath);
+    if (rc < 0)
+        return -1;
+    if (batch->n == batch->cap) {
+        batch->cap = batch->cap ? 2 * batch->cap : 8;
+        batch->files = xrealloc(batch->files, batch->cap * sizeof *batch->files);
+    }
+    struct emit_file *f = &batch->files[batch->n++];
+    f->path = xstrdup_printf("%s/%s", opt->outdir ? opt->outdir : ".", filename);
+    f->text = text;
+    f->len = len;
+    return 0;
+}
+
+int emit_outputs(const lw_inventory *inv, const lw_emit_options *opt)
+{
+    if (!opt->templates_dir) {
+        fprintf(stderr, "libwrap-gen: no template directory: reinstall libwrap or pass "
+                        "--templates DIR\n");
+        return -1;
+    }
+    emit_batch batch = {NULL, 0, 0};
+    int rc = emit_wrappers(inv, opt, &batch);
+    if (rc == 0)
+        rc = emit_lists(inv, opt, &batch);
+    for (size_t i = 0; i < batch.n; i++) {
+        if (rc == 0)
+            rc = write_atomically(batch.files[i].path, batch.files[i].text, batch.files[i].len);
+        free(batch.files[i].path);
+        free(batch.files[i].text);
+    }
+    free(batch.files);
+    return rc;
+}

@@ -1,0 +1,37 @@
+/*
+ * emit_parts.h - what the emitters share (emit.c writes files, the
+ * emit_*.c files fill the templates' variables).
+ */
+#ifndef LIBWRAP_EMIT_PARTS_H
+#define LIBWRAP_EMIT_PARTS_H
+
+#include <stdbool.h>
+
+#include "emit.h"
+#include "template.h"
+
+/* Does f get a wrapper? The one predicate behind NAME.wrappers.c, NAME.wrap
+ * and NAME.skipped.txt, so that they cannot disagree: a `--wrap=SYM` without
+ * `__wrap_SYM` would break the user's link. */
+bool emit_is_wrapped(const lw_function *f);
+
+/* `s` escaped for the inside of a C string literal; a new string. */
+char *emit_c_string(const char *s);
+
+/* The rendered files of one run: written only when every template has
+ * rendered, so that a template error leaves the previous outputs intact
+ * rather than a new wrapper source next to an old response file. */
+typedef struct emit_batch emit_batch;
+
+/* Renders templates_dir/TEMPLATE with `vars` into the batch, to be written
+ * as outdir/FILENAME. 0, or -1 after a message. */
+int emit_render(emit_batch *batch, const lw_emit_options *opt, const char *tmpl,
+                const lw_tvars *vars, const char *filename);
+
+/* NAME.wrappers.c and NAME.wrap (emit_wrappers.c). */
+int emit_wrappers(const lw_inventory *inv, const lw_emit_options *opt, emit_batch *batch);
+
+/* NAME.skipped.txt, missing.filter and uncertain.filter (emit_lists.c). */
+int emit_lists(const lw_inventory *inv, const lw_emit_options *opt, emit_batch *batch);
+
+#endif /* LIBWRAP_EMIT_PARTS_H */

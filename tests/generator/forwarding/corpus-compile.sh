@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# corpus-compile.sh CASE - the wrappers of a real library (a C case of the
+# corpus, see $LIBWRAP_CORPUS/README.md) compile under -Wall -Wextra -Werror
+# in both linkages and link without undefined symbols: the link-time
+# object's every __real_SYM resolves in the target libraries, the run-time
+# object needs nothing from them.
+set -euo pipefail
+
+case_name=$1
+gen=$LIBWRAP_STAGE/libexec/libwrap/libwrap-gen
+inc=$LIBWRAP_STAGE/include
+src=$LIBWRAP_SOURCE_DIR/tests/generator/forwarding
+env_file=$LIBWRAP_CORPUS/$case_name/case.env
+[ -f "$env_file" ] || { echo "SKIP: no corpus case $case_name"; exit 0; }
+# shellcheck disable=SC1090
+source "$env_file"
+
+rm -rf "$LIBWRAP_SCRATCH"
+mkdir -p "$LIBWRAP_SCRATCH"
+cd "$LIBWRAP_SCRATCH"
+
+fail() {
+    echo "FAIL: $case_name: $*" >&2
+    exit 1
+}
+
+printf '%s\n' "$HEADERS" > libwrap.h
+# shellcheck disable=SC2086
+$CC -E $CPPFLAGS libwrap.h > libwrap.i
+"$gen" --quiet --name "$NAME" -x c --cppflags "$CPPFLAGS" --ldflags "$LDFLAGS" --libs "$LIBS" \
+    libwrap.i
+n=$(grep -c '^--wrap=' "$NAME.wrap")
+[ "$n" -gt 0 ] || fail "nothing wrapped"
+
+$CC -O2 -fPIC -shared -I"$inc" -o libstubrt.so "$src/stub_runtime.c" -ldl
+for mode in linktime runtime; do
+    MODE=$(echo "$mode" | tr a-z A-Z)
+    # shellcheck disable=SC2086
+    $CC -O1 -fPIC -Wall -Wextra -Werror -DLIBWRAP_$MODE $CPPFLAGS -I"$inc" \
+        -c "$NAME.wrappers.c" -o $mode.o 2> $mode.log ||
+        { head -n 30 $mode.log >&2; fail "the $mode wrappers do not compile cleanly"; }
+done
+# shellcheck disable=SC2086
+$CC -shared -Wl,--no-undefined -o linktime.so linktime.o -Wl,@"$NAME.wrap" $LDFLAGS $LIBS \
+    -L. -lstubrt 2> link.log || { head -n 30 link.log >&2; fail "the link-time wrappers do not link"; }
+$CC -shared -Wl,--no-undefined -o runtime.so runtime.o -L. -lstubrt -ldl 2> link.log ||
+    { head -n 30 link.log >&2; fail "the run-time wrappers do not link"; }
+echo "ok $case_name: $n wrappers"

@@ -1,0 +1,113 @@
+/*
+ * stub_runtime.c - a stand-in for the measurement runtime (libwrap.h) that
+ * makes the wrappers' obligations visible:
+ *   - counts regions, enters and exits and writes "regions=R enters=E
+ *     exits=X" to $STUB_COUNT_FILE at exit;
+ *   - clobbers errno in libwrap_enter/libwrap_exit, which the real runtime
+ *     never does, so a wrapper that does not restore errno changes the
+ *     driver's output;
+ *   - excludes every region when STUB_EXCLUDE_ALL is set (the wrappers'
+ *     filtered fast path);
+ *   - warns on EVERY call of libwrap_resolve_fallback that finds nothing, so
+ *     "exactly one warning" proves that a wrapper disables itself.
+ */
+#define _GNU_SOURCE /* RTLD_DEFAULT */
+#define LIBWRAP_BUILDING_RUNTIME
+#include <libwrap/libwrap.h>
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int regions, enters, exits;
+static __thread int resolving;
+
+int32_t libwrap_region_register(libwrap_region *region)
+{
+    int32_t id = getenv("STUB_EXCLUDE_ALL") ? -1 : __atomic_add_fetch(&regions, 1, __ATOMIC_SEQ_CST);
+    int32_t expected = 0;
+    if (!__atomic_compare_exchange_n(&region->id, &expected, id, 0, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_ACQUIRE))
+        return expected;
+    return id;
+}
+
+int libwrap_enter(int32_t id, void *frame)
+{
+    if (id <= 0 || frame == NULL)
+        abort();
+    __atomic_add_fetch(&enters, 1, __ATOMIC_SEQ_CST);
+    errno = 0x5eed;
+    return 1;
+}
+
+void libwrap_exit(int32_t id)
+{
+    if (id <= 0)
+        abort();
+    __atomic_add_fetch(&exits, 1, __ATOMIC_SEQ_CST);
+    errno = 0xdead;
+}
+
+void *libwrap_resolve_fallback(const char *symbol, const char *soname, const void *self)
+{
+    void *p = NULL;
+    resolving++;
+    if (soname) {
+        void *h = dlopen(soname, RTLD_LAZY | RTLD_NOLOAD);
+        if (h) {
+            p = dlsym(h, symbol);
+            dlclose(h);
+        }
+    }
+    if (p == NULL) {
+        p = dlsym(RTLD_DEFAULT, symbol);
+        if (p == self)
+            p = NULL;
+    }
+    resolving--;
+    if (p == NULL)
+        fprintf(stderr, "libwrap: warning: %s: original not found (stub)\n", symbol);
+    return p;
+}
+
+void libwrap_warn_once(const void *what, const char *fmt, ...)
+{
+    va_list ap;
+    (void)what;
+    va_start(ap, fmt);
+    fputs("libwrap: warning: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+}
+
+int libwrap_resolving(void)
+{
+    return resolving;
+}
+
+void libwrap_resolve_begin(void)
+{
+    resolving++;
+}
+
+void libwrap_resolve_end(void)
+{
+    resolving--;
+}
+
+void libwrap_finalize(void)
+{
+}
+
+__attribute__((destructor)) static void stub_report(void)
+{
+    const char *path = getenv("STUB_COUNT_FILE");
+    FILE *f = path ? fopen(path, "w") : NULL;
+    if (!f)
+        return;
+    fprintf(f, "regions=%d enters=%d exits=%d\n", regions, enters, exits);
+    fclose(f);
+}
