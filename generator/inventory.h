@@ -110,7 +110,8 @@ size_t inventory_count_wrapped(const lw_inventory *inv);
 /* Marks f as skipped unless already skipped; detail is copied (may be NULL). */
 void function_skip(lw_function *f, lw_skip why, const char *detail);
 
-/* One line per function: "SYMBOL name=... file:line ret=... (params) flags [skip=...]". */
+/* One line per function (docs/inventory.md):
+ * "SYMBOL name=NAME file=FILE:LINE ret=TYPE (PARAMS) [FLAGS] skip=REASON(DETAIL)". */
 void inventory_dump(const lw_inventory *inv, FILE *out);
 
 /* JSON via json-c. Writing goes to path.tmp, then rename: no partial file.

@@ -1,0 +1,227 @@
+/*
+ * inventory.c - the function inventory model and its text dump (see
+ * inventory.h; the dump format is documented in docs/inventory.md).
+ */
+#include "inventory.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "strbuf.h"
+
+static const char *const skip_names[LW_SKIP_COUNT_] = {
+    [LW_WRAP] = "wrap",
+    [LW_SKIP_INLINE] = "inline",
+    [LW_SKIP_STATIC] = "static",
+    [LW_SKIP_HIDDEN] = "hidden",
+    [LW_SKIP_VARIADIC] = "variadic",
+    [LW_SKIP_UNPROTOTYPED] = "unprototyped",
+    [LW_SKIP_UNSUPPORTED] = "unsupported",
+    [LW_SKIP_OUT_OF_SCOPE] = "out-of-scope",
+    [LW_SKIP_FILTERED] = "filtered",
+    [LW_SKIP_MISSING] = "missing",
+    [LW_SKIP_UNCERTAIN] = "uncertain",
+    [LW_SKIP_DUPLICATE] = "duplicate",
+    [LW_SKIP_BUILTIN] = "builtin",
+};
+
+static const char *const kind_names[] = {
+    [LW_KIND_FUNCTION] = "function",
+    [LW_KIND_METHOD] = "method",
+    [LW_KIND_STATIC_METHOD] = "static-method",
+    [LW_KIND_CONSTRUCTOR] = "constructor",
+    [LW_KIND_DESTRUCTOR] = "destructor",
+    [LW_KIND_OPERATOR] = "operator",
+};
+
+const char *lw_skip_name(lw_skip skip)
+{
+    return (unsigned)skip < LW_SKIP_COUNT_ ? skip_names[skip] : "unknown";
+}
+
+const char *lw_kind_name(lw_func_kind kind)
+{
+    return (unsigned)kind <= LW_KIND_OPERATOR ? kind_names[kind] : "unknown";
+}
+
+void inventory_init(lw_inventory *inv)
+{
+    memset(inv, 0, sizeof *inv);
+}
+
+static void function_free(lw_function *f)
+{
+    free(f->name);
+    free(f->scope);
+    free(f->symbol);
+    free(f->file);
+    free(f->ret_type);
+    free(f->ret_canonical);
+    for (size_t i = 0; i < f->nparams; i++) {
+        free(f->params[i].name);
+        free(f->params[i].type);
+        free(f->params[i].canonical);
+        free(f->params[i].decl);
+        free(f->params[i].fwd);
+    }
+    free(f->params);
+    free(f->declarator);
+    free(f->va_twin);
+    free(f->skip_detail);
+}
+
+void inventory_free(lw_inventory *inv)
+{
+    for (size_t i = 0; i < inv->nfuncs; i++)
+        function_free(&inv->funcs[i]);
+    free(inv->funcs);
+    free(inv->name);
+    free(inv->language);
+    free(inv->source);
+    free(inv->header);
+    memset(inv, 0, sizeof *inv);
+}
+
+lw_function *inventory_add(lw_inventory *inv)
+{
+    if (inv->nfuncs == inv->cap) {
+        inv->cap = inv->cap ? inv->cap * 2 : 64;
+        inv->funcs = xrealloc(inv->funcs, inv->cap * sizeof *inv->funcs);
+    }
+    lw_function *f = &inv->funcs[inv->nfuncs++];
+    memset(f, 0, sizeof *f);
+    return f;
+}
+
+lw_function *inventory_find_symbol(const lw_inventory *inv, const char *symbol)
+{
+    for (size_t i = 0; i < inv->nfuncs; i++)
+        if (inv->funcs[i].symbol && strcmp(inv->funcs[i].symbol, symbol) == 0)
+            return &inv->funcs[i];
+    return NULL;
+}
+
+size_t inventory_count_wrapped(const lw_inventory *inv)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < inv->nfuncs; i++)
+        n += inv->funcs[i].skip == LW_WRAP;
+    return n;
+}
+
+void function_skip(lw_function *f, lw_skip why, const char *detail)
+{
+    if (f->skip != LW_WRAP)
+        return;
+    f->skip = why;
+    free(f->skip_detail);
+    f->skip_detail = detail ? xstrdup(detail) : NULL;
+}
+
+/* Paths in the dump must not depend on the machine (golden files): a file
+ * below the primary header's directory is shown relative to it, any other
+ * file by its base name. */
+static const char *dump_path(const lw_inventory *inv, const char *file)
+{
+    if (!file)
+        return "?";
+    if (inv->header) {
+        const char *slash = strrchr(inv->header, '/');
+        size_t dirlen = slash ? (size_t)(slash - inv->header) + 1 : 0;
+        if (dirlen && strncmp(file, inv->header, dirlen) == 0)
+            return file + dirlen;
+    }
+    const char *base = strrchr(file, '/');
+    return base ? base + 1 : file;
+}
+
+/* The parameter as the header wrote it: its decl with the safe name
+ * replaced by the declared one (the safe name is a unique token). */
+static void put_param(strbuf *sb, const lw_param *p)
+{
+    const char *at = p->fwd && p->fwd[0] ? strstr(p->decl, p->fwd) : NULL;
+    if (!at) {
+        sb_put(sb, p->decl ? p->decl : p->type);
+        return;
+    }
+    sb_putn(sb, p->decl, (size_t)(at - p->decl));
+    sb_put(sb, p->name);
+    sb_put(sb, at + strlen(p->fwd));
+}
+
+static void put_flags(strbuf *sb, const lw_function *f)
+{
+    size_t start = sb->len;
+#define FLAG(cond, text)                                                       \
+    do {                                                                       \
+        if (cond)                                                              \
+            sb_put(sb, sb->len == start ? " [" text : " " text);               \
+    } while (0)
+    FLAG(f->variadic, "variadic");
+    FLAG(f->unprototyped, "unprototyped");
+    FLAG(f->noreturn, "noreturn");
+    FLAG(f->deprecated, "deprecated");
+    FLAG(f->is_inline, "inline");
+    FLAG(f->is_static, "static");
+    FLAG(f->hidden, "hidden");
+#undef FLAG
+    if (f->format_index) {
+        sb_put(sb, sb->len == start ? " [" : " ");
+        sb_printf(sb, "format(printf,%d,%d)", f->format_index, f->format_first);
+    }
+    if (f->va_twin) {
+        sb_put(sb, sb->len == start ? " [" : " ");
+        sb_printf(sb, "va_twin=%s", f->va_twin);
+    }
+    if (sb->len != start)
+        sb_put(sb, "]");
+}
+
+/* Type spellings and details may hold paths too ("struct (unnamed at
+ * /dir/x.h:3:1)"): the primary header's directory is removed everywhere. */
+static void fputs_relative(const lw_inventory *inv, const char *line, FILE *out)
+{
+    const char *slash = inv->header ? strrchr(inv->header, '/') : NULL;
+    size_t dirlen = slash ? (size_t)(slash - inv->header) + 1 : 0;
+    char *dir = dirlen ? strndup(inv->header, dirlen) : NULL;
+    const char *p = line, *hit;
+    while (dir && (hit = strstr(p, dir)) != NULL) {
+        fwrite(p, 1, (size_t)(hit - p), out);
+        p = hit + dirlen;
+    }
+    free(dir);
+    fputs(p, out);
+    fputc('\n', out);
+}
+
+void inventory_dump(const lw_inventory *inv, FILE *out)
+{
+    strbuf sb = STRBUF_INIT;
+    for (size_t i = 0; i < inv->nfuncs; i++) {
+        const lw_function *f = &inv->funcs[i];
+        sb_printf(&sb, "%s name=%s", f->symbol, f->name);
+        if (f->kind != LW_KIND_FUNCTION)
+            sb_printf(&sb, " kind=%s", lw_kind_name(f->kind));
+        sb_printf(&sb, " file=%s:%u ret=%s (", dump_path(inv, f->file), f->line,
+                  f->ret_type ? f->ret_type : "?");
+        for (size_t k = 0; k < f->nparams; k++) {
+            if (k)
+                sb_put(&sb, ", ");
+            put_param(&sb, &f->params[k]);
+        }
+        if (f->variadic)
+            sb_put(&sb, f->nparams ? ", ..." : "...");
+        else if (f->nparams == 0 && !f->unprototyped)
+            sb_put(&sb, "void");
+        sb_put(&sb, ")");
+        put_flags(&sb, f);
+        if (f->skip != LW_WRAP) {
+            sb_printf(&sb, " skip=%s", lw_skip_name(f->skip));
+            if (f->skip_detail)
+                sb_printf(&sb, "(%s)", f->skip_detail);
+        }
+        fputs_relative(inv, sb.s, out);
+        sb.len = 0;
+    }
+    sb_free(&sb);
+}

@@ -1,0 +1,274 @@
+/*
+ * inventory_json.c - the inventory as JSON, with json-c (keys documented in
+ * docs/inventory.md). Reading is used by the probes and by tests; it checks
+ * types so that a hand-edited file gives a message instead of a crash.
+ */
+#include "inventory.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "strbuf.h"
+
+static json_object *jstr(const char *s)
+{
+    return s ? json_object_new_string(s) : NULL;
+}
+
+static json_object *function_to_json(const lw_function *f)
+{
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "symbol", jstr(f->symbol));
+    json_object_object_add(o, "name", jstr(f->name));
+    json_object_object_add(o, "scope", jstr(f->scope ? f->scope : ""));
+    json_object_object_add(o, "kind", jstr(lw_kind_name(f->kind)));
+    json_object_object_add(o, "file", jstr(f->file));
+    json_object_object_add(o, "line", json_object_new_int64(f->line));
+    json_object *ret = json_object_new_object();
+    json_object_object_add(ret, "type", jstr(f->ret_type));
+    json_object_object_add(ret, "canonical", jstr(f->ret_canonical));
+    json_object_object_add(o, "return", ret);
+    json_object *params = json_object_new_array();
+    for (size_t i = 0; i < f->nparams; i++) {
+        const lw_param *p = &f->params[i];
+        json_object *po = json_object_new_object();
+        json_object_object_add(po, "name", jstr(p->name));
+        json_object_object_add(po, "name_invented", json_object_new_boolean(p->name_invented));
+        json_object_object_add(po, "type", jstr(p->type));
+        json_object_object_add(po, "canonical", jstr(p->canonical));
+        json_object_object_add(po, "decl", jstr(p->decl));
+        json_object_object_add(po, "fwd", jstr(p->fwd));
+        json_object_array_add(params, po);
+    }
+    json_object_object_add(o, "params", params);
+    json_object_object_add(o, "declarator", jstr(f->declarator));
+    json_object_object_add(o, "variadic", json_object_new_boolean(f->variadic));
+    json_object_object_add(o, "va_twin", jstr(f->va_twin));
+    json_object *format = NULL;
+    if (f->format_index) {
+        format = json_object_new_object();
+        json_object_object_add(format, "index", json_object_new_int(f->format_index));
+        json_object_object_add(format, "first", json_object_new_int(f->format_first));
+    }
+    json_object_object_add(o, "format", format);
+    json_object_object_add(o, "noreturn", json_object_new_boolean(f->noreturn));
+    json_object_object_add(o, "deprecated", json_object_new_boolean(f->deprecated));
+    json_object_object_add(o, "inline", json_object_new_boolean(f->is_inline));
+    json_object_object_add(o, "static", json_object_new_boolean(f->is_static));
+    json_object_object_add(o, "hidden", json_object_new_boolean(f->hidden));
+    json_object_object_add(o, "unprototyped", json_object_new_boolean(f->unprototyped));
+    json_object_object_add(o, "wrapped", json_object_new_boolean(f->skip == LW_WRAP));
+    json_object_object_add(o, "skip", f->skip == LW_WRAP ? NULL : jstr(lw_skip_name(f->skip)));
+    json_object_object_add(o, "skip_detail", jstr(f->skip_detail));
+    return o;
+}
+
+int inventory_write_json(const lw_inventory *inv, const char *path)
+{
+    json_object *root = json_object_new_object();
+    json_object_object_add(root, "libwrap_inventory", json_object_new_int(1));
+    json_object_object_add(root, "name", jstr(inv->name));
+    json_object_object_add(root, "language", jstr(inv->language));
+    json_object_object_add(root, "source", jstr(inv->source));
+    json_object_object_add(root, "header", jstr(inv->header));
+    json_object *funcs = json_object_new_array();
+    for (size_t i = 0; i < inv->nfuncs; i++)
+        json_object_array_add(funcs, function_to_json(&inv->funcs[i]));
+    json_object_object_add(root, "functions", funcs);
+
+    const char *text = json_object_to_json_string_ext(
+        root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
+    char *tmp = xstrdup_printf("%s.tmp", path);
+    int rc = -1;
+    FILE *fp = fopen(tmp, "w");
+    if (!fp) {
+        fprintf(stderr, "libwrap-gen: %s: %s\n", tmp, strerror(errno));
+        goto out;
+    }
+    bool ok = fputs(text, fp) >= 0 && fputc('\n', fp) != EOF;
+    ok = (fclose(fp) == 0) && ok;
+    if (!ok) {
+        fprintf(stderr, "libwrap-gen: %s: write failed (disk full?)\n", tmp);
+        unlink(tmp);
+        goto out;
+    }
+    if (rename(tmp, path) != 0) {
+        fprintf(stderr, "libwrap-gen: %s: %s\n", path, strerror(errno));
+        unlink(tmp);
+        goto out;
+    }
+    rc = 0;
+out:
+    free(tmp);
+    json_object_put(root);
+    return rc;
+}
+
+/* Reading: each getter records the first problem and returns a default, so
+ * that one message names the first bad key. */
+typedef struct reader {
+    char *error;
+} reader;
+
+#define TOP SIZE_MAX /* index of the top-level object in messages */
+
+/* `what` is a message with one %s for `a`. */
+__attribute__((format(printf, 3, 0)))
+static void fail(reader *r, size_t index, const char *what, const char *a)
+{
+    if (r->error)
+        return;
+    char *msg = xstrdup_printf(what, a);
+    r->error = index == TOP ? msg : xstrdup_printf("function %zu: %s", index, msg);
+    if (index != TOP)
+        free(msg);
+}
+
+static json_object *get(reader *r, json_object *o, const char *key, json_type type, bool nullable,
+                        size_t index)
+{
+    json_object *v = NULL;
+    if (!json_object_object_get_ex(o, key, &v)) {
+        fail(r, index, "key \"%s\" is missing", key);
+        return NULL;
+    }
+    if (!v && nullable)
+        return NULL;
+    if (!json_object_is_type(v, type)) {
+        fail(r, index, "key \"%s\" has the wrong type", key);
+        return NULL;
+    }
+    return v;
+}
+
+static char *get_str(reader *r, json_object *o, const char *key, bool nullable, size_t index)
+{
+    json_object *v = get(r, o, key, json_type_string, nullable, index);
+    return v ? xstrdup(json_object_get_string(v)) : (nullable ? NULL : xstrdup(""));
+}
+
+static bool get_bool(reader *r, json_object *o, const char *key, size_t index)
+{
+    json_object *v = get(r, o, key, json_type_boolean, false, index);
+    return v && json_object_get_boolean(v);
+}
+
+static lw_skip skip_from_name(const char *name)
+{
+    for (int i = 1; i < LW_SKIP_COUNT_; i++)
+        if (strcmp(lw_skip_name((lw_skip)i), name) == 0)
+            return (lw_skip)i;
+    return LW_SKIP_COUNT_;
+}
+
+static void read_function(reader *r, json_object *o, lw_function *f, size_t idx)
+{
+    f->symbol = get_str(r, o, "symbol", false, idx);
+    f->name = get_str(r, o, "name", false, idx);
+    f->scope = get_str(r, o, "scope", false, idx);
+    char *kind = get_str(r, o, "kind", false, idx);
+    f->kind = LW_KIND_FUNCTION;
+    for (int k = LW_KIND_FUNCTION; k <= LW_KIND_OPERATOR; k++)
+        if (strcmp(kind, lw_kind_name((lw_func_kind)k)) == 0)
+            f->kind = (lw_func_kind)k;
+    free(kind);
+    f->file = get_str(r, o, "file", false, idx);
+    json_object *line = get(r, o, "line", json_type_int, false, idx);
+    f->line = line ? (unsigned)json_object_get_int64(line) : 0;
+    json_object *ret = get(r, o, "return", json_type_object, false, idx);
+    if (ret) {
+        f->ret_type = get_str(r, ret, "type", false, idx);
+        f->ret_canonical = get_str(r, ret, "canonical", false, idx);
+        f->ret_void = strcmp(f->ret_canonical, "void") == 0;
+    }
+    json_object *params = get(r, o, "params", json_type_array, false, idx);
+    size_t n = params ? json_object_array_length(params) : 0;
+    if (n)
+        f->params = xcalloc(n, sizeof *f->params);
+    for (size_t i = 0; i < n; i++) {
+        json_object *po = json_object_array_get_idx(params, i);
+        if (!json_object_is_type(po, json_type_object)) {
+            fail(r, idx, "%s", "a parameter is not an object");
+            break;
+        }
+        lw_param *p = &f->params[f->nparams++];
+        p->name = get_str(r, po, "name", false, idx);
+        p->name_invented = get_bool(r, po, "name_invented", idx);
+        p->type = get_str(r, po, "type", false, idx);
+        p->canonical = get_str(r, po, "canonical", false, idx);
+        p->decl = get_str(r, po, "decl", false, idx);
+        p->fwd = get_str(r, po, "fwd", false, idx);
+    }
+    f->declarator = get_str(r, o, "declarator", false, idx);
+    f->variadic = get_bool(r, o, "variadic", idx);
+    f->va_twin = get_str(r, o, "va_twin", true, idx);
+    json_object *format = get(r, o, "format", json_type_object, true, idx);
+    if (format) {
+        json_object *i = get(r, format, "index", json_type_int, false, idx);
+        json_object *first = get(r, format, "first", json_type_int, false, idx);
+        f->format_index = i ? json_object_get_int(i) : 0;
+        f->format_first = first ? json_object_get_int(first) : 0;
+    }
+    f->noreturn = get_bool(r, o, "noreturn", idx);
+    f->deprecated = get_bool(r, o, "deprecated", idx);
+    f->is_inline = get_bool(r, o, "inline", idx);
+    f->is_static = get_bool(r, o, "static", idx);
+    f->hidden = get_bool(r, o, "hidden", idx);
+    f->unprototyped = get_bool(r, o, "unprototyped", idx);
+    bool wrapped = get_bool(r, o, "wrapped", idx);
+    char *skip = get_str(r, o, "skip", true, idx);
+    if (skip) {
+        f->skip = skip_from_name(skip);
+        if (f->skip == LW_SKIP_COUNT_)
+            fail(r, idx, "unknown skip reason \"%s\"", skip);
+        free(skip);
+    }
+    if (wrapped != (f->skip == LW_WRAP))
+        fail(r, idx, "%s", "\"wrapped\" and \"skip\" disagree");
+    f->skip_detail = get_str(r, o, "skip_detail", true, idx);
+}
+
+int inventory_read_json(lw_inventory *inv, const char *path)
+{
+    inventory_init(inv);
+    json_object *root = json_object_from_file(path);
+    if (!root) {
+        fprintf(stderr, "libwrap-gen: %s: not a readable JSON file (%s); rerun make to regenerate it\n",
+                path, json_util_get_last_err() ? json_util_get_last_err() : "unknown error");
+        return -1;
+    }
+    reader r = {NULL};
+    json_object *version = NULL;
+    if (!json_object_object_get_ex(root, "libwrap_inventory", &version) ||
+        !json_object_is_type(version, json_type_int) || json_object_get_int(version) != 1) {
+        fprintf(stderr, "libwrap-gen: %s: not a libwrap inventory (version 1 expected)\n", path);
+        json_object_put(root);
+        return -1;
+    }
+    inv->name = get_str(&r, root, "name", true, TOP);
+    inv->language = get_str(&r, root, "language", true, TOP);
+    inv->source = get_str(&r, root, "source", true, TOP);
+    inv->header = get_str(&r, root, "header", true, TOP);
+    json_object *funcs = get(&r, root, "functions", json_type_array, false, TOP);
+    size_t n = funcs ? json_object_array_length(funcs) : 0;
+    for (size_t i = 0; i < n && !r.error; i++) {
+        json_object *o = json_object_array_get_idx(funcs, i);
+        if (!json_object_is_type(o, json_type_object)) {
+            fail(&r, i, "%s", "not an object");
+            break;
+        }
+        read_function(&r, o, inventory_add(inv), i);
+    }
+    json_object_put(root);
+    if (r.error) {
+        fprintf(stderr, "libwrap-gen: %s: %s\n", path, r.error);
+        free(r.error);
+        inventory_free(inv);
+        return -1;
+    }
+    return 0;
+}

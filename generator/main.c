@@ -1,0 +1,364 @@
+/*
+ * main.c - libwrap-gen: the generator command (docs/generator.md).
+ *
+ * Pipeline: parse libwrap.i (parse.c) -> default scope (scope.c) -> the
+ * user's filter (common/filter.h) -> variadic twins (variadic.c) -> symbol
+ * check against the target libraries (symcheck.c) -> outputs: the inventory
+ * as JSON and as a dump, then everything else through emit_outputs().
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "emit.h"
+#include "filter.h"
+#include "inventory.h"
+#include "parse.h"
+#include "scope.h"
+#include "strbuf.h"
+#include "symcheck.h"
+#include "variadic.h"
+
+typedef struct gen_options {
+    const char *name;
+    const char *language;
+    const char *outdir;
+    const char *filter;
+    const char *cppflags;
+    const char *ldflags;
+    const char *libs;
+    const char *templates;
+    const char *source;
+    bool dump;
+    bool quiet;
+    lw_va_mapping *va_map;
+    size_t n_va_map;
+    const char **declare_void;
+    size_t n_declare_void;
+} gen_options;
+
+static void usage(FILE *out)
+{
+    fputs("usage: libwrap-gen --name NAME [-x c|c++] [-o DIR] [--filter FILE]\n"
+          "                   [--cppflags FLAGS] [--ldflags FLAGS] [--libs LIBS]\n"
+          "                   [--va-twin SYM=TWIN]... [--declare-void SYM]...\n"
+          "                   [--templates DIR] [--dump] [--quiet] libwrap.i\n"
+          "       libwrap-gen check [options]\n"
+          "       libwrap-gen render TEMPLATE [VAR=VALUE]...\n"
+          "See docs/generator.md.\n",
+          out);
+}
+
+static bool is_identifier(const char *s)
+{
+    if (!s || !(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')))
+        return false;
+    for (; *s; s++)
+        if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+              (*s >= '0' && *s <= '9')))
+            return false;
+    return true;
+}
+
+static bool valid_language(const char *x)
+{
+    static const char *const ok[] = {"c", "c++", "c89", "c90", "c99", "c11", "c17", "c18", "c2x",
+                                     "c23", "gnu89", "gnu99", "gnu11", "gnu17", "gnu2x",
+                                     "c++98", "c++03", "c++11", "c++14", "c++17", "c++20",
+                                     "c++2a", "c++2b", "c++23", "gnu++98", "gnu++11", "gnu++14",
+                                     "gnu++17", "gnu++20", "gnu++2b", "gnu++23"};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+        if (strcmp(x, ok[i]) == 0)
+            return true;
+    return false;
+}
+
+/* Returns 0, or the exit status for a usage error. */
+static int parse_args(int argc, char **argv, gen_options *o)
+{
+    enum { OPT_NAME = 256, OPT_FILTER, OPT_CPPFLAGS, OPT_LDFLAGS, OPT_LIBS, OPT_VA_TWIN,
+           OPT_DECLARE_VOID, OPT_TEMPLATES, OPT_DUMP, OPT_QUIET, OPT_HELP };
+    static const struct option longopts[] = {
+        {"name", required_argument, NULL, OPT_NAME},
+        {"filter", required_argument, NULL, OPT_FILTER},
+        {"cppflags", required_argument, NULL, OPT_CPPFLAGS},
+        {"ldflags", required_argument, NULL, OPT_LDFLAGS},
+        {"libs", required_argument, NULL, OPT_LIBS},
+        {"va-twin", required_argument, NULL, OPT_VA_TWIN},
+        {"declare-void", required_argument, NULL, OPT_DECLARE_VOID},
+        {"templates", required_argument, NULL, OPT_TEMPLATES},
+        {"dump", no_argument, NULL, OPT_DUMP},
+        {"quiet", no_argument, NULL, OPT_QUIET},
+        {"help", no_argument, NULL, OPT_HELP},
+        {NULL, 0, NULL, 0},
+    };
+    memset(o, 0, sizeof *o);
+    o->language = "c";
+    o->outdir = ".";
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "x:o:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_NAME: o->name = optarg; break;
+        case 'x': o->language = optarg; break;
+        case 'o': o->outdir = optarg; break;
+        case OPT_FILTER: o->filter = optarg; break;
+        case OPT_CPPFLAGS: o->cppflags = optarg; break;
+        case OPT_LDFLAGS: o->ldflags = optarg; break;
+        case OPT_LIBS: o->libs = optarg; break;
+        case OPT_TEMPLATES: o->templates = optarg; break;
+        case OPT_DUMP: o->dump = true; break;
+        case OPT_QUIET: o->quiet = true; break;
+        case OPT_VA_TWIN: {
+            char *eq = strchr(optarg, '=');
+            if (!eq || eq == optarg || !eq[1]) {
+                fprintf(stderr, "libwrap-gen: --va-twin %s: expected SYM=TWIN\n", optarg);
+                return 2;
+            }
+            *eq = '\0';
+            o->va_map = xrealloc(o->va_map, (o->n_va_map + 1) * sizeof *o->va_map);
+            o->va_map[o->n_va_map++] = (lw_va_mapping){optarg, eq + 1};
+            break;
+        }
+        case OPT_DECLARE_VOID:
+            o->declare_void = xrealloc(o->declare_void, (o->n_declare_void + 1) * sizeof(char *));
+            o->declare_void[o->n_declare_void++] = optarg;
+            break;
+        case 'h':
+        case OPT_HELP:
+            usage(stdout);
+            exit(0);
+        default:
+            if (optopt && optopt < 256)
+                fprintf(stderr, "libwrap-gen: option -%c: unknown or missing its argument\n", optopt);
+            else
+                fprintf(stderr, "libwrap-gen: %s: unknown option or missing argument\n",
+                        argv[optind - 1]);
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "libwrap-gen: %s\n",
+                optind >= argc ? "no input: name the preprocessed libwrap.i" : "more than one input file");
+        usage(stderr);
+        return 2;
+    }
+    o->source = argv[optind];
+    if (!is_identifier(o->name)) {
+        fprintf(stderr, "libwrap-gen: --name %s: a C identifier is required (it names the "
+                        "wrapper's files and symbols)\n", o->name ? o->name : "(missing)");
+        return 2;
+    }
+    if (!valid_language(o->language)) {
+        fprintf(stderr, "libwrap-gen: -x %s: expected c, c++, cNN, gnuNN, c++NN or gnu++NN\n",
+                o->language);
+        return 2;
+    }
+    return 0;
+}
+
+/* <dir of this executable>/../../share/libwrap/templates: the same relative
+ * place in the build tree's stage and in an installation. */
+static char *default_templates_dir(void)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return xstrdup("templates");
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash)
+        *slash = '\0';
+    return xstrdup_printf("%s/../../share/libwrap/templates", exe);
+}
+
+static int write_dump(const lw_inventory *inv, const char *path)
+{
+    char *tmp = xstrdup_printf("%s.tmp", path);
+    int rc = -1;
+    FILE *fp = fopen(tmp, "w");
+    if (!fp) {
+        fprintf(stderr, "libwrap-gen: %s: %s\n", tmp, strerror(errno));
+        goto out;
+    }
+    inventory_dump(inv, fp);
+    bool ok = !ferror(fp);
+    ok = fclose(fp) == 0 && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        fprintf(stderr, "libwrap-gen: %s: cannot write (%s)\n", path, strerror(errno));
+        unlink(tmp);
+        goto out;
+    }
+    rc = 0;
+out:
+    free(tmp);
+    return rc;
+}
+
+static size_t count_skip(const lw_inventory *inv, lw_skip why)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < inv->nfuncs; i++)
+        n += inv->funcs[i].skip == why;
+    return n;
+}
+
+/* After each step, nothing wrapped is an error that names the step. */
+static bool nothing_left(const lw_inventory *inv, const char *source, const char *step,
+                         const char *advice)
+{
+    if (inventory_count_wrapped(inv) > 0)
+        return false;
+    fprintf(stderr, "libwrap-gen: %s: nothing left to wrap after %s; %s\n", source, step, advice);
+    return true;
+}
+
+static int apply_filter(lw_inventory *inv, const char *path)
+{
+    char err[1024];
+    lw_filter *filter = lw_filter_load(path, err, sizeof err);
+    if (!filter) {
+        fprintf(stderr, "%s\n", err);
+        return -1;
+    }
+    for (size_t i = 0; i < inv->nfuncs; i++) {
+        lw_function *f = &inv->funcs[i];
+        if (f->skip == LW_WRAP && lw_filter_excludes(filter, f->file, f->symbol, f->name))
+            function_skip(f, LW_SKIP_FILTERED, path);
+    }
+    lw_filter_free(filter);
+    return 0;
+}
+
+/* Marks MISSING and UNCERTAIN functions; *soname gets the first target's
+ * DT_SONAME (the runtime wrappers look for originals there). */
+static int symbol_check(lw_inventory *inv, const gen_options *o, char **soname)
+{
+    lw_libset *targets = libset_resolve(o->ldflags ? o->ldflags : "", o->libs ? o->libs : "");
+    if (!targets)
+        return -1;
+    lw_libset *defaults = libset_default();
+    size_t n_missing = 0, n_uncertain = 0;
+    symcheck_inventory(inv, targets, defaults, &n_missing, &n_uncertain);
+    for (size_t i = 0; i < libset_count(targets) && !*soname; i++)
+        if (libset_file(targets, i)->soname)
+            *soname = xstrdup(libset_file(targets, i)->soname);
+    if (defaults)
+        libset_free(defaults);
+    libset_free(targets);
+    return 0;
+}
+
+static int ensure_dir(const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            return 0;
+        fprintf(stderr, "libwrap-gen: -o %s: not a directory\n", dir);
+        return -1;
+    }
+    if (mkdir(dir, 0777) != 0) {
+        fprintf(stderr, "libwrap-gen: -o %s: %s\n", dir, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static int generate(const gen_options *o)
+{
+    int rc = 1;
+    lw_inventory inv;
+    inventory_init(&inv);
+    lw_scope *scope = NULL;
+    char *templates = NULL;
+    char *json_path = NULL, *dump_path = NULL, *soname = NULL;
+
+    lw_parse_options popt = {o->source, o->language, o->declare_void, o->n_declare_void};
+    if (parse_inventory(&inv, &popt) != 0)
+        goto out;
+    inv.name = xstrdup(o->name);
+    scope = scope_load(o->source, o->cppflags);
+    if (!scope)
+        goto out;
+    size_t in_scope = scope_apply(&inv, scope);
+    if (!o->dump && nothing_left(&inv, o->source, "the scope and declaration checks",
+                                 "include the library's headers in libwrap.h and pass their -I "
+                                 "directories in --cppflags (see docs/scope.md)"))
+        goto out;
+    if (o->filter) {
+        if (apply_filter(&inv, o->filter) != 0)
+            goto out;
+        if (!o->dump && nothing_left(&inv, o->source, "the filter", "check the EXCLUDE rules in the filter file"))
+            goto out;
+    }
+    if (variadic_resolve(&inv, o->va_map, o->n_va_map) < 0)
+        goto out;
+    if (!o->dump && nothing_left(&inv, o->source, "the variadic check",
+                                 "name va_list twins with --va-twin SYM=TWIN"))
+        goto out;
+    bool checked = (o->ldflags && o->ldflags[0]) || (o->libs && o->libs[0]);
+    if (checked) {
+        if (symbol_check(&inv, o, &soname) != 0)
+            goto out;
+        if (!o->dump && nothing_left(&inv, o->source, "the symbol check",
+                                     "the target libraries export none of the declared functions; "
+                                     "check --ldflags/--libs (--dump shows every function's reason)"))
+            goto out;
+    }
+    if (o->dump) {
+        inventory_dump(&inv, stdout);
+        rc = fflush(stdout) == 0 ? 0 : 1;
+        goto out;
+    }
+    if (ensure_dir(o->outdir) != 0)
+        goto out;
+    templates = o->templates ? xstrdup(o->templates) : default_templates_dir();
+    json_path = xstrdup_printf("%s/%s.inventory.json", o->outdir, o->name);
+    dump_path = xstrdup_printf("%s/%s.functions.txt", o->outdir, o->name);
+    if (inventory_write_json(&inv, json_path) != 0 || write_dump(&inv, dump_path) != 0)
+        goto out;
+    lw_emit_options eopt = {o->outdir, templates, o->name, soname};
+    if (emit_outputs(&inv, &eopt) != 0)
+        goto out;
+
+    if (!o->quiet) {
+        size_t variadic = count_skip(&inv, LW_SKIP_VARIADIC);
+        printf("GEN   %s: %zu functions, %zu wrapped; left out %zu MISSING (missing.filter), "
+               "%zu UNCERTAIN, %zu variadic without va_list twin (%s.skipped.txt)\n",
+               o->name, in_scope, inventory_count_wrapped(&inv), count_skip(&inv, LW_SKIP_MISSING),
+               count_skip(&inv, LW_SKIP_UNCERTAIN), variadic, o->name);
+    }
+    rc = 0;
+out:
+    free(json_path);
+    free(dump_path);
+    free(templates);
+    free(soname);
+    scope_free(scope);
+    inventory_free(&inv);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "check") == 0)
+        return probe_command(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "render") == 0)
+        return render_command(argc - 1, argv + 1);
+    gen_options o;
+    int rc = parse_args(argc, argv, &o);
+    if (rc == 0)
+        rc = generate(&o);
+    free(o.va_map);
+    free(o.declare_void);
+    return rc;
+}

@@ -1,0 +1,80 @@
+#!/bin/bash
+# cli.sh: libwrap-gen's command line (docs/generator.md): outputs and the
+# summary line, --dump writing nothing, the filter at generation time,
+# "nothing left to wrap" naming its step, usage errors (exit 2).
+set -u
+gen=$LIBWRAP_STAGE/libexec/libwrap/libwrap-gen
+rm -rf "$LIBWRAP_SCRATCH" && mkdir -p "$LIBWRAP_SCRATCH" && cd "$LIBWRAP_SCRATCH" || exit 1
+fail=0
+check() { # DESCRIPTION COMMAND...: the command must succeed
+    local what=$1; shift
+    "$@" || { echo "FAIL: $what"; fail=1; }
+}
+
+cat > demo.h <<'H'
+#include <stdio.h>
+int demo_open(const char *path);
+int demo_close(int fd);
+void demo_internal_step(void);
+int demo_log(const char *fmt, ...);
+H
+printf '#include "demo.h"\n' > libwrap.h
+"${CC:-cc}" -E libwrap.h > libwrap.i || exit 1
+
+# Generation: every output, one summary line, no temporary file.
+"$gen" --name demo -o out libwrap.i > summary.txt 2> stderr.txt
+check "generate exits 0" [ $? = 0 ]
+for f in demo.inventory.json demo.functions.txt demo.wrappers.c demo.wrap demo.skipped.txt missing.filter uncertain.filter; do
+    check "output $f" [ -f out/$f ]
+done
+check "no temporary files" [ -z "$(find out -name '*.tmp')" ]
+check "summary line" grep -qx 'GEN   demo: 4 functions, 3 wrapped; left out 0 MISSING (missing.filter), 0 UNCERTAIN, 1 variadic without va_list twin (demo.skipped.txt)' summary.txt
+check "functions.txt is the dump" cmp out/demo.functions.txt <("$gen" --name demo --dump libwrap.i)
+check "wrap file lists wrapped symbols" grep -qx -- '--wrap=demo_open' out/demo.wrap
+
+# --dump writes nothing.
+mkdir dumpdir
+(cd dumpdir && "$gen" --name demo --dump ../libwrap.i > ../dump.txt)
+check "--dump writes no file" [ -z "$(ls -A dumpdir)" ]
+check "--dump prints the dump" grep -q '^demo_open name=demo_open file=demo.h:2 ret=int (const char \*path)$' dump.txt
+
+# The filter at generation time.
+cat > demo.filter <<'F'
+LIBWRAP_REGION_NAMES_BEGIN
+  EXCLUDE demo_internal_*
+LIBWRAP_REGION_NAMES_END
+F
+"$gen" --name demo --dump --filter demo.filter libwrap.i > filtered.txt
+check "filtered function" grep -q '^demo_internal_step .* skip=filtered' filtered.txt
+check "others kept" grep -q '^demo_close name=demo_close [^[]*)$' filtered.txt
+printf 'LIBWRAP_REGION_NAMES_BEGIN\n  EXCLUDE *\nLIBWRAP_REGION_NAMES_END\n' > all.filter
+"$gen" --name demo -o out2 --filter all.filter libwrap.i 2> all.err
+check "everything filtered exits 1" [ $? = 1 ]
+check "names the filter step" grep -q 'nothing left to wrap after the filter' all.err
+check "no output after an error" [ ! -e out2/demo.inventory.json ]
+printf 'LIBWRAP_REGION_NAMES_BEGIN\n  BOGUS x\n' > bad.filter
+"$gen" --name demo --dump --filter bad.filter libwrap.i > /dev/null 2> bad.err
+check "bad filter exits 1" [ $? = 1 ]
+check "bad filter names file:line" grep -q '^bad.filter:2' bad.err
+
+# Nothing in scope: libwrap.h names only a standard header next to nothing.
+printf '#include <stdio.h>\n#include "empty.h"\n' > libwrap2.h
+: > empty.h
+"${CC:-cc}" -E libwrap2.h > libwrap2.i
+"$gen" --name demo -o out3 libwrap2.i 2> scope.err
+check "nothing in scope exits 1" [ $? = 1 ]
+check "names the scope step" grep -q 'nothing left to wrap after the scope' scope.err
+
+# Manual twins and usage errors.
+"$gen" --name demo --dump --va-twin demo_log=demo_vlog libwrap.i 2> twin.err > /dev/null
+check "unknown twin exits 1" [ $? = 1 ]
+check "unknown twin named" grep -q 'demo_vlog is not declared' twin.err
+"$gen" --dump libwrap.i 2> /dev/null; check "missing --name exits 2" [ $? = 2 ]
+"$gen" --name 9bad --dump libwrap.i 2> /dev/null; check "bad --name exits 2" [ $? = 2 ]
+"$gen" --name demo -x fortran --dump libwrap.i 2> /dev/null; check "bad -x exits 2" [ $? = 2 ]
+"$gen" --name demo --bogus libwrap.i 2> /dev/null; check "unknown option exits 2" [ $? = 2 ]
+"$gen" --name demo 2> /dev/null; check "no input exits 2" [ $? = 2 ]
+"$gen" --help | grep -q '^usage: libwrap-gen'; check "--help" [ $? = 0 ]
+
+[ $fail = 0 ] && echo ok
+exit $fail

@@ -1,0 +1,11 @@
+/* The default scope (docs/scope.md): this file plays libwrap.h. */
+// CPPFLAGS: -Iscope/inc -isystem scope/sys
+#include <stdio.h>
+#include <lib/api.h>
+// CHECK: vendor_fn name=vendor_fn file=scope/sys/vendor.h:1 ret=int (void)
+// CHECK: api_detail name=api_detail file=scope/inc/lib/detail.h:1 ret=int (int x)
+// CHECK: extra_fn name=extra_fn file=scope/other/extra.h:1 ret=int (double d)
+// CHECK: api_open name=api_open file=scope/inc/lib/api.h:6 ret=int (const char *name)
+// CHECK-SKIP: fake_std_fn out-of-scope
+// CHECK-SKIP: fake_std_impl out-of-scope
+// CHECK-SKIP: printf out-of-scope

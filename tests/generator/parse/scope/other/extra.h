@@ -1,0 +1,1 @@
+int extra_fn(double d);

@@ -1,0 +1,1 @@
+int fake_std_impl(int x); /* below an out-of-scope header */

@@ -1,0 +1,2 @@
+#include <bits/impl.h>
+int fake_std_fn(int x);

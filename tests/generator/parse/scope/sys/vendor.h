@@ -1,0 +1,1 @@
+int vendor_fn(void);
