@@ -1,0 +1,253 @@
+/*
+ * internal.h - the runtime's private interfaces between its files.
+ *
+ *   config.c        LIBWRAP_* variables, config.txt, logging
+ *   timer.c         tick source (rdtsc or clock_gettime) and its calibration
+ *   thread.c        per-thread state, registry of threads, TSD destructor
+ *   region.c        region registry and the runtime filter
+ *   profile.c       the hot path (libwrap_enter/exit) and the call tree
+ *   profile_write.c profile.json, profile.txt
+ *   lifecycle.c     start, finalisation, fork, fatal signals, results dir
+ *   exec.c          exec family: write results, keep our environment
+ *   resolve.c       libwrap_resolve_fallback and friends
+ */
+#ifndef LIBWRAP_RUNTIME_INTERNAL_H
+#define LIBWRAP_RUNTIME_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "filter.h"
+#include "libwrap/libwrap.h"
+#include "metrics.h"
+#include "trace.h"
+
+/* Everything below is internal to the runtime's shared object: declared
+ * hidden, so that -fPIC code reaches it directly instead of through the GOT. */
+#pragma GCC visibility push(hidden)
+
+/*
+ * The trace writer (otf2_writer.c) and the metric sources (metrics_*.c) are
+ * built into the runtime when present; the core refers to them weakly so that
+ * the no-op variant and a build without them link. They are only called after
+ * lw_trace_init / lw_metrics_init were found and succeeded.
+ */
+#pragma weak lw_trace_init
+#pragma weak lw_trace_thread_begin
+#pragma weak lw_trace_enter
+#pragma weak lw_trace_leave
+#pragma weak lw_trace_thread_end
+#pragma weak lw_trace_finalize
+#pragma weak lw_metrics_init
+#pragma weak lw_metrics_count
+#pragma weak lw_metrics_def
+#pragma weak lw_metrics_thread_init
+#pragma weak lw_metrics_thread_fini
+#pragma weak lw_metrics_read
+#pragma weak lw_metrics_fini
+
+#define lw_likely(x) __builtin_expect(!!(x), 1)
+#define lw_unlikely(x) __builtin_expect(!!(x), 0)
+/* Flags shared between threads: plain loads and stores on x86, visible to
+ * ThreadSanitizer as atomics. */
+#define LW_LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define LW_STORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+
+/* ---- config.c ---------------------------------------------------------- */
+
+enum lw_timer_kind { LW_TIMER_TSC, LW_TIMER_CLOCK };
+
+/* Debug log domains of LIBWRAP_VERBOSE. */
+enum lw_log_domain {
+    LW_LOG_CONFIG = 1u << 0,
+    LW_LOG_TIMER = 1u << 1,
+    LW_LOG_THREAD = 1u << 2,
+    LW_LOG_REGION = 1u << 3,
+    LW_LOG_PROFILE = 1u << 4,
+    LW_LOG_LIFECYCLE = 1u << 5,
+    LW_LOG_RESOLVE = 1u << 6,
+    LW_LOG_EXEC = 1u << 7,
+    LW_LOG_ALL = 0xffu,
+};
+
+struct lw_config {
+    bool profiling;
+    bool tracing;
+    enum lw_timer_kind timer; /* requested; lw_timer_name() says what is used */
+    size_t total_memory;
+    unsigned verbose;            /* set of lw_log_domain */
+    char *experiment_directory;  /* as set, NULL: default name */
+    char *filtering_file;        /* NULL: none */
+    char *metric_papi, *metric_rusage, *metric_perf; /* NULL: none */
+};
+
+extern struct lw_config lw_cfg;
+
+/* Reads every LIBWRAP_* variable; an invalid value warns and takes the default. */
+void lw_config_load(void);
+/* Writes NAME=value for every effective setting. Returns 0 or -1 (errno). */
+int lw_config_write(FILE *out, const char *experiment_dir);
+
+void lw_log(unsigned domain, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void lw_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void lw_vwarn(const char *fmt, va_list ap);
+
+/* ---- timer.c ----------------------------------------------------------- */
+
+extern int lw_timer_tsc; /* 1: ticks are TSC cycles, 0: CLOCK_MONOTONIC ns */
+
+/* The TSC; only called when lw_timer_tsc is set (never off x86). */
+static inline uint64_t lw_rdtsc(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    uint32_t lo, hi;
+    __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+    return ((uint64_t)hi << 32) | lo;
+#else
+    return 0;
+#endif
+}
+
+static inline uint64_t lw_ticks(void)
+{
+    if (lw_likely(lw_timer_tsc))
+        return lw_rdtsc();
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void lw_timer_init(enum lw_timer_kind requested);
+const char *lw_timer_name(void);
+/* Fixes the tick rate from the whole run (start to now; waits a few ms for a
+ * very short run). Idempotent after the first call. */
+void lw_timer_calibrate(void);
+double lw_timer_ns_per_tick(void);
+uint64_t lw_timer_start_ticks(void);
+uint64_t lw_timer_epoch_ns(void); /* CLOCK_REALTIME at start */
+static inline uint64_t lw_ticks_to_ns(uint64_t ticks)
+{
+    return (uint64_t)((double)ticks * lw_timer_ns_per_tick() + 0.5);
+}
+
+/* ---- profile.c: the call tree ----------------------------------------- */
+
+typedef struct lw_node {
+    int32_t region; /* 0 for the root */
+    uint32_t reserved;
+    struct lw_node *parent, *first_child, *next_sibling;
+    struct lw_node *last_hit; /* child found by the last lookup */
+    uint64_t visits, incl, excl, min, max; /* ticks */
+    uint64_t metrics[];   /* lw_nmetrics inclusive sums */
+} lw_node;
+
+typedef struct lw_frame {
+    lw_node *node;
+    uint64_t start;
+    uint64_t child; /* ticks spent in callees that have returned */
+    void *frame;    /* the wrapper's frame address */
+    int32_t region;
+    int inherited;  /* entered before fork(): not counted in the child */
+} lw_frame;
+
+/* Memory for one thread's tree: mmap'ed chunks, never freed before exit,
+ * so the finaliser can read a running thread's tree without a lock. */
+typedef struct lw_arena {
+    char *cur, *end;
+    size_t total;
+} lw_arena;
+
+typedef struct lw_tree {
+    lw_node *root;
+    lw_arena arena;
+    lw_node **hash; /* (parent, region) -> node; open addressing */
+    size_t hash_mask, hash_used;
+} lw_tree;
+
+extern size_t lw_nmetrics;
+
+int lw_tree_init(lw_tree *tree);
+lw_node *lw_tree_child(lw_tree *tree, lw_node *parent, int32_t region);
+
+/* ---- thread.c ---------------------------------------------------------- */
+
+typedef struct lw_thread {
+    uint32_t tid;           /* dense, 0 = first thread measured (main) */
+    int alive;              /* cleared when the thread has ended */
+    int *guard;             /* the thread's lw_tls.guard, read by the finaliser */
+    int slow;               /* metrics, or frames inherited at fork: slow path */
+    lw_tree tree;
+    lw_frame *stack;
+    uint64_t *mstack;       /* lw_nmetrics values per frame */
+    uint32_t depth, cap;
+    uintptr_t stack_lo, stack_hi; /* the thread's stack, for longjmp detection */
+    uint64_t scratch[LW_MAX_METRICS];
+    lw_metrics_thread mt;
+    lw_trace_thread *trace;
+    struct lw_thread *next;
+} lw_thread;
+
+/* The hot path's thread-local data, in one initial-exec TLS block: one
+ * offset load, then %fs-relative accesses. `guard` is the recursion guard,
+ * set while the thread runs runtime code; it lives here, not in lw_thread,
+ * because it is needed before the thread state exists. */
+typedef struct lw_tls_block {
+    lw_thread *self;
+    int guard;
+} lw_tls_block;
+extern __thread lw_tls_block lw_tls __attribute__((tls_model("initial-exec")));
+
+void *lw_map(size_t bytes); /* zeroed anonymous memory, NULL on failure */
+lw_thread *lw_thread_attach(void);
+int lw_thread_grow_stack(lw_thread *t);
+/* Closes the open frames of `t` at `now` (thread end, finalisation). */
+void lw_thread_close_frames(lw_thread *t, uint64_t now);
+void lw_thread_registry_lock(void);
+int lw_thread_registry_trylock(void); /* 0 when locked */
+void lw_thread_registry_unlock(void);
+lw_thread *lw_thread_first(void); /* under the registry lock */
+void lw_thread_init_process(void);
+/* In a fork child: only the calling thread remains, with an empty tree. */
+void lw_thread_after_fork_child(void);
+
+/* ---- region.c ---------------------------------------------------------- */
+
+void lw_region_init(void); /* loads LIBWRAP_FILTERING_FILE */
+size_t lw_region_count(void);
+const libwrap_region *lw_region_get(int32_t id);
+/* Stable snapshot of the region table for the trace writer. */
+const libwrap_region *const *lw_region_table(size_t *n);
+void lw_region_lock(void);
+void lw_region_unlock(void);
+void lw_region_after_fork_child(void);
+
+/* ---- profile_write.c --------------------------------------------------- */
+
+int lw_profile_write(const char *dir);
+
+/* ---- lifecycle.c ------------------------------------------------------- */
+
+/* 0 before start, 1 measuring, 2 stopped (finalising or finished). */
+extern int lw_state;
+void lw_ensure_started(void);
+/* Ends measurement and writes the results; `why` is for the verbose log. */
+void lw_finish(const char *why);
+/* The experiment directory, created and claimed on first use; NULL on error. */
+const char *lw_experiment_dir(void);
+const char *lw_experiment_dir_claimed(void); /* NULL until claimed */
+pid_t lw_process_pid(void);                  /* updated in a fork child */
+const char *lw_program_name(void);
+
+/* ---- exec.c ------------------------------------------------------------ */
+
+void lw_exec_init(void); /* remembers LD_PRELOAD and LIBWRAP_* at start */
+void lw_exec_check(void); /* logs whether the exec interposers are in effect */
+
+#pragma GCC visibility pop
+
+#endif /* LIBWRAP_RUNTIME_INTERNAL_H */

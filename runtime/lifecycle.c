@@ -1,0 +1,403 @@
+/*
+ * lifecycle.c - start, end and the ways a process can end or split.
+ *
+ * Start: a constructor, or the first region registration if a wrapped call
+ * comes from another library's constructor first (pthread_once).
+ * End: the ELF destructor of the runtime (after the program's atexit
+ * handlers and C++ static destructors, so their calls are measured), an
+ * explicit libwrap_finalize, exec (exec.c), or a fatal signal. Once ended,
+ * every entry point is a no-op: calls from later destructors record nothing.
+ *
+ * Results go to an experiment directory that is claimed, not just created:
+ * the process that creates <dir>/config.txt with O_EXCL owns <dir>;
+ * otherwise <dir>.1, <dir>.2, ... are tried. So an exec'd program with the
+ * same PID, or two runs given the same LIBWRAP_EXPERIMENT_DIRECTORY, never
+ * overwrite each other. A fork()ed child claims <parent dir>/fork-<pid>.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/membarrier.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+int lw_state;
+
+static pthread_once_t lw_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t lw_dir_mutex = PTHREAD_MUTEX_INITIALIZER;
+static char *lw_dir;      /* claimed experiment directory */
+static char *lw_dir_base; /* the name to claim (absolute) */
+static pid_t lw_pid;
+static int lw_finishing;
+static int lw_tracing_active;
+static int lw_membarrier_ok;
+static __thread int lw_fork_locked __attribute__((tls_model("initial-exec")));
+
+static const int lw_fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT};
+#define LW_NFATAL (sizeof lw_fatal_signals / sizeof *lw_fatal_signals)
+static struct sigaction lw_old_actions[LW_NFATAL];
+
+pid_t lw_process_pid(void)
+{
+    return lw_pid;
+}
+
+const char *lw_experiment_dir_claimed(void)
+{
+    return lw_dir;
+}
+
+const char *lw_program_name(void)
+{
+    return program_invocation_name;
+}
+
+static char *lw_absolute(const char *path)
+{
+    char *out = NULL;
+    if (path[0] == '/')
+        return strdup(path);
+    char *cwd = getcwd(NULL, 0);
+    if (cwd && asprintf(&out, "%s/%s", cwd, path) < 0)
+        out = NULL;
+    free(cwd);
+    return out;
+}
+
+static char *lw_default_dir(void)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    char name[64];
+    localtime_r(&now, &tm);
+    snprintf(name, sizeof name, "libwrap-%04d%02d%02d_%02d%02d%02d_%ld", tm.tm_year + 1900,
+             tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (long)getpid());
+    return lw_absolute(name);
+}
+
+static int lw_mkdir_p(char *path)
+{
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = 0;
+        int r = mkdir(path, 0777);
+        *p = '/';
+        if (r < 0 && errno != EEXIST)
+            return -1;
+    }
+    return mkdir(path, 0777) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* Creates `base` (or base.N) and claims it by creating config.txt in it. */
+static char *lw_claim(const char *base)
+{
+    for (unsigned n = 0; n < 10000; n++) {
+        char *dir = NULL, *cfg = NULL;
+        if ((n ? asprintf(&dir, "%s.%u", base, n) : asprintf(&dir, "%s", base)) < 0)
+            return NULL;
+        if (lw_mkdir_p(dir) < 0) {
+            lw_warn("cannot create the experiment directory %s: %s; no results are written "
+                    "(set LIBWRAP_EXPERIMENT_DIRECTORY to a writable place)",
+                    dir, strerror(errno));
+            free(dir);
+            return NULL;
+        }
+        if (asprintf(&cfg, "%s/config.txt", dir) < 0) {
+            free(dir);
+            return NULL;
+        }
+        int fd = open(cfg, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0) {
+            FILE *f = fdopen(fd, "w");
+            if (!f || lw_config_write(f, dir) < 0 || fclose(f) != 0)
+                lw_warn("cannot write %s: %s", cfg, strerror(errno));
+            free(cfg);
+            lw_log(LW_LOG_LIFECYCLE, "results go to %s", dir);
+            return dir;
+        }
+        int err = errno;
+        free(cfg);
+        free(dir);
+        if (err != EEXIST) {
+            lw_warn("cannot create %s/config.txt: %s; no results are written", base, strerror(err));
+            return NULL;
+        }
+    }
+    lw_warn("%s.1 to %s.9999 all hold results; no results are written (remove old experiments)",
+            base, base);
+    return NULL;
+}
+
+const char *lw_experiment_dir(void)
+{
+    pthread_mutex_lock(&lw_dir_mutex);
+    if (!lw_dir && lw_dir_base)
+        lw_dir = lw_claim(lw_dir_base);
+    pthread_mutex_unlock(&lw_dir_mutex);
+    return lw_dir;
+}
+
+/* A full barrier on every thread of the process, so that a thread that has
+ * set its guard and not yet seen lw_state == 2 is visible to the finaliser
+ * (the hot path itself has only a compiler barrier). */
+static void lw_barrier_all_threads(void)
+{
+    if (lw_membarrier_ok && syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0)
+        return;
+    struct timespec ts = {0, 1000000};
+    nanosleep(&ts, NULL);
+}
+
+static void lw_fork_prepare(void)
+{
+    if (LW_LOAD(lw_state) != 1 || LW_LOAD(lw_tls.guard))
+        return;
+    LW_STORE(lw_tls.guard, 1);
+    /* The child nests its results in ours, so ours must exist first. */
+    if (lw_region_count() > 0)
+        lw_experiment_dir();
+    /* Lock order everywhere: regions, threads, directory. */
+    lw_region_lock();
+    lw_thread_registry_lock();
+    pthread_mutex_lock(&lw_dir_mutex);
+    lw_fork_locked = 1;
+}
+
+static void lw_fork_parent(void)
+{
+    if (!lw_fork_locked)
+        return;
+    lw_fork_locked = 0;
+    pthread_mutex_unlock(&lw_dir_mutex);
+    lw_thread_registry_unlock();
+    lw_region_unlock();
+    LW_STORE(lw_tls.guard, 0);
+}
+
+static void lw_fork_child(void)
+{
+    if (!lw_fork_locked)
+        return;
+    lw_fork_locked = 0;
+    pthread_mutex_init(&lw_dir_mutex, NULL);
+    lw_region_after_fork_child();
+    lw_thread_after_fork_child();
+    char *base = NULL;
+    const char *parent = lw_dir ? lw_dir : lw_dir_base;
+    if (parent && asprintf(&base, "%s/fork-%ld", parent, (long)getpid()) < 0)
+        base = NULL;
+    lw_dir_base = base;
+    lw_dir = NULL;
+    lw_pid = getpid();
+    if (lw_tracing_active)
+        lw_log(LW_LOG_LIFECYCLE, "fork child %ld: profile only, the trace stays the parent's",
+               (long)getpid());
+    lw_tracing_active = 0;
+    lw_cfg.tracing = false;
+    LW_STORE(lw_tls.guard, 0);
+}
+
+static void lw_fatal_handler(int sig, siginfo_t *si, void *uc)
+{
+    (void)uc;
+    int saved = errno;
+    size_t i = 0;
+    while (i < LW_NFATAL && lw_fatal_signals[i] != sig)
+        i++;
+    /* Writing results is not async-signal-safe (allocation, stdio). If the
+     * signal hit the runtime itself, skip it; if it hit the allocator with
+     * its lock held, the alarm ends the wait: the process dies by SIGALRM
+     * instead of hanging. */
+    if (!LW_LOAD(lw_tls.guard) && LW_LOAD(lw_state) == 1) {
+        struct sigaction dfl = {.sa_handler = SIG_DFL};
+        sigaction(SIGALRM, &dfl, NULL);
+        sigset_t set;
+        sigemptyset(&set);
+        sigaddset(&set, SIGALRM);
+        pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+        alarm(10);
+        lw_log(LW_LOG_LIFECYCLE, "signal %d: writing results", sig);
+        lw_finish("fatal signal");
+        alarm(0);
+    }
+    if (i < LW_NFATAL)
+        sigaction(sig, &lw_old_actions[i], NULL);
+    /* A fault re-executes the faulting instruction on return and dies by the
+     * default action; a sent signal is sent again. */
+    if (si->si_code <= 0 || sig == SIGABRT || sig == SIGTERM || sig == SIGINT)
+        raise(sig);
+    errno = saved;
+}
+
+static void lw_install_signal_handlers(void)
+{
+    for (size_t i = 0; i < LW_NFATAL; i++) {
+        struct sigaction old;
+        if (sigaction(lw_fatal_signals[i], NULL, &old) < 0)
+            continue;
+        /* Only where the program keeps the default: its own handlers and
+         * ignored signals are left alone. */
+        if ((old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL)
+            continue;
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = lw_fatal_handler;
+        sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+        sigemptyset(&sa.sa_mask);
+        if (sigaction(lw_fatal_signals[i], &sa, NULL) == 0)
+            lw_old_actions[i] = old;
+    }
+}
+
+static void lw_start(void)
+{
+    int saved = errno;
+    LW_STORE(lw_tls.guard, 1);
+    lw_pid = getpid();
+    lw_config_load();
+    lw_timer_init(lw_cfg.timer);
+    lw_thread_init_process();
+    lw_region_init();
+    lw_exec_init();
+    lw_dir_base = lw_cfg.experiment_directory ? lw_absolute(lw_cfg.experiment_directory)
+                                              : lw_default_dir();
+    if (lw_metrics_init) {
+        size_t n = lw_metrics_init();
+        lw_nmetrics = n > LW_MAX_METRICS ? LW_MAX_METRICS : n;
+    }
+    if (lw_cfg.tracing) {
+        const char *dir;
+        if (!lw_trace_init)
+            lw_warn("LIBWRAP_ENABLE_TRACING=true, but this runtime was built without the OTF2 "
+                    "writer; only the profile is written");
+        else if ((dir = lw_experiment_dir()) && lw_trace_init(dir, lw_cfg.total_memory, lw_nmetrics) == 0)
+            lw_tracing_active = 1;
+        if (!lw_tracing_active)
+            lw_cfg.tracing = false;
+    }
+    lw_membarrier_ok = syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+    pthread_atfork(lw_fork_prepare, lw_fork_parent, lw_fork_child);
+    lw_install_signal_handlers();
+    if (lw_cfg.verbose & LW_LOG_EXEC)
+        lw_exec_check();
+    lw_log(LW_LOG_LIFECYCLE, "started in %s (pid %ld)", lw_program_name(), (long)getpid());
+    LW_STORE(lw_state, 1);
+    LW_STORE(lw_tls.guard, 0);
+    errno = saved;
+}
+
+void lw_ensure_started(void)
+{
+    if (LW_LOAD(lw_state) == 0)
+        pthread_once(&lw_once, lw_start);
+}
+
+static int lw_tree_has_visits(const lw_node *n)
+{
+    for (const lw_node *c = n->first_child; c; c = c->next_sibling)
+        if (c->visits || lw_tree_has_visits(c))
+            return 1;
+    return 0;
+}
+
+/* Waits (bounded) until thread `t` is outside the runtime. */
+static int lw_wait_not_busy(const lw_thread *t)
+{
+    for (int i = 0; i < 2000; i++) {
+        if (!LW_LOAD(*t->guard))
+            return 1;
+        if (i < 100) {
+            sched_yield();
+        } else {
+            struct timespec ts = {0, 50000};
+            nanosleep(&ts, NULL);
+        }
+    }
+    return 0;
+}
+
+void lw_finish(const char *why)
+{
+    if (LW_LOAD(lw_state) != 1 || __atomic_exchange_n(&lw_finishing, 1, __ATOMIC_SEQ_CST))
+        return;
+    int saved = errno;
+    int guard = LW_LOAD(lw_tls.guard);
+    LW_STORE(lw_tls.guard, 1);
+    LW_STORE(lw_state, 2);
+    uint64_t end = lw_ticks();
+    lw_log(LW_LOG_LIFECYCLE, "finishing (%s)", why);
+
+    lw_region_lock();
+    lw_thread_registry_lock();
+    int others = 0;
+    for (lw_thread *t = lw_thread_first(); t; t = t->next)
+        others |= t != lw_tls.self && t->alive;
+    if (others)
+        lw_barrier_all_threads();
+    int measured = 0;
+    for (lw_thread *t = lw_thread_first(); t; t = t->next) {
+        if (t->alive && t != lw_tls.self && !lw_wait_not_busy(t)) {
+            lw_log(LW_LOG_LIFECYCLE, "thread %u stays busy: its open calls are not closed", t->tid);
+            continue;
+        }
+        if (t->alive)
+            lw_thread_close_frames(t, end);
+        measured |= lw_tree_has_visits(t->tree.root);
+    }
+    lw_timer_calibrate();
+
+    const char *dir = NULL;
+    if (measured || lw_tracing_active)
+        dir = lw_experiment_dir();
+    if (dir && measured && lw_cfg.profiling)
+        lw_profile_write(dir);
+    if (lw_tracing_active) {
+        for (lw_thread *t = lw_thread_first(); t; t = t->next)
+            if (t->trace) {
+                lw_trace_thread_end(t->trace);
+                t->trace = NULL;
+            }
+        size_t n;
+        const libwrap_region *const *regions = lw_region_table(&n);
+        uint64_t res = (uint64_t)(1e9 / lw_timer_ns_per_tick() + 0.5);
+        lw_trace_finalize(regions, n, lw_timer_start_ticks(), end, res, lw_timer_epoch_ns());
+        lw_tracing_active = 0;
+    }
+    if (lw_nmetrics)
+        lw_metrics_fini();
+    lw_thread_registry_unlock();
+    lw_region_unlock();
+    if (!measured)
+        lw_log(LW_LOG_LIFECYCLE, "no call was measured: no results written");
+    LW_STORE(lw_tls.guard, guard);
+    errno = saved;
+}
+
+#ifndef LIBWRAP_NOP
+__attribute__((constructor)) static void lw_constructor(void)
+{
+    lw_ensure_started();
+}
+
+__attribute__((destructor)) static void lw_destructor(void)
+{
+    lw_finish("process exit");
+}
+
+void libwrap_finalize(void)
+{
+    lw_finish("libwrap_finalize");
+}
+#else
+void libwrap_finalize(void)
+{
+}
+#endif

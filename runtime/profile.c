@@ -1,0 +1,393 @@
+/*
+ * profile.c - the hot path (libwrap_enter, libwrap_exit) and the per-thread
+ * call-path tree it updates.
+ *
+ * On entry, in this order: the global state (stopped?), the thread's state,
+ * the recursion guard; then one timestamp. No lock, no system call: a thread
+ * only touches its own tree, stack and counters. Memory is taken only when
+ * the tree or the stack grows.
+ *
+ * Times are kept in ticks and converted when the profile is written.
+ * Exclusive time = inclusive time - inclusive time of the callees, with both
+ * measured by the same timestamps, so the two always add up.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+
+size_t lw_nmetrics;
+
+#define LW_ARENA_CHUNK ((size_t)256 << 10)
+#define LW_HASH_INITIAL 1024
+
+static size_t lw_node_bytes(void)
+{
+    return (sizeof(lw_node) + lw_nmetrics * sizeof(uint64_t) + 15) & ~(size_t)15;
+}
+
+static lw_node *lw_node_new(lw_tree *tree, lw_node *parent, int32_t region)
+{
+    size_t bytes = lw_node_bytes();
+    if ((size_t)(tree->arena.end - tree->arena.cur) < bytes) {
+        char *chunk = lw_map(LW_ARENA_CHUNK);
+        if (!chunk)
+            return NULL;
+        tree->arena.cur = chunk;
+        tree->arena.end = chunk + LW_ARENA_CHUNK;
+        tree->arena.total += LW_ARENA_CHUNK;
+    }
+    lw_node *n = (lw_node *)tree->arena.cur;
+    tree->arena.cur += bytes;
+    n->region = region;
+    n->parent = parent;
+    n->min = UINT64_MAX;
+    if (parent) {
+        n->next_sibling = parent->first_child;
+        /* Published complete: the finaliser may walk a running thread's tree. */
+        __atomic_store_n(&parent->first_child, n, __ATOMIC_RELEASE);
+    }
+    return n;
+}
+
+static size_t lw_hash(const lw_node *parent, int32_t region)
+{
+    uint64_t h = ((uint64_t)(uintptr_t)parent >> 4) ^ ((uint64_t)(uint32_t)region * 0x9e3779b97f4a7c15ull);
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 32;
+    return (size_t)h;
+}
+
+int lw_tree_init(lw_tree *tree)
+{
+    memset(tree, 0, sizeof *tree);
+    tree->hash = lw_map(LW_HASH_INITIAL * sizeof *tree->hash);
+    if (!tree->hash)
+        return -1;
+    tree->hash_mask = LW_HASH_INITIAL - 1;
+    tree->root = lw_node_new(tree, NULL, 0);
+    return tree->root ? 0 : -1;
+}
+
+static int lw_hash_grow(lw_tree *tree)
+{
+    size_t size = (tree->hash_mask + 1) * 2;
+    lw_node **hash = lw_map(size * sizeof *hash);
+    if (!hash)
+        return -1;
+    for (size_t i = 0; i <= tree->hash_mask; i++) {
+        lw_node *n = tree->hash[i];
+        if (!n)
+            continue;
+        size_t j = lw_hash(n->parent, n->region) & (size - 1);
+        while (hash[j])
+            j = (j + 1) & (size - 1);
+        hash[j] = n;
+    }
+    munmap(tree->hash, (tree->hash_mask + 1) * sizeof *hash);
+    tree->hash = hash;
+    tree->hash_mask = size - 1;
+    return 0;
+}
+
+lw_node *lw_tree_child(lw_tree *tree, lw_node *parent, int32_t region)
+{
+    int saved = errno;
+    size_t i = lw_hash(parent, region) & tree->hash_mask;
+    for (lw_node *n; (n = tree->hash[i]); i = (i + 1) & tree->hash_mask)
+        if (n->parent == parent && n->region == region)
+            return n;
+    if ((tree->hash_used + 1) * 2 > tree->hash_mask + 1) {
+        if (lw_hash_grow(tree) < 0)
+            goto fail;
+        i = lw_hash(parent, region) & tree->hash_mask;
+        while (tree->hash[i])
+            i = (i + 1) & tree->hash_mask;
+    }
+    lw_node *n = lw_node_new(tree, parent, region);
+    if (!n)
+        goto fail;
+    tree->hash[i] = n;
+    tree->hash_used++;
+    return n;
+fail:
+    errno = saved;
+    return NULL;
+}
+
+/* Closes the top frame at `now`; `mnow` holds the current metric values. */
+static void lw_pop(lw_thread *t, uint64_t now, const uint64_t *mnow)
+{
+    uint32_t d = --t->depth;
+    lw_frame *f = &t->stack[d];
+    uint64_t dt = now > f->start ? now - f->start : 0;
+    lw_node *n = f->node;
+    if (n && !f->inherited) {
+        n->visits++;
+        n->incl += dt;
+        n->excl += dt - (f->child < dt ? f->child : dt);
+        if (dt < n->min)
+            n->min = dt;
+        if (dt > n->max)
+            n->max = dt;
+        const uint64_t *mstart = t->mstack + (size_t)d * lw_nmetrics;
+        for (size_t i = 0; i < lw_nmetrics; i++)
+            n->metrics[i] += mnow[i] - mstart[i];
+    }
+    if (t->trace)
+        lw_trace_leave(t->trace, f->region, now, mnow);
+    if (d)
+        t->stack[d - 1].child += dt;
+}
+
+static const uint64_t *lw_read_metrics(lw_thread *t)
+{
+    if (lw_nmetrics)
+        lw_metrics_read(&t->mt, t->scratch);
+    return t->scratch;
+}
+
+void lw_thread_close_frames(lw_thread *t, uint64_t now)
+{
+    const uint64_t *m = lw_read_metrics(t);
+    while (t->depth)
+        lw_pop(t, now, m);
+}
+
+/*
+ * Frames abandoned by longjmp (or an exception through C frames): a frame
+ * still on our stack whose wrapper frame lies at or below the new wrapper's
+ * frame cannot be live, since the stack grows down. They are closed now.
+ * Only done when `frame` is on the thread's own stack: a handler on a
+ * sigaltstack or a coroutine stack says nothing about the frames below.
+ */
+static void lw_unwind_abandoned(lw_thread *t, void *frame, uint64_t now)
+{
+    uintptr_t fa = (uintptr_t)frame;
+    if (fa < t->stack_lo || fa >= t->stack_hi)
+        return;
+    const uint64_t *m = lw_read_metrics(t);
+    while (t->depth && (uintptr_t)t->stack[t->depth - 1].frame <= fa)
+        lw_pop(t, now, m);
+}
+
+static __attribute__((noinline)) int lw_enter_first(int32_t id, void *frame);
+
+/* Everything but the common case: abandoned frames, a growing stack or
+ * tree, metrics, tracing. Kept out of line so that the fast path needs few
+ * registers. */
+static __attribute__((noinline)) int lw_enter_slow(lw_thread *t, int32_t id, void *frame,
+                                                   uint64_t now)
+{
+    uint32_t d = t->depth;
+    if (d && (uintptr_t)t->stack[d - 1].frame <= (uintptr_t)frame) {
+        lw_unwind_abandoned(t, frame, now);
+        d = t->depth;
+    }
+    if (d == t->cap && lw_thread_grow_stack(t) < 0) {
+        LW_STORE(lw_tls.guard, 0);
+        return 0;
+    }
+    lw_node *parent = d ? t->stack[d - 1].node : t->tree.root;
+    lw_node *n = NULL;
+    if (parent) {
+        n = parent->last_hit;
+        if (!n || n->region != id) {
+            n = lw_tree_child(&t->tree, parent, id);
+            parent->last_hit = n;
+        }
+    }
+    lw_frame *f = &t->stack[d];
+    f->node = n;
+    f->start = now;
+    f->child = 0;
+    f->frame = frame;
+    f->region = id;
+    f->inherited = 0;
+    const uint64_t *m = t->scratch;
+    if (lw_nmetrics) {
+        m = lw_read_metrics(t);
+        memcpy(t->mstack + (size_t)d * lw_nmetrics, m, lw_nmetrics * sizeof *m);
+    }
+    t->depth = d + 1;
+    if (t->trace)
+        lw_trace_enter(t->trace, id, now, m);
+    LW_STORE(lw_tls.guard, 0);
+    return 1;
+}
+
+/* Tracing, out of line and reached by a tail call: the fast path itself
+ * makes no call and needs no saved registers. */
+static __attribute__((noinline)) int lw_enter_trace(lw_thread *t, int32_t id, uint64_t now)
+{
+    lw_trace_enter(t->trace, id, now, t->scratch);
+    LW_STORE(lw_tls.guard, 0);
+    return 1;
+}
+
+static __attribute__((noinline)) void lw_exit_trace(lw_thread *t, int32_t id, uint64_t now)
+{
+    lw_trace_leave(t->trace, id, now, t->scratch);
+    LW_STORE(lw_tls.guard, 0);
+}
+
+/* The clock_gettime timer takes the slow paths: a call on the fast path
+ * would make it save registers in every call. */
+static __attribute__((noinline)) int lw_enter_clock(lw_thread *t, int32_t id, void *frame)
+{
+    return lw_enter_slow(t, id, frame, lw_ticks());
+}
+
+int libwrap_enter(int32_t id, void *frame)
+{
+#ifdef LIBWRAP_NOP
+    (void)id;
+    (void)frame;
+    (void)lw_enter_first;
+    (void)lw_enter_slow;
+    (void)lw_enter_trace;
+    (void)lw_enter_clock;
+    return 0;
+#else
+    if (lw_unlikely(LW_LOAD(lw_state) != 1))
+        return 0;
+    lw_thread *t = lw_tls.self;
+    if (lw_unlikely(!t))
+        return lw_enter_first(id, frame);
+    if (lw_unlikely(LW_LOAD(lw_tls.guard)))
+        return 0;
+    LW_STORE(lw_tls.guard, 1);
+    /* Pairs with the membarrier of lw_finish: either the finaliser sees the
+     * guard and waits, or this thread sees the stop and backs out. */
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (lw_unlikely(LW_LOAD(lw_state) != 1)) {
+        LW_STORE(lw_tls.guard, 0);
+        return 0;
+    }
+    if (lw_unlikely(!lw_timer_tsc))
+        return lw_enter_clock(t, id, frame);
+    uint64_t now = lw_rdtsc();
+
+    /* Fast path: a known child of the current node, nothing else to do. */
+    uint32_t d = t->depth;
+    lw_frame *f = t->stack + d;
+    lw_node *parent = t->tree.root;
+    if (d) {
+        if (lw_unlikely((uintptr_t)f[-1].frame <= (uintptr_t)frame))
+            return lw_enter_slow(t, id, frame, now);
+        parent = f[-1].node;
+    }
+    if (lw_unlikely(d == t->cap || t->slow || !parent))
+        return lw_enter_slow(t, id, frame, now);
+    lw_node *n = parent->last_hit;
+    if (lw_unlikely(!n || n->region != id))
+        return lw_enter_slow(t, id, frame, now);
+    f->node = n;
+    f->start = now;
+    f->child = 0;
+    f->frame = frame;
+    f->region = id;
+    f->inherited = 0;
+    t->depth = d + 1;
+    if (lw_unlikely(t->trace != NULL))
+        return lw_enter_trace(t, id, now);
+    LW_STORE(lw_tls.guard, 0);
+    return 1;
+#endif
+}
+
+static __attribute__((noinline)) int lw_enter_first(int32_t id, void *frame)
+{
+    if (LW_LOAD(lw_tls.guard))
+        return 0;
+    int saved = errno;
+    LW_STORE(lw_tls.guard, 1);
+    lw_thread *t = lw_thread_attach();
+    LW_STORE(lw_tls.guard, 0);
+    errno = saved;
+    return t ? libwrap_enter(id, frame) : 0;
+}
+
+/* The top frame is not `id`: frames above the matching one were abandoned
+ * (longjmp past their wrappers); close them, then the matching one. An exit
+ * with no matching frame (its frame was already closed) records nothing. */
+static void lw_exit_mismatch(lw_thread *t, int32_t id, uint64_t now)
+{
+    uint32_t i = t->depth;
+    while (i && t->stack[i - 1].region != id)
+        i--;
+    if (!i)
+        return;
+    const uint64_t *m = lw_read_metrics(t);
+    while (t->depth >= i)
+        lw_pop(t, now, m);
+}
+
+static __attribute__((noinline)) void lw_exit_slow(lw_thread *t, int32_t id, uint64_t now)
+{
+    uint32_t d = t->depth;
+    if (d && t->stack[d - 1].region == id)
+        lw_pop(t, now, lw_read_metrics(t));
+    else
+        lw_exit_mismatch(t, id, now);
+    LW_STORE(lw_tls.guard, 0);
+}
+
+static __attribute__((noinline)) void lw_exit_clock(lw_thread *t, int32_t id)
+{
+    lw_exit_slow(t, id, lw_ticks());
+}
+
+void libwrap_exit(int32_t id)
+{
+#ifdef LIBWRAP_NOP
+    (void)id;
+    (void)lw_exit_slow;
+    (void)lw_exit_trace;
+    (void)lw_exit_clock;
+#else
+    if (lw_unlikely(LW_LOAD(lw_state) != 1))
+        return;
+    lw_thread *t = lw_tls.self;
+    if (lw_unlikely(!t || LW_LOAD(lw_tls.guard)))
+        return;
+    LW_STORE(lw_tls.guard, 1);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (lw_unlikely(LW_LOAD(lw_state) != 1)) {
+        LW_STORE(lw_tls.guard, 0);
+        return;
+    }
+    if (lw_unlikely(!lw_timer_tsc)) {
+        lw_exit_clock(t, id);
+        return;
+    }
+    uint64_t now = lw_rdtsc();
+
+    /* Fast path: the matching frame on top, no metrics. */
+    uint32_t d = t->depth;
+    lw_frame *f = t->stack + d - 1;
+    lw_node *n;
+    if (lw_unlikely(!d || t->slow || f->region != id || !(n = f->node))) {
+        lw_exit_slow(t, id, now);
+        return;
+    }
+    uint64_t dt = now > f->start ? now - f->start : 0;
+    n->visits++;
+    n->incl += dt;
+    n->excl += dt - (f->child < dt ? f->child : dt);
+    if (dt < n->min)
+        n->min = dt;
+    if (dt > n->max)
+        n->max = dt;
+    if (d > 1)
+        f[-1].child += dt;
+    t->depth = d - 1;
+    if (lw_unlikely(t->trace != NULL)) {
+        lw_exit_trace(t, id, now);
+        return;
+    }
+    LW_STORE(lw_tls.guard, 0);
+#endif
+}

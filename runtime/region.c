@@ -1,0 +1,126 @@
+/*
+ * region.c - the table of measured functions ("regions") and the runtime
+ * filter (LIBWRAP_FILTERING_FILE, SPEC section 3, parsed by common/filter.c
+ * as the generator does).
+ *
+ * Each wrapper registers its static libwrap_region on its first call; the id
+ * is published with a release store, so later calls read it lock-free. Ids
+ * are dense from 1: region id i is lw_regions[i - 1].
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+/* Excluded by the runtime filter / measurement switched off. */
+#define LW_REGION_FILTERED (-1)
+#define LW_REGION_DISABLED (-2)
+
+static pthread_mutex_t lw_regions_mutex = PTHREAD_MUTEX_INITIALIZER;
+static const libwrap_region **lw_regions;
+static size_t lw_nregions;
+static lw_filter *lw_runtime_filter;
+
+void lw_region_init(void)
+{
+    if (!lw_cfg.filtering_file)
+        return;
+    char err[1024];
+    lw_runtime_filter = lw_filter_load(lw_cfg.filtering_file, err, sizeof err);
+    if (!lw_runtime_filter)
+        lw_warn("%s; LIBWRAP_FILTERING_FILE is ignored, every function is measured "
+                "(fix the file or unset the variable)",
+                err);
+    else
+        lw_log(LW_LOG_REGION, "runtime filter %s loaded", lw_cfg.filtering_file);
+}
+
+#ifdef LIBWRAP_NOP
+int32_t libwrap_region_register(libwrap_region *region)
+{
+    __atomic_store_n(&region->id, 1, __ATOMIC_RELEASE);
+    return 1;
+}
+#else
+static size_t lw_regions_cap;
+
+int32_t libwrap_region_register(libwrap_region *region)
+{
+    int32_t id = __atomic_load_n(&region->id, __ATOMIC_ACQUIRE);
+    if (id)
+        return id;
+    lw_ensure_started();
+    /* Not stored: a later call, outside the runtime, registers it. */
+    if (LW_LOAD(lw_state) != 1 || LW_LOAD(lw_tls.guard))
+        return LW_REGION_FILTERED;
+
+    int saved = errno;
+    LW_STORE(lw_tls.guard, 1);
+    pthread_mutex_lock(&lw_regions_mutex);
+    id = region->id;
+    if (!id) {
+        const char *name = region->name ? region->name : region->symbol;
+        if (!lw_cfg.profiling && !lw_cfg.tracing) {
+            id = LW_REGION_DISABLED;
+        } else if (lw_runtime_filter &&
+                   lw_filter_excludes(lw_runtime_filter, region->file, region->symbol, name)) {
+            id = LW_REGION_FILTERED;
+            lw_log(LW_LOG_REGION, "%s excluded by the runtime filter", region->symbol);
+        } else {
+            if (lw_nregions == lw_regions_cap) {
+                size_t cap = lw_regions_cap ? lw_regions_cap * 2 : 256;
+                const libwrap_region **v = realloc(lw_regions, cap * sizeof *v);
+                if (v) {
+                    lw_regions = v;
+                    lw_regions_cap = cap;
+                }
+            }
+            if (lw_nregions < lw_regions_cap) {
+                lw_regions[lw_nregions++] = region;
+                id = (int32_t)lw_nregions;
+                lw_log(LW_LOG_REGION, "%s is region %d", region->symbol, id);
+            }
+        }
+        if (id)
+            __atomic_store_n(&region->id, id, __ATOMIC_RELEASE);
+        else
+            id = LW_REGION_FILTERED; /* out of memory: not measured this time */
+    }
+    pthread_mutex_unlock(&lw_regions_mutex);
+    LW_STORE(lw_tls.guard, 0);
+    errno = saved;
+    return id;
+}
+#endif
+
+size_t lw_region_count(void)
+{
+    return lw_nregions;
+}
+
+const libwrap_region *lw_region_get(int32_t id)
+{
+    return id > 0 && (size_t)id <= lw_nregions ? lw_regions[id - 1] : NULL;
+}
+
+const libwrap_region *const *lw_region_table(size_t *n)
+{
+    *n = lw_nregions;
+    return lw_regions;
+}
+
+void lw_region_lock(void)
+{
+    pthread_mutex_lock(&lw_regions_mutex);
+}
+
+void lw_region_unlock(void)
+{
+    pthread_mutex_unlock(&lw_regions_mutex);
+}
+
+void lw_region_after_fork_child(void)
+{
+    pthread_mutex_init(&lw_regions_mutex, NULL);
+}

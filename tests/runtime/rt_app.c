@@ -1,0 +1,263 @@
+/*
+ * rt_app.c - a measured program for the runtime tests. The wrappers below
+ * follow the body pattern of libwrap.h exactly, as generated wrappers do;
+ * each scenario (argv[1]) makes a known set of calls that the test scripts
+ * check in profile.json (check_profile.py).
+ */
+#include "libwrap/libwrap.h"
+#include "rt_lib.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define WRAP(name, params, args)                                                                   \
+    static libwrap_region name##_region = LIBWRAP_REGION_INIT(#name, #name, "rt_lib.h", __LINE__); \
+    int name params                                                                                \
+    {                                                                                              \
+        int32_t id = libwrap_region_id(&name##_region);                                            \
+        if (id < 0)                                                                                \
+            return real_##name args;                                                               \
+        int saved_errno = errno;                                                                   \
+        int recorded = libwrap_enter(id, __builtin_frame_address(0));                              \
+        errno = saved_errno;                                                                       \
+        int result = real_##name args;                                                             \
+        saved_errno = errno;                                                                       \
+        if (recorded)                                                                              \
+            libwrap_exit(id);                                                                      \
+        errno = saved_errno;                                                                       \
+        return result;                                                                             \
+    }
+
+WRAP(lib_add, (int a, int b), (a, b))
+WRAP(lib_call, (int (*cb)(int), int x), (cb, x))
+WRAP(lib_recurse, (int n), (n))
+WRAP(lib_fail, (void), ())
+WRAP(lib_exit, (int status), (status))
+WRAP(lib_crash, (int how), (how))
+WRAP(lib_jump, (jmp_buf * env, int value), (env, value))
+WRAP(lib_fork, (void), ())
+
+static long calls = 1000;
+static const char *self;
+
+static void *worker(void *arg)
+{
+    long sum = 0;
+    for (long i = 0; i < calls; i++)
+        sum += lib_add((int)i, 1);
+    return (void *)sum;
+}
+
+/* N threads x `calls` calls of lib_add. */
+static int run_threads(int n)
+{
+    pthread_t t[64];
+    for (int i = 0; i < n; i++)
+        if (pthread_create(&t[i], NULL, worker, NULL)) {
+            fprintf(stderr, "rt_app: pthread_create failed\n");
+            return 1;
+        }
+    for (int i = 0; i < n; i++)
+        pthread_join(t[i], NULL);
+    return 0;
+}
+
+static int add_one(int x)
+{
+    return lib_add(x, 1);
+}
+
+static int nested_cb(int x)
+{
+    return lib_call(add_one, x) + lib_recurse(3);
+}
+
+/* lib_call -> (callback) -> lib_add; lib_call -> lib_call -> lib_add and
+ * lib_recurse x3; lib_recurse 5 deep. */
+static int run_nest(void)
+{
+    int r = lib_call(add_one, 1);
+    r += lib_call(nested_cb, 2);
+    r += lib_recurse(5);
+    printf("nest %d\n", r);
+    return 0;
+}
+
+static jmp_buf jump_env;
+
+static int jump_cb(int x)
+{
+    lib_add(x, 0);
+    lib_jump(&jump_env, 2); /* back to run_longjmp, past two wrappers */
+    return 0;
+}
+
+/* 10 x longjmp out of lib_jump; 5 x longjmp out of lib_call -> lib_jump;
+ * then calls that must land at the root of the tree. */
+static int run_longjmp(void)
+{
+    volatile int n = 0;
+    if (setjmp(jump_env) < 10 + 5) {
+        n++;
+        if (n <= 10)
+            lib_jump(&jump_env, n);
+        else if (n <= 15)
+            lib_call(jump_cb, n);
+    }
+    for (int i = 0; i < 3; i++)
+        lib_add(i, i);
+    lib_call(add_one, 0);
+    return 0;
+}
+
+static int run_errno(void)
+{
+    errno = 0;
+    int r = lib_fail(); /* first call: registration happens inside */
+    int e1 = errno;
+    errno = ERANGE;
+    lib_add(1, 2);
+    int e2 = errno;
+    errno = 0;
+    r += lib_fail();
+    int e3 = errno;
+    printf("errno %s %s %s\n", e1 == EDOM ? "ok" : strerror(e1), e2 == ERANGE ? "ok" : strerror(e2),
+           e3 == EDOM ? "ok" : strerror(e3));
+    return e1 == EDOM && e2 == ERANGE && e3 == EDOM && r == -2 ? 0 : 1;
+}
+
+static int run_fork(void)
+{
+    lib_add(1, 1);
+    lib_add(1, 1);
+    int pid = lib_fork();
+    if (pid < 0)
+        return 1;
+    if (pid == 0) {
+        for (int i = 0; i < 5; i++)
+            lib_add(i, 1);
+        lib_call(add_one, 1);
+        printf("child %d\n", (int)getpid());
+        fflush(stdout);
+        exit(0);
+    }
+    int status;
+    waitpid(pid, &status, 0);
+    lib_add(2, 2);
+    printf("parent, child status %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    return 0;
+}
+
+static int ready;
+
+static void *blocked(void *arg)
+{
+    lib_call(add_one, 1);
+    __atomic_add_fetch(&ready, 1, __ATOMIC_SEQ_CST);
+    pause(); /* still running, outside any wrapper, when main returns */
+    return arg;
+}
+
+static int park_cb(int x)
+{
+    __atomic_add_fetch(&ready, 1, __ATOMIC_SEQ_CST);
+    pause(); /* inside lib_call when the process ends */
+    return x;
+}
+
+static void *blocked_inside(void *arg)
+{
+    lib_call(park_cb, 1);
+    return arg;
+}
+
+/* Two threads still alive at exit, one inside a wrapped call. */
+static int run_running(void)
+{
+    pthread_t a, b;
+    pthread_create(&a, NULL, blocked, NULL);
+    pthread_create(&b, NULL, blocked_inside, NULL);
+    while (__atomic_load_n(&ready, __ATOMIC_SEQ_CST) < 2)
+        usleep(1000);
+    lib_add(1, 1);
+    return 0;
+}
+
+static int run_exec(void)
+{
+    lib_add(1, 1);
+    lib_add(2, 2);
+    fflush(stdout);
+    /* A cleaned environment: the runtime must restore its variables. */
+    char *const env[] = {"RT_EXEC=1", NULL};
+    execle(self, self, "after-exec", (char *)NULL, env);
+    perror("rt_app: execle");
+    return 1;
+}
+
+static int run_after_exec(void)
+{
+    for (int i = 0; i < 3; i++)
+        lib_add(i, 1);
+    printf("after exec %s\n", getenv("RT_EXEC") ? "env kept" : "env lost");
+    return 0;
+}
+
+static void at_exit_call(void)
+{
+    lib_add(0, 0);
+}
+
+int main(int argc, char **argv)
+{
+    self = argv[0];
+    if (argc < 2) {
+        fprintf(stderr, "usage: rt_app SCENARIO [N] [CALLS]\n");
+        return 2;
+    }
+    const char *s = argv[1];
+    int n = argc > 2 ? atoi(argv[2]) : 1;
+    if (argc > 3)
+        calls = atol(argv[3]);
+    if (!strcmp(s, "threads"))
+        return n > 64 ? 2 : run_threads(n);
+    if (!strcmp(s, "nest"))
+        return run_nest();
+    if (!strcmp(s, "longjmp"))
+        return run_longjmp();
+    if (!strcmp(s, "errno"))
+        return run_errno();
+    if (!strcmp(s, "fork"))
+        return run_fork();
+    if (!strcmp(s, "running"))
+        return run_running();
+    if (!strcmp(s, "exec"))
+        return run_exec();
+    if (!strcmp(s, "after-exec"))
+        return run_after_exec();
+    if (!strcmp(s, "exit")) {
+        atexit(at_exit_call);
+        lib_add(1, 2);
+        lib_add(1, 2);
+        lib_add(1, 2);
+        printf("exiting\n");
+        return lib_exit(7); /* exit() inside a wrapped call */
+    }
+    if (!strcmp(s, "crash")) {
+        for (int i = 0; i < 4; i++)
+            lib_add(i, 1);
+        printf("crashing\n");
+        fflush(stdout);
+        return lib_crash(n == 1 || n == 2 ? n : 0); /* a fault, SIGSEGV or SIGTERM sent */
+    }
+    if (!strcmp(s, "none"))
+        return 0;
+    fprintf(stderr, "rt_app: unknown scenario %s\n", s);
+    return 2;
+}

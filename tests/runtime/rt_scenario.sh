@@ -1,0 +1,210 @@
+#!/bin/bash
+# rt_scenario.sh SCENARIO APP [NOP_APP] - runs one runtime scenario of
+# rt_app.c and checks its results. RT_SMALL=1 (sanitizer runs) makes the
+# thread scenario smaller.
+set -eu
+scenario=$1
+APP=$2
+NOP=${3:-}
+here=$(cd "$(dirname "$0")" && pwd)
+CHECK="python3 $here/check_profile.py"
+: "${LIBWRAP_SCRATCH:?LIBWRAP_SCRATCH must name the scratch directory of the test}"
+rm -rf "$LIBWRAP_SCRATCH"
+mkdir -p "$LIBWRAP_SCRATCH"
+cd "$LIBWRAP_SCRATCH"
+# Only the settings a scenario makes itself.
+for v in $(compgen -e); do
+    case $v in
+        LIBWRAP_STAGE | LIBWRAP_SOURCE_DIR | LIBWRAP_BINARY_DIR | LIBWRAP_CORPUS | LIBWRAP_SCRATCH) ;;
+        LIBWRAP_*) unset "$v" ;;
+    esac
+done
+
+fail() {
+    echo "FAIL ($scenario): $*" >&2
+    exit 1
+}
+
+# run EXPECTED_STATUS ARGS...: runs the app, output in out.txt / err.txt.
+run() {
+    local want=$1
+    shift
+    local st=0
+    "$APP" "$@" >out.txt 2>err.txt || st=$?
+    if [ "$st" != "$want" ]; then
+        cat err.txt >&2
+        fail "$APP $* exited with $st, expected $want"
+    fi
+}
+
+export LIBWRAP_EXPERIMENT_DIRECTORY=$LIBWRAP_SCRATCH/exp
+
+case $scenario in
+threads)
+    n=16 calls=100000
+    [ -n "${RT_SMALL:-}" ] && n=4 calls=5000
+    run 0 threads $n $calls
+    $CHECK exp "visits('lib_add') == $n * $calls" "len(threads) == $n" \
+        "sorted(t['id'] for t in threads) == list(range(1, $n + 1))" \
+        "all(len(t['callpath']) == 1 and t['callpath'][0]['visits'] == $calls for t in threads)" \
+        "fn('lib_add')['min_ns'] <= fn('lib_add')['max_ns']"
+    ;;
+nest)
+    run 0 nest
+    $CHECK exp "visits('lib_call') == 3" "visits('lib_add') == 2" "visits('lib_recurse') == 8" \
+        "path('lib_call') == 2" "path('lib_call/lib_add') == 1" "path('lib_call/lib_call') == 1" \
+        "path('lib_call/lib_call/lib_add') == 1" \
+        "path('lib_call/lib_recurse/lib_recurse/lib_recurse') == 1" \
+        "path('lib_recurse/lib_recurse/lib_recurse/lib_recurse/lib_recurse') == 1" \
+        "'lib_recurse/lib_recurse/lib_recurse/lib_recurse/lib_recurse/lib_recurse' not in paths" \
+        "len(threads) == 1 and threads[0]['id'] == 0" \
+        "fn('lib_recurse')['inclusive_ns'] <= fn('lib_call')['inclusive_ns'] + fn('lib_recurse')['exclusive_ns'] * 8"
+    grep -q '^nest ' out.txt || fail "program output lost"
+    grep -q 'lib_recurse' exp/profile.txt || fail "profile.txt lacks lib_recurse"
+    ;;
+exit)
+    # The atexit handler's call runs before the runtime's end: measured,
+    # under the still open lib_exit.
+    run 7 exit
+    [ "$(cat out.txt)" = exiting ] || fail "output changed: $(cat out.txt)"
+    $CHECK exp "visits('lib_add') == 4" "visits('lib_exit') == 1" "path('lib_exit') == 1" \
+        "path('lib_exit/lib_add') == 1"
+    ;;
+fork)
+    run 0 fork
+    $CHECK exp "visits('lib_add') == 3" "visits('lib_fork') == 1" "visits('lib_call') == 0"
+    set -- exp/fork-*
+    [ $# = 1 ] && [ -d "$1" ] || fail "expected one exp/fork-PID directory, found: $*"
+    grep -q "^child ${1##*/fork-}\$" out.txt || fail "child directory not named for the child's pid"
+    $CHECK "$1" "visits('lib_add') == 6" "visits('lib_call') == 1" "visits('lib_fork') == 0" \
+        "path('lib_add') == 5" "path('lib_call/lib_add') == 1" "prof['pid'] != 0"
+    [ ! -e exp.1 ] || fail "the child wrote outside the parent's directory"
+    ;;
+crash)
+    # A fault, a raised SIGSEGV, a SIGTERM: results written, the program
+    # still dies by its signal (the shell reports 128 + signal number).
+    for how in 0:139 1:139 2:143; do
+        rm -rf exp
+        run "${how#*:}" crash "${how%:*}"
+        $CHECK exp "visits('lib_add') == 4" "visits('lib_crash') == 1"
+        [ "$(cat out.txt)" = crashing ] || fail "output changed: $(cat out.txt)"
+    done
+    ;;
+longjmp)
+    run 0 longjmp
+    $CHECK exp "visits('lib_jump') == 15" "visits('lib_call') == 6" "visits('lib_add') == 9" \
+        "path('lib_jump') == 10" "path('lib_call/lib_jump') == 5" "path('lib_add') == 3" \
+        "path('lib_call/lib_add') == 6" "max(len(p.split('/')) for p in paths) == 2"
+    ;;
+errno)
+    run 0 errno
+    [ "$(cat out.txt)" = "errno ok ok ok" ] || fail "errno changed: $(cat out.txt)"
+    $CHECK exp "visits('lib_fail') == 2" "visits('lib_add') == 1"
+    ;;
+output)
+    # Same objects with the no-op runtime: identical output and status.
+    for s in nest errno exit longjmp; do
+        st=0 nst=0
+        "$APP" $s >m.out 2>m.err || st=$?
+        "$NOP" $s >n.out 2>n.err || nst=$?
+        [ "$st" = "$nst" ] || fail "$s: exit status $st measured, $nst unmeasured"
+        cmp -s m.out n.out || fail "$s: output differs: $(diff m.out n.out)"
+        [ ! -s m.err ] || fail "$s: runtime wrote to stderr: $(cat m.err)"
+    done
+    [ -d exp.3 ] && [ ! -e exp.4 ] || fail "each of the 4 measured runs must claim its own directory"
+    ;;
+filter)
+    printf 'LIBWRAP_REGION_NAMES_BEGIN\n  EXCLUDE lib_add\nLIBWRAP_REGION_NAMES_END\n' >ok.filter
+    LIBWRAP_FILTERING_FILE=$PWD/ok.filter run 0 nest
+    $CHECK exp "visits('lib_add') == 0" "visits('lib_call') == 3" "path('lib_call') == 2"
+    [ ! -s err.txt ] || fail "unexpected messages: $(cat err.txt)"
+    rm -rf exp
+    printf 'LIBWRAP_REGION_NAMES_BEGIN\n  EXCLUDE lib_add\n  BOGUS x\n' >bad.filter
+    LIBWRAP_FILTERING_FILE=$PWD/bad.filter run 0 nest
+    [ "$(grep -c 'warning' err.txt)" = 1 ] || fail "expected one warning: $(cat err.txt)"
+    grep -q 'bad.filter:[0-9]' err.txt || fail "the warning must name file:line: $(cat err.txt)"
+    $CHECK exp "visits('lib_add') == 2"
+    ;;
+config)
+    LIBWRAP_TIMER=sundial LIBWRAP_ENABLE_PROFILING=maybe LIBWRAP_TOTAL_MEMORY=lots run 0 nest
+    for v in "LIBWRAP_TIMER.*tsc, clock_gettime" "LIBWRAP_ENABLE_PROFILING.*true, false" \
+        "LIBWRAP_TOTAL_MEMORY.*16M"; do
+        grep -q "$v" err.txt || fail "no warning matching '$v': $(cat err.txt)"
+    done
+    [ "$(wc -l <err.txt)" = 3 ] || fail "one warning per invalid variable: $(cat err.txt)"
+    $CHECK exp "visits('lib_add') == 2"
+    for v in ENABLE_PROFILING ENABLE_TRACING EXPERIMENT_DIRECTORY FILTERING_FILE TIMER \
+        METRIC_PAPI METRIC_RUSAGE METRIC_PERF TOTAL_MEMORY VERBOSE; do
+        grep -q "^LIBWRAP_$v=" exp/config.txt || fail "config.txt lacks LIBWRAP_$v"
+    done
+    grep -qx "LIBWRAP_TOTAL_MEMORY=16777216" exp/config.txt || fail "TOTAL_MEMORY default"
+    rm -rf exp
+    LIBWRAP_TIMER=clock_gettime LIBWRAP_TOTAL_MEMORY=1G run 0 nest
+    $CHECK exp "prof['timer'] == 'clock_gettime'" "visits('lib_recurse') == 8"
+    grep -qx "LIBWRAP_TIMER=clock_gettime" exp/config.txt || fail "config.txt timer"
+    grep -qx "LIBWRAP_TOTAL_MEMORY=1073741824" exp/config.txt || fail "config.txt memory"
+    rm -rf exp
+    LIBWRAP_ENABLE_PROFILING=false run 0 nest
+    [ ! -e exp ] || fail "profiling off must write no profile"
+    LIBWRAP_VERBOSE=timer,lifecycle run 0 nest
+    grep -q '\[timer\]' err.txt && grep -q '\[lifecycle\]' err.txt || fail "verbose domains: $(cat err.txt)"
+    ! grep -q '\[region\]' err.txt || fail "a domain not asked for was logged"
+    rm -rf exp
+    unset LIBWRAP_EXPERIMENT_DIRECTORY
+    run 0 nest
+    set -- libwrap-[0-9]*
+    [ $# = 1 ] || fail "default directory: $*"
+    [[ $1 =~ ^libwrap-[0-9]{8}_[0-9]{6}_[0-9]+$ ]] || fail "default directory name $1"
+    $CHECK "$1" "visits('lib_add') == 2" "prof['pid'] == int('$1'.rsplit('_', 1)[1])"
+    ;;
+exec)
+    run 0 exec
+    [ "$(cat out.txt)" = "after exec env kept" ] || fail "exec output: $(cat out.txt)"
+    $CHECK exp "visits('lib_add') == 2"
+    $CHECK exp.1 "visits('lib_add') == 3" "prof['pid'] == $(python3 -c "import json;print(json.load(open('exp/profile.json'))['pid'])")"
+    ;;
+running)
+    run 0 running
+    $CHECK exp "visits('lib_call') == 2" "visits('lib_add') == 2" "path('lib_call/lib_add') == 1" \
+        "len(threads) == 3"
+    ;;
+trace)
+    # Through the core: balanced events after longjmp, one location per
+    # thread, and a fork child that writes a profile without a trace.
+    printer=${OTF2_PRINT:-otf2-print}
+    export LIBWRAP_ENABLE_TRACING=true
+    run 0 longjmp
+    $CHECK exp "visits('lib_jump') == 15" "visits('lib_add') == 9"
+    "$printer" exp/traces.otf2 >events.txt
+    [ "$(grep -c '^ENTER' events.txt)" = 30 ] || fail "expected 30 ENTER events"
+    [ "$(grep -c '^LEAVE' events.txt)" = 30 ] || fail "expected 30 LEAVE events"
+    rm -rf exp
+    run 0 threads 3 1000
+    "$printer" exp/traces.otf2 >events.txt
+    [ "$(grep -c '^ENTER' events.txt)" = 3000 ] || fail "expected 3000 ENTER events"
+    [ "$(awk '/^ENTER/ { print $2 }' events.txt | sort -u | wc -l)" = 3 ] || fail "expected 3 locations"
+    rm -rf exp
+    run 0 fork
+    "$printer" exp/traces.otf2 >events.txt
+    [ "$(grep -c '^ENTER' events.txt)" = 4 ] || fail "parent: expected 4 ENTER events"
+    set -- exp/fork-*
+    $CHECK "$1" "visits('lib_add') == 6"
+    [ ! -e "$1/traces.otf2" ] || fail "the fork child must not write a trace"
+    ;;
+metrics)
+    LIBWRAP_METRIC_RUSAGE=ru_minflt,ru_nvcsw run 0 nest
+    $CHECK exp "[m['name'] for m in prof['metrics']] == ['ru_minflt', 'ru_nvcsw']" \
+        "all(set(f['metrics']) == {'ru_minflt', 'ru_nvcsw'} for f in prof['functions'])" \
+        "set(threads[0]['callpath'][0]['metrics']) == {'ru_minflt', 'ru_nvcsw'}" \
+        "visits('lib_recurse') == 8" "path('lib_call/lib_call/lib_add') == 1"
+    grep -qx "LIBWRAP_METRIC_RUSAGE=ru_minflt,ru_nvcsw" exp/config.txt || fail "config.txt metric"
+    ;;
+nothing)
+    run 0 none
+    [ ! -e exp ] || fail "a run without measured calls must leave no directory"
+    ;;
+*)
+    fail "unknown scenario"
+    ;;
+esac
+echo "PASS $scenario"
