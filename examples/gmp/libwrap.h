@@ -1,0 +1,3 @@
+/* The gmp headers an application includes (corpus case.env HEADERS). */
+#include <stdio.h>
+#include <gmp.h>

@@ -1,0 +1,2 @@
+/* The libpng16 headers an application includes (corpus case.env HEADERS). */
+#include <png.h>

@@ -1,0 +1,2 @@
+/* The sqlite3 headers an application includes (corpus case.env HEADERS). */
+#include <sqlite3.h>

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# wf_corpus.sh NAME: a corpus library through the whole workflow, as a new
+# user runs it (the init command of examples/NAME/init.sh), then the
+# measurements against the corpus references:
+#   - main linked with `libwrap --libwrap=linktime:NAME`: output identical to
+#     the unwrapped main, visits equal to the `exe` column of
+#     expected-uftrace-main.txt;
+#   - main linked with `--libwrap=runtime:NAME`: the `all` column;
+#   - the corpus's real program under LD_PRELOAD=$(libwrap-info preload NAME):
+#     output identical, visits equal to the `all` column of expected-uftrace.txt;
+# on the hdr=y rows that were wrapped, with the documented exceptions of
+# exceptions-NAME.txt.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+name=${1:?usage: wf_corpus.sh NAME}
+corpus=${LIBWRAP_CORPUS:?}/$name
+[ -f "$corpus/case.env" ] || fail "$corpus/case.env: corpus case missing"
+exceptions=$here/exceptions-$name.txt
+[ -f "$exceptions" ] || exceptions=/dev/null
+prefix=$scratch/prefix
+export LIBWRAP_PATH=$prefix
+
+step "init and make, make check, make install, make installcheck"
+run_ok init.log bash "$examples/$name/init.sh" "$scratch/w" "$prefix"
+cd w
+run_ok make.log make
+cat make.log
+run_ok check.log make check JOBS=2
+cat check.log
+run_ok install.log make install
+run_ok ic.log make installcheck
+cat ic.log
+cd "$scratch"
+
+# check-case.sh builds main with $CC unquoted: the link prefix goes in front.
+case_run() {    # DIR [VAR=VALUE...]: one check-case.sh run in DIR
+    local d=$1; shift
+    mkdir -p "$d"
+    (cd "$d" && env "$@" BUILD_DIR="$d" bash "$LIBWRAP_CORPUS/check-case.sh" "$name" > case.log 2> case.err) || true
+    if grep -q 'failed' "$d/case.err"; then cat "$d/case.err" "$d"/*.err; fail "$d: check-case.sh: a run failed"; fi
+}
+lang=$(. "$corpus/case.env"; echo "$LANGUAGE")
+ccvar=CC; [ "$lang" = c++ ] && ccvar=CXX
+cc=${!ccvar}
+
+step "baseline (unwrapped)"
+case_run "$scratch/base"
+
+step "main --libwrap=linktime:$name, real program under LD_PRELOAD"
+# Each preloaded process writes its own default experiment directory in the
+# current directory of real.sh, the run directory.
+preload=$(libwrap-info preload "$name")
+case_run "$scratch/lt" "$ccvar=libwrap --libwrap=linktime:$name $cc" \
+    MAIN_RUN="env LIBWRAP_EXPERIMENT_DIRECTORY=$scratch/lt/exp-main" \
+    REAL_RUN="env LD_PRELOAD=$preload"
+
+step "main --libwrap=runtime:$name"
+case_run "$scratch/rt" "$ccvar=libwrap --libwrap=runtime:$name $cc" \
+    MAIN_RUN="env LIBWRAP_EXPERIMENT_DIRECTORY=$scratch/rt/exp-main"
+
+for f in main.out real.out; do
+    cmp base/$f lt/$f || fail "$f differs under measurement (link-time main, LD_PRELOAD real program)"
+done
+cmp base/main.out rt/main.out || fail "main.out differs under measurement (runtime-linked main)"
+echo "outputs identical to the unwrapped runs"
+
+step "visits against the corpus references"
+wrap=$prefix/share/libwrap/$name.wrap
+status=0
+python3 "$here/compare_counts.py" "$corpus/expected-uftrace-main.txt" exe "$wrap" "$exceptions" linktime lt/exp-main || status=1
+python3 "$here/compare_counts.py" "$corpus/expected-uftrace-main.txt" all "$wrap" "$exceptions" runtime rt/exp-main || status=1
+mapfile -t real_dirs < <(find lt -maxdepth 1 -name 'libwrap-*' -type d | sort)
+[ ${#real_dirs[@]} -gt 0 ] || fail "the real program under LD_PRELOAD wrote no experiment directory"
+python3 "$here/compare_counts.py" "$corpus/expected-uftrace.txt" all "$wrap" "$exceptions" real "${real_dirs[@]}" || status=1
+[ $status = 0 ] || fail "visits differ from the references"
+echo PASS

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# libwrap-init on good and bad input: the files it writes, the link line it
+# prints, --update, and a message that says what is wrong and what to do for
+# an unknown flag, a missing library, -l in --ldflags, a bad name or
+# language, an initialised directory, a static-only target and
+# --from-compile-commands.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+step "a C working directory"
+run_ok init.log libwrap-init --name zlib -x c --display-name 'zlib (compression)' --libs -lz w
+for f in libwrap.h main.c zlib.filter Makefile README.md; do [ -f "w/$f" ] || fail "w/$f not written"; done
+grep -q 'shared library: .*libz\.so' init.log || fail "the shared object behind -lz is not named"
+grep -q "libwrap --libwrap=linktime:zlib .* -lz" init.log || fail "no ready link line"
+grep -q 'LD_PRELOAD=' init.log || fail "no LD_PRELOAD hint"
+grep -q '^LIBS *= -lz$' w/Makefile || fail "LIBS not recorded"
+grep -q "^LIBWRAP_TOOLCHAIN = $LIBWRAP_STAGE\$" w/Makefile || fail "toolchain prefix not recorded"
+grep -q '^DISPLAY_NAME *= zlib (compression)$' w/Makefile || fail "display name"
+grep -q '#include <zlib.h>' w/libwrap.h || fail "libwrap.h"
+grep -q '@' w/Makefile && grep -nE '@[A-Z_]+@' w/Makefile && fail "unrendered placeholder"
+# README explains the messages it must explain
+for topic in 'main does not build' 'libwrap.h does not preprocess' 'MISSING' 'UNCERTAIN' \
+             'nothing left to wrap' 'make install fails' 'installcheck fails'; do
+    grep -qi -- "$topic" w/README.md || fail "README.md does not explain '$topic'"
+done
+
+step "refuses an initialised directory; --update keeps user files"
+echo '/* mine */' >> w/main.c
+echo '# mine' >> w/zlib.filter
+expect_fail again.log "already initialised .*--update" libwrap-init --name zlib -x c --libs -lz w
+run_ok update.log libwrap-init --name zlib -x c --libs '-lz -lm' --update w
+grep -q 'mine' w/main.c && grep -q 'mine' w/zlib.filter || fail "--update changed user files"
+grep -q '^LIBS *= -lz -lm$' w/Makefile || fail "--update did not rewrite the Makefile"
+
+step "C++, -x c++17, and the default directory"
+mkdir cxx && (cd cxx && run_ok ../cxx.log libwrap-init --name tx -x c++17 --libs -lstdc++)
+[ -f cxx/main.cc ] && [ ! -f cxx/main.c ] || fail "C++ gets main.cc"
+grep -q '^STD *= c++17$' cxx/Makefile && grep -q '^MAIN_SRC *= main.cc$' cxx/Makefile || fail "C++ Makefile"
+
+step "bad input"
+expect_fail e1.log "unknown option '--frobnicate'" libwrap-init --name x -x c --frobnicate d1
+expect_fail e2.log "--libs '-lnosuchlib': libnosuchlib.so or libnosuchlib.a not found.*add -L DIR" \
+    libwrap-init --name x -x c --libs -lnosuchlib d2
+expect_fail e3.log "--ldflags holds the library '-lz': libraries belong in --libs" \
+    libwrap-init --name x -x c --ldflags '-L/usr/lib -lz' d3
+expect_fail e4.log "--name '1x' is not a C identifier" libwrap-init --name 1x -x c d4
+expect_fail e5.log "-x 'fortran': expected c, c\+\+" libwrap-init --name x -x fortran d5
+expect_fail e6.log "--name NAME is required" libwrap-init -x c d6
+for d in d1 d2 d3 d4 d5 d6; do [ ! -e "$d" ] || fail "a failed init left $d behind"; done
+
+step "an unwritable prefix is reported at init"
+run_ok pw.log libwrap-init --name zlib -x c --libs -lz --prefix /proc/libwrap-nowhere pw
+grep -q "warning: the prefix /proc/libwrap-nowhere is not writable .*make install will fail" pw.log || { cat pw.log; fail "unwritable prefix"; }
+[ -f pw/Makefile ] || fail "the warning stopped init"
+
+step "static-only target"
+mkdir -p ring && make -s -C ring -f "$examples/ring/Makefile" O=. libring.a > /dev/null
+run_ok st.log libwrap-init --name ring -x c --cppflags "-I$examples/ring" --ldflags "-L$scratch/ring" --libs -lring st
+grep -q 'only static archives were found .*libring.a.*link-time wrappers only' st.log || { cat st.log; fail "static-only not reported"; }
+grep -q '^STATIC_ONLY *= 1$' st/Makefile || fail "static-only not recorded"
+grep -q 'LD_PRELOAD=' st.log && fail "static-only target offered LD_PRELOAD"
+run_ok st2.log libwrap-init --name ring -x c --ldflags "-L$scratch/ring" --libs -lring --static-only-target-library st2
+grep -q 'warning' st2.log && { cat st2.log; fail "confirmed static-only still warns"; }
+
+step "--from-compile-commands"
+mkdir -p proj/src
+cat > proj/compile_commands.json <<JSON
+[ { "directory": "$scratch/proj", "file": "src/a.c",
+    "command": "cc -Iinclude -I/opt/x/include -DFOO=1 -std=c11 -O2 -c src/a.c -o a.o" },
+  { "directory": "$scratch/proj", "file": "src/b.c",
+    "arguments": ["cc", "-I", "include", "-DBAR", "-isystem", "/opt/y", "-c", "src/b.c"] } ]
+JSON
+run_ok cc.log libwrap-init --name p -x c --from-compile-commands proj/compile_commands.json --libs -lz pc
+grep -q "^CPPFLAGS *= -I$scratch/proj/include -I/opt/x/include -DFOO=1 -DBAR -isystem /opt/y\$" pc/Makefile \
+    || { grep CPPFLAGS pc/Makefile; fail "flags from compile_commands.json"; }
+echo '{' > bad.json
+expect_fail e7.log "bad.json: not a compile_commands.json" libwrap-init --name p -x c --from-compile-commands bad.json --libs -lz pd
+echo PASS

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# The link prefix `libwrap` and `libwrap-info` against installed anchors:
+# compile-only commands pass through untouched, the wrapper goes before the
+# target library (or at the end), modes and LIBWRAP_PATH, and the messages for
+# unknown wrappers and static-only targets.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+# A compiler that prints its arguments, one per line.
+cat > printargs <<'SH'
+#!/bin/sh
+for a in "$@"; do echo "$a"; done
+SH
+chmod +x printargs
+cc=$scratch/printargs
+
+# Two installed wrappers in a prefix named by LIBWRAP_PATH: foo (shared and
+# static target), bar (static-only target).
+p=$scratch/prefix
+mkdir -p "$p/share/libwrap" "$p/lib"
+cat > "$p/share/libwrap/foo.libwrap" <<A
+name=foo
+display_name=Foo library
+language=c
+ldflags=-L/opt/foo/lib
+libs=-lfoo
+target_shared=/opt/foo/lib/libfoo.so.1
+target_static=
+variants=linktime.so linktime.a runtime.so runtime.a
+toolchain=$LIBWRAP_STAGE
+A
+cat > "$p/share/libwrap/bar.libwrap" <<A
+name=bar
+display_name=bar
+language=c
+ldflags=
+libs=$scratch/libbar.a
+target_shared=
+target_static=$scratch/libbar.a
+variants=linktime.a
+toolchain=$LIBWRAP_STAGE
+A
+echo "foo was made by libwrap-init --name foo" > "$p/share/libwrap/foo.summary"
+touch libbar.a
+export LIBWRAP_PATH=/nonexistent:$p
+
+step "compile-only commands are untouched"
+for flag in -c -E -S -M -MM; do
+    out=$(libwrap --libwrap=foo "$cc" "$flag" x.c -o x.o -lfoo)
+    [ "$out" = "$(printf '%s\n' "$flag" x.c -o x.o -lfoo)" ] || fail "$flag: command changed: $out"
+done
+
+step "link-time: response file and wrapper before the first -lfoo"
+out=$(libwrap --libwrap=linktime:foo "$cc" main.o -o app -L/opt/foo/lib -lfoo -lm -lfoo)
+expected=$(printf '%s\n' main.o -o app -L/opt/foo/lib "-Wl,@$p/share/libwrap/foo.wrap" \
+    "$p/lib/libwrap_foo_linktime.so" "-Wl,-rpath,$p/lib" "-L$LIBWRAP_STAGE/lib" -llibwrap_runtime \
+    "-Wl,-rpath,$LIBWRAP_STAGE/lib" -lfoo -lm -lfoo)
+[ "$out" = "$expected" ] || { diff <(echo "$expected") <(echo "$out") || true; fail "link-time line"; }
+
+step "default mode is link-time; -static picks the archive"
+out=$(libwrap --libwrap=foo "$cc" -static main.o -lfoo)
+grep -qx -- "$p/lib/libwrap_foo_linktime.a" <<< "$out" || fail "-static: no archive: $out"
+grep -qx -- "-Wl,@$p/share/libwrap/foo.wrap" <<< "$out" || fail "default mode is not link-time"
+
+step "runtime mode: no response file, runtime wrapper"
+out=$(libwrap --libwrap=runtime:foo "$cc" main.o -lfoo)
+grep -q -- '\.wrap' <<< "$out" && fail "runtime mode added a response file: $out"
+[ "$(echo "$out" | sed -n 2p)" = "$p/lib/libwrap_foo_runtime.so" ] || fail "runtime wrapper not first before -lfoo: $out"
+
+step "target named by path; static target; two wrappers"
+out=$(libwrap --libwrap=linktime:foo,bar "$cc" main.o "$scratch/libbar.a" /opt/foo/lib/libfoo.so.1)
+[ "$(echo "$out" | sed -n 2p)" = "-Wl,@$p/share/libwrap/foo.wrap" ] || fail "wrappers not before $scratch/libbar.a: $out"
+grep -qx -- "$p/lib/libwrap_bar_linktime.a" <<< "$out" || fail "static-only bar: no archive: $out"
+[ "$(echo "$out" | tail -n 2 | head -n 1)" = "$scratch/libbar.a" ] || fail "order: $out"
+
+step "no target on the line: appended at the end"
+out=$(libwrap --libwrap=foo "$cc" main.o -o app)
+[ "$(echo "$out" | sed -n 4p)" = "-Wl,@$p/share/libwrap/foo.wrap" ] || fail "not appended: $out"
+
+step "help and libwrap-info"
+grep -E -q '^ +foo +linktime.so' <<< "$(libwrap --libwrap=help)" || fail "--libwrap=help does not list foo"
+grep -q '^bar ' <<< "$(libwrap-info list)" || fail "libwrap-info list"
+[ "$(libwrap-info --list)" = "$(libwrap-info list)" ] || fail "--list differs from list"
+touch "$p/lib/libwrap_foo_runtime.so"
+[ "$(libwrap-info preload foo)" = "$p/lib/libwrap_foo_runtime.so" ] || fail "preload path"
+[ "$(libwrap-info --preload foo)" = "$p/lib/libwrap_foo_runtime.so" ] || fail "preload path"
+grep -q 'libwrap-init --name foo' <<< "$(libwrap-info summary foo)" || fail "summary"
+[ "$(libwrap-info --summary foo)" = "$(libwrap-info summary foo)" ] || fail "--summary"
+
+step "errors"
+expect_fail e1.log "no installed wrapper 'nope' in .*LIBWRAP_PATH" libwrap --libwrap=nope "$cc" main.o
+expect_fail e2.log "has no runtime variant .*use --libwrap=linktime:bar" libwrap --libwrap=runtime:bar "$cc" main.o
+expect_fail e3.log "unknown mode 'static'" libwrap --libwrap=static:foo "$cc" main.o
+expect_fail e4.log "no --libwrap=NAME before the compiler" libwrap "$cc" main.o
+expect_fail e5.log "runtime wrapper .* LD_PRELOAD cannot measure" libwrap-info preload bar
+expect_fail e6.log "unknown command 'frobnicate'" libwrap-info frobnicate
+expect_fail e7.log "no installed wrapper 'nope'" libwrap-info summary nope
+echo PASS

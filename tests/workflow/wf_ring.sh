@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# The whole workflow on the ring example, as a new user runs it: init, make,
+# make check, make install, make installcheck; then the link prefix in both
+# modes and LD_PRELOAD of an unmodified program that also calls the library
+# from a dlopen()ed module and whose library calls its own exported function.
+# Bad input in the working directory (broken libwrap.h, main that does not
+# link, a filter that leaves nothing, an unwritable prefix) must give a
+# message saying what to do and leave the directory usable.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+step "init (examples/ring/init.sh)"
+run_ok init.log bash "$examples/ring/init.sh" "$scratch/b"
+prefix=$scratch/b/prefix
+export LIBWRAP_PATH=$prefix
+cd b/wrap
+
+step "make"
+run_ok make.log make
+cat make.log
+grep -Eq '^  CCLD +main$' make.log || fail "no quiet CCLD main line"
+grep -Eq '^  CC +ring\.linktime\.o$' make.log || fail "no quiet CC line"
+grep -q 'ring' make.log && grep -Eq 'GEN.*ring' make.log || fail "no generator summary line"
+grep -q -- '-fPIC' make.log && fail "quiet output shows commands"
+for f in libwrap_ring_linktime.so libwrap_ring_linktime.a libwrap_ring_runtime.so libwrap_ring_runtime.a \
+         ring.wrap ring.wrappers.c ring.inventory.json; do [ -f "$f" ] || fail "make did not build $f"; done
+for s in ring_new ring_free ring_push ring_pop ring_push_all ring_size ring_sum; do
+    grep -qx -- "--wrap=$s" ring.wrap || fail "$s is not wrapped"
+done
+run_ok make2.log make
+grep -q 'Nothing to be done\|is up to date' make2.log || { cat make2.log; fail "second make rebuilt something"; }
+touch ring.wrappers.c
+run_ok makev.log make V=1
+grep -q -- '-DLIBWRAP_LINKTIME' makev.log || fail "V=1 does not show the commands"
+
+step "make check"
+run_ok check.log make check JOBS=2
+cat check.log
+[ -f missing.filter ] && [ -f uncertain.filter ] || fail "make check wrote no filters"
+grep -q 'ring_' missing.filter && fail "make check calls an exported function MISSING"
+
+step "make install, libwrap-info"
+run_ok install.log make install
+for f in lib/libwrap_ring_linktime.so lib/libwrap_ring_runtime.so lib/libwrap_ring_linktime.a \
+         share/libwrap/ring.libwrap share/libwrap/ring.summary share/libwrap/ring.wrap \
+         share/libwrap/ring.filter share/libwrap/ring.inventory.json; do
+    [ -f "$prefix/$f" ] || fail "make install did not install $f"
+done
+grep -q '^ring ' <<< "$(libwrap-info list)" || fail "libwrap-info list does not show ring"
+grep -q 'libwrap-init --name ring' <<< "$(libwrap-info summary ring)" || fail "summary lacks the init command"
+[ "$(libwrap-info preload ring)" = "$prefix/lib/libwrap_ring_runtime.so" ] || fail "preload path"
+
+run_ok summary.log make show-summary
+grep -q 'init command: .*libwrap-init --name ring' summary.log && grep -q 'GEN *ring: 7 functions' summary.log \
+    || { cat summary.log; fail "make show-summary"; }
+
+step "make installcheck"
+run_ok ic.log make installcheck
+cat ic.log
+grep -q 'OK .*linktime: 7 wrapped functions' ic.log || fail "installcheck linktime"
+grep -q 'OK .*runtime: 7 wrapped functions' ic.log || fail "installcheck runtime"
+
+# expected-profile.txt: SYMBOL LINKTIME RUNTIME
+check_profile() {   # DIR COLUMN
+    visits "$1" | sort > got.txt
+    grep -v '^#' "$examples/ring/expected-profile.txt" | awk -v c="$2" '{ print $1, $c }' | sort > want.txt
+    diff want.txt got.txt || fail "$1: visits differ from expected-profile.txt (column $2)"
+}
+check_profile installcheck/linktime 2
+check_profile installcheck/runtime 3
+
+step "link prefix, link-time and runtime"
+src=$examples/ring
+for mode in linktime runtime; do
+    run_ok "link-$mode.log" libwrap --libwrap=$mode:ring "$CC" -O2 -I"$src" "$src/main.c" -o main.$mode \
+        -L"$scratch/b" -Wl,-rpath,"$scratch/b" -lring
+    LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-$mode ./main.$mode > out.$mode
+    cmp out.$mode installcheck/main.out || fail "$mode: output differs"
+done
+check_profile exp-linktime 2
+check_profile exp-runtime 3
+
+step "LD_PRELOAD: unmodified program, dlopen()ed module, the library's own calls"
+app=$scratch/b/ring_app
+"$app" "$scratch/b/ring_plugin.so" > app.out
+LD_PRELOAD=$(libwrap-info preload ring) LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-app \
+    "$app" "$scratch/b/ring_plugin.so" > app.wrapped.out
+cmp app.out app.wrapped.out || fail "LD_PRELOAD changed the program's output"
+visits exp-app | sort > got.txt
+printf '%s\n' 'ring_free 1' 'ring_new 1' 'ring_push 13' 'ring_push_all 1' 'ring_size 1' 'ring_sum 1' > want.txt
+diff want.txt got.txt || fail "LD_PRELOAD visits (ring_push: 3 from ring_push_all, 10 from the plugin)"
+
+step "bad input leaves the directory usable"
+cp libwrap.h libwrap.h.good; cp main.c main.c.good; cp ring.filter ring.filter.good
+echo '#include <no_such_header.h>' >> libwrap.h
+expect_fail bad1.log "libwrap.h does not preprocess: fix its #include lines" make
+cp libwrap.h.good libwrap.h
+echo 'void not_a_ring_function(void); int f(void) { not_a_ring_function(); return 0; }' >> main.c
+expect_fail bad2.log "main does not build from main.c" make
+cp main.c.good main.c
+printf 'LIBWRAP_REGION_NAMES_BEGIN\n  EXCLUDE *\nLIBWRAP_REGION_NAMES_END\n' > ring.filter
+expect_fail bad3.log "nothing left to wrap|no function" make
+cp ring.filter.good ring.filter
+expect_fail bad4.log "cannot write to /proc/libwrap-nowhere/lib .*make install PREFIX=DIR" \
+    make install PREFIX=/proc/libwrap-nowhere
+run_ok again.log make
+run_ok again-ic.log make installcheck
+
+step "make clean"
+run_ok clean.log make clean
+for f in main libwrap.i ring.wrappers.c libwrap_ring_linktime.so installcheck; do
+    [ ! -e "$f" ] || fail "make clean left $f"
+done
+[ -f libwrap.h ] && [ -f main.c ] && [ -f ring.filter ] || fail "make clean removed user files"
+
+step "static-only target: link-time wrappers only"
+cd "$scratch"
+mkdir st && cp b/libring.a st/
+run_ok st-init.log libwrap-init --name ringst -x c --cppflags "-I$src" --ldflags "-L$scratch/st" --libs -lring \
+    --static-only-target-library --prefix "$scratch/stprefix" stw
+cp "$src/libwrap.h" "$src/main.c" stw/
+export LIBWRAP_PATH=$scratch/stprefix
+run_ok st-make.log make -C stw all install installcheck
+cat st-make.log
+[ -f stw/libwrap_ringst_linktime.a ] && [ ! -e stw/libwrap_ringst_runtime.so ] || fail "static-only variants"
+grep -q 'OK .*linktime' st-make.log || fail "static-only installcheck"
+grep -q 'OK .*runtime' st-make.log && fail "static-only installcheck ran runtime mode"
+echo PASS
