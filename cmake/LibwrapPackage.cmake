@@ -12,5 +12,9 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/libwrapConfigVersion.cmak
 install(FILES ${PROJECT_BINARY_DIR}/libwrapConfig.cmake ${PROJECT_BINARY_DIR}/libwrapConfigVersion.cmake
   DESTINATION ${LIBWRAP_CMAKEDIR})
 
+# pkg-config finds the prefix from the .pc file's own location, so that the
+# installed tree can be moved (cmake --install --prefix DIR).
+file(RELATIVE_PATH LIBWRAP_PC_TO_PREFIX /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
+string(REGEX REPLACE "/$" "" LIBWRAP_PC_TO_PREFIX "${LIBWRAP_PC_TO_PREFIX}")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/libwrap.pc.in ${PROJECT_BINARY_DIR}/libwrap.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/libwrap.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
