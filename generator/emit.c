@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "emit_parts.h"
+#include "outfile.h"
 #include "strbuf.h"
 
 bool emit_is_wrapped(const lw_function *f)
@@ -40,34 +41,6 @@ char *emit_c_string(const char *s)
             sb_putn(&sb, (const char *)p, 1);
     }
     return sb_steal(&sb);
-}
-
-static int write_atomically(const char *path, const char *data, size_t len)
-{
-    char *tmp = xstrdup_printf("%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
-        fprintf(stderr, "libwrap-gen: %s: cannot create: %s (is the output directory writable?)\n",
-                tmp, strerror(errno));
-        free(tmp);
-        return -1;
-    }
-    bool ok = fwrite(data, 1, len, f) == len;
-    int err = errno;
-    if (fclose(f) != 0 && ok) {
-        ok = false;
-        err = errno;
-    }
-    if (ok && rename(tmp, path) != 0) {
-        ok = false;
-        err = errno;
-    }
-    if (!ok) {
-        fprintf(stderr, "libwrap-gen: %s: cannot write: %s\n", path, strerror(err));
-        unlink(tmp);
-    }
-    free(tmp);
-    return ok ? 0 : -1;
 }
 
 struct emit_batch {
@@ -113,7 +86,7 @@ int emit_outputs(const lw_inventory *inv, const lw_emit_options *opt)
         rc = emit_lists(inv, opt, &batch);
     for (size_t i = 0; i < batch.n; i++) {
         if (rc == 0)
-            rc = write_atomically(batch.files[i].path, batch.files[i].text, batch.files[i].len);
+            rc = write_file_atomically(batch.files[i].path, batch.files[i].text, batch.files[i].len);
         free(batch.files[i].path);
         free(batch.files[i].text);
     }

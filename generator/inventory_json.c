@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "outfile.h"
 #include "strbuf.h"
 
 static json_object *jstr(const char *s)
@@ -82,28 +83,10 @@ int inventory_write_json(const lw_inventory *inv, const char *path)
 
     const char *text = json_object_to_json_string_ext(
         root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
-    char *tmp = xstrdup_printf("%s.tmp", path);
-    int rc = -1;
-    FILE *fp = fopen(tmp, "w");
-    if (!fp) {
-        fprintf(stderr, "libwrap-gen: %s: %s\n", tmp, strerror(errno));
-        goto out;
-    }
-    bool ok = fputs(text, fp) >= 0 && fputc('\n', fp) != EOF;
-    ok = (fclose(fp) == 0) && ok;
-    if (!ok) {
-        fprintf(stderr, "libwrap-gen: %s: write failed (disk full?)\n", tmp);
-        unlink(tmp);
-        goto out;
-    }
-    if (rename(tmp, path) != 0) {
-        fprintf(stderr, "libwrap-gen: %s: %s\n", path, strerror(errno));
-        unlink(tmp);
-        goto out;
-    }
-    rc = 0;
-out:
-    free(tmp);
+    /* The JSON text ends with a newline, as text files do. */
+    char *doc = xstrdup_printf("%s\n", text);
+    int rc = write_file_atomically(path, doc, strlen(doc));
+    free(doc);
     json_object_put(root);
     return rc;
 }

@@ -22,8 +22,10 @@
 #include "inventory.h"
 #include "parse.h"
 #include "scope.h"
+#include "outfile.h"
 #include "strbuf.h"
 #include "symcheck.h"
+#include "template.h"
 #include "variadic.h"
 
 typedef struct gen_options {
@@ -165,41 +167,19 @@ static int parse_args(int argc, char **argv, gen_options *o)
     return 0;
 }
 
-/* <dir of this executable>/../../share/libwrap/templates: the same relative
- * place in the build tree's stage and in an installation. */
-static char *default_templates_dir(void)
-{
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0)
-        return xstrdup("templates");
-    exe[n] = '\0';
-    char *slash = strrchr(exe, '/');
-    if (slash)
-        *slash = '\0';
-    return xstrdup_printf("%s/../../share/libwrap/templates", exe);
-}
-
 static int write_dump(const lw_inventory *inv, const char *path)
 {
-    char *tmp = xstrdup_printf("%s.tmp", path);
-    int rc = -1;
-    FILE *fp = fopen(tmp, "w");
-    if (!fp) {
-        fprintf(stderr, "libwrap-gen: %s: %s\n", tmp, strerror(errno));
-        goto out;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem) {
+        fprintf(stderr, "libwrap-gen: %s: %s\n", path, strerror(errno));
+        return -1;
     }
-    inventory_dump(inv, fp);
-    bool ok = !ferror(fp);
-    ok = fclose(fp) == 0 && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        fprintf(stderr, "libwrap-gen: %s: cannot write (%s)\n", path, strerror(errno));
-        unlink(tmp);
-        goto out;
-    }
-    rc = 0;
-out:
-    free(tmp);
+    inventory_dump(inv, mem);
+    fclose(mem);
+    int rc = write_file_atomically(path, text, len);
+    free(text);
     return rc;
 }
 
@@ -321,7 +301,12 @@ static int generate(const gen_options *o)
     }
     if (ensure_dir(o->outdir) != 0)
         goto out;
-    templates = o->templates ? xstrdup(o->templates) : default_templates_dir();
+    templates = o->templates ? xstrdup(o->templates) : template_default_dir();
+    if (!templates) {
+        fprintf(stderr, "libwrap-gen: no template directory next to this program "
+                        "(PREFIX/share/libwrap/templates); name one with --templates DIR\n");
+        goto out;
+    }
     json_path = xstrdup_printf("%s/%s.inventory.json", o->outdir, o->name);
     dump_path = xstrdup_printf("%s/%s.functions.txt", o->outdir, o->name);
     if (inventory_write_json(&inv, json_path) != 0 || write_dump(&inv, dump_path) != 0)

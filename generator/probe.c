@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "ldsearch.h"
+#include "outfile.h"
 #include "strbuf.h"
 #include "symcheck.h"
 
@@ -494,24 +495,6 @@ static size_t apply_results(const char *path, symbol *sorted, size_t n)
 
 /* ---- outputs ----------------------------------------------------------- */
 
-static int write_atomic(const char *path, const char *text)
-{
-    char *tmp = xstrdup_printf("%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    int rc = -1;
-    if (f) {
-        fputs(text, f);
-        if (fclose(f) == 0 && rename(tmp, path) == 0)
-            rc = 0;
-    }
-    if (rc != 0) {
-        fprintf(stderr, "libwrap-gen: %s: cannot write: %s\n", path, strerror(errno));
-        unlink(tmp);
-    }
-    free(tmp);
-    return rc;
-}
-
 static int write_filter(const options *opt, const char *name, const char *file, result which,
                         const symbol *syms, size_t n)
 {
@@ -535,7 +518,7 @@ static int write_filter(const options *opt, const char *name, const char *file, 
     sb_put(&sb, "LIBWRAP_REGION_NAMES_END\n");
     char *path = xstrdup_printf("%s/%s", opt->outdir, file);
     char *text = sb_steal(&sb);
-    int rc = write_atomic(path, text);
+    int rc = write_file_atomically(path, text, strlen(text));
     free(text);
     free(path);
     return rc;
@@ -549,7 +532,7 @@ static int write_cache(const char *path, uint64_t key, const symbol *syms, size_
         if (syms[i].res != PROBE_UNKNOWN)
             sb_printf(&sb, "%c %s\n", result_code[syms[i].res], syms[i].name);
     char *text = sb_steal(&sb);
-    int rc = write_atomic(path, text);
+    int rc = write_file_atomically(path, text, strlen(text));
     free(text);
     return rc;
 }

@@ -34,7 +34,7 @@ exp=$demo/experiment
 rm -rf "$exp"
 (cd "$demo" && LIBWRAP_EXPERIMENT_DIRECTORY=$exp LD_PRELOAD=$(libwrap-info preload ring) ./ring_app)
 echo
-libwrap-report --top 10 --html "$exp"
-echo
 echo "Call tree:"
 libwrap-report --tree "$exp"
+echo
+libwrap-report --top 10 --html "$exp"

@@ -1,0 +1,43 @@
+/*
+ * outfile.c - atomic replacement of generated files (see outfile.h).
+ */
+#include "outfile.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "strbuf.h"
+
+int write_file_atomically(const char *path, const char *data, size_t len)
+{
+    /* The PID keeps two concurrent generator runs (make -j) from sharing a
+     * temporary file. */
+    char *tmp = xstrdup_printf("%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        fprintf(stderr, "libwrap-gen: %s: cannot create: %s (is the output directory writable?)\n",
+                tmp, strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    bool ok = fwrite(data, 1, len, f) == len;
+    int err = errno;
+    if (fclose(f) != 0 && ok) {
+        ok = false;
+        err = errno;
+    }
+    if (ok && rename(tmp, path) != 0) {
+        ok = false;
+        err = errno;
+    }
+    if (!ok) {
+        fprintf(stderr, "libwrap-gen: %s: cannot write: %s\n", path, strerror(err));
+        unlink(tmp);
+    }
+    free(tmp);
+    return ok ? 0 : -1;
+}
