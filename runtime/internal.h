@@ -57,6 +57,11 @@
  * ThreadSanitizer as atomics. */
 #define LW_LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define LW_STORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+/* Leaving the runtime on the hot path. A release store (a plain store on
+ * x86): the finaliser's acquire load of the guard that finds it clear then
+ * sees everything the thread wrote to its stack and tree before, which is
+ * what lets it close that thread's frames (lw_finish). */
+#define LW_GUARD_CLEAR() __atomic_store_n(&lw_tls.guard, 0, __ATOMIC_RELEASE)
 
 /* ---- config.c ---------------------------------------------------------- */
 
@@ -207,8 +212,26 @@ lw_thread *lw_thread_attach(void);
 int lw_thread_grow_stack(lw_thread *t);
 /* Closes the open frames of `t` at `now` (thread end, finalisation). */
 void lw_thread_close_frames(lw_thread *t, uint64_t now);
+/*
+ * The runtime's locks, and the one order in which a thread may hold several
+ * of them (outermost first); a path that needs two takes them in this order
+ * or a fork() racing with finalisation deadlocks:
+ *
+ *   1. the region table       lw_region_lock            region.c
+ *   2. the thread registry    lw_thread_registry_lock   thread.c
+ *   3. the experiment dir     lw_dir_mutex              lifecycle.c
+ *   4. the trace writer's own locks (its thread list, OTF2's)  otf2_writer.c
+ *
+ * lw_finish takes 1, 2, then 3 and 4 through lw_experiment_dir and the
+ * trace writer; the atfork prepare handler takes 1, 2, 3 and holds them
+ * across fork(); thread start and end take 2 (then 4). The resolver's
+ * warn-once list (resolve.c) is a leaf: nothing is taken under it. None of
+ * them is taken on the hot path (libwrap_enter/exit). Every holder sets the
+ * thread's guard (lw_tls.guard) before it allocates, so the allocator may be
+ * wrapped: its wrappers, called under these locks, take none of them
+ * (libwrap_region_register and libwrap_enter return "not measured").
+ */
 void lw_thread_registry_lock(void);
-int lw_thread_registry_trylock(void); /* 0 when locked */
 void lw_thread_registry_unlock(void);
 lw_thread *lw_thread_first(void); /* under the registry lock */
 void lw_thread_init_process(void);
@@ -222,7 +245,7 @@ size_t lw_region_count(void);
 const libwrap_region *lw_region_get(int32_t id);
 /* Stable snapshot of the region table for the trace writer. */
 const libwrap_region *const *lw_region_table(size_t *n);
-void lw_region_lock(void);
+void lw_region_lock(void); /* lock 1 of the order given at lw_thread_registry_lock */
 void lw_region_unlock(void);
 void lw_region_after_fork_child(void);
 

@@ -31,6 +31,7 @@
 int lw_state;
 
 static pthread_once_t lw_once = PTHREAD_ONCE_INIT;
+/* Lock 3 of the order in internal.h. */
 static pthread_mutex_t lw_dir_mutex = PTHREAD_MUTEX_INITIALIZER;
 static char *lw_dir;      /* claimed experiment directory */
 static char *lw_dir_base; /* the name to claim (absolute) */
@@ -164,7 +165,8 @@ static void lw_fork_prepare(void)
     /* The child nests its results in ours, so ours must exist first. */
     if (lw_region_count() > 0)
         lw_experiment_dir();
-    /* Lock order everywhere: regions, threads, directory. */
+    /* Held across fork(), in the order of internal.h: lw_finish takes the
+     * same ones, so a fork racing with finalisation cannot deadlock. */
     lw_region_lock();
     lw_thread_registry_lock();
     pthread_mutex_lock(&lw_dir_mutex);
@@ -312,7 +314,7 @@ static int lw_tree_has_visits(const lw_node *n)
 static int lw_wait_not_busy(const lw_thread *t)
 {
     for (int i = 0; i < 2000; i++) {
-        if (!LW_LOAD(*t->guard))
+        if (!__atomic_load_n(t->guard, __ATOMIC_ACQUIRE))
             return 1;
         if (i < 100) {
             sched_yield();
@@ -335,6 +337,7 @@ void lw_finish(const char *why)
     uint64_t end = lw_ticks();
     lw_log(LW_LOG_LIFECYCLE, "finishing (%s)", why);
 
+    /* The order of internal.h, as lw_fork_prepare. */
     lw_region_lock();
     lw_thread_registry_lock();
     int others = 0;

@@ -187,7 +187,7 @@ static __attribute__((noinline)) int lw_enter_slow(lw_thread *t, int32_t id, voi
         d = t->depth;
     }
     if (d == t->cap && lw_thread_grow_stack(t) < 0) {
-        LW_STORE(lw_tls.guard, 0);
+        LW_GUARD_CLEAR();
         return 0;
     }
     lw_node *parent = d ? t->stack[d - 1].node : t->tree.root;
@@ -214,7 +214,7 @@ static __attribute__((noinline)) int lw_enter_slow(lw_thread *t, int32_t id, voi
     t->depth = d + 1;
     if (t->trace)
         lw_trace_enter(t->trace, id, now, m);
-    LW_STORE(lw_tls.guard, 0);
+    LW_GUARD_CLEAR();
     return 1;
 }
 
@@ -223,14 +223,14 @@ static __attribute__((noinline)) int lw_enter_slow(lw_thread *t, int32_t id, voi
 static __attribute__((noinline)) int lw_enter_trace(lw_thread *t, int32_t id, uint64_t now)
 {
     lw_trace_enter(t->trace, id, now, t->scratch);
-    LW_STORE(lw_tls.guard, 0);
+    LW_GUARD_CLEAR();
     return 1;
 }
 
 static __attribute__((noinline)) void lw_exit_trace(lw_thread *t, int32_t id, uint64_t now)
 {
     lw_trace_leave(t->trace, id, now, t->scratch);
-    LW_STORE(lw_tls.guard, 0);
+    LW_GUARD_CLEAR();
 }
 
 /* The clock_gettime timer takes the slow paths: a call on the fast path
@@ -263,7 +263,7 @@ int libwrap_enter(int32_t id, void *frame)
      * guard and waits, or this thread sees the stop and backs out. */
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     if (lw_unlikely(LW_LOAD(lw_state) != 1)) {
-        LW_STORE(lw_tls.guard, 0);
+        LW_GUARD_CLEAR();
         return 0;
     }
     if (lw_unlikely(!lw_timer_tsc))
@@ -293,7 +293,7 @@ int libwrap_enter(int32_t id, void *frame)
     t->depth = d + 1;
     if (lw_unlikely(t->trace != NULL))
         return lw_enter_trace(t, id, now);
-    LW_STORE(lw_tls.guard, 0);
+    LW_GUARD_CLEAR();
     return 1;
 #endif
 }
@@ -305,7 +305,7 @@ static __attribute__((noinline)) int lw_enter_first(int32_t id, void *frame)
     int saved = errno;
     LW_STORE(lw_tls.guard, 1);
     lw_thread *t = lw_thread_attach();
-    LW_STORE(lw_tls.guard, 0);
+    LW_GUARD_CLEAR();
     errno = saved;
     return t ? libwrap_enter(id, frame) : 0;
 }
@@ -332,7 +332,7 @@ static __attribute__((noinline)) void lw_exit_slow(lw_thread *t, int32_t id, uin
         lw_pop(t, now, lw_read_metrics(t));
     else
         lw_exit_mismatch(t, id, now);
-    LW_STORE(lw_tls.guard, 0);
+    LW_GUARD_CLEAR();
 }
 
 static __attribute__((noinline)) void lw_exit_clock(lw_thread *t, int32_t id)
@@ -356,7 +356,7 @@ void libwrap_exit(int32_t id)
     LW_STORE(lw_tls.guard, 1);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     if (lw_unlikely(LW_LOAD(lw_state) != 1)) {
-        LW_STORE(lw_tls.guard, 0);
+        LW_GUARD_CLEAR();
         return;
     }
     if (lw_unlikely(!lw_timer_tsc)) {
@@ -388,6 +388,6 @@ void libwrap_exit(int32_t id)
         lw_exit_trace(t, id, now);
         return;
     }
-    LW_STORE(lw_tls.guard, 0);
+    LW_GUARD_CLEAR();
 #endif
 }

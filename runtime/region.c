@@ -17,6 +17,7 @@
 #define LW_REGION_FILTERED (-1)
 #define LW_REGION_DISABLED (-2)
 
+/* Lock 1 of the order in internal.h. */
 static pthread_mutex_t lw_regions_mutex = PTHREAD_MUTEX_INITIALIZER;
 static const libwrap_region **lw_regions;
 static size_t lw_nregions;
@@ -50,9 +51,16 @@ int32_t libwrap_region_register(libwrap_region *region)
     int32_t id = __atomic_load_n(&region->id, __ATOMIC_ACQUIRE);
     if (id)
         return id;
+    /* The runtime itself calls the wrapped function (the wrapped library is
+     * the allocator or libc: strdup while starting, malloc while writing
+     * results, realloc below under the region lock). Checked before
+     * lw_ensure_started and before any lock: this thread may be the one
+     * running the start-up (pthread_once would wait for itself) or holding
+     * the lock. Not stored: a later call, outside the runtime, registers it. */
+    if (LW_LOAD(lw_tls.guard))
+        return LW_REGION_FILTERED;
     lw_ensure_started();
-    /* Not stored: a later call, outside the runtime, registers it. */
-    if (LW_LOAD(lw_state) != 1 || LW_LOAD(lw_tls.guard))
+    if (LW_LOAD(lw_state) != 1)
         return LW_REGION_FILTERED;
 
     int saved = errno;

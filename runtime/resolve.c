@@ -92,6 +92,10 @@ void libwrap_warn_once(const void *what, const char *fmt, ...)
         return;
     int saved = errno;
     int first = 1;
+    /* realloc below may be a wrapper: with the guard set it takes no lock
+     * of the runtime under this one (internal.h). */
+    int guard = LW_LOAD(lw_tls.guard);
+    LW_STORE(lw_tls.guard, 1);
     pthread_mutex_lock(&lw_warned_mutex);
     for (size_t i = 0; i < lw_nwarned && first; i++)
         first = lw_warned[i] != what;
@@ -109,6 +113,7 @@ void libwrap_warn_once(const void *what, const char *fmt, ...)
             lw_warned[lw_nwarned++] = what;
     }
     pthread_mutex_unlock(&lw_warned_mutex);
+    LW_STORE(lw_tls.guard, guard);
     if (first) {
         va_list ap;
         va_start(ap, fmt);

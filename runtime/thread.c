@@ -14,6 +14,7 @@
 
 __thread lw_tls_block lw_tls __attribute__((tls_model("initial-exec")));
 
+/* Lock 2 of the order in internal.h. */
 static pthread_mutex_t lw_threads_mutex = PTHREAD_MUTEX_INITIALIZER;
 static lw_thread *lw_threads;
 static uint32_t lw_next_tid = 1; /* 0 is kept for the main thread */
@@ -117,11 +118,6 @@ lw_thread *lw_thread_attach(void)
 void lw_thread_registry_lock(void)
 {
     pthread_mutex_lock(&lw_threads_mutex);
-}
-
-int lw_thread_registry_trylock(void)
-{
-    return pthread_mutex_trylock(&lw_threads_mutex);
 }
 
 void lw_thread_registry_unlock(void)

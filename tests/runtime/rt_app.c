@@ -154,6 +154,47 @@ static int run_fork(void)
     return 0;
 }
 
+static int forks_done;
+
+/* Forks `calls` times; each child makes one call and exits. */
+static void *forker(void *arg)
+{
+    long failed = 0;
+    for (long i = 0; i < calls; i++) {
+        int pid = lib_fork();
+        if (pid == 0) {
+            lib_add(1, 1);
+            exit(0);
+        }
+        int status;
+        if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+            WEXITSTATUS(status) != 0)
+            failed++;
+        __atomic_add_fetch(&forks_done, 1, __ATOMIC_SEQ_CST);
+    }
+    return (void *)failed;
+}
+
+/* fork() racing with finalisation: the atfork handlers and the finaliser
+ * take the runtime's locks, in the same order or a deadlock (and a
+ * ThreadSanitizer lock-order report) follows. */
+static int run_forkfinish(void)
+{
+    pthread_t t;
+    void *failed;
+    lib_add(1, 1);
+    if (pthread_create(&t, NULL, forker, NULL)) {
+        fprintf(stderr, "rt_app: pthread_create failed\n");
+        return 1;
+    }
+    while (__atomic_load_n(&forks_done, __ATOMIC_SEQ_CST) < 1)
+        usleep(1000);
+    libwrap_finalize();
+    pthread_join(t, &failed);
+    printf("forks %ld failed %ld\n", calls, (long)failed);
+    return failed != NULL;
+}
+
 static int ready;
 
 static void *blocked(void *arg)
@@ -235,6 +276,8 @@ int main(int argc, char **argv)
         return run_errno();
     if (!strcmp(s, "fork"))
         return run_fork();
+    if (!strcmp(s, "forkfinish"))
+        return run_forkfinish();
     if (!strcmp(s, "running"))
         return run_running();
     if (!strcmp(s, "exec"))

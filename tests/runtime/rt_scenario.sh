@@ -80,6 +80,21 @@ fork)
         "path('lib_add') == 5" "path('lib_call/lib_add') == 1" "prof['pid'] != 0"
     [ ! -e exp.1 ] || fail "the child wrote outside the parent's directory"
     ;;
+forkfinish)
+    # Children forked before the finalisation write their own profile (one
+    # call each); those forked after it write nothing. No deadlock, no
+    # sanitizer report.
+    n=20
+    [ -n "${RT_SMALL:-}" ] && n=4
+    run 0 forkfinish 1 $n
+    [ "$(cat out.txt)" = "forks $n failed 0" ] || fail "output: $(cat out.txt)"
+    [ ! -s err.txt ] || fail "unexpected messages: $(cat err.txt)"
+    $CHECK exp "visits('lib_add') == 1" "visits('lib_fork') >= 1"
+    for d in exp/fork-*; do
+        [ -d "$d" ] || continue
+        $CHECK "$d" "visits('lib_add') == 1" "visits('lib_fork') == 0" >/dev/null
+    done
+    ;;
 crash)
     # A fault, a raised SIGSEGV, a SIGTERM: results written, the program
     # still dies by its signal (the shell reports 128 + signal number).

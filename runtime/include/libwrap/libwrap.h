@@ -72,6 +72,9 @@ typedef struct libwrap_region {
  * the same id) and returns its id: > 0 measured, < 0 excluded. Applies the
  * runtime filter (LIBWRAP_FILTERING_FILE). Thread-safe; takes a lock, so it
  * is meant for the first call of each region only (libwrap_region_id).
+ * Called by the runtime's own use of a wrapped function (the wrapped library
+ * is libc or the allocator), it returns a negative id at once, takes no lock
+ * and leaves the region unregistered, for its next call to register.
  */
 LIBWRAP_API int32_t libwrap_region_register(libwrap_region *region);
 
