@@ -24,8 +24,54 @@ static const struct {
     {"__libwrap_cFloat128", "_Complex _Float128"},
 };
 
+const char *declarator_inaccessible(CXCursor decl)
+{
+    for (CXCursor c = decl; !clang_Cursor_isNull(c) && !clang_isInvalid(clang_getCursorKind(c)) &&
+                            clang_getCursorKind(c) != CXCursor_TranslationUnit;
+         c = clang_getCursorSemanticParent(c)) {
+        enum CX_CXXAccessSpecifier a = clang_getCXXAccessSpecifier(c);
+        if (a == CX_CXXPrivate || a == CX_CXXProtected)
+            return "a private or protected member type of a class (the wrapper cannot name it)";
+    }
+    return NULL;
+}
+
 static char *leaf_spelling(CXType t, char **why)
 {
+    CXCursor decl = clang_getTypeDeclaration(t);
+    const char *hidden = declarator_inaccessible(decl);
+    if (hidden) {
+        *why = xstrdup(hidden);
+        return NULL;
+    }
+    /* A C++ type keeps the qualifier it was written with (`inner::Q`
+     * inside namespace ns, `vector<int>` inside namespace std), which names
+     * nothing in the wrapper source. A typedef it names is spelled fully
+     * qualified by libclang, with the elaborated type's own const/volatile;
+     * a class, enum or template specialization by its canonical type, which
+     * is fully qualified with its qualifiers. In C the elaborated types are
+     * `struct tag`, the same either way. */
+    if (t.kind == CXType_Elaborated) {
+        CXType named = clang_Type_getNamedType(t);
+        CXString cs;
+        char *r;
+        if (named.kind == CXType_Typedef) {
+            cs = clang_getTypeSpelling(named);
+            r = xstrdup_printf("%s%s%s", clang_isConstQualifiedType(t) ? "const " : "",
+                               clang_isVolatileQualifiedType(t) ? "volatile " : "",
+                               clang_getCString(cs));
+        } else {
+            cs = clang_getTypeSpelling(clang_getCanonicalType(t));
+            r = xstrdup(clang_getCString(cs));
+        }
+        clang_disposeString(cs);
+        if (strstr(r, "(unnamed") || strstr(r, "(anonymous")) {
+            free(r);
+            *why = xstrdup("a struct, union or enum without a name (give it a tag or a typedef)");
+            return NULL;
+        }
+        return r;
+    }
     CXString cs = clang_getTypeSpelling(t);
     const char *s = clang_getCString(cs);
     strbuf sb = STRBUF_INIT;

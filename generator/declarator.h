@@ -26,6 +26,11 @@ char *declarator_spell(CXType t, const char *inner, char **why);
  * size expression names other parameters and cannot be spelled). */
 char *declarator_param(CXType t, const char *name, char **why);
 
+/* Why a C++ declaration (a type's or a class's) cannot be named by the
+ * wrappers: it is a private or protected member, or nested in one. NULL when
+ * it can. */
+const char *declarator_inaccessible(CXCursor decl);
+
 /* The type alone, as an abstract declarator ("void (*)(int)"), or NULL. */
 char *declarator_type(CXType t, char **why);
 

@@ -124,9 +124,12 @@ static char *include_path(const char *header, const char *outdir)
 }
 
 /* The C names are derived from the inventory index, stable across runs. */
-static void set_function_vars(lw_tvars *v, const lw_inventory *inv, size_t i)
+static void set_function_vars(lw_tvars *v, const lw_inventory *inv, size_t i, bool cxx)
 {
     const lw_function *f = &inv->funcs[i];
+    /* The C++ body returns the original's result directly, which a
+     * variadic wrapper cannot (va_end comes after the call). */
+    bool cxx_body = cxx && !f->variadic;
     char *w = xstrdup_printf("libwrap_w_%zu", i);
     char *r = xstrdup_printf("libwrap_r_%zu", i);
     char *s;
@@ -145,10 +148,11 @@ static void set_function_vars(lw_tvars *v, const lw_inventory *inv, size_t i)
     tvars_set_bool(v, "VOID", f->ret_void);
     tvars_set_bool(v, "NORETURN", f->noreturn);
     tvars_set_bool(v, "VARIADIC", f->variadic);
+    tvars_set_bool(v, "CXX_BODY", cxx_body);
 
     strbuf args = STRBUF_INIT;
     for (size_t k = 0; k < f->nparams; k++)
-        sb_printf(&args, "%s%s", k ? ", " : "", f->params[k].fwd);
+        sb_printf(&args, cxx_body ? "%sLIBWRAP_FWD(%s)" : "%s%s", k ? ", " : "", f->params[k].fwd);
     if (f->variadic) {
         sb_put(&args, ", libwrap_ap");
         tvars_set(v, "LAST", f->params[f->nparams - 1].fwd);
@@ -210,6 +214,8 @@ int emit_wrappers(const lw_inventory *inv, const lw_emit_options *opt, emit_batc
     size_t count = 0;
 
     tvars_set(vars, "LIBNAME", name);
+    bool cxx = inv->language && strstr(inv->language, "++");
+    tvars_set_bool(vars, "CXX", cxx);
     const char *header = inv->header && inv->header[0] ? inv->header : "libwrap.h";
     char *inc = include_path(header, opt->outdir);
     if (strpbrk(inc, "\"\n")) {
@@ -232,7 +238,7 @@ int emit_wrappers(const lw_inventory *inv, const lw_emit_options *opt, emit_batc
     for (size_t i = 0; i < inv->nfuncs; i++) {
         if (!emit_is_wrapped(&inv->funcs[i]))
             continue;
-        set_function_vars(tvars_append(vars, "FUNCTIONS"), inv, i);
+        set_function_vars(tvars_append(vars, "FUNCTIONS"), inv, i, cxx);
         count++;
     }
     tvars_setf(vars, "COUNT", "%zu", count);

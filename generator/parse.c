@@ -132,12 +132,22 @@ static char *cx_string(CXString s)
 
 /* Prints errors and fatals the way clang does, at the presumed location,
  * so they point into the header rather than into libwrap.i. */
-static unsigned report_diagnostics(CXTranslationUnit tu)
+static unsigned report_diagnostics(CXTranslationUnit tu, bool cxx)
 {
     unsigned n = clang_getNumDiagnostics(tu), errors = 0;
     for (unsigned i = 0; i < n; i++) {
         CXDiagnostic d = clang_getDiagnostic(tu, i);
         enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+        /* libstdc++ preprocessed by g++ keeps the branches written for
+         * gcc's builtins (__integer_pack in <utility>), which libclang
+         * rejects. They sit in template machinery no wrapper spells, and
+         * libclang recovers (KeepGoing): errors in C++ system headers are
+         * not the user's to fix. */
+        if (cxx && sev == CXDiagnostic_Error &&
+            clang_Location_isInSystemHeader(clang_getDiagnosticLocation(d))) {
+            clang_disposeDiagnostic(d);
+            continue;
+        }
         if (sev >= CXDiagnostic_Error) {
             if (errors < 20) {
                 CXString file;
@@ -333,6 +343,162 @@ static lw_func_kind cursor_func_kind(CXCursor c)
     }
 }
 
+/* Does the member function take the object pointer (`this`)? */
+static bool takes_this(CXCursor c)
+{
+    switch (clang_getCursorKind(c)) {
+    case CXCursor_CXXMethod:
+        return !clang_CXXMethod_isStatic(c);
+    case CXCursor_Constructor:
+    case CXCursor_Destructor:
+    case CXCursor_ConversionFunction:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* At the ABI level a member function takes the object pointer first: the
+ * wrapper declares it as an ordinary parameter, const-qualified for a const
+ * method, spelled from the class's canonical (fully qualified) type. */
+static bool prepend_this(lw_function *f, CXCursor c, char **why)
+{
+    CXCursor cls = clang_getCursorSemanticParent(c);
+    const char *hidden = declarator_inaccessible(cls);
+    if (hidden) {
+        *why = xstrdup(hidden);
+        return false;
+    }
+    char *type = cx_string(clang_getTypeSpelling(clang_getCanonicalType(clang_getCursorType(cls))));
+    if (!type[0] || strstr(type, "(unnamed") || strstr(type, "(anonymous")) {
+        free(type);
+        *why = xstrdup("member of a class without a name");
+        return false;
+    }
+    bool is_const = clang_CXXMethod_isConst(c) != 0; /* 0 for constructors and destructors */
+    lw_param *params = xcalloc(f->nparams + 1, sizeof *params);
+    if (f->nparams)
+        memcpy(params + 1, f->params, f->nparams * sizeof *params);
+    free(f->params);
+    f->params = params;
+    f->nparams++;
+    lw_param *p = &params[0];
+    p->name = xstrdup("this");
+    p->type = xstrdup_printf("%s%s *", is_const ? "const " : "", type);
+    p->canonical = xstrdup(p->type);
+    p->fwd = xstrdup("libwrap_this");
+    p->decl = xstrdup_printf("%s%s *libwrap_this", is_const ? "const " : "", type);
+    free(type);
+    return true;
+}
+
+/* Why a C++ function cannot be wrapped though it is declared with external
+ * linkage, or NULL: the checks that need the cursor's context. */
+static const char *cxx_unwrappable(CXCursor c, lw_skip *why)
+{
+    *why = LW_SKIP_UNSUPPORTED;
+    /* Deleted functions report themselves as not available. */
+    if (clang_getCursorAvailability(c) == CXAvailability_NotAvailable)
+        return "deleted function";
+    /* Private and protected members are wrapped: the wrappers reach them
+     * by symbol, not by name, and the application's calls of the header's
+     * inline members compile to calls of them. */
+    for (CXCursor p = clang_getCursorSemanticParent(c);
+         !clang_Cursor_isNull(p) && clang_getCursorKind(p) != CXCursor_TranslationUnit;
+         p = clang_getCursorSemanticParent(p)) {
+        enum CXCursorKind k = clang_getCursorKind(p);
+        if (k == CXCursor_ClassTemplate || k == CXCursor_ClassTemplatePartialSpecialization)
+            return "member of a class template: only instantiations have symbols";
+        if (k == CXCursor_Namespace && clang_Cursor_isAnonymous(p)) {
+            *why = LW_SKIP_STATIC;
+            return "in an anonymous namespace";
+        }
+    }
+    return NULL;
+}
+
+static enum CXChildVisitResult find_virtual_base(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    if (clang_getCursorKind(c) != CXCursor_CXXBaseSpecifier)
+        return CXChildVisit_Continue;
+    if (clang_isVirtualBase(c)) {
+        *(bool *)data = true;
+        return CXChildVisit_Break;
+    }
+    CXCursor base = clang_getTypeDeclaration(clang_getCursorType(c));
+    if (!clang_Cursor_isNull(base))
+        clang_visitChildren(base, find_virtual_base, data);
+    return *(bool *)data ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* The constructors and destructors of a class with virtual bases take a
+ * hidden VTT parameter in their base-object variants (C2, D2). */
+static bool has_virtual_base(CXCursor cls)
+{
+    bool found = false;
+    clang_visitChildren(cls, find_virtual_base, &found);
+    return found;
+}
+
+static lw_param param_copy(const lw_param *p)
+{
+    return (lw_param){xstrdup(p->name), p->name_invented, xstrdup(p->type),
+                      xstrdup(p->canonical), xstrdup(p->decl), xstrdup(p->fwd)};
+}
+
+/* A constructor or destructor is several functions in the Itanium ABI,
+ * each with its own symbol: C1 (complete object) and C2 (base object), D1,
+ * D2 and, for a virtual destructor, D0 (deleting). The application calls C1,
+ * D1 and D0; the library's derived classes call C2 and D2. All have the
+ * declared parameters after the object pointer and return nothing, so each
+ * variant becomes an entry of its own, a copy of the last one added. Each
+ * entry's USR gets its symbol appended: the variants are not redeclarations
+ * of each other. */
+static void add_structor_variants(visit_ctx *ctx, CXCursor c)
+{
+    CXStringSet *set = clang_Cursor_getCXXManglings(c);
+    size_t first = ctx->inv->nfuncs - 1;
+    char *usr = xstrdup(ctx->usr[first]);
+    for (unsigned i = 0; set && i < set->Count; i++) {
+        const char *sym = clang_getCString(set->Strings[i]);
+        if (!sym || !sym[0])
+            continue;
+        lw_function *f;
+        if (i == 0) {
+            f = &ctx->inv->funcs[first];
+            free(f->symbol);
+        } else {
+            f = inventory_add(ctx->inv); /* may move the array: copy from the index */
+            const lw_function *g = &ctx->inv->funcs[first];
+            *f = *g;
+            f->name = xstrdup(g->name);
+            f->scope = xstrdup(g->scope);
+            f->file = xstrdup(g->file);
+            f->ret_type = xstrdup(g->ret_type);
+            f->ret_canonical = xstrdup(g->ret_canonical);
+            f->declarator = xstrdup(g->declarator);
+            f->va_twin = g->va_twin ? xstrdup(g->va_twin) : NULL;
+            f->skip_detail = g->skip_detail ? xstrdup(g->skip_detail) : NULL;
+            f->params = g->nparams ? xcalloc(g->nparams, sizeof *f->params) : NULL;
+            for (size_t k = 0; k < g->nparams; k++)
+                f->params[k] = param_copy(&g->params[k]);
+            if (ctx->inv->nfuncs > ctx->usr_cap) {
+                ctx->usr_cap = ctx->inv->cap;
+                ctx->usr = xrealloc(ctx->usr, ctx->usr_cap * sizeof *ctx->usr);
+            }
+            ctx->usr[ctx->inv->nfuncs - 1] = NULL;
+        }
+        f->symbol = xstrdup(sym);
+        size_t idx = (size_t)(f - ctx->inv->funcs);
+        free(ctx->usr[idx]);
+        ctx->usr[idx] = xstrdup_printf("%s %s", usr, sym);
+    }
+    free(usr);
+    if (set)
+        clang_disposeStringSet(set);
+}
+
 static void add_function(visit_ctx *ctx, CXCursor c)
 {
     lw_function *f = inventory_add(ctx->inv);
@@ -396,13 +562,19 @@ static void add_function(visit_ctx *ctx, CXCursor c)
 
     char *why = NULL;
     bool params_ok = fill_params(f, c, &why);
+    if (params_ok && ctx->cxx && takes_this(c))
+        params_ok = prepend_this(f, c, &why);
     if (f->unprototyped && declared_void(ctx->opt, f->symbol, f->name))
         f->unprototyped = false;
     if (params_ok)
         f->declarator = build_declarator(f, ret, &why);
 
+    lw_skip cxx_why = LW_WRAP;
+    const char *cxx_detail = ctx->cxx ? cxx_unwrappable(c, &cxx_why) : NULL;
     if (strncmp(f->name, "__builtin_", 10) == 0)
         function_skip(f, LW_SKIP_BUILTIN, NULL);
+    else if (cxx_detail)
+        function_skip(f, cxx_why, cxx_detail);
     else if (f->is_inline &&
              (f->is_static || ctx->cxx || !(sc == CX_SC_Extern || def_sc == CX_SC_Extern)))
         /* GNU `extern inline` (gmp) is wrappable: the library exports an
@@ -420,11 +592,15 @@ static void add_function(visit_ctx *ctx, CXCursor c)
         function_skip(f, LW_SKIP_UNSUPPORTED, why ? why : "type cannot be spelled");
     else if (clang_getCursorKind(c) == CXCursor_CXXMethod && clang_CXXMethod_isPureVirtual(c))
         function_skip(f, LW_SKIP_UNSUPPORTED, "pure virtual: no definition to call");
-    else if (f->kind != LW_KIND_FUNCTION)
-        function_skip(f, LW_SKIP_UNSUPPORTED, "C++ member functions are not wrapped yet");
+    else if ((f->kind == LW_KIND_CONSTRUCTOR || f->kind == LW_KIND_DESTRUCTOR) &&
+             has_virtual_base(clang_getCursorSemanticParent(c)))
+        function_skip(f, LW_SKIP_UNSUPPORTED,
+                      "class with virtual bases: its constructors and destructors take a VTT");
     free(why);
     if (!f->declarator)
         f->declarator = xstrdup("");
+    if (f->kind == LW_KIND_CONSTRUCTOR || f->kind == LW_KIND_DESTRUCTOR)
+        add_structor_variants(ctx, c);
 }
 
 static enum CXChildVisitResult decl_visitor(CXCursor c, CXCursor parent, CXClientData data)
@@ -534,6 +710,10 @@ int parse_inventory(lw_inventory *inv, const lw_parse_options *opt)
     if (opt->language && strcmp(opt->language, "c") != 0 && strcmp(opt->language, "c++") != 0) {
         std = xstrdup_printf("-std=%s", opt->language);
         args[nargs++] = std;
+    } else if (cxx) {
+        /* g++'s default, which libclang 14 (gnu++14) does not share: the
+         * library headers preprocessed by g++ chose their branches by it. */
+        args[nargs++] = "-std=gnu++17";
     }
     args[nargs++] = "-include";
     args[nargs++] = prelude_name;
@@ -561,7 +741,7 @@ int parse_inventory(lw_inventory *inv, const lw_parse_options *opt)
                 err == CXError_ASTReadError ? "" : "; check that the file exists and is readable");
         goto out_index;
     }
-    unsigned errors = report_diagnostics(tu);
+    unsigned errors = report_diagnostics(tu, cxx);
     if (errors) {
         fprintf(stderr, "libwrap-gen: %s: %u error%s; fix the includes or flags in libwrap.h\n",
                 opt->source, errors, errors == 1 ? "" : "s");

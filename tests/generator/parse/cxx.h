@@ -1,6 +1,6 @@
 // LANG: c++
-/* C++: free functions with mangled symbols are wrapped; members are in the
- * inventory with their kind and scope, not wrapped yet. */
+/* C++: functions and members are wrapped by mangled symbol, members with the
+ * object pointer first, structors once per ABI variant; inline ones are not. */
 namespace geo {
 struct Point { double x, y; };
 double distance(const Point &a, const Point &b);
@@ -18,12 +18,14 @@ extern "C" int c_entry(const char *s);
 int overload(int);
 int overload(double);
 // CHECK: _ZN3geo8distanceERKNS_5PointES2_ name=geo::distance file=cxx.h:6 ret=double (const geo::Point &a, const geo::Point &b)
-// CHECK: _ZN3geo5ShapeC1Ei name=geo::Shape::Shape kind=constructor file=cxx.h:9 ret=void (int sides) skip=unsupported(C++ member functions are not wrapped yet)
-// CHECK: _ZN3geo5ShapeD1Ev name=geo::Shape::~Shape kind=destructor file=cxx.h:10 ret=void (void) skip=unsupported(C++ member functions are not wrapped yet)
-// CHECK: _ZNK3geo5Shape5sidesEv name=geo::Shape::sides kind=method file=cxx.h:11 ret=int (void) skip=unsupported(C++ member functions are not wrapped yet)
-// CHECK: _ZN3geo5Shape4makeEi name=geo::Shape::make kind=static-method file=cxx.h:12 ret=geo::Shape * (int sides) skip=unsupported(C++ member functions are not wrapped yet)
-// CHECK: _ZN3geo5Shape12inline_sidesEv name=geo::Shape::inline_sides kind=method file=cxx.h:13 ret=int (void) [inline] skip=inline
-// CHECK: _ZN3geo5ShapepLERKS0_ name=geo::Shape::operator+= kind=operator file=cxx.h:14 ret=geo::Shape & (const geo::Shape &o) skip=unsupported(C++ member functions are not wrapped yet)
+// CHECK: _ZN3geo5ShapeC1Ei name=geo::Shape::Shape kind=constructor file=cxx.h:9 ret=void (geo::Shape *this, int sides)
+// CHECK: _ZN3geo5ShapeC2Ei name=geo::Shape::Shape kind=constructor file=cxx.h:9 ret=void (geo::Shape *this, int sides)
+// CHECK: _ZN3geo5ShapeD1Ev name=geo::Shape::~Shape kind=destructor file=cxx.h:10 ret=void (geo::Shape *this)
+// CHECK: _ZN3geo5ShapeD2Ev name=geo::Shape::~Shape kind=destructor file=cxx.h:10 ret=void (geo::Shape *this)
+// CHECK: _ZNK3geo5Shape5sidesEv name=geo::Shape::sides kind=method file=cxx.h:11 ret=int (const geo::Shape *this)
+// CHECK: _ZN3geo5Shape4makeEi name=geo::Shape::make kind=static-method file=cxx.h:12 ret=geo::Shape * (int sides)
+// CHECK: _ZN3geo5Shape12inline_sidesEv name=geo::Shape::inline_sides kind=method file=cxx.h:13 ret=int (geo::Shape *this) [inline] skip=inline
+// CHECK: _ZN3geo5ShapepLERKS0_ name=geo::Shape::operator+= kind=operator file=cxx.h:14 ret=geo::Shape & (geo::Shape *this, const geo::Shape &o)
 // CHECK: c_entry name=c_entry file=cxx.h:17 ret=int (const char *s)
 // CHECK: _Z8overloadi name=overload file=cxx.h:18 ret=int (int arg1)
 // CHECK: _Z8overloadd name=overload file=cxx.h:19 ret=int (double arg1)
