@@ -46,12 +46,13 @@ step "baseline (unwrapped)"
 case_run "$scratch/base"
 
 step "main --libwrap=linktime:$name, real program under LD_PRELOAD"
-# Each preloaded process writes its own default experiment directory in the
-# current directory of real.sh, the run directory.
+# Every preloaded process writes its own experiment directory: the first
+# lt/libwrap-real, the next ones lt/libwrap-real.1, .2 ... (an absolute path,
+# since real.sh may change directory).
 preload=$(libwrap-info preload "$name")
 case_run "$scratch/lt" "$ccvar=libwrap --libwrap=linktime:$name $cc" \
     MAIN_RUN="env LIBWRAP_EXPERIMENT_DIRECTORY=$scratch/lt/exp-main" \
-    REAL_RUN="env LD_PRELOAD=$preload"
+    REAL_RUN="env LD_PRELOAD=$preload LIBWRAP_EXPERIMENT_DIRECTORY=$scratch/lt/libwrap-real"
 
 step "main --libwrap=runtime:$name"
 case_run "$scratch/rt" "$ccvar=libwrap --libwrap=runtime:$name $cc" \
