@@ -42,15 +42,7 @@ static int cmp_row(const void *pa, const void *pb)
 
 static const lwr_func **by_symbol(const lwr_profile *p)
 {
-    const lwr_func **s = malloc((p->nfuncs ? p->nfuncs : 1) * sizeof *s);
-    if (!s) {
-        perror(LWR_PROG);
-        exit(1);
-    }
-    for (size_t i = 0; i < p->nfuncs; i++)
-        s[i] = &p->funcs[i];
-    qsort(s, p->nfuncs, sizeof *s, cmp_sym);
-    return s;
+    return (const lwr_func **)lwr_sorted_view(p->funcs, p->nfuncs, sizeof *p->funcs, cmp_sym);
 }
 
 static const char *status(const row *r)

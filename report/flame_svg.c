@@ -114,14 +114,8 @@ static void frame(flame *f, const char *label, const lwr_node *n, double x, size
     }
     fputs("</text></g>\n", f->out);
 
-    const lwr_node **order = malloc((n->nchildren ? n->nchildren : 1) * sizeof *order);
-    if (!order) {
-        perror(LWR_PROG);
-        exit(1);
-    }
-    for (size_t i = 0; i < n->nchildren; i++)
-        order[i] = &n->children[i];
-    qsort(order, n->nchildren, sizeof *order, cmp_name);
+    const lwr_node **order = (const lwr_node **)lwr_sorted_view(n->children, n->nchildren,
+                                                                sizeof *n->children, cmp_name);
     double cx = x;
     for (size_t i = 0; i < n->nchildren; i++) {
         frame(f, order[i]->name, order[i], cx, depth + 1, 0);

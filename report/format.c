@@ -3,6 +3,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "report.h"
 
@@ -63,4 +64,18 @@ void lwr_json_string(FILE *out, const char *s)
             fputc(c, out);
     }
     fputc('"', out);
+}
+
+const void **lwr_sorted_view(const void *base, size_t n, size_t size,
+                             int (*cmp)(const void *, const void *))
+{
+    const void **view = malloc((n ? n : 1) * sizeof *view);
+    if (!view) {
+        perror(LWR_PROG);
+        exit(1);
+    }
+    for (size_t i = 0; i < n; i++)
+        view[i] = (const char *)base + i * size;
+    qsort(view, n, sizeof *view, cmp);
+    return view;
 }

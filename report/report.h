@@ -138,4 +138,10 @@ void lwr_json_string(FILE *out, const char *s);
 /* A displayable value of a metric total: integer when it is one. */
 void lwr_fmt_metric(char buf[40], double v);
 
+/* Pointers to the n elements (of `size` bytes) at `base`, sorted with `cmp`
+ * (which compares two such pointers): a sorted view that leaves the data in
+ * place. Free the result; exits on out-of-memory. */
+const void **lwr_sorted_view(const void *base, size_t n, size_t size,
+                             int (*cmp)(const void *, const void *));
+
 #endif /* LIBWRAP_REPORT_H */

@@ -36,14 +36,8 @@ static void print_node(FILE *out, const lwr_node *n, int depth, int max_depth)
         return;
     }
     fputc('\n', out);
-    const lwr_node **order = malloc((n->nchildren ? n->nchildren : 1) * sizeof *order);
-    if (!order) {
-        perror(LWR_PROG);
-        exit(1);
-    }
-    for (size_t i = 0; i < n->nchildren; i++)
-        order[i] = &n->children[i];
-    qsort(order, n->nchildren, sizeof *order, cmp_node);
+    const lwr_node **order = (const lwr_node **)lwr_sorted_view(n->children, n->nchildren,
+                                                                sizeof *n->children, cmp_node);
     for (size_t i = 0; i < n->nchildren; i++)
         print_node(out, order[i], depth + 1, max_depth);
     free(order);
@@ -62,14 +56,8 @@ int lwr_print_tree(FILE *out, const lwr_profile *p, int max_depth)
         fprintf(out, "%sthread %lld (%s in measured calls)\n", t ? "\n" : "", (long long)p->threads[t].id,
                 lwr_fmt_time(a, (double)root->inclusive_ns));
         fprintf(out, "%12s  %12s  %10s  %s\n", "inclusive", "exclusive", "visits", "function");
-        const lwr_node **order = malloc((root->nchildren ? root->nchildren : 1) * sizeof *order);
-        if (!order) {
-            perror(LWR_PROG);
-            exit(1);
-        }
-        for (size_t i = 0; i < root->nchildren; i++)
-            order[i] = &root->children[i];
-        qsort(order, root->nchildren, sizeof *order, cmp_node);
+        const lwr_node **order = (const lwr_node **)lwr_sorted_view(
+            root->children, root->nchildren, sizeof *root->children, cmp_node);
         for (size_t i = 0; i < root->nchildren; i++)
             print_node(out, order[i], 0, max_depth);
         free(order);

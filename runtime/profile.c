@@ -117,6 +117,20 @@ fail:
     return NULL;
 }
 
+/* Adds one visit of `dt` ticks, `child` of them in callees, to `n`: the one
+ * place that defines the statistics, shared by the fast and slow exits. */
+static inline __attribute__((always_inline)) void lw_node_account(lw_node *n, uint64_t dt,
+                                                                   uint64_t child)
+{
+    n->visits++;
+    n->incl += dt;
+    n->excl += dt - (child < dt ? child : dt);
+    if (dt < n->min)
+        n->min = dt;
+    if (dt > n->max)
+        n->max = dt;
+}
+
 /* Closes the top frame at `now`; `mnow` holds the current metric values. */
 static void lw_pop(lw_thread *t, uint64_t now, const uint64_t *mnow)
 {
@@ -125,13 +139,7 @@ static void lw_pop(lw_thread *t, uint64_t now, const uint64_t *mnow)
     uint64_t dt = now > f->start ? now - f->start : 0;
     lw_node *n = f->node;
     if (n && !f->inherited) {
-        n->visits++;
-        n->incl += dt;
-        n->excl += dt - (f->child < dt ? f->child : dt);
-        if (dt < n->min)
-            n->min = dt;
-        if (dt > n->max)
-            n->max = dt;
+        lw_node_account(n, dt, f->child);
         const uint64_t *mstart = t->mstack + (size_t)d * lw_nmetrics;
         for (size_t i = 0; i < lw_nmetrics; i++)
             n->metrics[i] += mnow[i] - mstart[i];
@@ -374,13 +382,7 @@ void libwrap_exit(int32_t id)
         return;
     }
     uint64_t dt = now > f->start ? now - f->start : 0;
-    n->visits++;
-    n->incl += dt;
-    n->excl += dt - (f->child < dt ? f->child : dt);
-    if (dt < n->min)
-        n->min = dt;
-    if (dt > n->max)
-        n->max = dt;
+    lw_node_account(n, dt, f->child);
     if (d > 1)
         f[-1].child += dt;
     t->depth = d - 1;
