@@ -21,4 +21,9 @@ typedef struct lw_emit_options {
  * uncertain.filter. Returns 0, or -1 after printing "libwrap-gen: PATH: what". */
 int emit_outputs(const lw_inventory *inv, const lw_emit_options *opt);
 
+/* Writes only missing.filter and uncertain.filter, from the functions'
+ * skip reasons, exactly as emit_outputs does: `libwrap-gen check` rewrites
+ * them with the link probes' verdicts. Returns as emit_outputs. */
+int emit_skip_filters(const lw_inventory *inv, const lw_emit_options *opt);
+
 #endif /* LIBWRAP_EMIT_H */

@@ -2,12 +2,14 @@
  * emit_lists.c - the listings of what is not wrapped: NAME.skipped.txt (every
  * unwrapped function, grouped by reason) and missing.filter /
  * uncertain.filter (the symbol check's verdicts in filter syntax, so that the
- * user can INCLUDE a function back through NAME.filter).
+ * user can INCLUDE a function back through NAME.filter). `libwrap-gen check`
+ * rewrites the two filter files alone, with emit_skip_filters.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "emit_parts.h"
+#include "outfile.h"
 #include "strbuf.h"
 
 /* One line per reason for the listing's section headers. */
@@ -92,8 +94,8 @@ static int emit_skipped(const lw_inventory *inv, const lw_emit_options *opt, emi
     return rc;
 }
 
-static int emit_filter(const lw_inventory *inv, const lw_emit_options *opt, emit_batch *batch,
-                       const char *name, lw_skip which, const char *file)
+/* The variables of skip.filter.in for the functions skipped as `which`. */
+static lw_tvars *filter_vars(const lw_inventory *inv, const char *name, lw_skip which)
 {
     lw_tvars *vars = tvars_new();
     size_t count = 0;
@@ -109,6 +111,13 @@ static int emit_filter(const lw_inventory *inv, const lw_emit_options *opt, emit
     tvars_set(vars, "KIND", which == LW_SKIP_MISSING ? "MISSING" : "UNCERTAIN");
     tvars_set(vars, "WHY", reason_text[which]);
     tvars_setf(vars, "COUNT", "%zu", count);
+    return vars;
+}
+
+static int emit_filter(const lw_inventory *inv, const lw_emit_options *opt, emit_batch *batch,
+                       const char *name, lw_skip which, const char *file)
+{
+    lw_tvars *vars = filter_vars(inv, name, which);
     int rc = emit_render(batch, opt, "skip.filter.in", vars, file);
     tvars_free(vars);
     return rc;
@@ -122,4 +131,43 @@ int emit_lists(const lw_inventory *inv, const lw_emit_options *opt, emit_batch *
     if (emit_filter(inv, opt, batch, name, LW_SKIP_MISSING, "missing.filter") < 0)
         return -1;
     return emit_filter(inv, opt, batch, name, LW_SKIP_UNCERTAIN, "uncertain.filter");
+}
+
+int emit_skip_filters(const lw_inventory *inv, const lw_emit_options *opt)
+{
+    static const struct {
+        lw_skip which;
+        const char *file;
+    } filters[] = {
+        { LW_SKIP_MISSING, "missing.filter" },
+        { LW_SKIP_UNCERTAIN, "uncertain.filter" },
+    };
+    enum { NFILTERS = sizeof filters / sizeof *filters };
+    if (!opt->templates_dir) {
+        fprintf(stderr, "libwrap-gen: no template directory: reinstall libwrap or pass "
+                        "--templates DIR\n");
+        return -1;
+    }
+    const char *name = opt->name ? opt->name : inv->name;
+    char *tpath = xstrdup_printf("%s/skip.filter.in", opt->templates_dir);
+    char *text[NFILTERS] = { NULL };
+    size_t len[NFILTERS] = { 0 };
+    int rc = 0;
+    /* Both rendered before either is written, as in emit_outputs: a
+     * template error leaves the previous pair intact. */
+    for (size_t i = 0; i < NFILTERS && rc == 0; i++) {
+        lw_tvars *vars = filter_vars(inv, name, filters[i].which);
+        rc = template_render_file(tpath, vars, &text[i], &len[i]);
+        tvars_free(vars);
+    }
+    for (size_t i = 0; i < NFILTERS; i++) {
+        if (rc == 0) {
+            char *path = xstrdup_printf("%s/%s", opt->outdir ? opt->outdir : ".", filters[i].file);
+            rc = write_file_atomically(path, text[i], len[i]);
+            free(path);
+        }
+        free(text[i]);
+    }
+    free(tpath);
+    return rc;
 }

@@ -9,7 +9,9 @@
  * symbol that still resolves is UNCERTAIN. A failed link names its undefined
  * symbols, which are taken out and the rest linked again; a failure that
  * names none is bisected. Batches run in parallel worker processes; results
- * are cached in the output directory so that a rerun is instant.
+ * are cached in the output directory so that a rerun is instant. The verdicts
+ * go back into the inventory's functions, and missing.filter and
+ * uncertain.filter are written by the emitter, as at generation time.
  */
 #define _GNU_SOURCE
 #include "commands.h"
@@ -17,7 +19,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <json-c/json.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,10 +27,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "emit.h"
+#include "inventory.h"
 #include "ldsearch.h"
 #include "outfile.h"
 #include "strbuf.h"
 #include "symcheck.h"
+#include "template.h"
 
 /* Symbols per probe program. Large batches amortise the compiler driver's
  * start-up; the batch count is then raised so every job has work, but not
@@ -46,13 +50,15 @@ typedef enum result {
 
 static const char result_code[] = "?OMU"; /* indexed by result */
 
+/* One candidate symbol; name is the inventory's string (several functions
+ * may share it: the array holds it once). */
 typedef struct symbol {
-    char *name;
+    const char *name;
     result res;
 } symbol;
 
 typedef struct options {
-    const char *inventory, *cc, *cppflags, *ldflags, *libs, *header, *outdir;
+    const char *inventory, *cc, *cppflags, *ldflags, *libs, *header, *outdir, *templates;
     char *header_abs;     /* --header as an absolute path, or NULL */
     long jobs;
     bool quiet;
@@ -72,7 +78,7 @@ static void usage(FILE *out)
 {
     fputs("usage: libwrap-gen check --inventory NAME.inventory.json --cc CC\n"
           "           [--cppflags FLAGS] [--ldflags FLAGS] [--libs LIBS]\n"
-          "           [--header libwrap.h] [-j N] [-o DIR] [--quiet]\n"
+          "           [--header libwrap.h] [--templates DIR] [-j N] [-o DIR] [--quiet]\n"
           "Confirms every candidate symbol with compile-and-link probes and writes\n"
           "DIR/missing.filter and DIR/uncertain.filter.\n", out);
 }
@@ -81,49 +87,24 @@ static void usage(FILE *out)
 
 /* Candidates are the functions the symbol check decides about: wrapped ones
  * and those it already left out, so that the probes confirm (or overturn)
- * the libelf answer. Read with json-c directly: only three keys matter. */
-static int read_candidates(const char *path, symbol **syms, size_t *n, char **name,
-                           char **lang)
+ * the libelf answer. */
+static bool is_candidate(const lw_function *f)
 {
-    json_object *root = json_object_from_file(path);
-    if (!root) {
-        const char *why = json_util_get_last_err();
-        fprintf(stderr, "libwrap-gen: %s: cannot read the inventory: %.*s; run `make` first\n",
-                path, why ? (int)strcspn(why, "\n") : 0, why ? why : "");
-        return -1;
-    }
-    json_object *funcs, *v;
-    if (!json_object_object_get_ex(root, "functions", &funcs) ||
-        !json_object_is_type(funcs, json_type_array)) {
-        fprintf(stderr, "libwrap-gen: %s: no \"functions\" array: not an inventory\n", path);
-        json_object_put(root);
-        return -1;
-    }
-    *name = xstrdup(json_object_object_get_ex(root, "name", &v) ? json_object_get_string(v)
-                                                                : "libwrap");
-    *lang = xstrdup(json_object_object_get_ex(root, "language", &v) &&
-                    strcmp(json_object_get_string(v), "c++") == 0 ? "c++" : "c");
-    size_t count = json_object_array_length(funcs), k = 0;
-    *syms = xcalloc(count ? count : 1, sizeof **syms);
-    for (size_t i = 0; i < count; i++) {
-        json_object *f = json_object_array_get_idx(funcs, i), *sym;
-        if (!json_object_object_get_ex(f, "symbol", &sym))
-            continue;
-        bool candidate = true;
-        if (json_object_object_get_ex(f, "wrapped", &v))
-            candidate = json_object_get_boolean(v);
-        if (json_object_object_get_ex(f, "skip", &v) && json_object_is_type(v, json_type_string)) {
-            const char *skip = json_object_get_string(v);
-            candidate = strcmp(skip, "wrap") == 0 || strcmp(skip, "missing") == 0 ||
-                        strcmp(skip, "uncertain") == 0;
-        }
-        const char *s = json_object_get_string(sym);
-        if (candidate && *s)
-            (*syms)[k++].name = xstrdup(s);
-    }
+    return f->symbol && *f->symbol &&
+           (f->skip == LW_WRAP || f->skip == LW_SKIP_MISSING || f->skip == LW_SKIP_UNCERTAIN);
+}
+
+/* The candidates' symbols, in inventory order (sorted and deduplicated
+ * later); the names stay owned by the inventory. */
+static symbol *candidates(const lw_inventory *inv, size_t *n)
+{
+    symbol *syms = xcalloc(inv->nfuncs ? inv->nfuncs : 1, sizeof *syms);
+    size_t k = 0;
+    for (size_t i = 0; i < inv->nfuncs; i++)
+        if (is_candidate(&inv->funcs[i]))
+            syms[k++].name = inv->funcs[i].symbol;
     *n = k;
-    json_object_put(root);
-    return 0;
+    return syms;
 }
 
 /* ---- running the compiler ---------------------------------------------- */
@@ -465,7 +446,7 @@ static int cmp_name(const void *a, const void *b)
 
 static symbol *find_sym(symbol *sorted, size_t n, const char *name)
 {
-    symbol key = { .name = (char *)name };
+    symbol key = { .name = name };
     return bsearch(&key, sorted, n, sizeof *sorted, cmp_name);
 }
 
@@ -495,33 +476,27 @@ static size_t apply_results(const char *path, symbol *sorted, size_t n)
 
 /* ---- outputs ----------------------------------------------------------- */
 
-static int write_filter(const options *opt, const char *name, const char *file, result which,
-                        const symbol *syms, size_t n)
+/* Each candidate function gets its symbol's verdict, replacing the libelf
+ * one: the link is the later and stronger answer, so a function the symbol
+ * tables left out but that links is wrapped again. */
+static void apply_verdicts(lw_inventory *inv, symbol *sorted, size_t n)
 {
-    strbuf sb = STRBUF_INIT;
-    sb_printf(&sb, "# %s - generated by libwrap-gen check (make check), do not edit.\n", file);
-    if (which == PROBE_MISSING)
-        sb_printf(&sb, "# Functions of %s that the target libraries (%s%s%s) do not export:\n"
-                  "# a probe program referencing them does not link, so they cannot be\n"
-                  "# wrapped.\n", name, opt->ldflags ? opt->ldflags : "",
-                  opt->ldflags && opt->libs ? " " : "", opt->libs ? opt->libs : "");
-    else
-        sb_printf(&sb, "# Functions of %s that a program links even without the target\n"
-                  "# libraries (libc, the compiler runtime provide them too): a call\n"
-                  "# might not reach the target, so they are not wrapped.\n", name);
-    sb_printf(&sb, "# To wrap one anyway, add `INCLUDE MANGLED SYMBOL` to the region block\n"
-              "# of %s.filter. `make check` rewrites this file.\n"
-              "LIBWRAP_REGION_NAMES_BEGIN\n", name);
-    for (size_t i = 0; i < n; i++)
-        if (syms[i].res == which)
-            sb_printf(&sb, "  EXCLUDE MANGLED %s\n", syms[i].name);
-    sb_put(&sb, "LIBWRAP_REGION_NAMES_END\n");
-    char *path = xstrdup_printf("%s/%s", opt->outdir, file);
-    char *text = sb_steal(&sb);
-    int rc = write_file_atomically(path, text, strlen(text));
-    free(text);
-    free(path);
-    return rc;
+    for (size_t i = 0; i < inv->nfuncs; i++) {
+        lw_function *f = &inv->funcs[i];
+        const symbol *s = is_candidate(f) ? find_sym(sorted, n, f->symbol) : NULL;
+        if (!s)
+            continue;
+        free(f->skip_detail);
+        f->skip_detail = NULL;
+        f->skip = LW_WRAP;
+        if (s->res == PROBE_MISSING) {
+            f->skip = LW_SKIP_MISSING;
+            f->skip_detail = xstrdup("link probe: the target libraries do not provide it");
+        } else if (s->res == PROBE_UNCERTAIN) {
+            f->skip = LW_SKIP_UNCERTAIN;
+            f->skip_detail = xstrdup("link probe: links without the target libraries too");
+        }
+    }
 }
 
 static int write_cache(const char *path, uint64_t key, const symbol *syms, size_t n)
@@ -709,6 +684,7 @@ static int parse_options(int argc, char **argv, options *opt)
         { "ldflags", required_argument, NULL, 'L' },
         { "libs", required_argument, NULL, 'l' },
         { "header", required_argument, NULL, 'H' },
+        { "templates", required_argument, NULL, 'T' },
         { "jobs", required_argument, NULL, 'j' },
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
@@ -726,6 +702,7 @@ static int parse_options(int argc, char **argv, options *opt)
         case 'L': opt->ldflags = optarg; break;
         case 'l': opt->libs = optarg; break;
         case 'H': opt->header = optarg; break;
+        case 'T': opt->templates = optarg; break;
         case 'o': opt->outdir = optarg; break;
         case 'q': opt->quiet = true; break;
         case 'j':
@@ -770,19 +747,30 @@ int probe_command(int argc, char **argv)
         return prc < 0 ? 0 : prc;
     }
 
-    symbol *syms = NULL;
-    size_t n = 0;
-    char *name = NULL, *lang = NULL;
-    if (read_candidates(opt.inventory, &syms, &n, &name, &lang) != 0)
+    lw_inventory inv;
+    if (inventory_read_json(&inv, opt.inventory) != 0) {
+        free(opt.header_abs);
         return 1;
+    }
+    size_t n = 0;
+    symbol *syms = candidates(&inv, &n);
+    const char *name = inv.name ? inv.name : "libwrap";
 
     /* The system dirs and default libraries (ldsearch_compiler) come from the
      * compiler the probes use. */
     setenv("CC", opt.cc, 1);
     int status = 1;
-    probe_env env = { .opt = &opt, .lang = lang };
+    bool cxx = inv.language && strcmp(inv.language, "c++") == 0;
+    probe_env env = { .opt = &opt, .lang = cxx ? "c++" : "c" };
     char *cache = xstrdup_printf("%s/check.cache", opt.outdir);
-    lw_libset *targets = libset_resolve(opt.ldflags, opt.libs);
+    char *templates = opt.templates ? xstrdup(opt.templates) : template_default_dir();
+    lw_libset *targets = NULL;
+    if (!templates) {
+        fprintf(stderr, "libwrap-gen: check: no template directory next to this program "
+                        "(PREFIX/share/libwrap/templates); name one with --templates DIR\n");
+        goto out;
+    }
+    targets = libset_resolve(opt.ldflags, opt.libs);
     if (!targets)
         goto out;
     if (ldsearch_split(opt.cc, "--cc", &env.cc) != 0)
@@ -808,12 +796,9 @@ int probe_command(int argc, char **argv)
      * and results are found by bsearch. */
     qsort(syms, n, sizeof *syms, cmp_name);
     size_t uniq = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (uniq > 0 && strcmp(syms[uniq - 1].name, syms[i].name) == 0)
-            free(syms[i].name);
-        else
+    for (size_t i = 0; i < n; i++)
+        if (uniq == 0 || strcmp(syms[uniq - 1].name, syms[i].name) != 0)
             syms[uniq++] = syms[i];
-    }
     n = uniq;
 
     if (mkdir(opt.outdir, 0777) != 0 && errno != EEXIST) {
@@ -842,8 +827,9 @@ int probe_command(int argc, char **argv)
         nmiss += syms[i].res == PROBE_MISSING;
         nunc += syms[i].res == PROBE_UNCERTAIN;
     }
-    if (write_filter(&opt, name, "missing.filter", PROBE_MISSING, syms, n) != 0 ||
-        write_filter(&opt, name, "uncertain.filter", PROBE_UNCERTAIN, syms, n) != 0)
+    apply_verdicts(&inv, syms, n);
+    lw_emit_options eopt = { .outdir = opt.outdir, .templates_dir = templates, .name = name };
+    if (emit_skip_filters(&inv, &eopt) != 0)
         goto out;
     /* A cache that cannot be written costs time on the next run, nothing more. */
     write_cache(cache, key, syms, n);
@@ -860,11 +846,9 @@ out:
     strv_free(&env.cc);
     strv_free(&env.linkflags);
     strv_free(&env.cppflags);
-    for (size_t i = 0; i < n; i++)
-        free(syms[i].name);
     free(syms);
-    free(name);
-    free(lang);
+    inventory_free(&inv);
+    free(templates);
     free(cache);
     free(opt.header_abs);
     return status;

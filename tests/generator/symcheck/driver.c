@@ -1,18 +1,16 @@
 /*
- * driver.c - exercises the symbol check directly (symcheck.h, ldsearch.h,
- * probe_command), for the symcheck_ tests.
+ * driver.c - exercises the symbol check directly (symcheck.h, ldsearch.h),
+ * for the symcheck_ tests (symcheck_probe runs `libwrap-gen check` itself).
  *
  *   driver split TEXT                     one [word] per line
  *   driver resolve LDFLAGS LIBS           "PATH SONAME static|shared" per file
  *   driver default                        the same for libset_default()
  *   driver exports LDFLAGS LIBS SYM...    "SYM yes|no" per symbol
  *   driver inventory LDFLAGS LIBS SYM...  "SYM SKIP DETAIL" after symcheck_inventory
- *   driver check ARGS...                  libwrap-gen check ARGS...
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "commands.h"
 #include "inventory.h"
 #include "ldsearch.h"
 #include "strbuf.h"
@@ -31,8 +29,6 @@ static void print_set(const lw_libset *set)
 int main(int argc, char **argv)
 {
     const char *cmd = argc > 1 ? argv[1] : "";
-    if (strcmp(cmd, "check") == 0)
-        return probe_command(argc - 1, argv + 1);
     if (strcmp(cmd, "split") == 0 && argc == 3) {
         lw_strv w = {0};
         if (ldsearch_split(argv[2], "split", &w) != 0)
@@ -51,7 +47,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (argc < 4) {
-        fprintf(stderr, "usage: driver split|resolve|default|exports|inventory|check ...\n");
+        fprintf(stderr, "usage: driver split|resolve|default|exports|inventory ...\n");
         return 2;
     }
     lw_libset *set = libset_resolve(argv[2], argv[3]);
