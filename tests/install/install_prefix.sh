@@ -11,7 +11,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 cmake --install "$LIBWRAP_BINARY_DIR" --prefix "$prefix" >install.log
 for f in bin/libwrap-init bin/libwrap bin/libwrap-info bin/libwrap-report \
-         libexec/libwrap/libwrap-gen lib/liblibwrap_runtime.so include/libwrap/libwrap.h \
+         libexec/libwrap/libwrap-gen lib/liblibwrap_runtime.so lib/liblibwrap_exec.a include/libwrap/libwrap.h \
          lib/cmake/libwrap/libwrapConfig.cmake lib/cmake/libwrap/libwrapConfigVersion.cmake \
          lib/pkgconfig/libwrap.pc share/libwrap/templates share/libwrap/filters; do
   [ -e "$prefix/$f" ] || fail "missing in the installed prefix: $f"

@@ -1,0 +1,29 @@
+/*
+ * exec_interpose.h - between the exec interposers (exec_interpose.c, built
+ * into liblibwrap_exec.a, a copy in the runtime and in every wrapper shared
+ * library) and the runtime (exec.c).
+ *
+ * Exported from the runtime, so that a wrapper's copy of the interposers
+ * reaches it; kept out of libwrap.h because only the interposers call them.
+ */
+#ifndef LIBWRAP_RUNTIME_EXEC_INTERPOSE_H
+#define LIBWRAP_RUNTIME_EXEC_INTERPOSE_H
+
+#define LIBWRAP_EXEC_API __attribute__((visibility("default")))
+
+/*
+ * Finishes measurement (writes the results of the image about to be
+ * replaced) and returns the environment for the new image: `envp` plus
+ * LD_PRELOAD and the LIBWRAP_* variables the process started with, and
+ * LIBWRAP_EXPERIMENT_DIRECTORY naming the directory just written. Returns
+ * NULL (use `envp` as it is) when there is nothing to do: measurement not
+ * running (not started, already stopped - so also when another copy of the
+ * interposers prepared this exec already), or a vfork() child.
+ */
+LIBWRAP_EXEC_API char **libwrap_exec_prepare(char *const envp[]);
+
+/* The exec returned (it failed): releases what libwrap_exec_prepare returned
+ * (NULL is fine); `what` names the program for the log. errno is kept. */
+LIBWRAP_EXEC_API void libwrap_exec_failed(char **env, const char *what);
+
+#endif /* LIBWRAP_RUNTIME_EXEC_INTERPOSE_H */

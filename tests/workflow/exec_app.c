@@ -1,0 +1,50 @@
+/*
+ * exec_app.c - calls the ring library, then replaces itself with exec; the
+ * new image (argument "after") calls it again. Linked against libring only:
+ * the wrapper comes in by LD_PRELOAD or the libwrap link prefix.
+ *
+ *   exec_app execle|execv      5 ring_push, then exec of itself
+ *   exec_app after             3 ring_push
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ring.h"
+
+static void pushes(int n)
+{
+    ring *r = ring_new(16);
+    if (!r) {
+        perror("exec_app: ring_new");
+        exit(1);
+    }
+    for (int i = 0; i < n; i++)
+        ring_push(r, i);
+    ring_free(r);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: exec_app execle|execv|after\n");
+        return 2;
+    }
+    if (!strcmp(argv[1], "after")) {
+        pushes(3);
+        printf("after exec, EXEC_APP=%s\n", getenv("EXEC_APP") ? getenv("EXEC_APP") : "(unset)");
+        return 0;
+    }
+    pushes(5);
+    fflush(stdout);
+    if (!strcmp(argv[1], "execle")) {
+        /* A cleaned environment: LD_PRELOAD and LIBWRAP_* must come back. */
+        execle("/proc/self/exe", argv[0], "after", (char *)NULL, (char *[]){"EXEC_APP=given", NULL});
+    } else {
+        char *args[] = {argv[0], "after", NULL};
+        execv("/proc/self/exe", args);
+    }
+    perror("exec_app: exec");
+    return 1;
+}

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# A program that execs, measured as a user measures it: LD_PRELOAD of the
+# runtime wrapper only ($(libwrap-info preload NAME)), and the libwrap link
+# prefix in link-time mode with --as-needed (the runtime is then only the
+# wrapper's dependency). In both, the runtime comes after libc in symbol
+# lookup, so only the exec interposers in the wrapper library can write what
+# the first image measured (5 ring_push) before the exec; the new image, same
+# PID, measures on into <dir>.1 (3 ring_push).
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+src=$examples/ring
+
+step "ring wrapper: init, make, make install"
+run_ok init.log bash "$src/init.sh" "$scratch/b"
+export LIBWRAP_PATH=$scratch/b/prefix
+run_ok make.log make -C b/wrap all install
+for so in libwrap_ring_runtime.so libwrap_ring_linktime.so; do
+    nm -D --defined-only "b/prefix/lib/$so" | grep -qw execve || fail "$so does not define execve"
+done
+
+# check_exec DIR PROGRAM OUTPUT: DIR holds the first image, DIR.1 the second.
+check_exec() {
+    local dir=$1
+    [ "$(cat "$3")" = "$4" ] || fail "$2: output '$(cat "$3")'"
+    [ -f "$dir/profile.json" ] || fail "$2: no $dir/profile.json: what the first image measured was lost"
+    [ -f "$dir.1/profile.json" ] || fail "$2: no $dir.1/profile.json: the exec'd image was not measured"
+    [ ! -e "$dir.2" ] || fail "$2: $dir.2 exists: results written twice"
+    visits "$dir" | sort > got.txt
+    printf '%s\n' 'ring_free 1' 'ring_new 1' 'ring_push 5' > want.txt
+    diff want.txt got.txt || fail "$2: first image's visits ($dir)"
+    visits "$dir.1" | sort > got.txt
+    printf '%s\n' 'ring_free 1' 'ring_new 1' 'ring_push 3' > want.txt
+    diff want.txt got.txt || fail "$2: exec'd image's visits ($dir.1)"
+    python3 - "$dir" <<'PY' || fail "$2: the two profiles are not of the same process"
+import json, sys
+a, b = (json.load(open(d + "/profile.json")) for d in (sys.argv[1], sys.argv[1] + ".1"))
+sys.exit(a["pid"] != b["pid"])
+PY
+    echo "ok: $2"
+}
+
+step "LD_PRELOAD of the runtime wrapper only, execle with a cleaned environment"
+run_ok cc.log "$CC" -O2 -I"$src" "$here/exec_app.c" -o exec_app -L"$scratch/b" -Wl,-rpath,"$scratch/b" -lring
+LD_PRELOAD=$(libwrap-info preload ring) LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-preload LIBWRAP_VERBOSE=exec \
+    ./exec_app execle > preload.out 2> preload.err || { cat preload.err; fail "exec_app (LD_PRELOAD) failed"; }
+cat preload.err
+grep -q 'exec functions interposed' preload.err || fail "LIBWRAP_VERBOSE=exec: interposers not in effect"
+check_exec exp-preload "LD_PRELOAD" preload.out "after exec, EXEC_APP=given"
+
+step "LD_PRELOAD of the wrapper and the runtime: two copies, results written once"
+LD_PRELOAD="$(libwrap-info preload ring) $LIBWRAP_STAGE/lib/liblibwrap_runtime.so" \
+    LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-both LIBWRAP_VERBOSE=exec ./exec_app execv > both.out 2> both.err \
+    || { cat both.err; fail "exec_app (two copies) failed"; }
+[ "$(grep -c 'exec: results written' both.err)" = 1 ] || { cat both.err; fail "two copies: not prepared exactly once"; }
+check_exec exp-both "two copies" both.out "after exec, EXEC_APP=(unset)"
+
+step "link-time wrapper (libwrap --libwrap=linktime:ring, --as-needed)"
+run_ok link.log libwrap --libwrap=linktime:ring "$CC" -O2 -I"$src" "$here/exec_app.c" -o exec_app.linktime \
+    -Wl,--as-needed -L"$scratch/b" -Wl,-rpath,"$scratch/b" -lring
+readelf -d exec_app.linktime | grep -q 'NEEDED.*liblibwrap_runtime' \
+    && echo "note: the runtime is a direct dependency here; the case still runs"
+LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-linktime ./exec_app.linktime execv > linktime.out 2> linktime.err \
+    || { cat linktime.err; fail "exec_app.linktime failed"; }
+check_exec exp-linktime "link-time" linktime.out "after exec, EXEC_APP=(unset)"
+echo PASS
