@@ -28,11 +28,12 @@ make install
 echo "== make installcheck: main linked with the wrapper in both modes, measured"
 make installcheck
 
-echo "== LD_PRELOAD: the unmodified program ring_app (it also dlopen()s a plugin)"
+echo "== LD_PRELOAD: the unmodified program ring_app (it also dlopen()s a plugin), traced"
 export LIBWRAP_PATH=$demo/prefix
 exp=$demo/experiment
 rm -rf "$exp"
-(cd "$demo" && LIBWRAP_EXPERIMENT_DIRECTORY=$exp LD_PRELOAD=$(libwrap-info preload ring) ./ring_app)
+(cd "$demo" && LIBWRAP_EXPERIMENT_DIRECTORY=$exp LIBWRAP_ENABLE_TRACING=true \
+    LD_PRELOAD=$(libwrap-info preload ring) ./ring_app)
 echo
 echo "Call tree:"
 libwrap-report --tree "$exp"
