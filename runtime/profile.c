@@ -117,6 +117,19 @@ fail:
     return NULL;
 }
 
+/* Fills a new top frame: the one definition for the fast and slow entries. */
+static inline __attribute__((always_inline)) void lw_frame_open(lw_frame *f, lw_node *n,
+                                                                 int32_t id, uint64_t now,
+                                                                 void *frame)
+{
+    f->node = n;
+    f->start = now;
+    f->child = 0;
+    f->frame = frame;
+    f->region = id;
+    f->inherited = 0;
+}
+
 /* Adds one visit of `dt` ticks, `child` of them in callees, to `n`: the one
  * place that defines the statistics, shared by the fast and slow exits. */
 static inline __attribute__((always_inline)) void lw_node_account(lw_node *n, uint64_t dt,
@@ -208,12 +221,7 @@ static __attribute__((noinline)) int lw_enter_slow(lw_thread *t, int32_t id, voi
         }
     }
     lw_frame *f = &t->stack[d];
-    f->node = n;
-    f->start = now;
-    f->child = 0;
-    f->frame = frame;
-    f->region = id;
-    f->inherited = 0;
+    lw_frame_open(f, n, id, now, frame);
     const uint64_t *m = t->scratch;
     if (lw_nmetrics) {
         m = lw_read_metrics(t);
@@ -292,12 +300,7 @@ int libwrap_enter(int32_t id, void *frame)
     lw_node *n = parent->last_hit;
     if (lw_unlikely(!n || n->region != id))
         return lw_enter_slow(t, id, frame, now);
-    f->node = n;
-    f->start = now;
-    f->child = 0;
-    f->frame = frame;
-    f->region = id;
-    f->inherited = 0;
+    lw_frame_open(f, n, id, now, frame);
     t->depth = d + 1;
     if (lw_unlikely(t->trace != NULL))
         return lw_enter_trace(t, id, now);
