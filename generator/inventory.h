@@ -118,5 +118,8 @@ void inventory_dump(const lw_inventory *inv, FILE *out);
  * Both return 0, or -1 after printing "libwrap-gen: PATH: what" to stderr. */
 int inventory_write_json(const lw_inventory *inv, const char *path);
 int inventory_read_json(lw_inventory *inv, const char *path);
+/* The same from text in memory (need not be NUL-terminated); `origin` names
+ * it in messages. inventory_read_json reads the file and calls this. */
+int inventory_read_json_string(lw_inventory *inv, const char *text, size_t len, const char *origin);
 
 #endif /* LIBWRAP_INVENTORY_H */

@@ -6,6 +6,8 @@
 #include "inventory.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <json-c/json.h>
 #include <stdlib.h>
@@ -215,20 +217,43 @@ static void read_function(reader *r, json_object *o, lw_function *f, size_t idx)
     f->skip_detail = get_str(r, o, "skip_detail", true, idx);
 }
 
-int inventory_read_json(lw_inventory *inv, const char *path)
+int inventory_read_json_string(lw_inventory *inv, const char *text, size_t len, const char *origin)
 {
     inventory_init(inv);
-    json_object *root = json_object_from_file(path);
-    if (!root) {
-        fprintf(stderr, "libwrap-gen: %s: not a readable JSON file (%s); rerun make to regenerate it\n",
-                path, json_util_get_last_err() ? json_util_get_last_err() : "unknown error");
+    /* json-c takes an int length; an inventory that large is not ours. */
+    if (len > INT_MAX) {
+        fprintf(stderr, "libwrap-gen: %s: too large for an inventory; rerun make to regenerate it\n",
+                origin);
+        return -1;
+    }
+    json_tokener *tok = json_tokener_new();
+    if (!tok) {
+        fprintf(stderr, "libwrap-gen: %s: out of memory\n", origin);
+        return -1;
+    }
+    json_object *root = json_tokener_parse_ex(tok, text, (int)len);
+    enum json_tokener_error jerr = json_tokener_get_error(tok);
+    size_t end = json_tokener_get_parse_end(tok);
+    json_tokener_free(tok);
+    /* The tokener stops after the first value: whatever follows it (a
+     * second document, a stray NUL) makes the file something else. */
+    while (jerr == json_tokener_success && end < len && text[end] && strchr(" \t\r\n", text[end]))
+        end++;
+    if (jerr != json_tokener_success || end < len || !root) {
+        fprintf(stderr, "libwrap-gen: %s: not a readable JSON file (%s at byte %zu); rerun make to regenerate it\n",
+                origin,
+                jerr == json_tokener_continue ? "truncated"
+                : jerr != json_tokener_success ? json_tokener_error_desc(jerr)
+                                               : "unexpected data after the inventory",
+                end);
+        json_object_put(root);
         return -1;
     }
     reader r = {NULL};
     json_object *version = NULL;
     if (!json_object_object_get_ex(root, "libwrap_inventory", &version) ||
         !json_object_is_type(version, json_type_int) || json_object_get_int(version) != 1) {
-        fprintf(stderr, "libwrap-gen: %s: not a libwrap inventory (version 1 expected)\n", path);
+        fprintf(stderr, "libwrap-gen: %s: not a libwrap inventory (version 1 expected)\n", origin);
         json_object_put(root);
         return -1;
     }
@@ -248,10 +273,38 @@ int inventory_read_json(lw_inventory *inv, const char *path)
     }
     json_object_put(root);
     if (r.error) {
-        fprintf(stderr, "libwrap-gen: %s: %s\n", path, r.error);
+        fprintf(stderr, "libwrap-gen: %s: %s\n", origin, r.error);
         free(r.error);
         inventory_free(inv);
         return -1;
     }
     return 0;
+}
+
+int inventory_read_json(lw_inventory *inv, const char *path)
+{
+    inventory_init(inv);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "libwrap-gen: %s: cannot open (%s); rerun make to regenerate it\n", path,
+                strerror(errno));
+        return -1;
+    }
+    strbuf sb = STRBUF_INIT;
+    char chunk[65536];
+    size_t got;
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
+        sb_putn(&sb, chunk, got);
+    int err = ferror(f);
+    fclose(f);
+    if (err) {
+        fprintf(stderr, "libwrap-gen: %s: read error; rerun make to regenerate it\n", path);
+        sb_free(&sb);
+        return -1;
+    }
+    size_t len = sb.len;
+    char *text = sb_steal(&sb);
+    int rc = inventory_read_json_string(inv, text, len, path);
+    free(text);
+    return rc;
 }

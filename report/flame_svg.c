@@ -41,17 +41,6 @@ typedef struct {
     double height;
 } flame;
 
-static size_t max_depth(const lwr_node *n)
-{
-    size_t d = 0;
-    for (size_t i = 0; i < n->nchildren; i++) {
-        size_t c = max_depth(&n->children[i]);
-        if (c > d)
-            d = c;
-    }
-    return d + 1;
-}
-
 static unsigned hash(const char *s)
 {
     unsigned h = 2166136261u;
@@ -142,7 +131,7 @@ int lwr_flame_svg(FILE *out, const lwr_profile *p, int standalone)
             exit(1);
         }
         root.inclusive_ns += threads[t].inclusive_ns;
-        size_t d = max_depth(&threads[t]) + 1;
+        size_t d = lwr_tree_depth(&threads[t]) + 1;
         if (d > depth)
             depth = d;
     }

@@ -7,6 +7,7 @@
  * do, instead of trusting the structure.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,7 +58,6 @@ static char *read_file(const char *path, size_t *len)
     if (!f)
         return NULL;
     size_t cap = 1 << 16, n = 0;
-    /* One spare byte: the text is NUL-terminated for strspn. */
     char *buf = malloc(cap + 1);
     while (buf) {
         size_t got = fread(buf + n, 1, cap - n, f);
@@ -104,7 +104,9 @@ static int get_u64(json_object *o, const char *key, uint64_t *out)
     }
     if (json_object_is_type(v, json_type_double)) {
         double d = json_object_get_double(v);
-        *out = d > 0 ? (uint64_t)d : 0;
+        /* A damaged file may hold 1e300 or NaN, which no cast may take:
+         * saturate instead (NaN fails d > 0). */
+        *out = !(d > 0) ? 0 : d >= 0x1p64 ? UINT64_MAX : (uint64_t)d;
         return 1;
     }
     return -1;
@@ -302,45 +304,55 @@ static int read_profile(const ctx *c, json_object *root)
     return 0;
 }
 
-int lwr_profile_load(lwr_profile *p, const char *path)
+int lwr_profile_parse(lwr_profile *p, const char *text, size_t len, const char *path)
 {
     ctx c = {p, path};
-    size_t len = 0;
     memset(p, 0, sizeof *p);
     p->path = xstrdup(path);
-
-    char *text = read_file(path, &len);
-    if (!text) {
-        if (errno == ENOENT)
-            return fail(&c, "no such file; is this a libwrap experiment directory "
-                            "(LIBWRAP_EXPERIMENT_DIRECTORY) with profiling on?");
-        return fail(&c, "cannot read: %s", strerror(errno));
-    }
-    if (len == 0) {
-        free(text);
+    if (len == 0)
         return fail(&c, "empty file; the measured program probably did not finish writing it");
-    }
+    /* json-c takes an int length. */
+    if (len > INT_MAX)
+        return fail(&c, "too large for a profile (%zu bytes)", len);
     json_tokener *tok = json_tokener_new_ex(JSON_TOKENER_DEFAULT_DEPTH * 64);
-    if (!tok) {
-        free(text);
+    if (!tok)
         return fail(&c, "out of memory");
-    }
     json_object *root = json_tokener_parse_ex(tok, text, (int)len);
     enum json_tokener_error err = json_tokener_get_error(tok);
     size_t off = json_tokener_get_parse_end(tok);
+    /* The text need not be NUL-terminated: bound the trailing-space scan. */
+    size_t rest = off;
+    while (rest < len && text[rest] && strchr(" \t\r\n", text[rest]))
+        rest++;
     int rc = 0;
     if (err == json_tokener_continue)
         rc = fail(&c, "truncated JSON at byte %zu; the measured program probably did not finish writing it",
                   len);
     else if (err != json_tokener_success)
         rc = fail(&c, "invalid JSON at byte %zu: %s", off, json_tokener_error_desc(err));
-    else if (off + strspn(text + off, " \t\r\n") < len)
-        rc = fail(&c, "invalid JSON at byte %zu: unexpected data after the profile",
-                  off + strspn(text + off, " \t\r\n"));
+    else if (rest < len)
+        rc = fail(&c, "invalid JSON at byte %zu: unexpected data after the profile", rest);
     else
         rc = read_profile(&c, root);
     json_object_put(root);
     json_tokener_free(tok);
+    return rc;
+}
+
+int lwr_profile_load(lwr_profile *p, const char *path)
+{
+    size_t len = 0;
+    char *text = read_file(path, &len);
+    if (!text) {
+        ctx c = {p, path};
+        memset(p, 0, sizeof *p);
+        p->path = xstrdup(path);
+        if (errno == ENOENT)
+            return fail(&c, "no such file; is this a libwrap experiment directory "
+                            "(LIBWRAP_EXPERIMENT_DIRECTORY) with profiling on?");
+        return fail(&c, "cannot read: %s", strerror(errno));
+    }
+    int rc = lwr_profile_parse(p, text, len, path);
     free(text);
     return rc;
 }
@@ -411,11 +423,13 @@ static lwr_func *row_for(flat *f, const lwr_node *node)
     r->symbol = xstrdup(node->symbol);
     r->name = xstrdup(node->name);
     r->metrics = xcalloc(f->p->nmetrics, sizeof(double));
-    /* File and line live in the summed table only. */
+    /* File and line live in the summed table only; a damaged profile may
+     * list a symbol twice, and the first entry wins. */
     for (size_t i = 0; i < f->p->nfuncs; i++)
         if (strcmp(f->p->funcs[i].symbol, node->symbol) == 0) {
             r->file = xstrdup(f->p->funcs[i].file);
             r->line = f->p->funcs[i].line;
+            break;
         }
     if (!r->file)
         r->file = xstrdup("");
@@ -450,11 +464,11 @@ static void flatten(flat *f, const lwr_node *node, size_t depth)
         flatten(f, &node->children[i], depth + 1);
 }
 
-static size_t tree_depth(const lwr_node *n)
+size_t lwr_tree_depth(const lwr_node *n)
 {
     size_t d = 0;
     for (size_t i = 0; i < n->nchildren; i++) {
-        size_t c = tree_depth(&n->children[i]);
+        size_t c = lwr_tree_depth(&n->children[i]);
         if (c > d)
             d = c;
     }
@@ -464,7 +478,7 @@ static size_t tree_depth(const lwr_node *n)
 int lwr_thread_functions(const lwr_profile *p, const lwr_thread *t, lwr_func **out, size_t *n)
 {
     flat f = {.p = p};
-    f.stack = xcalloc(tree_depth(&t->root) + 1, sizeof *f.stack);
+    f.stack = xcalloc(lwr_tree_depth(&t->root) + 1, sizeof *f.stack);
     for (size_t i = 0; i < t->root.nchildren; i++)
         flatten(&f, &t->root.children[i], 0);
     free(f.stack);

@@ -61,6 +61,9 @@ typedef struct lwr_profile {
 } lwr_profile;
 
 int lwr_profile_load(lwr_profile *p, const char *path);
+/* The same from text in memory (need not be NUL-terminated); `path` names it
+ * in messages. lwr_profile_load reads the file and calls this. */
+int lwr_profile_parse(lwr_profile *p, const char *text, size_t len, const char *path);
 void lwr_profile_free(lwr_profile *p);
 
 /* Flat per-thread rows computed from a thread's call paths: inclusive time
@@ -137,6 +140,9 @@ void lwr_xml_escape(FILE *out, const char *s);
 void lwr_json_string(FILE *out, const char *s);
 /* A displayable value of a metric total: integer when it is one. */
 void lwr_fmt_metric(char buf[40], double v);
+
+/* Levels of the call tree below and including n (1 for a leaf). */
+size_t lwr_tree_depth(const lwr_node *n);
 
 /* Pointers to the n elements (of `size` bytes) at `base`, sorted with `cmp`
  * (which compares two such pointers): a sorted view that leaves the data in
