@@ -9,23 +9,9 @@
 # libc allocates for itself too (stdio buffers, strdup calls malloc).
 set -eu
 RUNTIME=$1
-src=$(cd "$(dirname "$0")" && pwd)
-CHECK="python3 $src/check_profile.py"
-: "${LIBWRAP_SCRATCH:?LIBWRAP_SCRATCH must name the scratch directory of the test}"
-rm -rf "$LIBWRAP_SCRATCH"
-mkdir -p "$LIBWRAP_SCRATCH"
-cd "$LIBWRAP_SCRATCH"
-for v in $(compgen -e); do
-    case $v in
-        LIBWRAP_STAGE | LIBWRAP_SOURCE_DIR | LIBWRAP_BINARY_DIR | LIBWRAP_CORPUS | LIBWRAP_SCRATCH) ;;
-        LIBWRAP_*) unset "$v" ;;
-    esac
-done
-
-fail() {
-    echo "FAIL (alloc): $*" >&2
-    exit 1
-}
+TEST_LABEL=alloc
+. "$(dirname "$0")/lib.sh"
+src=$here
 
 printf '#include "rt_alloc.h"\n' >libwrap.h
 $CC -E -I"$src" libwrap.h >libwrap.i

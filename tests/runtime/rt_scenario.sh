@@ -6,24 +6,8 @@ set -eu
 scenario=$1
 APP=$2
 NOP=${3:-}
-here=$(cd "$(dirname "$0")" && pwd)
-CHECK="python3 $here/check_profile.py"
-: "${LIBWRAP_SCRATCH:?LIBWRAP_SCRATCH must name the scratch directory of the test}"
-rm -rf "$LIBWRAP_SCRATCH"
-mkdir -p "$LIBWRAP_SCRATCH"
-cd "$LIBWRAP_SCRATCH"
-# Only the settings a scenario makes itself.
-for v in $(compgen -e); do
-    case $v in
-        LIBWRAP_STAGE | LIBWRAP_SOURCE_DIR | LIBWRAP_BINARY_DIR | LIBWRAP_CORPUS | LIBWRAP_SCRATCH) ;;
-        LIBWRAP_*) unset "$v" ;;
-    esac
-done
-
-fail() {
-    echo "FAIL ($scenario): $*" >&2
-    exit 1
-}
+TEST_LABEL=$scenario
+. "$(dirname "$0")/lib.sh"
 
 # run EXPECTED_STATUS ARGS...: runs the app, output in out.txt / err.txt.
 run() {
