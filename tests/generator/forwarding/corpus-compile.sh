@@ -6,29 +6,8 @@
 # object needs nothing from them.
 set -euo pipefail
 
-case_name=$1
-gen=$LIBWRAP_STAGE/libexec/libwrap/libwrap-gen
-inc=$LIBWRAP_STAGE/include
 src=$LIBWRAP_SOURCE_DIR/tests/generator/forwarding
-env_file=$LIBWRAP_CORPUS/$case_name/case.env
-[ -f "$env_file" ] || { echo "SKIP: no corpus case $case_name"; exit 0; }
-# shellcheck disable=SC1090
-source "$env_file"
-
-rm -rf "$LIBWRAP_SCRATCH"
-mkdir -p "$LIBWRAP_SCRATCH"
-cd "$LIBWRAP_SCRATCH"
-
-fail() {
-    echo "FAIL: $case_name: $*" >&2
-    exit 1
-}
-
-printf '%s\n' "$HEADERS" > libwrap.h
-# shellcheck disable=SC2086
-$CC -E $CPPFLAGS libwrap.h > libwrap.i
-"$gen" --quiet --name "$NAME" -x c --cppflags "$CPPFLAGS" --ldflags "$LDFLAGS" --libs "$LIBS" \
-    libwrap.i
+source "$src/corpus-lib.sh" "$1"
 n=$(grep -c '^--wrap=' "$NAME.wrap")
 [ "$n" -gt 0 ] || fail "nothing wrapped"
 

@@ -8,31 +8,10 @@
 # library calling its own exported functions).
 set -euo pipefail
 
-case_name=$1
 runtime_lib=$2
-gen=$LIBWRAP_STAGE/libexec/libwrap/libwrap-gen
-inc=$LIBWRAP_STAGE/include
-corpus=$LIBWRAP_CORPUS
-[ -f "$corpus/$case_name/case.env" ] || { echo "SKIP: no corpus case $case_name"; exit 0; }
-# shellcheck disable=SC1090
-source "$corpus/$case_name/case.env"
-
-rm -rf "$LIBWRAP_SCRATCH"
-mkdir -p "$LIBWRAP_SCRATCH"
-cd "$LIBWRAP_SCRATCH"
+source "$LIBWRAP_SOURCE_DIR/tests/generator/forwarding/corpus-lib.sh" "$1"
 here=$PWD
 rtdir=$(dirname "$runtime_lib")
-
-fail() {
-    echo "FAIL: $case_name: $*" >&2
-    exit 1
-}
-
-printf '%s\n' "$HEADERS" > libwrap.h
-# shellcheck disable=SC2086
-$CC -E $CPPFLAGS libwrap.h > libwrap.i
-"$gen" --quiet --name "$NAME" -x c --cppflags "$CPPFLAGS" --ldflags "$LDFLAGS" --libs "$LIBS" \
-    libwrap.i
 for mode in linktime runtime; do
     MODE=$(echo "$mode" | tr a-z A-Z)
     # shellcheck disable=SC2086
