@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "emit_parts.h"
-#include "outfile.h"
+#include "fileio.h"
 #include "strbuf.h"
 
 bool emit_is_wrapped(const lw_function *f)

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "emit_parts.h"
-#include "outfile.h"
+#include "fileio.h"
 #include "strbuf.h"
 
 /* One line per reason for the listing's section headers. */

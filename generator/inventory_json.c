@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "outfile.h"
+#include "fileio.h"
 #include "strbuf.h"
 
 static json_object *jstr(const char *s)
@@ -284,26 +284,13 @@ int inventory_read_json_string(lw_inventory *inv, const char *text, size_t len, 
 int inventory_read_json(lw_inventory *inv, const char *path)
 {
     inventory_init(inv);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "libwrap-gen: %s: cannot open (%s); rerun make to regenerate it\n", path,
+    size_t len;
+    char *text = read_whole_file(path, &len);
+    if (!text) {
+        fprintf(stderr, "libwrap-gen: %s: cannot read (%s); rerun make to regenerate it\n", path,
                 strerror(errno));
         return -1;
     }
-    strbuf sb = STRBUF_INIT;
-    char chunk[65536];
-    size_t got;
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
-        sb_putn(&sb, chunk, got);
-    int err = ferror(f);
-    fclose(f);
-    if (err) {
-        fprintf(stderr, "libwrap-gen: %s: read error; rerun make to regenerate it\n", path);
-        sb_free(&sb);
-        return -1;
-    }
-    size_t len = sb.len;
-    char *text = sb_steal(&sb);
     int rc = inventory_read_json_string(inv, text, len, path);
     free(text);
     return rc;

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "fileio.h"
 #include "strbuf.h"
 
 /* GNU ld scripts may name further scripts; real ones nest two deep. */
@@ -378,19 +379,15 @@ out:
 
 static int read_ldscript(resolver *r, const char *path, int depth)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
+    strbuf text = STRBUF_INIT;
+    text.s = read_whole_file(path, &text.len);
+    if (!text.s) {
         if (!r->quiet)
             fprintf(stderr, "libwrap: %s: %s\n", path, strerror(errno));
         return -1;
     }
-    strbuf text = STRBUF_INIT;
-    char chunk[4096];
-    size_t got;
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
-        sb_putn(&text, chunk, got);
-    fclose(f);
-    if (memchr(text.s ? text.s : "", '\0', text.len)) /* binary: not a script */
+    text.cap = text.len + 1;
+    if (memchr(text.s, '\0', text.len)) /* binary: not a script */
         text.len = 0;
 
     ldlex lx = {text.s ? text.s : ""};

@@ -22,7 +22,7 @@
 #include "inventory.h"
 #include "parse.h"
 #include "scope.h"
-#include "outfile.h"
+#include "fileio.h"
 #include "strbuf.h"
 #include "symcheck.h"
 #include "template.h"

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "declarator.h"
+#include "fileio.h"
 #include "strbuf.h"
 #include "symindex.h"
 
@@ -48,28 +49,13 @@ int parse_language_is_cxx(const char *language)
     return language && strstr(language, "++") != NULL;
 }
 
-static char *read_file(const char *path, size_t *len)
+static char *read_source(const char *path, size_t *len)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
+    char *text = read_whole_file(path, len);
+    if (!text)
         fprintf(stderr, "libwrap-gen: %s: %s (run make to preprocess libwrap.h first)\n", path,
                 strerror(errno));
-        return NULL;
-    }
-    strbuf sb = STRBUF_INIT;
-    char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
-        sb_putn(&sb, chunk, n);
-    int err = ferror(fp);
-    fclose(fp);
-    if (err) {
-        fprintf(stderr, "libwrap-gen: %s: read error\n", path);
-        sb_free(&sb);
-        return NULL;
-    }
-    *len = sb.len;
-    return sb_steal(&sb);
+    return text;
 }
 
 static bool is_ident_char(char c)
@@ -697,7 +683,7 @@ int parse_inventory(lw_inventory *inv, const lw_parse_options *opt)
     int rc = -1;
     bool cxx = parse_language_is_cxx(opt->language);
     size_t len = 0, rlen = 0;
-    char *text = read_file(opt->source, &len);
+    char *text = read_source(opt->source, &len);
     if (!text)
         return -1;
     char *rewritten = rewrite_complex_floatn(text, len, &rlen);

@@ -30,7 +30,7 @@
 #include "emit.h"
 #include "inventory.h"
 #include "ldsearch.h"
-#include "outfile.h"
+#include "fileio.h"
 #include "strbuf.h"
 #include "symcheck.h"
 #include "template.h"

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "fileio.h"
 #include "strbuf.h"
 
 /* ---- variables ---- */
@@ -451,32 +452,10 @@ int template_render(const char *text, size_t len, const char *origin, const lw_t
     return 0;
 }
 
-/* Reads a whole file into a new NUL-terminated buffer. */
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    strbuf sb = STRBUF_INIT;
-    char chunk[8192];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        sb_putn(&sb, chunk, n);
-    int err = ferror(f) ? errno : 0;
-    fclose(f);
-    if (err) {
-        sb_free(&sb);
-        errno = err;
-        return NULL;
-    }
-    *len = sb.len;
-    return sb_steal(&sb);
-}
-
 int template_render_file(const char *path, const lw_tvars *vars, char **out, size_t *outlen)
 {
     size_t len;
-    char *text = read_file(path, &len);
+    char *text = read_whole_file(path, &len);
     if (!text) {
         fprintf(stderr, "libwrap-gen: %s: cannot read template: %s\n", path, strerror(errno));
         return -1;

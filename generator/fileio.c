@@ -1,7 +1,7 @@
 /*
- * outfile.c - atomic replacement of generated files (see outfile.h).
+ * fileio.c - whole-file input and atomic output (see fileio.h).
  */
-#include "outfile.h"
+#include "fileio.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -11,6 +11,27 @@
 #include <unistd.h>
 
 #include "strbuf.h"
+
+char *read_whole_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    strbuf sb = STRBUF_INIT;
+    char chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        sb_putn(&sb, chunk, n);
+    int err = ferror(f) ? (errno ? errno : EIO) : 0;
+    fclose(f);
+    if (err) {
+        sb_free(&sb);
+        errno = err;
+        return NULL;
+    }
+    *len = sb.len;
+    return sb_steal(&sb);
+}
 
 int write_file_atomically(const char *path, const char *data, size_t len)
 {
