@@ -16,17 +16,6 @@
 #include "fileio.h"
 #include "strbuf.h"
 
-bool emit_is_wrapped(const lw_function *f)
-{
-    if (f->skip != LW_WRAP || !f->declarator || !f->symbol)
-        return false;
-    /* A variadic function is forwarded to its va_list twin, after va_start
-     * on the last fixed parameter: without either there is no wrapper. */
-    if (f->variadic && (!f->va_twin || f->nparams == 0))
-        return false;
-    return true;
-}
-
 char *emit_c_string(const char *s)
 {
     strbuf sb = STRBUF_INIT;

@@ -62,7 +62,7 @@ static int emit_skipped(const lw_inventory *inv, const lw_emit_options *opt, emi
         size_t count = 0;
         for (size_t i = 0; i < inv->nfuncs; i++) {
             const lw_function *f = &inv->funcs[i];
-            if (emit_is_wrapped(f) || (int)listed_reason(f) != reason)
+            if (inventory_is_wrapped(inv, f) || (int)listed_reason(f) != reason)
                 continue;
             if (!group) {
                 group = tvars_append(vars, "REASONS");
@@ -82,7 +82,7 @@ static int emit_skipped(const lw_inventory *inv, const lw_emit_options *opt, emi
         skipped += count;
     }
     for (size_t i = 0; i < inv->nfuncs; i++)
-        wrapped += emit_is_wrapped(&inv->funcs[i]);
+        wrapped += inventory_is_wrapped(inv, &inv->funcs[i]);
     tvars_set(vars, "LIBNAME", name);
     tvars_setf(vars, "TOTAL", "%zu", inv->nfuncs);
     tvars_setf(vars, "WRAPPED", "%zu", wrapped);

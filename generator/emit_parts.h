@@ -10,11 +10,6 @@
 #include "emit.h"
 #include "template.h"
 
-/* Does f get a wrapper? The one predicate behind NAME.wrappers.c, NAME.wrap
- * and NAME.skipped.txt, so that they cannot disagree: a `--wrap=SYM` without
- * `__wrap_SYM` would break the user's link. */
-bool emit_is_wrapped(const lw_function *f);
-
 /* `s` escaped for the inside of a C string literal; a new string. */
 char *emit_c_string(const char *s);
 

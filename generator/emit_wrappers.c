@@ -167,7 +167,7 @@ static void set_function_vars(lw_tvars *v, const lw_inventory *inv, size_t i, bo
      * __real_ at link time, its wrapper at run time, as the library calling
      * its twin would be measured); an unwrapped one by its plain symbol. */
     const lw_function *twin = f->variadic ? inventory_find_symbol(inv, f->va_twin) : NULL;
-    bool twin_wrapped = twin && !twin->variadic && emit_is_wrapped(twin);
+    bool twin_wrapped = twin && !twin->variadic && inventory_is_wrapped(inv, twin);
     if (twin_wrapped) {
         size_t m = (size_t)(twin - inv->funcs);
         tvars_set_bool(v, "DECLARE_REAL", false);
@@ -206,6 +206,76 @@ static void set_function_vars(lw_tvars *v, const lw_inventory *inv, size_t i, bo
     free(r);
 }
 
+/* Is the result of C++ function f an object or a reference, for which no
+ * zero value can be returned when the original is missing? Pointers,
+ * arithmetic types and enums spelled as such have one; anything else (a
+ * class, or a name that may be one) is taken as an object. */
+static bool cxx_result_without_zero(const lw_function *f)
+{
+    if (f->ret_void || !f->ret_canonical || !f->ret_canonical[0])
+        return false;
+    const char *t = f->ret_canonical;
+    size_t n = strlen(t);
+    if (t[n - 1] == '&')
+        return true;
+    if (t[n - 1] == '*' || strstr(t, "(*)") || strncmp(t, "enum ", 5) == 0)
+        return false;
+    static const char *const builtin[] = {"const", "volatile", "signed", "unsigned", "short", "long",
+                                          "int", "char", "bool", "float", "double", "wchar_t",
+                                          "char8_t", "char16_t", "char32_t", "__int128", "_Float128"};
+    for (const char *w = t; *w;) {
+        size_t len = strcspn(w, " ");
+        bool known = false;
+        for (size_t i = 0; i < sizeof builtin / sizeof builtin[0] && !known; i++)
+            known = strlen(builtin[i]) == len && strncmp(w, builtin[i], len) == 0;
+        if (!known)
+            return true;
+        w += len;
+        w += strspn(w, " ");
+    }
+    return false;
+}
+
+/* One entry of the ABI-level table (templates/wrappers_abi.c.in). */
+static void set_abi_vars(lw_tvars *v, const lw_inventory *inv, size_t i, size_t k, bool cxx)
+{
+    const lw_function *f = &inv->funcs[i];
+    char *s;
+    tvars_setf(v, "N", "%zu", i);
+    tvars_setf(v, "OFFSET", "%zu", k * 64);
+    tvars_set(v, "SYMBOL", s = emit_c_string(f->symbol));
+    free(s);
+    tvars_set(v, "NAME", s = emit_c_string(f->name ? f->name : f->symbol));
+    free(s);
+    tvars_set(v, "FILE", s = emit_c_string(f->file ? f->file : ""));
+    free(s);
+    tvars_setf(v, "LINE", "%u", f->line);
+    const char *flags = f->noreturn ? "LIBWRAP_ABI_NORETURN"
+                        : cxx && cxx_result_without_zero(f) ? "LIBWRAP_ABI_NO_ZERO"
+                                                             : "0";
+    tvars_set(v, "FLAGS", flags);
+}
+
+static int emit_abi_wrappers(const lw_inventory *inv, const lw_emit_options *opt, emit_batch *batch,
+                             lw_tvars *vars, bool cxx)
+{
+    size_t count = 0;
+    tvars_list(vars, "FUNCTIONS");
+    for (size_t i = 0; i < inv->nfuncs; i++)
+        if (inventory_is_wrapped(inv, &inv->funcs[i]))
+            set_abi_vars(tvars_append(vars, "FUNCTIONS"), inv, i, count++, cxx);
+    tvars_setf(vars, "COUNT", "%zu", count);
+    const char *name = opt->name ? opt->name : inv->name;
+    char *cname = xstrdup_printf("%s.wrappers.c", name);
+    char *wname = xstrdup_printf("%s.wrap", name);
+    int rc = emit_render(batch, opt, "wrappers_abi.c.in", vars, cname);
+    if (rc == 0)
+        rc = emit_render(batch, opt, "wrap.in", vars, wname);
+    free(cname);
+    free(wname);
+    return rc;
+}
+
 int emit_wrappers(const lw_inventory *inv, const lw_emit_options *opt, emit_batch *batch)
 {
     const char *name = opt->name ? opt->name : inv->name;
@@ -216,6 +286,18 @@ int emit_wrappers(const lw_inventory *inv, const lw_emit_options *opt, emit_batc
     tvars_set(vars, "LIBNAME", name);
     bool cxx = inv->language && strstr(inv->language, "++");
     tvars_set_bool(vars, "CXX", cxx);
+    if (opt->soname) {
+        s = emit_c_string(opt->soname);
+        tvars_setf(vars, "SONAME", "\"%s\"", s);
+        free(s);
+    } else {
+        tvars_set(vars, "SONAME", "NULL");
+    }
+    if (inv->abi) {
+        int rc = emit_abi_wrappers(inv, opt, batch, vars, cxx);
+        tvars_free(vars);
+        return rc;
+    }
     const char *header = inv->header && inv->header[0] ? inv->header : "libwrap.h";
     char *inc = include_path(header, opt->outdir);
     if (strpbrk(inc, "\"\n")) {
@@ -227,16 +309,9 @@ int emit_wrappers(const lw_inventory *inv, const lw_emit_options *opt, emit_batc
     }
     tvars_set(vars, "HEADER", inc);
     free(inc);
-    if (opt->soname) {
-        s = emit_c_string(opt->soname);
-        tvars_setf(vars, "SONAME", "\"%s\"", s);
-        free(s);
-    } else {
-        tvars_set(vars, "SONAME", "NULL");
-    }
     tvars_list(vars, "FUNCTIONS");
     for (size_t i = 0; i < inv->nfuncs; i++) {
-        if (!emit_is_wrapped(&inv->funcs[i]))
+        if (!inventory_is_wrapped(inv, &inv->funcs[i]))
             continue;
         set_function_vars(tvars_append(vars, "FUNCTIONS"), inv, i, cxx);
         count++;

@@ -101,11 +101,20 @@ lw_function *inventory_find_symbol(const lw_inventory *inv, const char *symbol)
     return NULL;
 }
 
+bool inventory_is_wrapped(const lw_inventory *inv, const lw_function *f)
+{
+    if (f->skip != LW_WRAP || !f->symbol)
+        return false;
+    if (inv->abi)
+        return true;
+    return f->declarator && f->declarator[0] && (!f->variadic || (f->va_twin && f->nparams > 0));
+}
+
 size_t inventory_count_wrapped(const lw_inventory *inv)
 {
     size_t n = 0;
     for (size_t i = 0; i < inv->nfuncs; i++)
-        n += inv->funcs[i].skip == LW_WRAP;
+        n += inventory_is_wrapped(inv, &inv->funcs[i]);
     return n;
 }
 

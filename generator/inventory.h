@@ -91,6 +91,7 @@ typedef struct lw_inventory {
     char *source;         /* the parsed file (libwrap.i) */
     char *header;         /* the file it was preprocessed from (libwrap.h), from
                            * the first line marker; the wrappers include it */
+    bool abi;             /* forwarding: true at the ABI level (x86-64), false typed */
     lw_function *funcs;
     size_t nfuncs;
     size_t cap;
@@ -106,6 +107,12 @@ void inventory_free(lw_inventory *inv);
 lw_function *inventory_add(lw_inventory *inv);
 lw_function *inventory_find_symbol(const lw_inventory *inv, const char *symbol);
 size_t inventory_count_wrapped(const lw_inventory *inv);
+/* Does f get a wrapper? The one predicate behind every generated file and
+ * count, so that they cannot disagree: a `--wrap=SYM` without `__wrap_SYM`
+ * would break the user's link. A typed wrapper also needs a spelled type
+ * and, for a variadic function, its va_list twin; an ABI-level one only a
+ * symbol. */
+bool inventory_is_wrapped(const lw_inventory *inv, const lw_function *f);
 
 /* Marks f as skipped unless already skipped; detail is copied (may be NULL). */
 void function_skip(lw_function *f, lw_skip why, const char *detail);

@@ -78,6 +78,7 @@ int inventory_write_json(const lw_inventory *inv, const char *path)
     json_object_object_add(root, "language", jstr(inv->language));
     json_object_object_add(root, "source", jstr(inv->source));
     json_object_object_add(root, "header", jstr(inv->header));
+    json_object_object_add(root, "forwarding", jstr(inv->abi ? "abi" : "typed"));
     json_object *funcs = json_object_new_array();
     for (size_t i = 0; i < inv->nfuncs; i++)
         json_object_array_add(funcs, function_to_json(&inv->funcs[i]));
@@ -261,6 +262,12 @@ int inventory_read_json_string(lw_inventory *inv, const char *text, size_t len, 
     inv->language = get_str(&r, root, "language", true, TOP);
     inv->source = get_str(&r, root, "source", true, TOP);
     inv->header = get_str(&r, root, "header", true, TOP);
+    /* Absent from inventories written before ABI-level forwarding: typed. */
+    if (json_object_object_get_ex(root, "forwarding", NULL)) {
+        char *forwarding = get_str(&r, root, "forwarding", true, TOP);
+        inv->abi = forwarding && strcmp(forwarding, "abi") == 0;
+        free(forwarding);
+    }
     json_object *funcs = get(&r, root, "functions", json_type_array, false, TOP);
     size_t n = funcs ? json_object_array_length(funcs) : 0;
     for (size_t i = 0; i < n && !r.error; i++) {

@@ -44,6 +44,7 @@ typedef struct gen_options {
     size_t n_va_map;
     const char **declare_void;
     size_t n_declare_void;
+    bool abi; /* --forward abi (default on x86-64) or typed */
 } gen_options;
 
 static void usage(FILE *out)
@@ -51,7 +52,8 @@ static void usage(FILE *out)
     fputs("usage: libwrap-gen --name NAME [-x c|c++] [-o DIR] [--filter FILE]\n"
           "                   [--cppflags FLAGS] [--ldflags FLAGS] [--libs LIBS]\n"
           "                   [--va-twin SYM=TWIN]... [--declare-void SYM]...\n"
-          "                   [--templates DIR] [--dump] [--quiet] libwrap.i\n"
+          "                   [--forward abi|typed] [--templates DIR] [--dump] [--quiet]\n"
+          "                   libwrap.i\n"
           "       libwrap-gen check [options]\n"
           "       libwrap-gen render TEMPLATE [VAR=VALUE]...\n"
           "See docs/generator.md.\n",
@@ -86,7 +88,7 @@ static bool valid_language(const char *x)
 static int parse_args(int argc, char **argv, gen_options *o)
 {
     enum { OPT_NAME = 256, OPT_FILTER, OPT_CPPFLAGS, OPT_LDFLAGS, OPT_LIBS, OPT_VA_TWIN,
-           OPT_DECLARE_VOID, OPT_TEMPLATES, OPT_DUMP, OPT_QUIET, OPT_HELP };
+           OPT_DECLARE_VOID, OPT_TEMPLATES, OPT_DUMP, OPT_QUIET, OPT_FORWARD, OPT_HELP };
     static const struct option longopts[] = {
         {"name", required_argument, NULL, OPT_NAME},
         {"filter", required_argument, NULL, OPT_FILTER},
@@ -98,12 +100,16 @@ static int parse_args(int argc, char **argv, gen_options *o)
         {"templates", required_argument, NULL, OPT_TEMPLATES},
         {"dump", no_argument, NULL, OPT_DUMP},
         {"quiet", no_argument, NULL, OPT_QUIET},
+        {"forward", required_argument, NULL, OPT_FORWARD},
         {"help", no_argument, NULL, OPT_HELP},
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
     o->language = "c";
     o->outdir = ".";
+#if defined(__x86_64__)
+    o->abi = true;
+#endif
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "x:o:h", longopts, NULL)) != -1) {
@@ -118,6 +124,21 @@ static int parse_args(int argc, char **argv, gen_options *o)
         case OPT_TEMPLATES: o->templates = optarg; break;
         case OPT_DUMP: o->dump = true; break;
         case OPT_QUIET: o->quiet = true; break;
+        case OPT_FORWARD:
+            if (strcmp(optarg, "abi") == 0) {
+#if !defined(__x86_64__)
+                fprintf(stderr, "libwrap-gen: --forward abi: ABI-level forwarding exists for x86-64 "
+                                "only; use --forward typed\n");
+                return 2;
+#endif
+                o->abi = true;
+            } else if (strcmp(optarg, "typed") == 0) {
+                o->abi = false;
+            } else {
+                fprintf(stderr, "libwrap-gen: --forward %s: expected abi or typed\n", optarg);
+                return 2;
+            }
+            break;
         case OPT_VA_TWIN: {
             char *eq = strchr(optarg, '=');
             if (!eq || eq == optarg || !eq[1]) {
@@ -262,10 +283,11 @@ static int generate(const gen_options *o)
     char *templates = NULL;
     char *json_path = NULL, *dump_path = NULL, *soname = NULL;
 
-    lw_parse_options popt = {o->source, o->language, o->declare_void, o->n_declare_void};
+    lw_parse_options popt = {o->source, o->language, o->declare_void, o->n_declare_void, o->abi};
     if (parse_inventory(&inv, &popt) != 0)
         goto out;
     inv.name = xstrdup(o->name);
+    inv.abi = o->abi;
     scope = scope_load(o->source, o->cppflags);
     if (!scope)
         goto out;
@@ -316,11 +338,13 @@ static int generate(const gen_options *o)
         goto out;
 
     if (!o->quiet) {
-        size_t variadic = count_skip(&inv, LW_SKIP_VARIADIC);
-        printf("GEN   %s: %zu functions, %zu wrapped; left out %zu MISSING (missing.filter), "
-               "%zu UNCERTAIN, %zu variadic without va_list twin (%s.skipped.txt)\n",
-               o->name, in_scope, inventory_count_wrapped(&inv), count_skip(&inv, LW_SKIP_MISSING),
-               count_skip(&inv, LW_SKIP_UNCERTAIN), variadic, o->name);
+        printf("GEN   %s: %zu functions, %zu wrapped (%s forwarding); left out %zu MISSING "
+               "(missing.filter), %zu UNCERTAIN",
+               o->name, in_scope, inventory_count_wrapped(&inv), o->abi ? "ABI-level" : "typed",
+               count_skip(&inv, LW_SKIP_MISSING), count_skip(&inv, LW_SKIP_UNCERTAIN));
+        if (!o->abi)
+            printf(", %zu variadic without va_list twin", count_skip(&inv, LW_SKIP_VARIADIC));
+        printf(" (%s.skipped.txt)\n", o->name);
     }
     rc = 0;
 out:

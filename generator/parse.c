@@ -574,11 +574,11 @@ static void add_function(visit_ctx *ctx, CXCursor c)
     else if (f->unprototyped)
         function_skip(f, LW_SKIP_UNPROTOTYPED,
                       "declared without a prototype; use --declare-void if it takes no arguments");
-    else if (!f->declarator)
+    else if (!f->declarator && !ctx->opt->abi)
         function_skip(f, LW_SKIP_UNSUPPORTED, why ? why : "type cannot be spelled");
     else if (clang_getCursorKind(c) == CXCursor_CXXMethod && clang_CXXMethod_isPureVirtual(c))
         function_skip(f, LW_SKIP_UNSUPPORTED, "pure virtual: no definition to call");
-    else if ((f->kind == LW_KIND_CONSTRUCTOR || f->kind == LW_KIND_DESTRUCTOR) &&
+    else if ((f->kind == LW_KIND_CONSTRUCTOR || f->kind == LW_KIND_DESTRUCTOR) && !ctx->opt->abi &&
              has_virtual_base(clang_getCursorSemanticParent(c)))
         function_skip(f, LW_SKIP_UNSUPPORTED,
                       "class with virtual bases: its constructors and destructors take a VTT");

@@ -10,6 +10,8 @@
 
 #include <stddef.h>
 
+#include <stdbool.h>
+
 #include "inventory.h"
 
 typedef struct lw_parse_options {
@@ -17,6 +19,7 @@ typedef struct lw_parse_options {
     const char *language;        /* "c", "c++", or a standard: "c11", "gnu++17" */
     const char *const *declare_void; /* unprototyped SYM() to read as SYM(void) */
     size_t n_declare_void;
+    bool abi;                    /* ABI-level forwarding: no type needs spelling */
 } lw_parse_options;
 
 /* Returns 0, or -1 after printing clang's diagnostics (PRESUMED-FILE:LINE:COL:

@@ -138,7 +138,7 @@ int variadic_resolve(lw_inventory *inv, const lw_va_mapping *map, size_t nmap)
                 free(cand[k]);
             }
         }
-        if (!f->va_twin && f->skip == LW_WRAP) {
+        if (!f->va_twin && f->skip == LW_WRAP && !inv->abi) {
             function_skip(f, LW_SKIP_VARIADIC, "no va_list twin; name one with --va-twin SYM=TWIN");
             skipped++;
         }

@@ -20,7 +20,8 @@ typedef struct lw_va_mapping {
     const char *twin;   /* its va_list twin (symbol or name) */
 } lw_va_mapping;
 
-/* Sets va_twin on every variadic function that has a twin and skips the
+/* Sets va_twin on every variadic function that has a twin and, unless the
+ * inventory forwards at the ABI level (which needs no twin), skips the
  * others. A manual mapping whose twin is not declared or does not match is
  * an error: returns -1 after printing what is wrong. Returns the number of
  * variadics skipped otherwise. */

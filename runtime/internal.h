@@ -204,6 +204,7 @@ typedef struct lw_thread {
 typedef struct lw_tls_block {
     lw_thread *self;
     int guard;
+    struct lw_ra *ra_top, *ra_base, *ra_end; /* the ABI trampolines' return slots (abi.c) */
 } lw_tls_block;
 extern __thread lw_tls_block lw_tls __attribute__((tls_model("initial-exec")));
 

@@ -11,7 +11,7 @@
  * Exclusive time = inclusive time - inclusive time of the callees, with both
  * measured by the same timestamps, so the two always add up.
  */
-#include "internal.h"
+#include "hot.h"
 
 #include <errno.h>
 #include <string.h>
@@ -115,33 +115,6 @@ lw_node *lw_tree_child(lw_tree *tree, lw_node *parent, int32_t region)
 fail:
     errno = saved;
     return NULL;
-}
-
-/* Fills a new top frame: the one definition for the fast and slow entries. */
-static inline __attribute__((always_inline)) void lw_frame_open(lw_frame *f, lw_node *n,
-                                                                 int32_t id, uint64_t now,
-                                                                 void *frame)
-{
-    f->node = n;
-    f->start = now;
-    f->child = 0;
-    f->frame = frame;
-    f->region = id;
-    f->inherited = 0;
-}
-
-/* Adds one visit of `dt` ticks, `child` of them in callees, to `n`: the one
- * place that defines the statistics, shared by the fast and slow exits. */
-static inline __attribute__((always_inline)) void lw_node_account(lw_node *n, uint64_t dt,
-                                                                   uint64_t child)
-{
-    n->visits++;
-    n->incl += dt;
-    n->excl += dt - (child < dt ? child : dt);
-    if (dt < n->min)
-        n->min = dt;
-    if (dt > n->max)
-        n->max = dt;
 }
 
 /* Closes the top frame at `now`; `mnow` holds the current metric values. */
@@ -256,6 +229,41 @@ static __attribute__((noinline)) int lw_enter_clock(lw_thread *t, int32_t id, vo
     return lw_enter_slow(t, id, frame, lw_ticks());
 }
 
+/* The full entry: everything lw_enter_fast (hot.h) leaves out. */
+int lw_enter_full(int32_t id, void *frame)
+{
+    if (lw_unlikely(LW_LOAD(lw_state) != 1))
+        return 0;
+    lw_thread *t = lw_tls.self;
+    if (lw_unlikely(!t))
+        return lw_enter_first(id, frame);
+    if (lw_unlikely(LW_LOAD(lw_tls.guard)))
+        return 0;
+    LW_STORE(lw_tls.guard, 1);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (lw_unlikely(LW_LOAD(lw_state) != 1)) {
+        LW_GUARD_CLEAR();
+        return 0;
+    }
+    if (lw_unlikely(!lw_timer_tsc))
+        return lw_enter_clock(t, id, frame);
+    uint64_t now = lw_rdtsc();
+    if (lw_likely(t->trace != NULL && !t->slow)) {
+        /* The common case of tracing: a known child, nothing else to do. */
+        uint32_t d = t->depth;
+        lw_frame *f = t->stack + d;
+        lw_node *parent = d ? f[-1].node : t->tree.root;
+        lw_node *n;
+        if (!(d && (uintptr_t)f[-1].frame <= (uintptr_t)frame) && d != t->cap && parent &&
+            (n = parent->last_hit) && n->region == id) {
+            lw_frame_open(f, n, id, now, frame);
+            t->depth = d + 1;
+            return lw_enter_trace(t, id, now);
+        }
+    }
+    return lw_enter_slow(t, id, frame, now);
+}
+
 int libwrap_enter(int32_t id, void *frame)
 {
 #ifdef LIBWRAP_NOP
@@ -267,45 +275,8 @@ int libwrap_enter(int32_t id, void *frame)
     (void)lw_enter_clock;
     return 0;
 #else
-    if (lw_unlikely(LW_LOAD(lw_state) != 1))
-        return 0;
-    lw_thread *t = lw_tls.self;
-    if (lw_unlikely(!t))
-        return lw_enter_first(id, frame);
-    if (lw_unlikely(LW_LOAD(lw_tls.guard)))
-        return 0;
-    LW_STORE(lw_tls.guard, 1);
-    /* Pairs with the membarrier of lw_finish: either the finaliser sees the
-     * guard and waits, or this thread sees the stop and backs out. */
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    if (lw_unlikely(LW_LOAD(lw_state) != 1)) {
-        LW_GUARD_CLEAR();
-        return 0;
-    }
-    if (lw_unlikely(!lw_timer_tsc))
-        return lw_enter_clock(t, id, frame);
-    uint64_t now = lw_rdtsc();
-
-    /* Fast path: a known child of the current node, nothing else to do. */
-    uint32_t d = t->depth;
-    lw_frame *f = t->stack + d;
-    lw_node *parent = t->tree.root;
-    if (d) {
-        if (lw_unlikely((uintptr_t)f[-1].frame <= (uintptr_t)frame))
-            return lw_enter_slow(t, id, frame, now);
-        parent = f[-1].node;
-    }
-    if (lw_unlikely(d == t->cap || t->slow || !parent))
-        return lw_enter_slow(t, id, frame, now);
-    lw_node *n = parent->last_hit;
-    if (lw_unlikely(!n || n->region != id))
-        return lw_enter_slow(t, id, frame, now);
-    lw_frame_open(f, n, id, now, frame);
-    t->depth = d + 1;
-    if (lw_unlikely(t->trace != NULL))
-        return lw_enter_trace(t, id, now);
-    LW_GUARD_CLEAR();
-    return 1;
+    int r = lw_enter_fast(id, frame);
+    return lw_likely(r >= 0) ? r : lw_enter_full(id, frame);
 #endif
 }
 
@@ -318,7 +289,7 @@ static __attribute__((noinline)) int lw_enter_first(int32_t id, void *frame)
     lw_thread *t = lw_thread_attach();
     LW_GUARD_CLEAR();
     errno = saved;
-    return t ? libwrap_enter(id, frame) : 0;
+    return t ? lw_enter_full(id, frame) : 0;
 }
 
 /* The top frame is not `id`: frames above the matching one were abandoned
@@ -351,14 +322,9 @@ static __attribute__((noinline)) void lw_exit_clock(lw_thread *t, int32_t id)
     lw_exit_slow(t, id, lw_ticks());
 }
 
-void libwrap_exit(int32_t id)
+/* The full exit: everything lw_exit_fast (hot.h) leaves out. */
+void lw_exit_full(int32_t id)
 {
-#ifdef LIBWRAP_NOP
-    (void)id;
-    (void)lw_exit_slow;
-    (void)lw_exit_trace;
-    (void)lw_exit_clock;
-#else
     if (lw_unlikely(LW_LOAD(lw_state) != 1))
         return;
     lw_thread *t = lw_tls.self;
@@ -375,12 +341,10 @@ void libwrap_exit(int32_t id)
         return;
     }
     uint64_t now = lw_rdtsc();
-
-    /* Fast path: the matching frame on top, no metrics. */
     uint32_t d = t->depth;
     lw_frame *f = t->stack + d - 1;
     lw_node *n;
-    if (lw_unlikely(!d || t->slow || f->region != id || !(n = f->node))) {
+    if (!d || t->slow || f->region != id || !(n = f->node)) {
         lw_exit_slow(t, id, now);
         return;
     }
@@ -389,10 +353,22 @@ void libwrap_exit(int32_t id)
     if (d > 1)
         f[-1].child += dt;
     t->depth = d - 1;
-    if (lw_unlikely(t->trace != NULL)) {
+    if (t->trace != NULL) {
         lw_exit_trace(t, id, now);
         return;
     }
     LW_GUARD_CLEAR();
+}
+
+void libwrap_exit(int32_t id)
+{
+#ifdef LIBWRAP_NOP
+    (void)id;
+    (void)lw_exit_slow;
+    (void)lw_exit_trace;
+    (void)lw_exit_clock;
+#else
+    if (lw_unlikely(lw_exit_fast(id) < 0))
+        lw_exit_full(id);
 #endif
 }

@@ -5,7 +5,9 @@
 # one process invocation per variant:
 #   plain     no wrapper
 #   hand      hand-written minimal --wrap wrapper: two rdtsc, TLS call stack
-#   profile   the generated wrapper + the runtime, call-path profile
+#   profile   the generated wrapper (ABI-level on x86-64, docs/abi.md) + the
+#             runtime, call-path profile
+#   typed     the typed generated wrapper (--forward typed), same runtime
 #   excluded  the same binary, bench_fn excluded by LIBWRAP_FILTERING_FILE
 #   trace     the same binary with LIBWRAP_ENABLE_TRACING=true (and profile)
 #   nop       the generated wrapper + the no-op runtime
@@ -58,6 +60,12 @@ else
     wrapflags="-Wl,--wrap=bench_fn"
 fi
 
+variants="plain hand profile excluded trace nop"
+if [ -x "$gen" ] && "$gen" --name bench -x c -o gen_typed --quiet --forward typed bench.i >>gen.log 2>&1 &&
+    $CC $CFLAGS -DLIBWRAP_LINKTIME -fPIC -c gen_typed/bench.wrappers.c -o wrap_typed.o 2>>gen.log; then
+    link typed wrap_typed.o -Wl,@gen_typed/bench.wrap -L"$stage/lib" -llibwrap_runtime -Wl,-rpath,"$stage/lib"
+    variants="$variants typed"
+fi
 link plain
 link hand "$here/hand_wrap.c" -Wl,--wrap=bench_fn
 link profile wrap.o $wrapflags -L"$stage/lib" -llibwrap_runtime -Wl,-rpath,"$stage/lib"
@@ -85,6 +93,7 @@ for ((round = 0; round < ${ROUNDS:-3}; round++)); do
     keep_best excluded "$(measure excluded profile LIBWRAP_FILTERING_FILE=$work/exclude.filter)"
     keep_best trace "$(measure trace profile LIBWRAP_ENABLE_TRACING=true LIBWRAP_TOTAL_MEMORY=64M)"
     keep_best nop "$(measure nop nop)"
+    case $variants in *typed*) keep_best typed "$(measure typed typed)" ;; esac
 done
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
@@ -93,7 +102,7 @@ verdict() { awk -v v="$1" -v lim="$2" 'BEGIN { print (v <= lim ? "ok" : "OVER") 
 echo "libwrap overhead benchmark: $N calls x $REPEAT repetitions x ${ROUNDS:-3} rounds (best), $wrapper wrapper"
 echo "machine: $(nproc) cpus, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 printf '%-10s %10s %12s\n' variant ns/call "vs hand"
-for v in plain hand profile excluded trace nop; do
+for v in $variants; do
     printf '%-10s %10.2f %12s\n' "$v" "${ns[$v]}" "$(ratio "${ns[$v]}" "${ns[hand]}")"
 done
 r=$(ratio "${ns[profile]}" "${ns[hand]}")
@@ -114,7 +123,7 @@ if command -v valgrind >/dev/null; then
             sed -n 's/.*Collected : *\([0-9]*\).*/\1/p'
     }
     echo "instructions per call (callgrind):"
-    for v in plain hand profile excluded nop; do
+    for v in plain hand profile excluded nop ${variants##*trace nop}; do
         extra=()
         bin=$v
         case $v in

@@ -28,7 +28,14 @@ for f in demo.inventory.json demo.functions.txt demo.wrappers.c demo.wrap demo.s
     check "output $f" [ -f out/$f ]
 done
 check "no temporary files" [ -z "$(find out -name '*.tmp')" ]
-check "summary line" grep -qx 'GEN   demo: 4 functions, 3 wrapped; left out 0 MISSING (missing.filter), 0 UNCERTAIN, 1 variadic without va_list twin (demo.skipped.txt)' summary.txt
+if [ "$(uname -m)" = x86_64 ]; then
+    check "summary line" grep -qx 'GEN   demo: 4 functions, 4 wrapped (ABI-level forwarding); left out 0 MISSING (missing.filter), 0 UNCERTAIN (demo.skipped.txt)' summary.txt
+    check "ABI-level wrappers" grep -q 'libwrap_trampoline' out/demo.wrappers.c
+fi
+"$gen" --name demo --forward typed -o outt libwrap.i > summary-typed.txt 2> /dev/null
+check "typed summary line" grep -qx 'GEN   demo: 4 functions, 3 wrapped (typed forwarding); left out 0 MISSING (missing.filter), 0 UNCERTAIN, 1 variadic without va_list twin (demo.skipped.txt)' summary-typed.txt
+"$gen" --name demo --forward bogus --dump libwrap.i 2> fwd.err; check "bad --forward exits 2" [ $? = 2 ]
+check "bad --forward says what is expected" grep -q 'expected abi or typed' fwd.err
 check "functions.txt is the dump" cmp out/demo.functions.txt <("$gen" --name demo --dump libwrap.i)
 check "wrap file lists wrapped symbols" grep -qx -- '--wrap=demo_open' out/demo.wrap
 

@@ -54,7 +54,7 @@ run_gen() { # TAG CC [extra args]
         echo "SKIP: $cc cannot preprocess the headers of $case (install ${DEV_PACKAGE:-its -dev package})"
         cat "cpp-$tag.err"; exit 77
     fi
-    "$gen" --name "$NAME" --dump --cppflags "$CPPFLAGS" "$@" "libwrap-$tag.i" > "dump-$tag.txt" \
+    "$gen" --name "$NAME" --dump --forward typed --cppflags "$CPPFLAGS" "$@" "libwrap-$tag.i" > "dump-$tag.txt" \
         || { echo "FAIL: libwrap-gen on libwrap-$tag.i"; exit 1; }
 }
 

@@ -34,7 +34,7 @@ fi
 fail=0
 
 (cd "$dir" && eval "$cc -E $cppflags \"$src\"" > "$scratch/libwrap.i") || { echo "FAIL: $cc -E $src"; exit 1; }
-(cd "$dir" && eval "\"$gen\" --name fixture --dump --cppflags \"\$cppflags\" $args \"$scratch/libwrap.i\"") \
+(cd "$dir" && eval "\"$gen\" --name fixture --dump --forward typed --cppflags \"\$cppflags\" $args \"$scratch/libwrap.i\"") \
     > "$scratch/dump.txt" 2> "$scratch/stderr.txt"
 rc=$?
 if [ "$rc" != "$want_exit" ]; then

@@ -114,6 +114,50 @@ LIBWRAP_API void libwrap_exit(int32_t id);
 LIBWRAP_API void *libwrap_resolve_fallback(const char *symbol, const char *soname, const void *self);
 
 /*
+ * ABI-level forwarding (x86-64 System V; docs/abi.md). A generated wrapper
+ * is then two instructions, `lea ENTRY(%rip), %r11; jmp libwrap_trampoline`,
+ * and one table entry: no type of the wrapped library is spelled or
+ * compiled. The trampoline calls the runtime with the argument registers
+ * preserved, calls the original with the caller's exact argument state (the
+ * stack arguments in place, any number of them, variadic or not) and returns
+ * with every register the original set as the original left it.
+ */
+typedef struct libwrap_abi_library {
+    const char *soname; /* the target's soname, for the run-time fallback lookup */
+    /* dlsym(RTLD_NEXT, symbol) made from the wrapper's own object (bracketed
+     * by libwrap_resolve_begin/end); NULL in a link-time wrapper. */
+    void *(*next)(const char *symbol);
+} libwrap_abi_library;
+
+/* libwrap_abi_entry.flags */
+#define LIBWRAP_ABI_NORETURN 0x1u   /* never returns: entry recorded, call forwarded as a tail jump */
+#define LIBWRAP_ABI_NO_ZERO 0x2u    /* no zero result stands for it (C++ object, reference): a
+                                     * missing original stops the program */
+
+/* One wrapped function: 64 bytes, `orig` first (the trampoline reads it). */
+typedef struct libwrap_abi_entry {
+    void *orig;                      /* the original; NULL until found (run time) */
+    const libwrap_abi_library *lib;
+    const void *self;                /* the wrapper itself, skipped by the fallback lookup */
+    uint32_t flags;                  /* LIBWRAP_ABI_* */
+    int32_t state;                   /* runtime-owned: 1 once the original is known to be missing */
+    libwrap_region region;
+} libwrap_abi_entry;
+
+#define LIBWRAP_ABI_ENTRY_SIZE 64
+#if defined(__x86_64__) && defined(__cplusplus)
+static_assert(sizeof(libwrap_abi_entry) == LIBWRAP_ABI_ENTRY_SIZE, "libwrap_abi_entry layout");
+#elif defined(__x86_64__)
+_Static_assert(sizeof(libwrap_abi_entry) == LIBWRAP_ABI_ENTRY_SIZE, "libwrap_abi_entry layout");
+#endif
+#define LIBWRAP_ABI_ENTRY_INIT(orig, lib, self, flags, symbol, name, file, line) \
+    {(orig), (lib), (self), (flags), 0, LIBWRAP_REGION_INIT(symbol, name, file, line)}
+
+/* Looks up the originals of a run-time wrapper's `n` entries at load time
+ * (quietly: the target may be loaded later; the first call looks again). */
+LIBWRAP_API void libwrap_abi_preload(libwrap_abi_entry *entries, uint32_t n);
+
+/*
  * Warns once (per `what` pointer) on stderr, prefixed "libwrap: warning: ",
  * unless the runtime is stopped. For wrapper code; printf-like.
  */

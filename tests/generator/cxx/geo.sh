@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# geo.sh RUNTIME_LIB [EXTRA_CXX] - wrappers of a small C++ library (geo.h:
+# geo.sh RUNTIME_LIB [EXTRA_CXX [abi|typed]] - wrappers of a small C++ library (geo.h:
 # methods, overloads, constructors and destructors, virtual methods, objects
 # returned by value, an exception, operators) compile under -Wall -Wextra
 # -Werror in both linkages, leave the driver's output byte-identical, let
@@ -10,11 +10,14 @@
 # gives the reasons for what is left out. Without libgeo at all (missing.cc)
 # a run-time wrapper returns a zero scalar with ENOSYS and stops at a
 # function returning an object. EXTRA_CXX, when given, also compiles the
-# wrappers with that compiler.
+# wrappers with that compiler. The forwarding is typed unless the third
+# argument says abi: then the member of a private type is wrapped too.
 set -euo pipefail
 
 runtime_lib=$1
 extra_cxx=${2:-}
+[ "$extra_cxx" != - ] || extra_cxx=  # "-": none, when a forwarding is given
+forward=${3:-typed}
 gen=$LIBWRAP_STAGE/libexec/libwrap/libwrap-gen
 inc=$LIBWRAP_STAGE/include
 src=$LIBWRAP_SOURCE_DIR/tests/generator/cxx
@@ -38,7 +41,7 @@ grep -q '^caught c!: negative -2$' plain.out || fail "the unwrapped driver does 
 
 printf '#include "geo.h"\n' > libwrap.h
 $CXX -E -x c++ -I"$src" libwrap.h > libwrap.i
-"$gen" --quiet --name geo -x c++ --libs "-L$here -lgeo" libwrap.i
+"$gen" --quiet --name geo -x c++ --forward "$forward" --libs "-L$here -lgeo" libwrap.i
 
 # What is left out, and why.
 skipped() {
@@ -46,7 +49,11 @@ skipped() {
 }
 skipped _ZNK3geo5Shape7inlinedEv inline
 skipped _ZN3geo5ShapeaSERKS0_ "deleted function"
-skipped _ZNK3geo5Shape6secretEv "private or protected member type"
+if [ "$forward" = typed ]; then
+    skipped _ZNK3geo5Shape6secretEv "private or protected member type"
+else
+    grep -qx -- "--wrap=_ZNK3geo5Shape6secretEv" geo.wrap || fail "the member of a private type is not wrapped"
+fi
 # Private and protected members are reached by symbol: the inline
 # Shape::inlined() calls the private Shape::doubled() from the program.
 for sym in _ZNK3geo5Shape7doubledEv _ZN3geo5Shape5touchEv \

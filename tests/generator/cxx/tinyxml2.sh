@@ -35,7 +35,7 @@ fail() {
 printf '%s\n' "$HEADERS" > libwrap.h
 # shellcheck disable=SC2086
 $CXX -E -x c++ $CPPFLAGS libwrap.h > libwrap.i
-"$gen" --quiet --name "$NAME" -x c++ --cppflags "$CPPFLAGS" --ldflags "$LDFLAGS" --libs "$LIBS" \
+"$gen" --quiet --name "$NAME" -x c++ --forward typed --cppflags "$CPPFLAGS" --ldflags "$LDFLAGS" --libs "$LIBS" \
     libwrap.i
 grep -q '^_ZN8tinyxml210XMLPrinter5PrintEPKcz.*no va_list twin' "$NAME.skipped.txt" ||
     fail "the variadic XMLPrinter::Print is not reported as left out"

@@ -22,5 +22,5 @@ fail() {
 printf '%s\n' "$HEADERS" > libwrap.h
 # shellcheck disable=SC2086
 $CC -E $CPPFLAGS libwrap.h > libwrap.i
-"$gen" --quiet --name "$NAME" -x c --cppflags "$CPPFLAGS" --ldflags "$LDFLAGS" --libs "$LIBS" \
+"$gen" --quiet --name "$NAME" -x c --forward typed --cppflags "$CPPFLAGS" --ldflags "$LDFLAGS" --libs "$LIBS" \
     libwrap.i

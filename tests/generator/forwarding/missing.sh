@@ -33,7 +33,7 @@ $CC -O2 -fPIC -shared -I"$inc" -o libstubrt.so "$src/stub_runtime.c" -ldl
 
 printf '#define HARD_WITH_MISSING\n#include "hard.h"\n' > libwrap.h
 $CC -E -I"$src" libwrap.h > libwrap.i
-"$gen" --quiet --name hard -x c --cppflags "-I$src" --ldflags "-L$here" --libs -lhard \
+"$gen" --quiet --name hard -x c --forward typed --cppflags "-I$src" --ldflags "-L$here" --libs -lhard \
     --va-twin hard_sum=hard_vsum --va-twin hard_format=hard_vformat libwrap.i
 
 # The listings.
@@ -48,7 +48,7 @@ if grep -q 'hard_missing' hard.wrap; then fail "hard.wrap wraps the MISSING hard
 grep -q '^#define LIBWRAP_SONAME "libhard.so.1"$' hard.wrappers.c ||
     fail "hard.wrappers.c does not carry the target's soname"
 mkdir -p refilter
-"$gen" --quiet --name hard -x c --cppflags "-I$src" --filter missing.filter -o refilter \
+"$gen" --quiet --name hard -x c --forward typed --cppflags "-I$src" --filter missing.filter -o refilter \
     --va-twin hard_sum=hard_vsum --va-twin hard_format=hard_vformat libwrap.i ||
     fail "missing.filter is not accepted back as a filter"
 if grep -q 'hard_missing' refilter/hard.wrap; then fail "missing.filter did not exclude"; fi

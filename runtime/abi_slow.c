@@ -1,0 +1,199 @@
+/*
+ * abi_slow.c - everything the ABI trampoline's hooks (abi.c) hand over:
+ * finding originals, registering regions, a thread's return slots, the full
+ * entry and exit (first calls, tracing, metrics, the clock timer), and
+ * exceptions unwinding through a trampoline. Reached through
+ * lw_abi_call_saving, so ordinary C: the caller's vector and x87 state is
+ * saved around it.
+ */
+#include "abi.h"
+#include "hot.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <unwind.h>
+
+/* The unwinder's, when one is loaded: only an unwinder calls the personality
+ * routine below, and then it is there. Weak: the runtime needs no libgcc_s. */
+extern _Unwind_Word _Unwind_GetCFA(struct _Unwind_Context *) __attribute__((weak));
+
+static int lw_abi_resolve(libwrap_abi_entry *e)
+{
+    if (__atomic_load_n(&e->state, __ATOMIC_RELAXED) || !e->lib || !e->lib->next)
+        return 0;
+    /* dlsym itself calls a wrapped function (an allocator): that call fails
+     * instead of resolving again, as in the typed wrappers. */
+    if (libwrap_resolving())
+        return 0;
+    void *p = e->lib->next(e->region.symbol);
+    if (!p)
+        p = libwrap_resolve_fallback(e->region.symbol, e->lib->soname, e->self);
+    if (!p) {
+        __atomic_store_n(&e->state, 1, __ATOMIC_RELAXED);
+        return 0;
+    }
+    __atomic_store_n(&e->orig, p, __ATOMIC_RELEASE);
+    return 1;
+}
+
+void libwrap_abi_preload(libwrap_abi_entry *entries, uint32_t n)
+{
+    int saved = errno;
+    for (uint32_t i = 0; i < n; i++) {
+        libwrap_abi_entry *e = &entries[i];
+        if (e->orig || !e->lib || !e->lib->next)
+            continue;
+        void *p = e->lib->next(e->region.symbol);
+        if (p)
+            __atomic_store_n(&e->orig, p, __ATOMIC_RELEASE);
+    }
+    errno = saved;
+}
+
+void lw_abi_missing(libwrap_abi_entry *e)
+{
+    if (e->flags & (LIBWRAP_ABI_NORETURN | LIBWRAP_ABI_NO_ZERO)) {
+        lw_warn("%s: the original cannot be found and no result can stand for it: the program stops",
+                e->region.symbol);
+        abort();
+    }
+    errno = ENOSYS;
+}
+
+static int lw_in_stack(const lw_thread *t, const void *p)
+{
+    return t && (uintptr_t)p >= t->stack_lo && (uintptr_t)p < t->stack_hi;
+}
+
+/*
+ * A free return slot for a call whose return address is at `sp`, or NULL;
+ * *frame gets the call's identity for the measured frames (lw_enter_full).
+ * A slot at `sp` whose return address is the trampoline's own belongs to a
+ * measured original that made a tail call through this wrapper: it is live,
+ * and the new call is nested in it (its identity just below). Any other
+ * slot at or below `sp` on the thread's own stack belongs to a call left by
+ * longjmp (the stack grows down) and is taken back.
+ */
+static lw_ra *lw_abi_slot(void **sp, void **frame)
+{
+    if (!lw_tls.ra_base) {
+        lw_ra *base = lw_map(LW_RA_SLOTS * sizeof *base);
+        if (!base) {
+            static int warned;
+            libwrap_warn_once(&warned, "cannot allocate a thread's return slots (out of memory): "
+                                       "its calls are forwarded unmeasured");
+            return NULL;
+        }
+        lw_tls.ra_base = lw_tls.ra_top = base;
+        lw_tls.ra_end = base + LW_RA_SLOTS;
+    }
+    lw_ra *top = lw_tls.ra_top;
+    const lw_thread *t = lw_tls.self;
+    int tail = *sp == (void *)lw_abi_return_point;
+    unsigned chain = 0;
+    while (top > lw_tls.ra_base && (uintptr_t)top[-1].sp <= (uintptr_t)sp) {
+        if (top[-1].sp == sp && tail) {
+            for (lw_ra *s = top; s > lw_tls.ra_base && s[-1].sp == sp; s--)
+                chain++;
+            break;
+        }
+        if (!lw_in_stack(t, sp) || !lw_in_stack(t, top[-1].sp))
+            break;
+        top--;
+    }
+    lw_tls.ra_top = top;
+    *frame = (char *)sp - (chain < 7 ? chain : 7);
+    if (top == lw_tls.ra_end) {
+        static int warned;
+        libwrap_warn_once(&warned, "calls nested deeper than %u wrapped functions: the deeper "
+                                   "ones are forwarded unmeasured", LW_RA_SLOTS);
+        return NULL;
+    }
+    return top;
+}
+
+static uintptr_t lw_abi_enter_slow_(libwrap_abi_entry *e, void **sp)
+{
+    if (!__atomic_load_n(&e->orig, __ATOMIC_ACQUIRE) && !lw_abi_resolve(e))
+        return LW_ABI_MISSING;
+#ifdef LIBWRAP_NOP
+    (void)sp;
+    (void)lw_abi_slot;
+    return LW_ABI_PASS;
+#else
+    int32_t id = libwrap_region_id(&e->region);
+    if (id <= 0)
+        return LW_ABI_PASS;
+    if (e->flags & LIBWRAP_ABI_NORETURN) {
+        /* No exit to record: the frame is closed as abandoned later. */
+        (void)lw_enter_full(id, sp);
+        return LW_ABI_PASS;
+    }
+    /* Inside the runtime (it called a wrapped allocator), or stopped. */
+    if (LW_LOAD(lw_tls.guard) || LW_LOAD(lw_state) != 1)
+        return LW_ABI_PASS;
+    void *frame;
+    lw_ra *slot = lw_abi_slot(sp, &frame);
+    if (!slot || !lw_enter_full(id, frame))
+        return LW_ABI_PASS;
+    /* lw_enter_full may have called wrapped functions (allocators) that
+     * used and gave back the slot: take it now. */
+    slot->entry = e;
+    slot->sp = sp;
+    lw_tls.ra_top = slot + 1;
+    return (uintptr_t)slot;
+#endif
+}
+
+uintptr_t lw_abi_enter_slow(uintptr_t entry, uintptr_t sp)
+{
+    int saved = errno;
+    uintptr_t r = lw_abi_enter_slow_((libwrap_abi_entry *)entry, (void **)sp);
+    errno = saved;
+    return r;
+}
+
+uintptr_t lw_abi_exit_slow(uintptr_t id, uintptr_t unused)
+{
+    (void)unused;
+    int saved = errno;
+    lw_exit_full((int32_t)(uint32_t)id);
+    errno = saved;
+    return 0;
+}
+
+/*
+ * The personality routine of libwrap_trampoline's frame: an exception (or
+ * a thread's forced unwind) passing through a measured call closes that
+ * call's frame when it passes, and frees its return slot. It has no
+ * handler: the unwind always continues. The unwinder reads the caller's
+ * return address from the slot right after this returns, before any other
+ * code of this thread runs.
+ */
+_Unwind_Reason_Code lw_abi_personality(int version, _Unwind_Action actions, _Unwind_Exception_Class cls,
+                                       struct _Unwind_Exception *exc, struct _Unwind_Context *ctx)
+{
+    (void)version;
+    (void)cls;
+    (void)exc;
+    if (!(actions & _UA_CLEANUP_PHASE) || !_Unwind_GetCFA)
+        return _URC_CONTINUE_UNWIND;
+    /* At the call of the original the trampoline's CFA is the caller's
+     * stack pointer, just above the return address's place. */
+    void **sp = (void **)(_Unwind_GetCFA(ctx) - sizeof(void *));
+    lw_ra *top = lw_tls.ra_top;
+    if (!top)
+        return _URC_CONTINUE_UNWIND;
+    for (lw_ra *s = top; s > lw_tls.ra_base; s--) {
+        if (s[-1].sp != sp)
+            continue;
+        /* The exit first: the slot is still taken while it runs (a
+         * wrapped function it calls gets another one). */
+        int32_t id = s[-1].entry->region.id;
+        if (id > 0)
+            (void)lw_abi_exit_slow((uintptr_t)(uint32_t)id, 0);
+        lw_tls.ra_top = s - 1;
+        break;
+    }
+    return _URC_CONTINUE_UNWIND;
+}

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# abi.sh CC OPT [asan]
+#
+# ABI-level forwarding against the cases a typed wrapper cannot keep
+# (abi.h): the GMP pattern (a register kept across a tail call through the
+# PLT), __int128, long double, stack arguments, a variadic function without
+# a va_list twin, __m256 (where the CPU has AVX), a callback that re-enters
+# the library, longjmp out of wrapped calls, errno, backtrace() through a
+# wrapper, threads. The library and the driver are built by CC OPT; the
+# driver runs unwrapped, with the link-time wrapper and under LD_PRELOAD:
+# stdout, stderr and the exit status must be identical, and every
+# function's visits must be the calls made.
+set -euo pipefail
+
+cc=$1
+opt=$2
+variant=${3:-}
+src=$LIBWRAP_SOURCE_DIR/tests/abi
+gen=$LIBWRAP_STAGE/libexec/libwrap/libwrap-gen
+inc=$LIBWRAP_STAGE/include
+rtlib=$LIBWRAP_STAGE/lib
+
+rm -rf "$LIBWRAP_SCRATCH"
+mkdir -p "$LIBWRAP_SCRATCH"
+cd "$LIBWRAP_SCRATCH"
+here=$PWD
+
+fail() {
+    echo "FAIL: $*" >&2
+    exit 1
+}
+
+flags=($opt -g -I"$src")
+grep -qw avx /proc/cpuinfo && flags+=(-mavx)
+envs=()
+if [ "$variant" = asan ]; then
+    flags+=(-fsanitize=address -fno-omit-frame-pointer)
+    # The wrapper comes first under LD_PRELOAD; ASan only asks to be first.
+    envs=(ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0)
+fi
+
+$cc "${flags[@]}" -fPIC -shared -Wl,-soname,libabi.so -o libabi.so "$src/abi.c" "$src/abi_pat.S"
+$cc "${flags[@]}" -c "$src/driver.c" -o driver.o
+
+printf '#include "abi.h"\n' > libwrap.h
+$cc -E -I"$src" ${flags[*]/-fsanitize=address/} libwrap.h > libwrap.i
+"$gen" --quiet --name abi -x c --cppflags "-I$src" --ldflags "-L$here" --libs -labi -o gen libwrap.i
+grep -q 'libwrap_trampoline' gen/abi.wrappers.c || fail "the wrappers do not forward at the ABI level"
+! grep -q '^\[variadic\]' gen/abi.skipped.txt || fail "a variadic function was left out"
+
+for mode in linktime runtime; do
+    MODE=$(echo $mode | tr a-z A-Z)
+    $cc -O2 -fPIC -Wall -Wextra -Werror -DLIBWRAP_$MODE -I"$inc" -c gen/abi.wrappers.c -o $mode.o ||
+        fail "the $mode wrappers do not compile under -Wall -Wextra -Werror"
+done
+rt=(-L"$rtlib" -llibwrap_runtime -Wl,-rpath,"$rtlib" -Wl,-rpath,"$here")
+$cc -shared -o libwrap_abi_linktime.so linktime.o -Wl,@gen/abi.wrap -L. -labi "${rt[@]}"
+$cc -shared -o libwrap_abi_runtime.so runtime.o -L. -Wl,--no-as-needed -labi "${rt[@]}" -ldl
+
+san=()
+[ "$variant" = asan ] && san=(-fsanitize=address)
+$cc "${san[@]}" -rdynamic -o plain driver.o -L. -labi -lpthread -Wl,-rpath,"$here"
+$cc "${san[@]}" -rdynamic -o linked driver.o -Wl,@gen/abi.wrap -L. -lwrap_abi_linktime -labi \
+    -lpthread "${rt[@]}"
+
+status=0
+env "${envs[@]}" ./plain > plain.out 2> plain.err || status=$?
+[ "$status" = 3 ] || fail "the unwrapped driver exited $status"
+grep -qx 'backtrace 5 1' plain.out || fail "backtrace() does not see the driver unwrapped"
+
+# run NAME PAT_INNER_VISITS COMMAND...
+run() {
+    local name=$1 inner=$2
+    shift 2
+    local dir=$here/exp-$name s=0
+    rm -rf "$dir"
+    env "${envs[@]}" LIBWRAP_EXPERIMENT_DIRECTORY="$dir" "$@" > $name.out 2> $name.err || s=$?
+    [ "$s" = 3 ] || { cat $name.err >&2; fail "$name: exit status $s, unwrapped 3"; }
+    cmp -s plain.out $name.out || { diff plain.out $name.out >&2 || true; fail "$name: stdout differs"; }
+    cmp -s plain.err $name.err || { diff plain.err $name.err >&2 || true; fail "$name: stderr differs"; }
+    local m256=0
+    grep -qw avx /proc/cpuinfo && m256=1
+    python3 - "$dir/profile.json" "$inner" "$m256" <<'PY' || fail "$name: visits differ from the calls made"
+import json, sys
+prof = json.load(open(sys.argv[1]))
+got = {f["symbol"]: f["visits"] for f in prof["functions"]}
+want = {"abi_pat_outer": 100, "abi_pat_inner": int(sys.argv[2]), "abi_i128": 1, "abi_ld": 1,
+        "abi_stack": 1, "abi_mix": 2, "abi_apply": 2, "abi_twice": 4002, "abi_jump": 2,
+        "abi_guard": 1, "abi_fail": 1, "abi_m256": int(sys.argv[3])}
+bad = [f"{s}: {got.get(s, 0)} visits, {n} calls" for s, n in want.items() if got.get(s, 0) != n]
+bad += [f"{s}: {n} visits, not called" for s, n in got.items() if s not in want]
+for b in bad:
+    print("  " + b, file=sys.stderr)
+sys.exit(1 if bad else 0)
+PY
+    echo "ok $name"
+}
+
+# Link time: abi_pat_outer's tail call stays inside libabi. LD_PRELOAD: it
+# goes through the wrapper of abi_pat_inner, as GMP's does.
+run linktime 0 ./linked
+run preload 100 env LD_PRELOAD=$here/libwrap_abi_runtime.so ./plain
