@@ -123,6 +123,22 @@ static char *include_path(const char *header, const char *outdir)
     return result;
 }
 
+/* What every wrapper's template variables hold, typed or ABI-level: its
+ * inventory index N (the C names derive from it, stable across runs) and
+ * its region's symbol, name and place. */
+static void set_region_vars(lw_tvars *v, const lw_function *f, size_t i)
+{
+    char *s;
+    tvars_setf(v, "N", "%zu", i);
+    tvars_set(v, "SYMBOL", s = emit_c_string(f->symbol));
+    free(s);
+    tvars_set(v, "NAME", s = emit_c_string(f->name ? f->name : f->symbol));
+    free(s);
+    tvars_set(v, "FILE", s = emit_c_string(f->file ? f->file : ""));
+    free(s);
+    tvars_setf(v, "LINE", "%u", f->line);
+}
+
 /* The C names are derived from the inventory index, stable across runs. */
 static void set_function_vars(lw_tvars *v, const lw_inventory *inv, size_t i, bool cxx)
 {
@@ -134,14 +150,7 @@ static void set_function_vars(lw_tvars *v, const lw_inventory *inv, size_t i, bo
     char *r = xstrdup_printf("libwrap_r_%zu", i);
     char *s;
 
-    tvars_setf(v, "N", "%zu", i);
-    tvars_set(v, "SYMBOL", s = emit_c_string(f->symbol));
-    free(s);
-    tvars_set(v, "NAME", s = emit_c_string(f->name ? f->name : f->symbol));
-    free(s);
-    tvars_set(v, "FILE", s = emit_c_string(f->file ? f->file : ""));
-    free(s);
-    tvars_setf(v, "LINE", "%u", f->line);
+    set_region_vars(v, f, i);
     tvars_set(v, "WRAPPER", w);
     tvars_set(v, "WRAPPER_DECL", s = declarator_named(f->declarator, w));
     free(s);
@@ -236,44 +245,17 @@ static bool cxx_result_without_zero(const lw_function *f)
     return false;
 }
 
-/* One entry of the ABI-level table (templates/wrappers_abi.c.in). */
+/* One entry of the ABI-level table (templates/wrappers_abi.c.in), the
+ * k-th (INDEX). */
 static void set_abi_vars(lw_tvars *v, const lw_inventory *inv, size_t i, size_t k, bool cxx)
 {
     const lw_function *f = &inv->funcs[i];
-    char *s;
-    tvars_setf(v, "N", "%zu", i);
-    tvars_setf(v, "OFFSET", "%zu", k * 64);
-    tvars_set(v, "SYMBOL", s = emit_c_string(f->symbol));
-    free(s);
-    tvars_set(v, "NAME", s = emit_c_string(f->name ? f->name : f->symbol));
-    free(s);
-    tvars_set(v, "FILE", s = emit_c_string(f->file ? f->file : ""));
-    free(s);
-    tvars_setf(v, "LINE", "%u", f->line);
+    set_region_vars(v, f, i);
+    tvars_setf(v, "INDEX", "%zu", k);
     const char *flags = f->noreturn ? "LIBWRAP_ABI_NORETURN"
                         : cxx && cxx_result_without_zero(f) ? "LIBWRAP_ABI_NO_ZERO"
                                                              : "0";
     tvars_set(v, "FLAGS", flags);
-}
-
-static int emit_abi_wrappers(const lw_inventory *inv, const lw_emit_options *opt, emit_batch *batch,
-                             lw_tvars *vars, bool cxx)
-{
-    size_t count = 0;
-    tvars_list(vars, "FUNCTIONS");
-    for (size_t i = 0; i < inv->nfuncs; i++)
-        if (inventory_is_wrapped(inv, &inv->funcs[i]))
-            set_abi_vars(tvars_append(vars, "FUNCTIONS"), inv, i, count++, cxx);
-    tvars_setf(vars, "COUNT", "%zu", count);
-    const char *name = opt->name ? opt->name : inv->name;
-    char *cname = xstrdup_printf("%s.wrappers.c", name);
-    char *wname = xstrdup_printf("%s.wrap", name);
-    int rc = emit_render(batch, opt, "wrappers_abi.c.in", vars, cname);
-    if (rc == 0)
-        rc = emit_render(batch, opt, "wrap.in", vars, wname);
-    free(cname);
-    free(wname);
-    return rc;
 }
 
 int emit_wrappers(const lw_inventory *inv, const lw_emit_options *opt, emit_batch *batch)
@@ -293,34 +275,36 @@ int emit_wrappers(const lw_inventory *inv, const lw_emit_options *opt, emit_batc
     } else {
         tvars_set(vars, "SONAME", "NULL");
     }
-    if (inv->abi) {
-        int rc = emit_abi_wrappers(inv, opt, batch, vars, cxx);
-        tvars_free(vars);
-        return rc;
-    }
-    const char *header = inv->header && inv->header[0] ? inv->header : "libwrap.h";
-    char *inc = include_path(header, opt->outdir);
-    if (strpbrk(inc, "\"\n")) {
-        fprintf(stderr, "libwrap-gen: %s: a header path with '\"' or a newline cannot be "
-                        "#included: rename it\n", inc);
+    /* Typed wrappers include the user's header; ABI-level ones need none. */
+    if (!inv->abi) {
+        const char *header = inv->header && inv->header[0] ? inv->header : "libwrap.h";
+        char *inc = include_path(header, opt->outdir);
+        if (strpbrk(inc, "\"\n")) {
+            fprintf(stderr, "libwrap-gen: %s: a header path with '\"' or a newline cannot be "
+                            "#included: rename it\n", inc);
+            free(inc);
+            tvars_free(vars);
+            return -1;
+        }
+        tvars_set(vars, "HEADER", inc);
         free(inc);
-        tvars_free(vars);
-        return -1;
     }
-    tvars_set(vars, "HEADER", inc);
-    free(inc);
     tvars_list(vars, "FUNCTIONS");
     for (size_t i = 0; i < inv->nfuncs; i++) {
         if (!inventory_is_wrapped(inv, &inv->funcs[i]))
             continue;
-        set_function_vars(tvars_append(vars, "FUNCTIONS"), inv, i, cxx);
+        lw_tvars *v = tvars_append(vars, "FUNCTIONS");
+        if (inv->abi)
+            set_abi_vars(v, inv, i, count, cxx);
+        else
+            set_function_vars(v, inv, i, cxx);
         count++;
     }
     tvars_setf(vars, "COUNT", "%zu", count);
 
     char *cname = xstrdup_printf("%s.wrappers.c", name);
     char *wname = xstrdup_printf("%s.wrap", name);
-    int rc = emit_render(batch, opt, "wrappers.c.in", vars, cname);
+    int rc = emit_render(batch, opt, inv->abi ? "wrappers_abi.c.in" : "wrappers.c.in", vars, cname);
     if (rc == 0)
         rc = emit_render(batch, opt, "wrap.in", vars, wname);
     free(cname);

@@ -33,6 +33,29 @@
 /* DW_CFA_expression REG, [DW_OP_breg3 (rbx) OFFSET]: REG is saved at %rbx+OFFSET. */
 #define CFI_SAVED_AT_RBX(reg, offset) .cfi_escape 0x10, reg, 0x02, 0x73, offset
 
+/* The caller-saved general registers other than %r11, at 0..56(%rsp): the
+ * arguments before the call, the original's results and leftovers after. */
+.macro SAVE_GPRS
+	movq	%rdi, 0(%rsp)
+	movq	%rsi, 8(%rsp)
+	movq	%rdx, 16(%rsp)
+	movq	%rcx, 24(%rsp)
+	movq	%r8, 32(%rsp)
+	movq	%r9, 40(%rsp)
+	movq	%rax, 48(%rsp)
+	movq	%r10, 56(%rsp)
+.endm
+.macro RESTORE_GPRS
+	movq	0(%rsp), %rdi
+	movq	8(%rsp), %rsi
+	movq	16(%rsp), %rdx
+	movq	24(%rsp), %rcx
+	movq	32(%rsp), %r8
+	movq	40(%rsp), %r9
+	movq	48(%rsp), %rax
+	movq	56(%rsp), %r10
+.endm
+
 	.text
 
 	.globl	libwrap_trampoline
@@ -47,14 +70,7 @@ libwrap_trampoline:
 	movq	%rsp, %rbp
 	.cfi_def_cfa_register %rbp
 	subq	$80, %rsp
-	movq	%rdi, 0(%rsp)
-	movq	%rsi, 8(%rsp)
-	movq	%rdx, 16(%rsp)
-	movq	%rcx, 24(%rsp)
-	movq	%r8, 32(%rsp)
-	movq	%r9, 40(%rsp)
-	movq	%rax, 48(%rsp)
-	movq	%r10, 56(%rsp)
+	SAVE_GPRS
 	movq	%r11, 64(%rsp)
 	movq	%r11, %rdi		/* the entry */
 	leaq	8(%rbp), %rsi		/* where the return address is */
@@ -72,14 +88,7 @@ libwrap_trampoline:
 	CFI_SAVED_AT_RBX(0x10, 0)
 	movq	64(%rsp), %r11
 	movq	(%r11), %r11		/* entry->orig */
-	movq	0(%rsp), %rdi
-	movq	8(%rsp), %rsi
-	movq	16(%rsp), %rdx
-	movq	24(%rsp), %rcx
-	movq	32(%rsp), %r8
-	movq	40(%rsp), %r9
-	movq	48(%rsp), %rax
-	movq	56(%rsp), %r10
+	RESTORE_GPRS
 	movq	%rbp, %rsp
 	.cfi_def_cfa_register %rsp
 	popq	%rbp
@@ -109,28 +118,14 @@ lw_abi_return_point:
 	movq	%rsp, %rbp
 	.cfi_def_cfa_register %rbp
 	subq	$80, %rsp
-	movq	%rax, 0(%rsp)
-	movq	%rdx, 8(%rsp)
-	movq	%rcx, 16(%rsp)
-	movq	%rsi, 24(%rsp)
-	movq	%rdi, 32(%rsp)
-	movq	%r8, 40(%rsp)
-	movq	%r9, 48(%rsp)
-	movq	%r10, 56(%rsp)
+	SAVE_GPRS
 	movq	%r11, 64(%rsp)
 	movq	8(%rbx), %rax
 	movq	%rax, 72(%rsp)
 	.cfi_offset %rbx, -24
 	movq	%rbx, %rdi
 	call	lw_abi_exit
-	movq	0(%rsp), %rax
-	movq	8(%rsp), %rdx
-	movq	16(%rsp), %rcx
-	movq	24(%rsp), %rsi
-	movq	32(%rsp), %rdi
-	movq	40(%rsp), %r8
-	movq	48(%rsp), %r9
-	movq	56(%rsp), %r10
+	RESTORE_GPRS
 	movq	64(%rsp), %r11
 	movq	72(%rsp), %rbx
 	.cfi_restore %rbx
@@ -145,14 +140,7 @@ lw_abi_return_point:
 	testq	%rax, %rax
 	jnz	.Lmissing
 	movq	(%r11), %r11		/* entry->orig */
-	movq	0(%rsp), %rdi
-	movq	8(%rsp), %rsi
-	movq	16(%rsp), %rdx
-	movq	24(%rsp), %rcx
-	movq	32(%rsp), %r8
-	movq	40(%rsp), %r9
-	movq	48(%rsp), %rax
-	movq	56(%rsp), %r10
+	RESTORE_GPRS
 	.cfi_remember_state
 	leave
 	.cfi_def_cfa %rsp, 8

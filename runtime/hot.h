@@ -43,6 +43,23 @@ static inline __attribute__((always_inline)) void lw_node_account(lw_node *n, ui
         n->max = dt;
 }
 
+/* The node of region `id` under the top frame when it is the one found
+ * last time, nothing else needs doing and the stack has room: the common
+ * case of an entry. NULL otherwise, also when a frame at or below `frame`
+ * was abandoned (longjmp). */
+static inline __attribute__((always_inline)) lw_node *lw_known_child(const lw_thread *t, int32_t id,
+                                                                     void *frame)
+{
+    uint32_t d = t->depth;
+    const lw_frame *f = t->stack + d;
+    lw_node *parent = d ? f[-1].node : t->tree.root;
+    lw_node *n;
+    if (lw_unlikely((d && (uintptr_t)f[-1].frame <= (uintptr_t)frame) || d == t->cap || !parent ||
+                    !(n = parent->last_hit) || n->region != id))
+        return NULL;
+    return n;
+}
+
 /*
  * Entry into region `id` (> 0): 1 recorded (libwrap_exit must follow), 0 not
  * recorded (runtime stopped, or the thread is inside the runtime), -1 the
@@ -65,19 +82,32 @@ static inline __attribute__((always_inline)) int lw_enter_fast(int32_t id, void 
         LW_GUARD_CLEAR();
         return 0;
     }
-    uint32_t d = t->depth;
-    lw_frame *f = t->stack + d;
-    lw_node *parent = d ? f[-1].node : t->tree.root;
     lw_node *n;
-    /* A frame at or below the new one was abandoned (longjmp): full path. */
-    if (lw_unlikely((d && (uintptr_t)f[-1].frame <= (uintptr_t)frame) || d == t->cap || t->slow ||
-                    t->trace != NULL || !parent || !(n = parent->last_hit) || n->region != id)) {
+    if (lw_unlikely(t->slow || t->trace != NULL || !(n = lw_known_child(t, id, frame)))) {
         LW_GUARD_CLEAR();
         return -1;
     }
-    lw_frame_open(f, n, id, lw_rdtsc(), frame);
-    t->depth = d + 1;
+    lw_frame_open(t->stack + t->depth, n, id, lw_rdtsc(), frame);
+    t->depth++;
     LW_GUARD_CLEAR();
+    return 1;
+}
+
+/* Closes the top frame at `now` when it is region `id`'s and needs no more
+ * than the statistics (no metrics): the common case of an exit. 0 when
+ * it is not so, and nothing was done. */
+static inline __attribute__((always_inline)) int lw_close_known(lw_thread *t, int32_t id, uint64_t now)
+{
+    uint32_t d = t->depth;
+    lw_frame *f = t->stack + d - 1;
+    lw_node *n;
+    if (lw_unlikely(!d || t->slow || f->region != id || !(n = f->node)))
+        return 0;
+    uint64_t dt = now > f->start ? now - f->start : 0;
+    lw_node_account(n, dt, f->child);
+    if (d > 1)
+        f[-1].child += dt;
+    t->depth = d - 1;
     return 1;
 }
 
@@ -98,21 +128,9 @@ static inline __attribute__((always_inline)) int lw_exit_fast(int32_t id)
         LW_GUARD_CLEAR();
         return 0;
     }
-    uint64_t now = lw_rdtsc();
-    uint32_t d = t->depth;
-    lw_frame *f = t->stack + d - 1;
-    lw_node *n;
-    if (lw_unlikely(!d || f->region != id || !(n = f->node))) {
-        LW_GUARD_CLEAR();
-        return -1;
-    }
-    uint64_t dt = now > f->start ? now - f->start : 0;
-    lw_node_account(n, dt, f->child);
-    if (d > 1)
-        f[-1].child += dt;
-    t->depth = d - 1;
+    int closed = lw_close_known(t, id, lw_rdtsc());
     LW_GUARD_CLEAR();
-    return 0;
+    return closed ? 0 : -1;
 }
 
 /* The full paths, in profile.c: everything the fast ones leave out. */

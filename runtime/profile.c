@@ -248,18 +248,12 @@ int lw_enter_full(int32_t id, void *frame)
     if (lw_unlikely(!lw_timer_tsc))
         return lw_enter_clock(t, id, frame);
     uint64_t now = lw_rdtsc();
-    if (lw_likely(t->trace != NULL && !t->slow)) {
+    lw_node *n;
+    if (lw_likely(t->trace != NULL && !t->slow) && (n = lw_known_child(t, id, frame))) {
         /* The common case of tracing: a known child, nothing else to do. */
-        uint32_t d = t->depth;
-        lw_frame *f = t->stack + d;
-        lw_node *parent = d ? f[-1].node : t->tree.root;
-        lw_node *n;
-        if (!(d && (uintptr_t)f[-1].frame <= (uintptr_t)frame) && d != t->cap && parent &&
-            (n = parent->last_hit) && n->region == id) {
-            lw_frame_open(f, n, id, now, frame);
-            t->depth = d + 1;
-            return lw_enter_trace(t, id, now);
-        }
+        lw_frame_open(t->stack + t->depth, n, id, now, frame);
+        t->depth++;
+        return lw_enter_trace(t, id, now);
     }
     return lw_enter_slow(t, id, frame, now);
 }
@@ -341,18 +335,10 @@ void lw_exit_full(int32_t id)
         return;
     }
     uint64_t now = lw_rdtsc();
-    uint32_t d = t->depth;
-    lw_frame *f = t->stack + d - 1;
-    lw_node *n;
-    if (!d || t->slow || f->region != id || !(n = f->node)) {
+    if (!lw_close_known(t, id, now)) {
         lw_exit_slow(t, id, now);
         return;
     }
-    uint64_t dt = now > f->start ? now - f->start : 0;
-    lw_node_account(n, dt, f->child);
-    if (d > 1)
-        f[-1].child += dt;
-    t->depth = d - 1;
     if (t->trace != NULL) {
         lw_exit_trace(t, id, now);
         return;

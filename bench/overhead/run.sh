@@ -61,10 +61,12 @@ else
 fi
 
 variants="plain hand profile excluded trace nop"
+typed_variant=""
 if [ -x "$gen" ] && "$gen" --name bench -x c -o gen_typed --quiet --forward typed bench.i >>gen.log 2>&1 &&
     $CC $CFLAGS -DLIBWRAP_LINKTIME -fPIC -c gen_typed/bench.wrappers.c -o wrap_typed.o 2>>gen.log; then
     link typed wrap_typed.o -Wl,@gen_typed/bench.wrap -L"$stage/lib" -llibwrap_runtime -Wl,-rpath,"$stage/lib"
-    variants="$variants typed"
+    typed_variant=typed
+    variants="$variants $typed_variant"
 fi
 link plain
 link hand "$here/hand_wrap.c" -Wl,--wrap=bench_fn
@@ -93,7 +95,7 @@ for ((round = 0; round < ${ROUNDS:-3}; round++)); do
     keep_best excluded "$(measure excluded profile LIBWRAP_FILTERING_FILE=$work/exclude.filter)"
     keep_best trace "$(measure trace profile LIBWRAP_ENABLE_TRACING=true LIBWRAP_TOTAL_MEMORY=64M)"
     keep_best nop "$(measure nop nop)"
-    case $variants in *typed*) keep_best typed "$(measure typed typed)" ;; esac
+    [ -z "$typed_variant" ] || keep_best typed "$(measure typed typed)"
 done
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
@@ -123,7 +125,7 @@ if command -v valgrind >/dev/null; then
             sed -n 's/.*Collected : *\([0-9]*\).*/\1/p'
     }
     echo "instructions per call (callgrind):"
-    for v in plain hand profile excluded nop ${variants##*trace nop}; do
+    for v in plain hand profile excluded nop $typed_variant; do
         extra=()
         bin=$v
         case $v in

@@ -19,19 +19,13 @@ src=$LIBWRAP_SOURCE_DIR/tests/abi
 gen=$LIBWRAP_STAGE/libexec/libwrap/libwrap-gen
 inc=$LIBWRAP_STAGE/include
 rtlib=$LIBWRAP_STAGE/lib
-
-rm -rf "$LIBWRAP_SCRATCH"
-mkdir -p "$LIBWRAP_SCRATCH"
-cd "$LIBWRAP_SCRATCH"
+TEST_LABEL="abi $cc $opt $variant"
+source "$LIBWRAP_SOURCE_DIR/tests/runtime/lib.sh"
 here=$PWD
 
-fail() {
-    echo "FAIL: $*" >&2
-    exit 1
-}
-
 flags=($opt -g -I"$src")
-grep -qw avx /proc/cpuinfo && flags+=(-mavx)
+avx=0
+grep -qw avx /proc/cpuinfo && avx=1 && flags+=(-mavx)
 envs=()
 if [ "$variant" = asan ]; then
     flags+=(-fsanitize=address -fno-omit-frame-pointer)
@@ -78,21 +72,12 @@ run() {
     [ "$s" = 3 ] || { cat $name.err >&2; fail "$name: exit status $s, unwrapped 3"; }
     cmp -s plain.out $name.out || { diff plain.out $name.out >&2 || true; fail "$name: stdout differs"; }
     cmp -s plain.err $name.err || { diff plain.err $name.err >&2 || true; fail "$name: stderr differs"; }
-    local m256=0
-    grep -qw avx /proc/cpuinfo && m256=1
-    python3 - "$dir/profile.json" "$inner" "$m256" <<'PY' || fail "$name: visits differ from the calls made"
-import json, sys
-prof = json.load(open(sys.argv[1]))
-got = {f["symbol"]: f["visits"] for f in prof["functions"]}
-want = {"abi_pat_outer": 100, "abi_pat_inner": int(sys.argv[2]), "abi_i128": 1, "abi_ld": 1,
-        "abi_stack": 1, "abi_mix": 2, "abi_apply": 2, "abi_twice": 4002, "abi_jump": 2,
-        "abi_guard": 1, "abi_fail": 1, "abi_m256": int(sys.argv[3])}
-bad = [f"{s}: {got.get(s, 0)} visits, {n} calls" for s, n in want.items() if got.get(s, 0) != n]
-bad += [f"{s}: {n} visits, not called" for s, n in got.items() if s not in want]
-for b in bad:
-    print("  " + b, file=sys.stderr)
-sys.exit(1 if bad else 0)
-PY
+    local want="{'abi_pat_outer': 100, 'abi_pat_inner': $inner, 'abi_i128': 1, 'abi_ld': 1,
+        'abi_stack': 1, 'abi_mix': 2, 'abi_apply': 2, 'abi_twice': 4002, 'abi_jump': 2,
+        'abi_guard': 1, 'abi_fail': 1, 'abi_m256': $avx}"
+    $CHECK "$dir" "all(visits(s) == n for s, n in $want.items())" \
+        "all(f['symbol'] in $want for f in prof['functions'])" ||
+        fail "$name: visits differ from the calls made: $(grep -A20 visits "$dir/profile.txt")"
     echo "ok $name"
 }
 
