@@ -10,23 +10,44 @@
 #include "abi.h"
 #include "hot.h"
 
-uint32_t lw_abi_xsave_size, lw_abi_xsave;
+uint32_t lw_abi_xsave_size, lw_abi_xsave, lw_abi_vec, lw_abi_xinuse;
 
-/* XSAVE's area for the components the OS enabled (CPUID leaf 0xd), or
- * FXSAVE's 512 bytes. Also counts the 64-byte alignment slack. */
+static inline void lw_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
+{
+    __asm__("cpuid" : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3]) : "a"(leaf), "c"(sub));
+}
+
+/* What lw_abi_call_saving saves, from CPUID and the components the OS
+ * enabled (XCR0): the vector width, whether XGETBV tells the components in
+ * use, XSAVE's area (or FXSAVE's 512 bytes) with the 64-byte alignment
+ * slack. */
 void lw_abi_cpu_init(void)
 {
-    uint32_t a, b, c, d;
-    __asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(1), "c"(0));
-    uint32_t size = 512, xsave = 0;
-    if (c & (1u << 27)) { /* OSXSAVE */
-        __asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0xd), "c"(0));
-        if (b >= 576) {
-            size = b;
+    uint32_t r[4], leaf1[4];
+    lw_cpuid(1, 0, leaf1);
+    uint32_t size = 512, xsave = 0, vec = 0, xinuse = 0;
+    if (leaf1[2] & (1u << 27)) { /* OSXSAVE */
+        uint32_t xcr0, xcr0_hi;
+        __asm__("xgetbv" : "=a"(xcr0), "=d"(xcr0_hi) : "c"(0));
+        lw_cpuid(0xd, 0, r);
+        if (r[1] >= 576) {
+            size = r[1];
             xsave = 1;
+        }
+        lw_cpuid(0xd, 1, r);
+        xinuse = (r[0] >> 2) & 1;
+        if ((leaf1[2] & (1u << 28)) && (xcr0 & 0x6) == 0x6) /* AVX */
+            vec = 1;
+        lw_cpuid(0, 0, r);
+        if (vec && r[0] >= 7) {
+            lw_cpuid(7, 0, r);
+            if ((r[1] & (1u << 16)) && (xcr0 & 0xe6) == 0xe6) /* AVX-512F */
+                vec = r[1] & (1u << 30) ? 3 : 2;          /* AVX-512BW: 64-bit masks */
         }
     }
     __atomic_store_n(&lw_abi_xsave, xsave, __ATOMIC_RELAXED);
+    __atomic_store_n(&lw_abi_vec, vec, __ATOMIC_RELAXED);
+    __atomic_store_n(&lw_abi_xinuse, xinuse, __ATOMIC_RELAXED);
     __atomic_store_n(&lw_abi_xsave_size, (size + 63) & ~63u, __ATOMIC_RELEASE);
 }
 

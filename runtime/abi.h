@@ -44,12 +44,15 @@ extern const char lw_abi_return_point[];
 uintptr_t lw_abi_enter(libwrap_abi_entry *e, void **sp);
 void lw_abi_exit(lw_ra *slot);
 
-/* Calls fn(a, b) with every vector, x87 and control register saved around
- * it (XSAVE, or FXSAVE where the OS offers no XSAVE); abi_x86_64.S. */
+/* Calls fn(a, b) with every vector, mask, x87 and control register as it
+ * was before (abi_x86_64.S says how). */
 uintptr_t lw_abi_call_saving(uintptr_t (*fn)(uintptr_t, uintptr_t), uintptr_t a, uintptr_t b);
-/* Bytes lw_abi_call_saving needs for the state, and whether XSAVE is used;
- * set by lw_abi_cpu_init (called from the hooks before the first gate). */
-extern uint32_t lw_abi_xsave_size, lw_abi_xsave;
+/* What it needs, set by lw_abi_cpu_init (called from the hooks before the
+ * first gate): XSAVE's area in bytes and whether XSAVE is used (else
+ * FXSAVE); the vector registers to save (0 %xmm0-15, 1 %ymm0-15,
+ * 2 %zmm0-31 and 16-bit %k0-7, 3 the same with 64-bit masks); whether
+ * XGETBV tells the components in use. */
+extern uint32_t lw_abi_xsave_size, lw_abi_xsave, lw_abi_vec, lw_abi_xinuse;
 void lw_abi_cpu_init(void);
 
 /* Slow paths (abi_slow.c), reached through lw_abi_call_saving. */

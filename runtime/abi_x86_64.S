@@ -163,11 +163,112 @@ lw_abi_return_point:
 	.size	libwrap_trampoline, .-libwrap_trampoline
 
 /*
- * uintptr_t lw_abi_call_saving(fn, a, b): fn(a, b) with the x87, SSE, AVX
- * and AVX-512 state saved around it (XSAVE of those components only; FXSAVE
- * where the OS has not enabled XSAVE).
+ * uintptr_t lw_abi_call_saving(fn, a, b): fn(a, b), ordinary C, with the
+ * caller's vector, mask, MXCSR and x87 state as it was afterwards.
+ *
+ * By the ABI the x87 stack is empty at a call, and holds values only in the
+ * exit hook of a function returning long double. Then (x87 TOP != 0) the
+ * whole state goes through XSAVE/XRSTOR of the x87, SSE, AVX and AVX-512
+ * components (FXSAVE where the OS offers no XSAVE). Otherwise only what C
+ * code may change is saved, register by register, at the width the OS
+ * enabled (lw_abi_vec): %xmm/%ymm/%zmm0-15 or 0-31, %k0-7, MXCSR, and the
+ * x87 status word, put back if fn changed it. XSAVE costs a hundred or more
+ * nanoseconds; the moves a few.
+ *
+ * The area below %rbp, 64-byte aligned at %rbx:
+ *   0     the vector registers (32 x 64 bytes at most)
+ *   2048  %k0-7 (8 x 8)
+ *   2112  MXCSR     2116  x87 status word     2120  XINUSE before fn
+ *   2128  an x87 environment (28 bytes)
  */
 #define LW_XSTATE_MASK 0xe7	/* x87, SSE, AVX, AVX-512 opmask and upper halves */
+#define LW_GATE_AREA 2240	/* 2160 and the alignment slack */
+
+.macro VEC_MOVES op, reg, size, n
+	\op	%\reg\()0, 0*\size(%rbx)
+	\op	%\reg\()1, 1*\size(%rbx)
+	\op	%\reg\()2, 2*\size(%rbx)
+	\op	%\reg\()3, 3*\size(%rbx)
+	\op	%\reg\()4, 4*\size(%rbx)
+	\op	%\reg\()5, 5*\size(%rbx)
+	\op	%\reg\()6, 6*\size(%rbx)
+	\op	%\reg\()7, 7*\size(%rbx)
+	\op	%\reg\()8, 8*\size(%rbx)
+	\op	%\reg\()9, 9*\size(%rbx)
+	\op	%\reg\()10, 10*\size(%rbx)
+	\op	%\reg\()11, 11*\size(%rbx)
+	\op	%\reg\()12, 12*\size(%rbx)
+	\op	%\reg\()13, 13*\size(%rbx)
+	\op	%\reg\()14, 14*\size(%rbx)
+	\op	%\reg\()15, 15*\size(%rbx)
+.if \n == 32
+	\op	%\reg\()16, 16*\size(%rbx)
+	\op	%\reg\()17, 17*\size(%rbx)
+	\op	%\reg\()18, 18*\size(%rbx)
+	\op	%\reg\()19, 19*\size(%rbx)
+	\op	%\reg\()20, 20*\size(%rbx)
+	\op	%\reg\()21, 21*\size(%rbx)
+	\op	%\reg\()22, 22*\size(%rbx)
+	\op	%\reg\()23, 23*\size(%rbx)
+	\op	%\reg\()24, 24*\size(%rbx)
+	\op	%\reg\()25, 25*\size(%rbx)
+	\op	%\reg\()26, 26*\size(%rbx)
+	\op	%\reg\()27, 27*\size(%rbx)
+	\op	%\reg\()28, 28*\size(%rbx)
+	\op	%\reg\()29, 29*\size(%rbx)
+	\op	%\reg\()30, 30*\size(%rbx)
+	\op	%\reg\()31, 31*\size(%rbx)
+.endif
+.endm
+
+/* The same loads: memory to register. */
+.macro VEC_LOADS op, reg, size, n
+	\op	0*\size(%rbx), %\reg\()0
+	\op	1*\size(%rbx), %\reg\()1
+	\op	2*\size(%rbx), %\reg\()2
+	\op	3*\size(%rbx), %\reg\()3
+	\op	4*\size(%rbx), %\reg\()4
+	\op	5*\size(%rbx), %\reg\()5
+	\op	6*\size(%rbx), %\reg\()6
+	\op	7*\size(%rbx), %\reg\()7
+	\op	8*\size(%rbx), %\reg\()8
+	\op	9*\size(%rbx), %\reg\()9
+	\op	10*\size(%rbx), %\reg\()10
+	\op	11*\size(%rbx), %\reg\()11
+	\op	12*\size(%rbx), %\reg\()12
+	\op	13*\size(%rbx), %\reg\()13
+	\op	14*\size(%rbx), %\reg\()14
+	\op	15*\size(%rbx), %\reg\()15
+.if \n == 32
+	\op	16*\size(%rbx), %\reg\()16
+	\op	17*\size(%rbx), %\reg\()17
+	\op	18*\size(%rbx), %\reg\()18
+	\op	19*\size(%rbx), %\reg\()19
+	\op	20*\size(%rbx), %\reg\()20
+	\op	21*\size(%rbx), %\reg\()21
+	\op	22*\size(%rbx), %\reg\()22
+	\op	23*\size(%rbx), %\reg\()23
+	\op	24*\size(%rbx), %\reg\()24
+	\op	25*\size(%rbx), %\reg\()25
+	\op	26*\size(%rbx), %\reg\()26
+	\op	27*\size(%rbx), %\reg\()27
+	\op	28*\size(%rbx), %\reg\()28
+	\op	29*\size(%rbx), %\reg\()29
+	\op	30*\size(%rbx), %\reg\()30
+	\op	31*\size(%rbx), %\reg\()31
+.endif
+.endm
+
+/* %k0-7 with `op` (kmovw or kmovq), `dir` 0 to memory, 1 back. */
+.macro MASK_MOVES op, size, dir
+.irp k, 0, 1, 2, 3, 4, 5, 6, 7
+.if \dir == 0
+	\op	%k\k, 2048+\k*\size(%rbx)
+.else
+	\op	2048+\k*\size(%rbx), %k\k
+.endif
+.endr
+.endm
 
 	.globl	lw_abi_call_saving
 	.hidden	lw_abi_call_saving
@@ -184,9 +285,83 @@ lw_abi_call_saving:
 	.cfi_offset %rbx, -24
 	pushq	%r12
 	.cfi_offset %r12, -32
+	pushq	%r13
+	.cfi_offset %r13, -40
 	movq	%rdi, %r12
 	movq	%rsi, %rdi
 	movq	%rdx, %rsi
+	fnstsw	%ax
+	testl	$0x3800, %eax		/* x87 TOP: values on the x87 stack */
+	jnz	.Lfull_state
+
+	subq	$LW_GATE_AREA, %rsp
+	andq	$-64, %rsp
+	movq	%rsp, %rbx
+	stmxcsr	2112(%rbx)
+	fnstsw	2116(%rbx)
+	movl	$0x44, %eax		/* upper halves in use, unless XINUSE says otherwise */
+	cmpl	$0, lw_abi_xinuse(%rip)
+	je	1f
+	movl	$1, %ecx
+	xgetbv
+1:	movl	%eax, 2120(%rbx)
+	movl	lw_abi_vec(%rip), %r13d
+	cmpl	$2, %r13d
+	jae	.Lsave_zmm
+	cmpl	$1, %r13d
+	je	.Lsave_ymm
+	VEC_MOVES movdqa, xmm, 16, 16
+	jmp	.Lgate_call
+.Lsave_ymm:
+	VEC_MOVES vmovdqa, ymm, 32, 16
+	jmp	.Lgate_call
+.Lsave_zmm:
+	VEC_MOVES vmovdqa64, zmm, 64, 32
+	cmpl	$3, %r13d
+	je	.Lsave_kq
+	MASK_MOVES kmovw, 2, 0
+	jmp	.Lgate_call
+.Lsave_kq:
+	MASK_MOVES kmovq, 8, 0
+.Lgate_call:
+	call	*%r12
+	movq	%rax, %r12
+	cmpl	$2, %r13d
+	jae	.Lload_zmm
+	cmpl	$1, %r13d
+	je	.Lload_ymm
+	VEC_LOADS movdqa, xmm, 16, 16
+	jmp	.Lgate_scalar
+.Lload_ymm:
+	VEC_LOADS vmovdqa, ymm, 32, 16
+	jmp	.Lgate_upper
+.Lload_zmm:
+	VEC_LOADS vmovdqa64, zmm, 64, 32
+	cmpl	$3, %r13d
+	je	.Lload_kq
+	MASK_MOVES kmovw, 2, 1
+	jmp	.Lgate_upper
+.Lload_kq:
+	MASK_MOVES kmovq, 8, 1
+.Lgate_upper:
+	/* Upper halves that were in their initial state are again. */
+	testl	$0x44, 2120(%rbx)
+	jnz	.Lgate_scalar
+	vzeroupper
+.Lgate_scalar:
+	ldmxcsr	2112(%rbx)
+	fnstsw	%ax
+	cmpw	2116(%rbx), %ax
+	je	.Lgate_done
+	/* fn changed the x87 status word: put it back, the stack empty. */
+	fnstenv	2128(%rbx)
+	movzwl	2116(%rbx), %eax
+	movw	%ax, 2128+4(%rbx)
+	movw	$0xffff, 2128+8(%rbx)
+	fldenv	2128(%rbx)
+	jmp	.Lgate_done
+
+.Lfull_state:
 	movl	lw_abi_xsave_size(%rip), %eax
 	subq	%rax, %rsp
 	andq	$-64, %rsp
@@ -214,10 +389,14 @@ lw_abi_call_saving:
 	movl	$LW_XSTATE_MASK, %eax
 	xorl	%edx, %edx
 	xrstor64 (%rbx)
-	jmp	4f
+	jmp	.Lgate_done
 3:	fxrstor64 (%rbx)
-4:	movq	%r12, %rax
-	leaq	-16(%rbp), %rsp
+
+.Lgate_done:
+	movq	%r12, %rax
+	leaq	-24(%rbp), %rsp
+	popq	%r13
+	.cfi_restore %r13
 	popq	%r12
 	.cfi_restore %r12
 	popq	%rbx

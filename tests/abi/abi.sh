@@ -7,7 +7,8 @@
 # a va_list twin, __m256 (where the CPU has AVX), a callback that re-enters
 # the library, longjmp out of wrapped calls, errno, backtrace() through a
 # wrapper, threads. The library and the driver are built by CC OPT; the
-# driver runs unwrapped, with the link-time wrapper and under LD_PRELOAD:
+# driver runs unwrapped, with the link-time wrapper and under LD_PRELOAD
+# (also traced, and with the clock_gettime timer):
 # stdout, stderr and the exit status must be identical, and every
 # function's visits must be the calls made.
 set -euo pipefail
@@ -85,3 +86,8 @@ run() {
 # goes through the wrapper of abi_pat_inner, as GMP's does.
 run linktime 0 ./linked
 run preload 100 env LD_PRELOAD=$here/libwrap_abi_runtime.so ./plain
+# Traced, and with the clock_gettime timer, every entry and exit takes the
+# runtime's slow path, through the gate that keeps the vector, mask and
+# x87 state (long double results in %st0 included).
+run linktime-traced 0 env LIBWRAP_ENABLE_TRACING=true ./linked
+run preload-clock 100 env LIBWRAP_TIMER=clock_gettime LD_PRELOAD=$here/libwrap_abi_runtime.so ./plain
