@@ -668,5 +668,55 @@ bool lw_filter_excludes(const lw_filter *filter, const char *file, const char *m
     if (!mangled)
         return false;
     size_t i = last_match(&filter->region, demangled, mangled);
+    /* A C++ name with its parameters (`ns::f(int) const`) is also matched
+     * without them (`ns::f`), so that one rule takes every overload. */
+    size_t open = lw_name_params_start(demangled);
+    char base[512];
+    if (open != SIZE_MAX && open < sizeof base) {
+        memcpy(base, demangled, open);
+        base[open] = '\0';
+        size_t j = last_match(&filter->region, base, mangled);
+        if (j != SIZE_MAX && (i == SIZE_MAX || j > i))
+            i = j;
+    }
     return i != SIZE_MAX && filter->region.v[i].exclude;
+}
+
+size_t lw_name_params_start(const char *name)
+{
+    size_t n = name ? strlen(name) : 0;
+    /* A variant's suffix: " [base object]", " [deleting]". */
+    if (n > 0 && name[n - 1] == ']') {
+        const char *open = memchr(name, '[', n);
+        while (open && memchr(open + 1, '[', n - (size_t)(open + 1 - name)))
+            open = memchr(open + 1, '[', n - (size_t)(open + 1 - name));
+        if (open && open > name && open[-1] == ' ')
+            n = (size_t)(open - name) - 1;
+    }
+    /* Trailing qualifiers: const, volatile, &, &&, noexcept. */
+    for (;;) {
+        while (n > 0 && (name[n - 1] == ' ' || name[n - 1] == '&'))
+            n--;
+        static const char *const quals[] = {"const", "volatile", "noexcept"};
+        bool cut = false;
+        for (size_t q = 0; q < sizeof quals / sizeof *quals; q++) {
+            size_t l = strlen(quals[q]);
+            if (n > l && memcmp(name + n - l, quals[q], l) == 0 && name[n - l - 1] == ' ') {
+                n -= l;
+                cut = true;
+            }
+        }
+        if (!cut)
+            break;
+    }
+    if (n == 0 || name[n - 1] != ')')
+        return SIZE_MAX;
+    int depth = 0;
+    for (size_t i = n; i-- > 0;) {
+        if (name[i] == ')' || name[i] == '>')
+            depth++;
+        else if ((name[i] == '(' || name[i] == '<') && --depth == 0)
+            return i > 0 ? i : SIZE_MAX;
+    }
+    return SIZE_MAX;
 }

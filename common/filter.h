@@ -43,6 +43,11 @@ bool lw_filter_excludes_file(const lw_filter *filter, const char *file);
 bool lw_filter_excludes(const lw_filter *filter, const char *file,
                         const char *mangled, const char *demangled);
 
+/* Where the parameter list of a readable C++ name starts (the '(' of
+ * `ns::f(int) const`, of `C::operator()(int)`, of `C::C(int) [base
+ * object]`), or SIZE_MAX when the name has none (a C function). Filters match such a name with and without it. */
+size_t lw_name_params_start(const char *name);
+
 /* Glob match as used by the filter: '*' matches any run, '/' included. */
 bool lw_glob_match(const char *pattern, const char *text);
 

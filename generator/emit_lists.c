@@ -27,6 +27,8 @@ static const char *const reason_text[LW_SKIP_COUNT_] = {
     [LW_SKIP_UNCERTAIN] = "also resolvable without the target libraries",
     [LW_SKIP_DUPLICATE] = "another declaration of the same symbol is wrapped",
     [LW_SKIP_BUILTIN] = "a compiler builtin or compiler runtime function",
+    [LW_SKIP_DIAGNOSTIC] = "the declaration does not parse (libclang's error in the detail)",
+    [LW_SKIP_SIGNAL] = "a Qt signal: QObject::connect identifies it by its address (docs/cxx.md)",
 };
 
 /* The reason a function is listed under: its skip reason, or LW_WRAP for a

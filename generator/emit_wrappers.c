@@ -132,8 +132,10 @@ static void set_region_vars(lw_tvars *v, const lw_function *f, size_t i)
     tvars_setf(v, "N", "%zu", i);
     tvars_set(v, "SYMBOL", s = emit_c_string(f->symbol));
     free(s);
-    tvars_set(v, "NAME", s = emit_c_string(f->name ? f->name : f->symbol));
+    char *display = inventory_display_name(f);
+    tvars_set(v, "NAME", s = emit_c_string(display));
     free(s);
+    free(display);
     tvars_set(v, "FILE", s = emit_c_string(f->file ? f->file : ""));
     free(s);
     tvars_setf(v, "LINE", "%u", f->line);

@@ -23,6 +23,8 @@ static const char *const skip_names[LW_SKIP_COUNT_] = {
     [LW_SKIP_UNCERTAIN] = "uncertain",
     [LW_SKIP_DUPLICATE] = "duplicate",
     [LW_SKIP_BUILTIN] = "builtin",
+    [LW_SKIP_DIAGNOSTIC] = "diagnostic",
+    [LW_SKIP_SIGNAL] = "signal",
 };
 
 static const char *const kind_names[] = {
@@ -233,4 +235,44 @@ void inventory_dump(const lw_inventory *inv, FILE *out)
         sb.len = 0;
     }
     sb_free(&sb);
+}
+
+/* The Itanium variant code of a constructor or destructor symbol
+ * (`_ZN7QRegionC2ERK5QRect`: C2), or NULL. */
+static const char *structor_variant(const char *symbol)
+{
+    static const char *const codes[] = {"C1E", "C2E", "C1I", "C2I", "D0E", "D1E", "D2E"};
+    for (const char *p = symbol; p && *p; p++)
+        for (size_t k = 0; k < sizeof codes / sizeof *codes; k++)
+            if (strncmp(p, codes[k], 3) == 0 && p > symbol && p[-1] >= 'A')
+                return codes[k];
+    return NULL;
+}
+
+char *inventory_display_name(const lw_function *f)
+{
+    if (!f->scope || !f->scope[0] || !f->name)
+        return xstrdup(f->name ? f->name : f->symbol);
+    strbuf sb = STRBUF_INIT;
+    sb_put(&sb, f->name);
+    sb_put(&sb, "(");
+    size_t first = f->nparams && strcmp(f->params[0].name, "this") == 0 && !f->params[0].name_invented;
+    for (size_t i = first; i < f->nparams; i++) {
+        if (i > first)
+            sb_put(&sb, ", ");
+        sb_put(&sb, f->params[i].type);
+    }
+    if (f->variadic)
+        sb_put(&sb, f->nparams > first ? ", ..." : "...");
+    sb_put(&sb, ")");
+    if (first && strncmp(f->params[0].type, "const ", 6) == 0)
+        sb_put(&sb, " const");
+    if (f->kind == LW_KIND_CONSTRUCTOR || f->kind == LW_KIND_DESTRUCTOR) {
+        const char *v = structor_variant(f->symbol);
+        if (v && v[1] == '2')
+            sb_put(&sb, " [base object]");
+        else if (v && v[1] == '0')
+            sb_put(&sb, " [deleting]");
+    }
+    return sb_steal(&sb);
 }

@@ -41,6 +41,8 @@ typedef enum lw_skip {
     LW_SKIP_UNCERTAIN,      /* resolvable without the target libraries too */
     LW_SKIP_DUPLICATE,      /* another declaration of the same symbol is kept */
     LW_SKIP_BUILTIN,        /* compiler builtin / compiler runtime */
+    LW_SKIP_DIAGNOSTIC,     /* libclang reported an error inside the declaration */
+    LW_SKIP_SIGNAL,         /* a Qt signal: its address is its identity */
     LW_SKIP_COUNT_
 } lw_skip;
 
@@ -113,6 +115,14 @@ size_t inventory_count_wrapped(const lw_inventory *inv);
  * and, for a variadic function, its va_list twin; an ABI-level one only a
  * symbol. */
 bool inventory_is_wrapped(const lw_inventory *inv, const lw_function *f);
+
+/* The readable name of a region: for C the function's name; for C++ the
+ * qualified name with the parameter types as declared and the method's
+ * const (`QRegion::QRegion(const QRect &)`), so that overloads differ,
+ * and the variant for the base-object and deleting constructors and
+ * destructors (` [base object]`, ` [deleting]`). Filters match it with
+ * and without the parameters (common/filter.h). Free it. */
+char *inventory_display_name(const lw_function *f);
 
 /* Marks f as skipped unless already skipped; detail is copied (may be NULL). */
 void function_skip(lw_function *f, lw_skip why, const char *detail);

@@ -232,8 +232,12 @@ static int apply_filter(lw_inventory *inv, const char *path)
     }
     for (size_t i = 0; i < inv->nfuncs; i++) {
         lw_function *f = &inv->funcs[i];
-        if (f->skip == LW_WRAP && lw_filter_excludes(filter, f->file, f->symbol, f->name))
+        if (f->skip != LW_WRAP)
+            continue;
+        char *display = inventory_display_name(f);
+        if (lw_filter_excludes(filter, f->file, f->symbol, display))
             function_skip(f, LW_SKIP_FILTERED, path);
+        free(display);
     }
     lw_filter_free(filter);
     return 0;
@@ -274,6 +278,23 @@ static int ensure_dir(const char *dir)
     return 0;
 }
 
+/* On a terminal, the step under way, rewritten in place ("GEN   qt:
+ * parsing libwrap.i (3/6)"), so that a large library (Qt: seconds of
+ * parsing) shows progress; nothing in logs. step NULL clears the line. */
+static void progress(const gen_options *o, const char *step, int k)
+{
+    static int tty = -1;
+    if (tty < 0)
+        tty = !o->quiet && !o->dump && isatty(STDERR_FILENO);
+    if (!tty)
+        return;
+    if (step)
+        fprintf(stderr, "\rGEN   %s: %s (%d/6)\033[K", o->name, step, k);
+    else
+        fprintf(stderr, "\r\033[K");
+    fflush(stderr);
+}
+
 static int generate(const gen_options *o)
 {
     int rc = 1;
@@ -284,8 +305,12 @@ static int generate(const gen_options *o)
     char *json_path = NULL, *dump_path = NULL, *soname = NULL;
 
     lw_parse_options popt = {o->source, o->language, o->declare_void, o->n_declare_void, o->abi};
-    if (parse_inventory(&inv, &popt) != 0)
+    progress(o, "parsing", 1);
+    int parsed = parse_inventory(&inv, &popt);
+    progress(o, NULL, 0);
+    if (parsed != 0)
         goto out;
+    progress(o, "scope", 2);
     inv.name = xstrdup(o->name);
     inv.abi = o->abi;
     scope = scope_load(o->source, o->cppflags);
@@ -302,6 +327,7 @@ static int generate(const gen_options *o)
         if (!o->dump && nothing_left(&inv, o->source, "the filter", "check the EXCLUDE rules in the filter file"))
             goto out;
     }
+    progress(o, "variadic twins", 3);
     if (variadic_resolve(&inv, o->va_map, o->n_va_map) < 0)
         goto out;
     if (!o->dump && nothing_left(&inv, o->source, "the variadic check",
@@ -309,6 +335,7 @@ static int generate(const gen_options *o)
         goto out;
     bool checked = (o->ldflags && o->ldflags[0]) || (o->libs && o->libs[0]);
     if (checked) {
+        progress(o, "symbol check", 4);
         if (symbol_check(&inv, o, &soname) != 0)
             goto out;
         if (!o->dump && nothing_left(&inv, o->source, "the symbol check",
@@ -329,13 +356,16 @@ static int generate(const gen_options *o)
                         "(PREFIX/share/libwrap/templates); name one with --templates DIR\n");
         goto out;
     }
+    progress(o, "writing the inventory", 5);
     json_path = xstrdup_printf("%s/%s.inventory.json", o->outdir, o->name);
     dump_path = xstrdup_printf("%s/%s.functions.txt", o->outdir, o->name);
     if (inventory_write_json(&inv, json_path) != 0 || write_dump(&inv, dump_path) != 0)
         goto out;
     lw_emit_options eopt = {o->outdir, templates, o->name, soname};
+    progress(o, "writing the wrappers", 6);
     if (emit_outputs(&inv, &eopt) != 0)
         goto out;
+    progress(o, NULL, 0);
 
     if (!o->quiet) {
         printf("GEN   %s: %zu functions, %zu wrapped (%s forwarding); left out %zu MISSING "
@@ -344,10 +374,17 @@ static int generate(const gen_options *o)
                count_skip(&inv, LW_SKIP_MISSING), count_skip(&inv, LW_SKIP_UNCERTAIN));
         if (!o->abi)
             printf(", %zu variadic without va_list twin", count_skip(&inv, LW_SKIP_VARIADIC));
+        /* Left out for reasons the user should know of at once. */
+        size_t signals = count_skip(&inv, LW_SKIP_SIGNAL), diags = count_skip(&inv, LW_SKIP_DIAGNOSTIC);
+        if (signals)
+            printf(", %zu Qt signal%s", signals, signals == 1 ? "" : "s");
+        if (diags)
+            printf(", %zu that do not parse", diags);
         printf(" (%s.skipped.txt)\n", o->name);
     }
     rc = 0;
 out:
+    progress(o, NULL, 0);
     free(json_path);
     free(dump_path);
     free(templates);

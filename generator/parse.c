@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "declarator.h"
 #include "fileio.h"
@@ -108,6 +109,91 @@ static char *rewrite_complex_floatn(const char *text, size_t len, size_t *outlen
     return sb_steal(&sb);
 }
 
+/* Skips a balanced group opened at text[i] (one of "([") up to and
+ * including its closing character; string and character literals inside
+ * are skipped whole. Returns the index after it, or len if unbalanced. */
+static size_t skip_group(const char *text, size_t len, size_t i)
+{
+    int depth = 0;
+    while (i < len) {
+        char c = text[i];
+        if (c == '"' || c == '\'') {
+            for (i++; i < len && text[i] != c; i++)
+                if (text[i] == '\\')
+                    i++;
+        } else if (c == '(' || c == '[') {
+            depth++;
+        } else if (c == ')' || c == ']') {
+            if (--depth == 0)
+                return i + 1;
+        }
+        i++;
+    }
+    return len;
+}
+
+static size_t skip_space(const char *text, size_t len, size_t i)
+{
+    while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
+        i++;
+    return i;
+}
+
+/* g++ accepts a GNU attribute before a C++11 one,
+ * `__attribute__((deprecated("..."))) [[nodiscard]] T f();` (Qt's
+ * QT_DEPRECATED_X followed by Q_REQUIRED_RESULT, as g++ expands them);
+ * clang only the other order. The C++11 attributes are moved before the
+ * run of GNU ones, a space added: no newline moves, so every line keeps its
+ * number, and no attribute is lost. Returns NULL when nothing changed. */
+static char *rewrite_attribute_order(const char *text, size_t len, size_t *outlen)
+{
+    static const char kw[] = "__attribute__";
+    strbuf sb = STRBUF_INIT;
+    size_t i = 0, copied = 0;
+    while (i < len) {
+        const char *hit = memmem(text + i, len - i, kw, sizeof kw - 1);
+        if (!hit)
+            break;
+        size_t at = (size_t)(hit - text), j = at;
+        i = at + sizeof kw - 1;
+        if (at > 0 && is_ident_char(text[at - 1]))
+            continue;
+        size_t run_end = at; /* the run of GNU attributes: [at, run_end) */
+        while (j + sizeof kw - 1 <= len && memcmp(text + j, kw, sizeof kw - 1) == 0 &&
+               (j + sizeof kw - 1 == len || !is_ident_char(text[j + sizeof kw - 1]))) {
+            size_t k = skip_space(text, len, j + sizeof kw - 1);
+            if (k >= len || text[k] != '(')
+                break;
+            run_end = skip_group(text, len, k);
+            j = skip_space(text, len, run_end);
+        }
+        if (run_end == at)
+            continue;
+        size_t cxx = j, cxx_end = j; /* the C++11 attributes that follow: [cxx, cxx_end) */
+        while (cxx_end + 1 < len && text[cxx_end] == '[' && text[cxx_end + 1] == '[') {
+            cxx_end = skip_group(text, len, cxx_end);
+            j = skip_space(text, len, cxx_end);
+            if (j + 1 < len && text[j] == '[' && text[j + 1] == '[')
+                cxx_end = j;
+        }
+        i = run_end;
+        if (cxx_end == cxx)
+            continue;
+        sb_putn(&sb, text + copied, at - copied);
+        sb_putn(&sb, text + cxx, cxx_end - cxx);
+        sb_put(&sb, " ");
+        sb_putn(&sb, text + at, cxx - at);
+        copied = i = cxx_end;
+    }
+    if (copied == 0) {
+        sb_free(&sb);
+        return NULL;
+    }
+    sb_putn(&sb, text + copied, len - copied);
+    *outlen = sb.len;
+    return sb_steal(&sb);
+}
+
 static char *cx_string(CXString s)
 {
     const char *c = clang_getCString(s);
@@ -116,46 +202,245 @@ static char *cx_string(CXString s)
     return r;
 }
 
-/* Prints errors and fatals the way clang does, at the presumed location,
- * so they point into the header rather than into libwrap.i. */
-static unsigned report_diagnostics(CXTranslationUnit tu, bool cxx)
+/* An error libclang reported, where the source text has it (an offset
+ * into libwrap.i, to find the declaration that holds it) and where the
+ * header has it (for the messages). */
+typedef struct parse_error {
+    unsigned offset;
+    bool in_source;  /* in libwrap.i, not in the prelude */
+    bool fatal;
+    bool in_main;    /* in the user's own file (libwrap.h), not a library header */
+    bool used;       /* a declaration was left out for it */
+    char *where;     /* "header.h:LINE:COL" */
+    char *msg;
+} parse_error;
+
+typedef struct parse_errors {
+    parse_error *e;  /* sorted by offset */
+    size_t n;
+} parse_errors;
+
+static int cmp_error(const void *pa, const void *pb)
 {
-    unsigned n = clang_getNumDiagnostics(tu), errors = 0;
+    const parse_error *a = pa, *b = pb;
+    return (a->offset > b->offset) - (a->offset < b->offset);
+}
+
+/* The file libwrap.i was preprocessed from: its first line marker. */
+static char *main_file_of(const char *text, size_t len)
+{
+    for (size_t i = 0; i + 4 < len;) {
+        if (text[i] == '#' && text[i + 1] == ' ' && text[i + 2] >= '0' && text[i + 2] <= '9') {
+            const char *q = memchr(text + i, '"', len - i);
+            const char *nl = memchr(text + i, '\n', len - i);
+            if (q && (!nl || q < nl)) {
+                const char *e = memchr(q + 1, '"', len - (size_t)(q + 1 - text));
+                if (e && (!nl || e < nl))
+                    return xstrdup_printf("%.*s", (int)(e - q - 1), q + 1);
+            }
+        }
+        const char *nl = memchr(text + i, '\n', len - i);
+        if (!nl)
+            break;
+        i = (size_t)(nl - text) + 1;
+    }
+    return xstrdup("");
+}
+
+/* Collects the errors and fatals, at the presumed location (the header,
+ * not libwrap.i). */
+static void collect_errors(CXTranslationUnit tu, bool cxx, const char *main_file,
+                           parse_errors *out)
+{
+    unsigned n = clang_getNumDiagnostics(tu);
+    out->e = xcalloc(n ? n : 1, sizeof *out->e);
+    out->n = 0;
+    CXFile source = NULL;
     for (unsigned i = 0; i < n; i++) {
         CXDiagnostic d = clang_getDiagnostic(tu, i);
         enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+        CXSourceLocation loc = clang_getDiagnosticLocation(d);
         /* libstdc++ preprocessed by g++ keeps the branches written for
          * gcc's builtins (__integer_pack in <utility>), which libclang
          * rejects. They sit in template machinery no wrapper spells, and
          * libclang recovers (KeepGoing): errors in C++ system headers are
          * not the user's to fix. */
-        if (cxx && sev == CXDiagnostic_Error &&
-            clang_Location_isInSystemHeader(clang_getDiagnosticLocation(d))) {
+        if (sev < CXDiagnostic_Error ||
+            (cxx && sev == CXDiagnostic_Error && clang_Location_isInSystemHeader(loc))) {
             clang_disposeDiagnostic(d);
             continue;
         }
-        if (sev >= CXDiagnostic_Error) {
-            if (errors < 20) {
-                CXString file;
-                unsigned line, col;
-                clang_getPresumedLocation(clang_getDiagnosticLocation(d), &file, &line, &col);
-                char *f = cx_string(file);
-                char *msg = cx_string(clang_getDiagnosticSpelling(d));
-                if (f[0])
-                    fprintf(stderr, "%s:%u:%u: %s: %s\n", f, line, col,
-                            sev == CXDiagnostic_Fatal ? "fatal error" : "error", msg);
-                else
-                    fprintf(stderr, "libwrap-gen: error: %s\n", msg);
-                free(f);
-                free(msg);
-            }
-            errors++;
+        parse_error *pe = &out->e[out->n++];
+        CXFile file;
+        unsigned line, col, offset;
+        clang_getFileLocation(loc, &file, NULL, NULL, &offset);
+        if (!source && file) {
+            char *fname = cx_string(clang_getFileName(file));
+            if (strcmp(fname, prelude_name) != 0)
+                source = file;
+            free(fname);
         }
+        pe->offset = offset;
+        pe->in_source = file && source && clang_File_isEqual(file, source);
+        /* A header that is not found is an error, not a fatal, under
+         * KeepGoing; what follows it is incomplete all the same. */
+        char *category = cx_string(clang_getDiagnosticCategoryText(d));
+        pe->fatal = sev == CXDiagnostic_Fatal || strstr(category, "Preprocessor") != NULL;
+        free(category);
+        CXString pfile;
+        clang_getPresumedLocation(loc, &pfile, &line, &col);
+        char *f = cx_string(pfile);
+        pe->in_main = !f[0] || strcmp(f, main_file) == 0;
+        pe->where = f[0] ? xstrdup_printf("%s:%u:%u", f, line, col) : NULL;
+        pe->msg = cx_string(clang_getDiagnosticSpelling(d));
+        free(f);
         clang_disposeDiagnostic(d);
     }
-    if (errors > 20)
-        fprintf(stderr, "libwrap-gen: %u more errors not shown\n", errors - 20);
-    return errors;
+    qsort(out->e, out->n, sizeof *out->e, cmp_error);
+}
+
+static void free_errors(parse_errors *pe)
+{
+    for (size_t i = 0; i < pe->n; i++) {
+        free(pe->e[i].where);
+        free(pe->e[i].msg);
+    }
+    free(pe->e);
+}
+
+static void print_error(const parse_error *pe, const char *severity)
+{
+    /* On a terminal, over the progress line (main.c) rather than after it. */
+    static int tty = -1;
+    if (tty < 0)
+        tty = isatty(STDERR_FILENO);
+    const char *clear = tty ? "\r\033[K" : "";
+    if (pe->where)
+        fprintf(stderr, "%s%s: %s: %s\n", clear, pe->where, severity, pe->msg);
+    else
+        fprintf(stderr, "%slibwrap-gen: %s: %s\n", clear, severity, pe->msg);
+}
+
+/* An error stops generation when it is fatal or the preprocessor's (a
+ * missing header), or in the user's own file; one in a library header costs only the declaration that
+ * holds it (add_function). Prints the errors and returns how many stop. */
+static unsigned stopping_errors(const parse_errors *pe)
+{
+    unsigned stop = 0;
+    for (size_t i = 0; i < pe->n; i++)
+        stop += pe->e[i].fatal || pe->e[i].in_main || !pe->e[i].in_source;
+    if (!stop)
+        return 0;
+    for (size_t i = 0; i < pe->n && i < 20; i++)
+        print_error(&pe->e[i], pe->e[i].fatal ? "fatal error" : "error");
+    if (pe->n > 20)
+        fprintf(stderr, "libwrap-gen: %zu more errors not shown\n", pe->n - 20);
+    return stop;
+}
+
+/* The first error within [begin, end] of libwrap.i, or NULL. */
+static parse_error *error_within(parse_errors *pe, unsigned begin, unsigned end)
+{
+    size_t lo = 0, hi = pe->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (pe->e[mid].offset < begin)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < pe->n && pe->e[lo].offset <= end; lo++)
+        if (pe->e[lo].in_source)
+            return &pe->e[lo];
+    return NULL;
+}
+
+/* The name a declaration that libclang dropped was declaring: the
+ * identifier before the first '(' of the statement that holds `offset`
+ * (`int bad(int x) oops;` -> bad), or NULL. */
+static char *dropped_declaration_name(const char *text, size_t len, size_t offset)
+{
+    if (offset >= len)
+        return NULL;
+    size_t b = offset;
+    while (b > 0 && text[b - 1] != ';' && text[b - 1] != '{' && text[b - 1] != '}' &&
+           !(text[b - 1] == '\n' && text[b] == '#'))
+        b--;
+    for (size_t i = b; i < len && i <= offset + 256 && text[i] != ';' && text[i] != '{'; i++) {
+        if (text[i] == '#' && (i == 0 || text[i - 1] == '\n'))
+            break;
+        if (text[i] != '(')
+            continue;
+        size_t e = i;
+        while (e > b && (text[e - 1] == ' ' || text[e - 1] == '\t' || text[e - 1] == '\n'))
+            e--;
+        size_t s = e;
+        while (s > b && is_ident_char(text[s - 1]))
+            s--;
+        if (s == e || (text[s] >= '0' && text[s] <= '9') || strncmp(text + s, "__attribute__", 13) == 0)
+            return NULL;
+        return xstrdup_printf("%.*s", (int)(e - s), text + s);
+    }
+    return NULL;
+}
+
+/* A function declaration so broken that libclang dropped it is still
+ * listed, under its own reason, with the error: nothing is lost silently.
+ * Added after the duplicates are marked: it never hides another
+ * declaration of the same name. */
+static void list_dropped_declarations(lw_inventory *inv, parse_errors *pe, const char *text,
+                                      size_t len)
+{
+    for (size_t i = 0; i < pe->n; i++) {
+        parse_error *e = &pe->e[i];
+        if (e->used || !e->in_source)
+            continue;
+        char *name = dropped_declaration_name(text, len, e->offset);
+        if (!name)
+            continue;
+        bool known = false;
+        for (size_t k = 0; k < inv->nfuncs && !known; k++)
+            known = strcmp(inv->funcs[k].name, name) == 0;
+        if (known) {
+            free(name);
+            continue;
+        }
+        lw_function *f = inventory_add(inv);
+        f->name = name;
+        f->symbol = xstrdup(name);
+        f->scope = xstrdup("");
+        char *where = xstrdup(e->where ? e->where : "?:0");
+        char *colon = strchr(where, ':');
+        f->line = colon ? (unsigned)atoi(colon + 1) : 0;
+        if (colon)
+            *colon = '\0';
+        f->file = where;
+        f->ret_type = xstrdup("");
+        f->ret_canonical = xstrdup("");
+        f->declarator = xstrdup("");
+        char *detail = xstrdup_printf("%s: %s; libclang dropped the declaration",
+                                      e->where ? e->where : "?", e->msg);
+        function_skip(f, LW_SKIP_DIAGNOSTIC, detail);
+        free(detail);
+        e->used = true;
+        print_error(e, "warning: declaration left out");
+    }
+}
+
+/* Errors in library headers outside any function declaration (a member
+ * variable, a template no wrapper needs): generation goes on, and says so. */
+static void warn_unused_errors(const parse_errors *pe)
+{
+    size_t shown = 0;
+    for (size_t i = 0; i < pe->n; i++) {
+        if (pe->e[i].used)
+            continue;
+        if (shown++ < 20)
+            print_error(&pe->e[i], "warning: error outside any function declaration, ignored");
+    }
+    if (shown > 20)
+        fprintf(stderr, "libwrap-gen: %zu more errors outside function declarations ignored\n",
+                shown - 20);
 }
 
 typedef struct visit_ctx {
@@ -164,6 +449,8 @@ typedef struct visit_ctx {
     bool cxx;
     char **usr;      /* per function: the entity's USR (redeclarations share it) */
     size_t usr_cap;
+    parse_errors *errors;
+    CXCursor signals;  /* the class whose Q_SIGNALS section is being read, or null */
 } visit_ctx;
 
 /* Attributes libclang does not classify (format, noreturn, deprecated)
@@ -172,6 +459,7 @@ typedef struct visit_ctx {
 typedef struct attr_scan {
     CXTranslationUnit tu;
     lw_function *f;
+    bool signal;  /* annotated as a Qt signal (Q_SIGNAL) */
 } attr_scan;
 
 static bool token_is(const char *tok, const char *word)
@@ -211,10 +499,38 @@ static void scan_attribute(attr_scan *as, CXCursor attr)
     clang_disposeTokens(as->tu, toks, ntoks);
 }
 
+/* moc's annotation of a signal: Q_SIGNALS and Q_SIGNAL expand to
+ * __attribute__((annotate("qt_signal"))) when QT_ANNOTATE_ACCESS_SPECIFIER
+ * and QT_ANNOTATE_FUNCTION are defined at preprocessing (the Makefile's
+ * CPP step does). */
+static bool is_signal_annotation(CXCursor c)
+{
+    if (clang_getCursorKind(c) != CXCursor_AnnotateAttr)
+        return false;
+    char *s = cx_string(clang_getCursorSpelling(c));
+    bool yes = strcmp(s, "qt_signal") == 0;
+    free(s);
+    return yes;
+}
+
 static enum CXChildVisitResult attr_visitor(CXCursor c, CXCursor parent, CXClientData data)
 {
-    if (clang_isAttribute(clang_getCursorKind(c)))
-        scan_attribute(data, c);
+    (void)parent;
+    attr_scan *as = data;
+    if (is_signal_annotation(c))
+        as->signal = true;
+    else if (clang_isAttribute(clang_getCursorKind(c)))
+        scan_attribute(as, c);
+    return CXChildVisit_Continue;
+}
+
+static enum CXChildVisitResult signal_visitor(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    if (is_signal_annotation(c)) {
+        *(bool *)data = true;
+        return CXChildVisit_Break;
+    }
     return CXChildVisit_Continue;
 }
 
@@ -537,8 +853,15 @@ static void add_function(visit_ctx *ctx, CXCursor c)
     f->hidden = vis == CXVisibility_Hidden; /* libclang folds "internal" into hidden */
     f->deprecated = clang_getCursorAvailability(c) == CXAvailability_Deprecated;
 
-    attr_scan as = {clang_Cursor_getTranslationUnit(c), f};
+    attr_scan as = {clang_Cursor_getTranslationUnit(c), f, false};
     clang_visitChildren(c, attr_visitor, &as);
+    bool signal = as.signal || (!clang_Cursor_isNull(ctx->signals) &&
+                                clang_equalCursors(clang_getCursorSemanticParent(c), ctx->signals));
+    CXSourceRange extent = clang_getCursorExtent(c);
+    unsigned begin, end;
+    clang_getFileLocation(clang_getRangeStart(extent), NULL, NULL, NULL, &begin);
+    clang_getFileLocation(clang_getRangeEnd(extent), NULL, NULL, NULL, &end);
+    parse_error *error = error_within(ctx->errors, begin, end);
     if (!f->noreturn) {
         /* __attribute__((noreturn)) may live on the function type only. */
         char *ts = cx_string(clang_getTypeSpelling(ftype));
@@ -557,7 +880,16 @@ static void add_function(visit_ctx *ctx, CXCursor c)
 
     lw_skip cxx_why = LW_WRAP;
     const char *cxx_detail = ctx->cxx ? cxx_unwrappable(c, &cxx_why) : NULL;
-    if (strncmp(f->name, "__builtin_", 10) == 0)
+    if (error || clang_isInvalidDeclaration(c)) {
+        char *detail = error ? xstrdup_printf("%s: %s", error->where ? error->where : "?", error->msg)
+                             : xstrdup("libclang marked the declaration invalid");
+        function_skip(f, LW_SKIP_DIAGNOSTIC, detail);
+        free(detail);
+        if (error && !error->used)
+            print_error(error, "warning: declaration left out");
+        if (error)
+            error->used = true;
+    } else if (strncmp(f->name, "__builtin_", 10) == 0)
         function_skip(f, LW_SKIP_BUILTIN, NULL);
     else if (cxx_detail)
         function_skip(f, cxx_why, cxx_detail);
@@ -576,6 +908,9 @@ static void add_function(visit_ctx *ctx, CXCursor c)
                       "declared without a prototype; use --declare-void if it takes no arguments");
     else if (!f->declarator && !ctx->opt->abi)
         function_skip(f, LW_SKIP_UNSUPPORTED, why ? why : "type cannot be spelled");
+    else if (signal)
+        function_skip(f, LW_SKIP_SIGNAL,
+                      "QObject::connect finds a signal by its address, which a wrapper would change");
     else if (clang_getCursorKind(c) == CXCursor_CXXMethod && clang_CXXMethod_isPureVirtual(c))
         function_skip(f, LW_SKIP_UNSUPPORTED, "pure virtual: no definition to call");
     else if ((f->kind == LW_KIND_CONSTRUCTOR || f->kind == LW_KIND_DESTRUCTOR) && !ctx->opt->abi &&
@@ -603,6 +938,17 @@ static enum CXChildVisitResult decl_visitor(CXCursor c, CXCursor parent, CXClien
         if (ctx->cxx)
             add_function(ctx, c);
         break;
+    case CXCursor_CXXAccessSpecifier: {
+        /* `public QT_ANNOTATE_ACCESS_SPECIFIER(qt_signal):` opens a signal
+         * section; the next access specifier of the class closes it. */
+        bool signal = false;
+        clang_visitChildren(c, signal_visitor, &signal);
+        if (signal)
+            ctx->signals = parent;
+        else if (clang_equalCursors(parent, ctx->signals))
+            ctx->signals = clang_getNullCursor();
+        break;
+    }
     case CXCursor_LinkageSpec:
     case CXCursor_Namespace:
     case CXCursor_UnexposedDecl: /* extern "C" in older libclang */
@@ -687,6 +1033,14 @@ int parse_inventory(lw_inventory *inv, const lw_parse_options *opt)
     if (!text)
         return -1;
     char *rewritten = rewrite_complex_floatn(text, len, &rlen);
+    size_t olen = 0;
+    char *ordered = rewritten ? rewrite_attribute_order(rewritten, rlen, &olen)
+                              : rewrite_attribute_order(text, len, &olen);
+    if (ordered) {
+        free(rewritten);
+        rewritten = ordered;
+        rlen = olen;
+    }
 
     const char *args[8];
     int nargs = 0;
@@ -727,10 +1081,15 @@ int parse_inventory(lw_inventory *inv, const lw_parse_options *opt)
                 err == CXError_ASTReadError ? "" : "; check that the file exists and is readable");
         goto out_index;
     }
-    unsigned errors = report_diagnostics(tu, cxx);
-    if (errors) {
+    char *main_file = main_file_of(text, len);
+    parse_errors errors;
+    collect_errors(tu, cxx, main_file, &errors);
+    free(main_file);
+    unsigned stop = stopping_errors(&errors);
+    if (stop) {
         fprintf(stderr, "libwrap-gen: %s: %u error%s; fix the includes or flags in libwrap.h\n",
-                opt->source, errors, errors == 1 ? "" : "s");
+                opt->source, stop, stop == 1 ? "" : "s");
+        free_errors(&errors);
         goto out_tu;
     }
 
@@ -738,13 +1097,16 @@ int parse_inventory(lw_inventory *inv, const lw_parse_options *opt)
     free(inv->language);
     inv->source = xstrdup(opt->source);
     inv->language = xstrdup(cxx ? "c++" : "c");
-    visit_ctx ctx = {inv, opt, cxx, NULL, 0};
+    visit_ctx ctx = {inv, opt, cxx, NULL, 0, &errors, clang_getNullCursor()};
     clang_visitChildren(clang_getTranslationUnitCursor(tu), decl_visitor, &ctx);
     unify_redeclarations(inv, ctx.usr);
     for (size_t i = 0; i < inv->nfuncs; i++)
         free(ctx.usr[i]);
     free(ctx.usr);
     mark_duplicates(inv);
+    list_dropped_declarations(inv, &errors, rewritten ? rewritten : text, rewritten ? rlen : len);
+    warn_unused_errors(&errors);
+    free_errors(&errors);
     rc = 0;
 
 out_tu:

@@ -15,7 +15,9 @@ pkgs=(
   libopen-trace-format2-dev otf2-tools libpapi-dev papi-tools
   # corpus libraries and the real programs that use them
   zlib1g-dev pigz libgmp-dev coreutils libsqlite3-dev sqlite3 libpng-dev pngcrush
-  libc6-dev mawk libtinyxml2-dev
+  libc6-dev mawk libtinyxml2-dev qtbase5-dev
+  # variadic functions without a va_list twin (tests/abi/varlibs)
+  libcurl4-openssl-dev libncurses-dev libxml2-dev
 )
 if [ "${1:-}" = "--report" ] || [ "${LIBWRAP_WITH_CHROMIUM:-}" = 1 ]; then
   pkgs+=(chromium)

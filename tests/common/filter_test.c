@@ -5,6 +5,7 @@
 #include "filter.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -232,6 +233,36 @@ static void test_blocks_accumulate(void)
     CHECK(!lw_filter_excludes_file(f, "/x/public/a.h"));
     CHECK(lw_filter_excludes(f, "/x/private/a.h", "keep_me", "keep_me"));
     CHECK(!lw_filter_excludes(f, "/x/private/ok.h", "keep_me", "keep_me"));
+    lw_filter_free(f);
+}
+
+/* A C++ name is matched with and without its parameter list. */
+static void test_cxx_parameters(void)
+{
+    CHECK(lw_name_params_start("plain") == SIZE_MAX);
+    CHECK(lw_name_params_start("ns::f(int)") == 5);
+    CHECK(lw_name_params_start("ns::C::size() const") == 11);
+    CHECK(lw_name_params_start("C::operator()(int)") == 13);
+    CHECK(lw_name_params_start("C::operator()()") == 13);
+    CHECK(lw_name_params_start("C::operator>(const C &) const") == 12);
+    CHECK(lw_name_params_start("f(std::function<void (int)>)") == 1);
+    CHECK(lw_name_params_start("C::C(const C &) [base object]") == 4);
+    CHECK(lw_name_params_start("g() &&") == 1);
+    lw_filter *f = parse("LIBWRAP_REGION_NAMES_BEGIN\n"
+                         "EXCLUDE QPainter::drawEllipse\n"
+                         "EXCLUDE QRegion::QRegion(const\\ QRect\\ &)\n"
+                         "INCLUDE QPainter::drawEllipse(int,\\ int,\\ int,\\ int)\n"
+                         "LIBWRAP_REGION_NAMES_END\n");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    CHECK(lw_filter_excludes(f, NULL, "_ZN8QPainter11drawEllipseERK6QRectF",
+                             "QPainter::drawEllipse(const QRectF &)"));
+    CHECK(!lw_filter_excludes(f, NULL, "_ZN8QPainter11drawEllipseEiiii",
+                              "QPainter::drawEllipse(int, int, int, int)"));
+    CHECK(lw_filter_excludes(f, NULL, "_ZN7QRegionC1ERK5QRect", "QRegion::QRegion(const QRect &)"));
+    CHECK(!lw_filter_excludes(f, NULL, "_ZN7QRegionC1Ev", "QRegion::QRegion()"));
+    CHECK(!lw_filter_excludes(f, NULL, "_ZN8QPainter11drawEllipsesEv", "QPainter::drawEllipses()"));
     lw_filter_free(f);
 }
 
@@ -635,6 +666,7 @@ int main(void)
     test_last_match_wins();
     test_blocks_accumulate();
     test_mangled();
+    test_cxx_parameters();
     test_lexical();
     test_errors();
     test_load();

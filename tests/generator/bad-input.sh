@@ -1,7 +1,11 @@
 #!/bin/bash
-# A header that does not parse: clang's diagnostic at the header's
-# file:line on stderr, exit status 1, and nothing left in the output
-# directory, not even a temporary file.
+# Headers that do not parse. An error in a library header costs only the
+# declaration that holds it: listed as [diagnostic] in NAME.skipped.txt
+# with clang's message, a warning at the header's file:line, everything
+# else generated. An error in the user's own libwrap.h, or a fatal one,
+# stops: clang's diagnostic at file:line on stderr, exit status 1, and
+# nothing left in the output directory, not even a temporary file.
+# g++'s `__attribute__((...)) [[nodiscard]]` order parses with no error.
 set -u
 gen=$LIBWRAP_STAGE/libexec/libwrap/libwrap-gen
 rm -rf "$LIBWRAP_SCRATCH" && mkdir -p "$LIBWRAP_SCRATCH/out" && cd "$LIBWRAP_SCRATCH" || exit 1
@@ -12,16 +16,39 @@ int good(int x);
 int bad(int x) oops;
 struct s { int a; }
 int after(void);
+int defaulted(int x = undeclared_value);
+int typed(undeclared_t x);
+__attribute__((deprecated("use good"))) [[nodiscard]] int ordered(int);
 H
 printf '#include "broken.h"\n' > libwrap.h
-"${CC:-cc}" -E libwrap.h > libwrap.i 2>/dev/null || true
-"$gen" --name broken -o out libwrap.i > stdout.txt 2> stderr.txt
+"${CXX:-c++}" -E -x c++ libwrap.h > libwrap.i 2>/dev/null || true
+"$gen" --name broken -x c++ -o lib libwrap.i > stdout.txt 2> stderr.txt
 rc=$?
-[ $rc = 1 ] || { echo "FAIL: exit status $rc, expected 1"; fail=1; }
-grep -q '^broken.h:2:[0-9]*: error: ' stderr.txt || { echo "FAIL: no diagnostic at broken.h:2"; fail=1; }
-grep -q '^broken.h:3:[0-9]*: error: ' stderr.txt || { echo "FAIL: no diagnostic at broken.h:3"; fail=1; }
-[ -z "$(ls -A out)" ] || { echo "FAIL: files left in the output directory:"; ls -A out; fail=1; }
-[ -s stdout.txt ] && { echo "FAIL: a summary was printed for a failed run"; fail=1; }
+[ $rc = 0 ] || { echo "FAIL: errors in a library header: exit status $rc, expected 0"; cat stderr.txt; fail=1; }
+for w in 'broken.h:2:[0-9]*: warning: declaration left out: expected function body' \
+         'broken.h:3:[0-9]*: warning: error outside any function declaration, ignored' \
+         'broken.h:5:[0-9]*: warning: declaration left out: use of undeclared identifier' \
+         'broken.h:6:[0-9]*: warning: declaration left out: unknown type name'; do
+    grep -q "^$w" stderr.txt || { echo "FAIL: no warning /$w/"; fail=1; }
+done
+grep -q 'GEN   broken: .* 3 that do not parse' stdout.txt || { echo "FAIL: summary"; cat stdout.txt; fail=1; }
+for f in bad _Z9defaultedi _Z5typedi; do
+    sed -n '/^\[diagnostic\]/,/^\[/p' lib/broken.skipped.txt | grep -qP "^$f\t" \
+        || { echo "FAIL: $f not listed under [diagnostic]"; cat lib/broken.skipped.txt; fail=1; }
+done
+for f in _Z4goodi _Z5afterv _Z7orderedi; do
+    grep -q "^$f .*skip=" lib/broken.functions.txt && { echo "FAIL: $f left out"; fail=1; }
+    grep -q "^$f " lib/broken.functions.txt || { echo "FAIL: $f not in the inventory"; fail=1; }
+done
+grep -q '^_Z7orderedi .*\[deprecated\]' lib/broken.functions.txt || { echo "FAIL: ordered lost its attribute"; fail=1; }
+
+# A fatal error (a missing header), even in a library header, stops.
+printf '# 1 "libwrap.h"\n# 1 "lib.h" 1\n#include "absent.h"\nint f(void);\n' > fatal.i
+"$gen" --name broken -o out fatal.i > /dev/null 2> stderr1.txt
+rc=$?
+[ $rc = 1 ] || { echo "FAIL: fatal error: exit status $rc, expected 1"; fail=1; }
+grep -q "^lib.h:1:[0-9]*: fatal error: 'absent.h' file not found" stderr1.txt || { echo "FAIL: fatal error not reported"; cat stderr1.txt; fail=1; }
+[ -z "$(ls -A out)" ] || { echo "FAIL: files left after the fatal error"; fail=1; }
 
 # An unknown type is an error too (not a silently dropped function).
 printf 'int f(undeclared_t x);\n' > libwrap.h

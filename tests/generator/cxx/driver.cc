@@ -12,6 +12,9 @@ int main()
     std::printf("name %s count %d\n", a.name(), geo::Shape::count());
     a.rename("b");
     a.rename(std::string("c"));
+    geo::Shape &same = a.sprintf("%s-%d-%.1f", "f", 7, 0.5);
+    std::printf("sprintf %s same-object %d\n", a.name(), &same == &a);
+    a.rename(std::string("c"));
     int s1 = a.scale(3);
     double s2 = a.scale(2.5);
     std::printf("scale %d %.2f\n", s1, s2);

@@ -1,6 +1,7 @@
 /* geo.cc - the test library behind geo.h. */
 #include "geo.h"
 
+#include <cstdio>
 #include <stdexcept>
 
 namespace geo {
@@ -14,6 +15,21 @@ double Shape::area() const { return (double)size_ * (double)size_; }
 const char *Shape::name() const { return name_.c_str(); }
 void Shape::rename(const char *name) { name_ = name; }
 void Shape::rename(const std::string &name) { name_ = name + "!"; }
+Shape &Shape::vsprintf(const char *format, va_list ap)
+{
+    char buf[128];
+    std::vsnprintf(buf, sizeof buf, format, ap);
+    name_ = buf;
+    return *this;
+}
+Shape &Shape::sprintf(const char *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    Shape &r = vsprintf(format, ap);
+    va_end(ap);
+    return r;
+}
 int Shape::scale(int factor) { size_ *= factor; return (int)size_; }
 double Shape::scale(double factor) { size_ = (coord)((double)size_ * factor); return (double)size_ / 2; }
 Shape::Box Shape::box() const { return Box{size_, size_ + 1}; }

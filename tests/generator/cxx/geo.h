@@ -7,6 +7,7 @@
 #ifndef GEO_H
 #define GEO_H
 
+#include <cstdarg>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -38,6 +39,9 @@ public:
     const char *name() const;
     void rename(const char *name);
     void rename(const std::string &name);
+    /* printf-like, returning the object itself, through its va_list twin */
+    Shape &sprintf(const char *format, ...) __attribute__((format(printf, 2, 3)));
+    Shape &vsprintf(const char *format, va_list ap);
     int scale(int factor);
     double scale(double factor);
     Box box() const;

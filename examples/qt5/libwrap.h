@@ -1,0 +1,2 @@
+#include <QtGui/QtGui>
+#include <QtWidgets/QtWidgets>
