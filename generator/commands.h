@@ -6,6 +6,7 @@
  *   libwrap-gen [options] libwrap.i     generate (main.c)
  *   libwrap-gen check [options]         compile-and-link probes (probe.c)
  *   libwrap-gen render TEMPLATE [V=X]   render a template (template.c)
+ *   libwrap-gen drop [options]          wrappers that do not compile (drop.c)
  *
  * Each returns the process exit status: 0 ok, 1 error, 2 usage.
  */
@@ -14,5 +15,11 @@
 
 int probe_command(int argc, char **argv);
 int render_command(int argc, char **argv);
+int drop_command(int argc, char **argv);
+
+struct lw_inventory;
+/* Reads a NAME.dropped file (drop.c) and leaves its functions out as
+ * LW_SKIP_COMPILE. Returns how many, or -1 after a message. */
+int drop_load(struct lw_inventory *inv, const char *path);
 
 #endif /* LIBWRAP_COMMANDS_H */

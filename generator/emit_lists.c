@@ -20,7 +20,8 @@ static const char *const reason_text[LW_SKIP_COUNT_] = {
     [LW_SKIP_HIDDEN] = "hidden visibility: not exported",
     [LW_SKIP_VARIADIC] = "variadic without a va_list twin (name one with --va-twin SYM=TWIN)",
     [LW_SKIP_UNPROTOTYPED] = "declared without a prototype (use --declare-void SYM for f(void))",
-    [LW_SKIP_UNSUPPORTED] = "a type the wrapper cannot spell",
+    [LW_SKIP_UNSUPPORTED] = "no wrapper can be written: nothing to call (deleted, pure virtual, a class "
+                            "template's member) or, with typed wrappers, a type that cannot be spelled",
     [LW_SKIP_OUT_OF_SCOPE] = "declared outside the headers in scope (add its -I dir to --cppflags)",
     [LW_SKIP_FILTERED] = "excluded by the filter",
     [LW_SKIP_MISSING] = "not exported by the target libraries",
@@ -29,6 +30,7 @@ static const char *const reason_text[LW_SKIP_COUNT_] = {
     [LW_SKIP_BUILTIN] = "a compiler builtin or compiler runtime function",
     [LW_SKIP_DIAGNOSTIC] = "the declaration does not parse (libclang's error in the detail)",
     [LW_SKIP_SIGNAL] = "a Qt signal: QObject::connect identifies it by its address (docs/cxx.md)",
+    [LW_SKIP_COMPILE] = "its wrapper did not compile (the compiler's error in the detail; NAME.dropped)",
 };
 
 /* The reason a function is listed under: its skip reason, or LW_WRAP for a

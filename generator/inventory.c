@@ -25,6 +25,7 @@ static const char *const skip_names[LW_SKIP_COUNT_] = {
     [LW_SKIP_BUILTIN] = "builtin",
     [LW_SKIP_DIAGNOSTIC] = "diagnostic",
     [LW_SKIP_SIGNAL] = "signal",
+    [LW_SKIP_COMPILE] = "compile",
 };
 
 static const char *const kind_names[] = {

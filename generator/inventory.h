@@ -43,6 +43,7 @@ typedef enum lw_skip {
     LW_SKIP_BUILTIN,        /* compiler builtin / compiler runtime */
     LW_SKIP_DIAGNOSTIC,     /* libclang reported an error inside the declaration */
     LW_SKIP_SIGNAL,         /* a Qt signal: its address is its identity */
+    LW_SKIP_COMPILE,        /* its typed wrapper did not compile (NAME.dropped) */
     LW_SKIP_COUNT_
 } lw_skip;
 

@@ -45,6 +45,7 @@ typedef struct gen_options {
     const char **declare_void;
     size_t n_declare_void;
     bool abi; /* --forward abi (default on x86-64) or typed */
+    const char *drop; /* NAME.dropped: wrappers that did not compile */
 } gen_options;
 
 static void usage(FILE *out)
@@ -52,9 +53,10 @@ static void usage(FILE *out)
     fputs("usage: libwrap-gen --name NAME [-x c|c++] [-o DIR] [--filter FILE]\n"
           "                   [--cppflags FLAGS] [--ldflags FLAGS] [--libs LIBS]\n"
           "                   [--va-twin SYM=TWIN]... [--declare-void SYM]...\n"
-          "                   [--forward abi|typed] [--templates DIR] [--dump] [--quiet]\n"
-          "                   libwrap.i\n"
+          "                   [--forward abi|typed] [--drop FILE] [--templates DIR] [--dump]\n"
+          "                   [--quiet] libwrap.i\n"
           "       libwrap-gen check [options]\n"
+          "       libwrap-gen drop [options]\n"
           "       libwrap-gen render TEMPLATE [VAR=VALUE]...\n"
           "See docs/generator.md.\n",
           out);
@@ -88,7 +90,7 @@ static bool valid_language(const char *x)
 static int parse_args(int argc, char **argv, gen_options *o)
 {
     enum { OPT_NAME = 256, OPT_FILTER, OPT_CPPFLAGS, OPT_LDFLAGS, OPT_LIBS, OPT_VA_TWIN,
-           OPT_DECLARE_VOID, OPT_TEMPLATES, OPT_DUMP, OPT_QUIET, OPT_FORWARD, OPT_HELP };
+           OPT_DECLARE_VOID, OPT_TEMPLATES, OPT_DUMP, OPT_QUIET, OPT_FORWARD, OPT_DROP, OPT_HELP };
     static const struct option longopts[] = {
         {"name", required_argument, NULL, OPT_NAME},
         {"filter", required_argument, NULL, OPT_FILTER},
@@ -101,6 +103,7 @@ static int parse_args(int argc, char **argv, gen_options *o)
         {"dump", no_argument, NULL, OPT_DUMP},
         {"quiet", no_argument, NULL, OPT_QUIET},
         {"forward", required_argument, NULL, OPT_FORWARD},
+        {"drop", required_argument, NULL, OPT_DROP},
         {"help", no_argument, NULL, OPT_HELP},
         {NULL, 0, NULL, 0},
     };
@@ -124,6 +127,7 @@ static int parse_args(int argc, char **argv, gen_options *o)
         case OPT_TEMPLATES: o->templates = optarg; break;
         case OPT_DUMP: o->dump = true; break;
         case OPT_QUIET: o->quiet = true; break;
+        case OPT_DROP: o->drop = optarg; break;
         case OPT_FORWARD:
             if (strcmp(optarg, "abi") == 0) {
 #if !defined(__x86_64__)
@@ -343,6 +347,8 @@ static int generate(const gen_options *o)
                                      "check --ldflags/--libs (--dump shows every function's reason)"))
             goto out;
     }
+    if (o->drop && drop_load(&inv, o->drop) < 0)
+        goto out;
     if (o->dump) {
         inventory_dump(&inv, stdout);
         rc = fflush(stdout) == 0 ? 0 : 1;
@@ -380,6 +386,9 @@ static int generate(const gen_options *o)
             printf(", %zu Qt signal%s", signals, signals == 1 ? "" : "s");
         if (diags)
             printf(", %zu that do not parse", diags);
+        size_t dropped = count_skip(&inv, LW_SKIP_COMPILE);
+        if (dropped)
+            printf(", %zu whose wrapper does not compile", dropped);
         printf(" (%s.skipped.txt)\n", o->name);
     }
     rc = 0;
@@ -400,6 +409,8 @@ int main(int argc, char **argv)
         return probe_command(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "render") == 0)
         return render_command(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "drop") == 0)
+        return drop_command(argc - 1, argv + 1);
     gen_options o;
     int rc = parse_args(argc, argv, &o);
     if (rc == 0)

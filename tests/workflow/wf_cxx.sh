@@ -30,4 +30,28 @@ step "a changed header regenerates the wrappers"
 sed -i 's|^}$|int sides(const char *name);\n}|' "$src/shapes.h"
 run_ok remake.log make
 grep -q 'GEN .*shapes: 4 functions' remake.log || { cat remake.log; fail "the new declaration was not seen"; }
+
+step "typed wrappers: one that does not compile is left out, not the build"
+cd "$scratch"
+"$CXX" -O2 -fPIC -shared -I"$src" "$src/outer.cc" -o libouter.so
+run_ok init2.log libwrap-init --name outer -x c++ --cppflags "-I$src" \
+    --ldflags "-L$scratch -Wl,-rpath,$scratch" --libs -louter --prefix "$scratch/prefix" w2
+echo '#include "outer.h"' > w2/libwrap.h
+cp "$src/outer_main.cc" w2/main.cc
+echo 'GENFLAGS = --forward typed' > w2/local.mk
+cd w2
+run_ok make.log make
+cat make.log
+grep -q "warning: _ZN5Outer4IterC1E.* left out, its wrapper does not compile: .*private" make.log ||
+    fail "no warning for the wrapper that does not compile"
+grep -q 'GEN .*outer: .* 2 whose wrapper does not compile' make.log || fail "the summary does not say it"
+sed -n '/^\[compile\]/,/^$/p' outer.skipped.txt | grep -q '^_ZN5Outer4IterC2E.*private' ||
+    { cat outer.skipped.txt; fail "not listed under [compile] with the compiler's message"; }
+grep -qx -- '--wrap=_ZNK5Outer4sizeEv' outer.wrap || fail "the other functions are not wrapped"
+run_ok install2.log make install
+run_ok ic2.log make installcheck
+cat ic2.log
+grep -q 'OK .*linktime' ic2.log || fail "installcheck of the typed wrapper"
+run_ok again.log make
+grep -q 'warning' again.log && { cat again.log; fail "an up-to-date make warned again"; }
 echo PASS

@@ -27,6 +27,12 @@ grep -q 'that do not parse' make.log && fail "declarations that do not parse"
 grep -q -- '--wrap=_ZN15QAbstractButton7clickedEb$' qtgui_and_qtwidgets.wrap && fail "QAbstractButton::clicked (a signal) is wrapped"
 grep -q -- '--wrap=_ZN15QAbstractButton5clickEv$' qtgui_and_qtwidgets.wrap || fail "QAbstractButton::click is not wrapped"
 grep -A3 '^\[signal\]' qtgui_and_qtwidgets.skipped.txt | head -4
+for m in LINKTIME RUNTIME; do
+    run_ok werror.log "$CXX" -x c++ -O2 -fPIC -Wall -Wextra -Werror -I"$LIBWRAP_STAGE/include" -DLIBWRAP_$m \
+        -c qtgui_and_qtwidgets.wrappers.c -o werror.o
+done
+rm -f werror.o
+echo "ok: the wrappers compile under -Wall -Wextra -Werror in both modes"
 run_ok check.log make check JOBS=2
 tail -n 3 check.log
 run_ok install.log make install

@@ -1,0 +1,209 @@
+/*
+ * drop.c - one wrapper that does not compile never fails the build.
+ *
+ *   libwrap-gen drop --inventory NAME.inventory.json --wrappers NAME.wrappers.c
+ *                    --log COMPILER_LOG --out NAME.dropped
+ *
+ * reads the compiler's errors, finds the wrapper each one is in (every C
+ * name of function N ends in _N: libwrap_w_N, libwrap_r_N, libwrap_g_N,
+ * libwrap_orig_N), and appends "SYMBOL<TAB>file:line: error" for each to
+ * NAME.dropped, which the generator reads (--drop) and lists as `compile`
+ * in NAME.skipped.txt. The Makefile calls it when the wrappers do not
+ * compile, regenerates and compiles again. An error it cannot attribute to
+ * a wrapper (a missing header, a broken compiler) fails: that is not one
+ * function's problem.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "fileio.h"
+#include "inventory.h"
+#include "strbuf.h"
+
+typedef struct text_lines {
+    char *text;
+    const char **line; /* line[k]: start of line k+1 */
+    size_t n;
+} text_lines;
+
+static int read_lines(const char *path, text_lines *t)
+{
+    size_t len = 0;
+    t->text = read_whole_file(path, &len);
+    if (!t->text) {
+        fprintf(stderr, "libwrap-gen drop: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    size_t cap = 1024;
+    t->line = xmalloc(cap * sizeof *t->line);
+    t->n = 0;
+    for (char *p = t->text; p < t->text + len;) {
+        if (t->n == cap)
+            t->line = xrealloc(t->line, (cap *= 2) * sizeof *t->line);
+        t->line[t->n++] = p;
+        char *nl = memchr(p, '\n', (size_t)(t->text + len - p));
+        if (!nl)
+            break;
+        *nl = '\0';
+        p = nl + 1;
+    }
+    return 0;
+}
+
+static void free_lines(text_lines *t)
+{
+    free(t->text);
+    free(t->line);
+}
+
+/* The N of the last libwrap_<word>_N on the line, or -1. */
+static long function_index_on(const char *s)
+{
+    long found = -1;
+    for (const char *p = strstr(s, "libwrap_"); p; p = strstr(p + 1, "libwrap_")) {
+        const char *q = p + 8;
+        while ((*q >= 'a' && *q <= 'z') || *q == '_')
+            q++;
+        if (q[-1] != '_' || *q < '0' || *q > '9')
+            continue;
+        char *end;
+        long n = strtol(q, &end, 10);
+        if (!((*end >= 'a' && *end <= 'z') || (*end >= 'A' && *end <= 'Z') || *end == '_' ||
+              (*end >= '0' && *end <= '9')))
+            found = n;
+    }
+    return found;
+}
+
+/* The function whose wrapper holds line `lineno` (1-based), or -1: the
+ * nearest libwrap_*_N at or above it. */
+static long function_at(const text_lines *w, unsigned long lineno)
+{
+    for (unsigned long k = lineno < w->n ? lineno : w->n; k-- > 0;) {
+        long n = function_index_on(w->line[k]);
+        if (n >= 0)
+            return n;
+    }
+    return -1;
+}
+
+static void usage(FILE *out)
+{
+    fputs("usage: libwrap-gen drop --inventory NAME.inventory.json --wrappers NAME.wrappers.c\n"
+          "                        --log COMPILER_LOG --out NAME.dropped\n",
+          out);
+}
+
+int drop_command(int argc, char **argv)
+{
+    const char *inventory = NULL, *wrappers = NULL, *log = NULL, *out = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char **slot = strcmp(argv[i], "--inventory") == 0  ? &inventory
+                            : strcmp(argv[i], "--wrappers") == 0 ? &wrappers
+                            : strcmp(argv[i], "--log") == 0      ? &log
+                            : strcmp(argv[i], "--out") == 0      ? &out
+                                                                 : NULL;
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            usage(stdout);
+            return 0;
+        }
+        if (!slot || i + 1 >= argc) {
+            fprintf(stderr, "libwrap-gen drop: %s: unknown option or missing argument\n", argv[i]);
+            usage(stderr);
+            return 2;
+        }
+        *slot = argv[++i];
+    }
+    if (!inventory || !wrappers || !log || !out) {
+        usage(stderr);
+        return 2;
+    }
+    lw_inventory inv;
+    inventory_init(&inv);
+    text_lines w = {0}, l = {0};
+    int rc = 1;
+    if (inventory_read_json(&inv, inventory) != 0 || read_lines(wrappers, &w) != 0 ||
+        read_lines(log, &l) != 0)
+        goto out;
+
+    /* "PATH:LINE:COL: error: MESSAGE" where PATH ends with the wrappers'
+     * base name (the compiler may print it relative or absolute). */
+    const char *base = strrchr(wrappers, '/');
+    base = base ? base + 1 : wrappers;
+    size_t nbase = strlen(base);
+    strbuf dropped = STRBUF_INIT;
+    size_t errors = 0, attributed = 0;
+    bool *seen = xcalloc(inv.nfuncs ? inv.nfuncs : 1, sizeof *seen);
+    for (size_t k = 0; k < l.n; k++) {
+        const char *s = l.line[k], *err = strstr(s, ": error: ");
+        if (!err)
+            continue;
+        errors++;
+        const char *hit = strstr(s, base);
+        unsigned long lineno;
+        if (!hit || hit > err || hit[nbase] != ':' || sscanf(hit + nbase + 1, "%lu:", &lineno) != 1)
+            continue;
+        long n = function_at(&w, lineno);
+        if (n < 0 || (size_t)n >= inv.nfuncs)
+            continue;
+        attributed++;
+        if (seen[n])
+            continue;
+        seen[n] = true;
+        sb_printf(&dropped, "%s\t%s:%lu: %s\n", inv.funcs[n].symbol, base, lineno, err + 9);
+    }
+    free(seen);
+    if (errors == 0 || attributed < errors) {
+        fprintf(stderr, "libwrap-gen drop: %s: %zu of %zu errors are in no wrapper of %s: "
+                        "not one function's problem; see the compiler's messages\n",
+                log, errors - attributed, errors, wrappers);
+        sb_free(&dropped);
+        goto out;
+    }
+    FILE *f = fopen(out, "a");
+    if (!f || fputs(dropped.s, f) == EOF || fclose(f) != 0) {
+        fprintf(stderr, "libwrap-gen drop: %s: %s\n", out, strerror(errno));
+        sb_free(&dropped);
+        goto out;
+    }
+    /* One warning per function: "SYMBOL left out: ..." */
+    for (char *line = dropped.s, *nl; line && *line; line = nl + 1) {
+        nl = strchr(line, '\n');
+        *nl = '\0';
+        char *tab = strchr(line, '\t');
+        *tab = '\0';
+        fprintf(stderr, "libwrap-gen drop: warning: %s left out, its wrapper does not compile: %s\n",
+                line, tab + 1);
+    }
+    sb_free(&dropped);
+    rc = 0;
+out:
+    free_lines(&w);
+    free_lines(&l);
+    inventory_free(&inv);
+    return rc;
+}
+
+int drop_load(lw_inventory *inv, const char *path)
+{
+    text_lines t = {0};
+    if (read_lines(path, &t) != 0)
+        return -1;
+    size_t n = 0;
+    for (size_t k = 0; k < t.n; k++) {
+        char *tab = strchr(t.line[k], '\t');
+        if (!tab)
+            continue;
+        *tab = '\0';
+        lw_function *f = inventory_find_symbol(inv, t.line[k]);
+        if (f) {
+            function_skip(f, LW_SKIP_COMPILE, tab + 1);
+            n += f->skip == LW_SKIP_COMPILE;
+        }
+    }
+    free_lines(&t);
+    return (int)n;
+}
