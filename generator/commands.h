@@ -13,6 +13,8 @@
 #ifndef LIBWRAP_COMMANDS_H
 #define LIBWRAP_COMMANDS_H
 
+#include <stddef.h>
+
 int probe_command(int argc, char **argv);
 int render_command(int argc, char **argv);
 int drop_command(int argc, char **argv);
@@ -21,5 +23,10 @@ struct lw_inventory;
 /* Reads a NAME.dropped file (drop.c) and leaves its functions out as
  * LW_SKIP_COMPILE. Returns how many, or -1 after a message. */
 int drop_load(struct lw_inventory *inv, const char *path);
+/* Gives the inventory's candidates the verdicts of a `check` cache
+ * (check.cache: the link probes' answer replaces the symbol tables');
+ * *changed counts the functions whose verdict it changed. 0, or -1 after a
+ * message. */
+int probe_apply_cache(struct lw_inventory *inv, const char *path, size_t *changed);
 
 #endif /* LIBWRAP_COMMANDS_H */

@@ -46,6 +46,7 @@ typedef struct gen_options {
     size_t n_declare_void;
     bool abi; /* --forward abi (default on x86-64) or typed */
     const char *drop; /* NAME.dropped: wrappers that did not compile */
+    const char *probed; /* check.cache: the link probes' verdicts (make check) */
 } gen_options;
 
 static void usage(FILE *out)
@@ -53,8 +54,8 @@ static void usage(FILE *out)
     fputs("usage: libwrap-gen --name NAME [-x c|c++] [-o DIR] [--filter FILE]\n"
           "                   [--cppflags FLAGS] [--ldflags FLAGS] [--libs LIBS]\n"
           "                   [--va-twin SYM=TWIN]... [--declare-void SYM]...\n"
-          "                   [--forward abi|typed] [--drop FILE] [--templates DIR] [--dump]\n"
-          "                   [--quiet] libwrap.i\n"
+          "                   [--forward abi|typed] [--drop FILE] [--probed FILE]\n"
+          "                   [--templates DIR] [--dump] [--quiet] libwrap.i\n"
           "       libwrap-gen check [options]\n"
           "       libwrap-gen drop [options]\n"
           "       libwrap-gen render TEMPLATE [VAR=VALUE]...\n"
@@ -90,7 +91,7 @@ static bool valid_language(const char *x)
 static int parse_args(int argc, char **argv, gen_options *o)
 {
     enum { OPT_NAME = 256, OPT_FILTER, OPT_CPPFLAGS, OPT_LDFLAGS, OPT_LIBS, OPT_VA_TWIN,
-           OPT_DECLARE_VOID, OPT_TEMPLATES, OPT_DUMP, OPT_QUIET, OPT_FORWARD, OPT_DROP, OPT_HELP };
+           OPT_DECLARE_VOID, OPT_TEMPLATES, OPT_DUMP, OPT_QUIET, OPT_FORWARD, OPT_DROP, OPT_PROBED, OPT_HELP };
     static const struct option longopts[] = {
         {"name", required_argument, NULL, OPT_NAME},
         {"filter", required_argument, NULL, OPT_FILTER},
@@ -104,6 +105,7 @@ static int parse_args(int argc, char **argv, gen_options *o)
         {"quiet", no_argument, NULL, OPT_QUIET},
         {"forward", required_argument, NULL, OPT_FORWARD},
         {"drop", required_argument, NULL, OPT_DROP},
+        {"probed", required_argument, NULL, OPT_PROBED},
         {"help", no_argument, NULL, OPT_HELP},
         {NULL, 0, NULL, 0},
     };
@@ -128,6 +130,7 @@ static int parse_args(int argc, char **argv, gen_options *o)
         case OPT_DUMP: o->dump = true; break;
         case OPT_QUIET: o->quiet = true; break;
         case OPT_DROP: o->drop = optarg; break;
+        case OPT_PROBED: o->probed = optarg; break;
         case OPT_FORWARD:
             if (strcmp(optarg, "abi") == 0) {
 #if !defined(__x86_64__)
@@ -247,9 +250,36 @@ static int apply_filter(lw_inventory *inv, const char *path)
     return 0;
 }
 
+/* The link probes' verdicts (make check's check.cache) replace the symbol
+ * tables' when they are newer than every target library; *applied tells
+ * whether they were used, *changed how many verdicts they changed. */
+static int apply_probes(lw_inventory *inv, const gen_options *o, const lw_libset *targets,
+                        bool *applied, size_t *changed)
+{
+    struct stat cache;
+    if (stat(o->probed, &cache) != 0) {
+        fprintf(stderr, "libwrap-gen: --probed %s: %s\n", o->probed, strerror(errno));
+        return -1;
+    }
+    for (size_t i = 0; i < libset_count(targets); i++) {
+        struct stat lib;
+        const char *path = libset_file(targets, i)->path;
+        if (stat(path, &lib) == 0 && lib.st_mtime > cache.st_mtime) {
+            fprintf(stderr, "libwrap-gen: note: %s is older than %s: its link probe verdicts are "
+                            "not used; run make check again\n", o->probed, path);
+            return 0;
+        }
+    }
+    if (probe_apply_cache(inv, o->probed, changed) != 0)
+        return -1;
+    *applied = true;
+    return 0;
+}
+
 /* Marks MISSING and UNCERTAIN functions; *soname gets the first target's
  * DT_SONAME (the runtime wrappers look for originals there). */
-static int symbol_check(lw_inventory *inv, const gen_options *o, char **soname)
+static int symbol_check(lw_inventory *inv, const gen_options *o, char **soname, bool *probed,
+                        size_t *probe_changes)
 {
     lw_libset *targets = libset_resolve(o->ldflags ? o->ldflags : "", o->libs ? o->libs : "");
     if (!targets)
@@ -257,6 +287,12 @@ static int symbol_check(lw_inventory *inv, const gen_options *o, char **soname)
     lw_libset *defaults = libset_default();
     size_t n_missing = 0, n_uncertain = 0;
     symcheck_inventory(inv, targets, defaults, &n_missing, &n_uncertain);
+    if (o->probed && apply_probes(inv, o, targets, probed, probe_changes) != 0) {
+        if (defaults)
+            libset_free(defaults);
+        libset_free(targets);
+        return -1;
+    }
     for (size_t i = 0; i < libset_count(targets) && !*soname; i++)
         if (libset_file(targets, i)->soname)
             *soname = xstrdup(libset_file(targets, i)->soname);
@@ -307,6 +343,8 @@ static int generate(const gen_options *o)
     lw_scope *scope = NULL;
     char *templates = NULL;
     char *json_path = NULL, *dump_path = NULL, *soname = NULL;
+    bool probed = false;
+    size_t probe_changes = 0;
 
     lw_parse_options popt = {o->source, o->language, o->declare_void, o->n_declare_void, o->abi};
     progress(o, "parsing", 1);
@@ -340,7 +378,7 @@ static int generate(const gen_options *o)
     bool checked = (o->ldflags && o->ldflags[0]) || (o->libs && o->libs[0]);
     if (checked) {
         progress(o, "symbol check", 4);
-        if (symbol_check(&inv, o, &soname) != 0)
+        if (symbol_check(&inv, o, &soname, &probed, &probe_changes) != 0)
             goto out;
         if (!o->dump && nothing_left(&inv, o->source, "the symbol check",
                                      "the target libraries export none of the declared functions; "
@@ -386,6 +424,9 @@ static int generate(const gen_options *o)
             printf(", %zu Qt signal%s", signals, signals == 1 ? "" : "s");
         if (diags)
             printf(", %zu that do not parse", diags);
+        if (probed)
+            printf(", link probes of make check applied (%zu verdict%s changed)", probe_changes,
+                   probe_changes == 1 ? "" : "s");
         size_t dropped = count_skip(&inv, LW_SKIP_COMPILE);
         if (dropped)
             printf(", %zu whose wrapper does not compile", dropped);

@@ -499,6 +499,9 @@ static void apply_verdicts(lw_inventory *inv, symbol *sorted, size_t n)
     }
 }
 
+/* An unchanged cache is not rewritten: the next generation reads it
+ * (--probed), so a new time stamp would regenerate the wrappers for
+ * nothing. */
 static int write_cache(const char *path, uint64_t key, const symbol *syms, size_t n)
 {
     strbuf sb = STRBUF_INIT;
@@ -507,9 +510,43 @@ static int write_cache(const char *path, uint64_t key, const symbol *syms, size_
         if (syms[i].res != PROBE_UNKNOWN)
             sb_printf(&sb, "%c %s\n", result_code[syms[i].res], syms[i].name);
     char *text = sb_steal(&sb);
-    int rc = write_file_atomically(path, text, strlen(text));
+    size_t len = strlen(text), oldlen = 0;
+    char *old = read_whole_file(path, &oldlen);
+    int rc = old && oldlen == len && memcmp(old, text, len) == 0
+                 ? 0 : write_file_atomically(path, text, len);
+    free(old);
     free(text);
     return rc;
+}
+
+int probe_apply_cache(lw_inventory *inv, const char *path, size_t *changed)
+{
+    size_t n = 0;
+    symbol *syms = candidates(inv, &n);
+    qsort(syms, n, sizeof *syms, cmp_name);
+    size_t k = 0; /* deduplicate: functions may share a symbol */
+    for (size_t i = 0; i < n; i++)
+        if (k == 0 || strcmp(syms[k - 1].name, syms[i].name) != 0)
+            syms[k++] = syms[i];
+    n = k;
+    if (access(path, R_OK) != 0) {
+        fprintf(stderr, "libwrap-gen: --probed %s: %s\n", path, strerror(errno));
+        free(syms);
+        return -1;
+    }
+    apply_results(path, syms, n);
+    *changed = 0;
+    for (size_t i = 0; i < inv->nfuncs; i++) {
+        const lw_function *f = &inv->funcs[i];
+        const symbol *s = is_candidate(f) ? find_sym(syms, n, f->symbol) : NULL;
+        if (s && s->res != PROBE_UNKNOWN)
+            *changed += f->skip != (s->res == PROBE_MISSING     ? LW_SKIP_MISSING
+                                    : s->res == PROBE_UNCERTAIN ? LW_SKIP_UNCERTAIN
+                                                                : LW_WRAP);
+    }
+    apply_verdicts(inv, syms, n);
+    free(syms);
+    return 0;
 }
 
 static bool cache_matches(const char *path, uint64_t key)

@@ -37,6 +37,24 @@ run_ok check.log make check JOBS=2
 cat check.log
 [ -f missing.filter ] && [ -f uncertain.filter ] || fail "make check wrote no filters"
 grep -q 'ring_' missing.filter && fail "make check calls an exported function MISSING"
+run_ok afterchk.log make
+grep -q 'GEN .*link probes of make check applied (0 verdicts changed)' afterchk.log ||
+    { cat afterchk.log; fail "the next make did not use the probes' verdicts"; }
+run_ok check2.log make check JOBS=2
+run_ok afterchk2.log make
+grep -q 'Nothing to be done\|is up to date' afterchk2.log || { cat afterchk2.log; fail "make check twice regenerated"; }
+# A probe's verdict decides over the symbol tables': a function the probes
+# call MISSING is left out by the next make, with the probe's reason.
+cp check.cache check.cache.good
+sed -i 's/^O ring_sum$/M ring_sum/' check.cache
+run_ok afterforged.log make
+grep -q 'GEN .*left out 1 MISSING .*link probes of make check applied (1 verdict changed)' afterforged.log ||
+    { cat afterforged.log; fail "a MISSING verdict of the probes was not applied"; }
+grep -q -- '--wrap=ring_sum$' ring.wrap && fail "ring_sum is wrapped though the probes found it MISSING"
+grep -q '^ring_sum.*link probe' ring.skipped.txt || fail "ring_sum's reason is not the probe's"
+cp check.cache.good check.cache
+run_ok afterrestore.log make
+grep -qx -- '--wrap=ring_sum' ring.wrap || fail "ring_sum is not wrapped again"
 
 step "make install, libwrap-info"
 run_ok install.log make install
