@@ -7,6 +7,7 @@
  *   libwrap-gen check [options]         compile-and-link probes (probe.c)
  *   libwrap-gen render TEMPLATE [V=X]   render a template (template.c)
  *   libwrap-gen drop [options]          wrappers that do not compile (drop.c)
+ *   libwrap-gen installcheck [options]  the verdict on a measured run (installcheck.c)
  *
  * Each returns the process exit status: 0 ok, 1 error, 2 usage.
  */
@@ -18,6 +19,7 @@
 int probe_command(int argc, char **argv);
 int render_command(int argc, char **argv);
 int drop_command(int argc, char **argv);
+int installcheck_command(int argc, char **argv);
 
 struct lw_inventory;
 /* Reads a NAME.dropped file (drop.c) and leaves its functions out as

@@ -58,6 +58,7 @@ static void usage(FILE *out)
           "                   [--templates DIR] [--dump] [--quiet] libwrap.i\n"
           "       libwrap-gen check [options]\n"
           "       libwrap-gen drop [options]\n"
+          "       libwrap-gen installcheck [options]\n"
           "       libwrap-gen render TEMPLATE [VAR=VALUE]...\n"
           "See docs/generator.md.\n",
           out);
@@ -452,6 +453,8 @@ int main(int argc, char **argv)
         return render_command(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "drop") == 0)
         return drop_command(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "installcheck") == 0)
+        return installcheck_command(argc - 1, argv + 1);
     gen_options o;
     int rc = parse_args(argc, argv, &o);
     if (rc == 0)

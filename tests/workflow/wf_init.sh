@@ -16,6 +16,13 @@ grep -q '^LIBS *= -lz$' w/Makefile || fail "LIBS not recorded"
 grep -q "^LIBWRAP_TOOLCHAIN = $LIBWRAP_STAGE\$" w/Makefile || fail "toolchain prefix not recorded"
 grep -q '^DISPLAY_NAME *= zlib (compression)$' w/Makefile || fail "display name"
 grep -q '#include <zlib.h>' w/libwrap.h || fail "libwrap.h"
+# Only a header that exists is guessed: the gmp library's is gmp.h without
+# the lib prefix; a name with no header of its own gets a comment.
+run_ok gmp.log libwrap-init --name libgmp -x c --libs -lgmp wg
+grep -qx '#include <gmp.h>' wg/libwrap.h || { cat wg/libwrap.h; fail "libgmp: gmp.h not guessed"; }
+run_ok nohdr.log libwrap-init --name libm -x c --libs -lm wm
+grep -q '^#include' wm/libwrap.h && { cat wm/libwrap.h; fail "libm: a header that does not exist was guessed"; }
+grep -q 'found no <libm.h> on the include path' wm/libwrap.h || fail "libm: no comment saying what to write"
 grep -q '@' w/Makefile && grep -nE '@[A-Z_]+@' w/Makefile && fail "unrendered placeholder"
 # README explains the messages it must explain
 for topic in 'main does not build' 'libwrap.h does not preprocess' 'MISSING' 'UNCERTAIN' \

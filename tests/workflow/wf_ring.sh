@@ -123,6 +123,25 @@ expect_fail bad4.log "cannot write to /proc/libwrap-nowhere/lib .*make install P
 run_ok again.log make
 run_ok again-ic.log make installcheck
 
+step "installcheck judges the run: a path not taken passes, a stderr difference fails"
+# ring_sum is referenced by main.o but called only with an argument: the
+# audit of the run tells it was not called, which is reported, not failed.
+sed 's/printf("pushed %zu, size %zu, sum %d\\n", pushed, ring_size(r), ring_sum(r));/printf("pushed %zu, size %zu\\n", pushed, ring_size(r));\n    if (argc > 1)\n        printf("sum %d\\n", ring_sum(r));/; s/int main(void)/int main(int argc, char **argv)/; s/^{$/{\n    (void)argv;/' \
+    main.c.good > main.c
+grep -q 'if (argc > 1)' main.c || fail "the not-taken variant of main.c was not made"
+run_ok nottaken.log make installcheck
+grep -q 'OK .*linktime: 6 wrapped functions that main called' nottaken.log &&
+    grep -q 'referenced by main but not called on this run: ring_sum' nottaken.log ||
+    { cat nottaken.log; fail "a call on a path not taken"; }
+# A measured run that writes something else to stderr is a different run.
+sed 's/^    ring_free(r);$/    ring_free(r);\n    if (getenv("LIBWRAP_EXPERIMENT_DIRECTORY"))\n        fputs("measured\\n", stderr);/; s/#include <stdio.h>/#include <stdio.h>\n#include <stdlib.h>/' \
+    main.c.good > main.c
+grep -q 'fputs("measured' main.c || fail "the stderr variant of main.c was not made"
+expect_fail stderr.log "installcheck/main.linktime behaves differently from main: diff installcheck/main.err installcheck/main.linktime.err" \
+    make installcheck
+cp main.c.good main.c
+run_ok again2.log make
+
 step "make clean"
 run_ok clean.log make clean
 for f in main libwrap.i ring.wrappers.c libwrap_ring_linktime.so installcheck; do
