@@ -8,6 +8,9 @@
  *   libwrap-gen render TEMPLATE [V=X]   render a template (template.c)
  *   libwrap-gen drop [options]          wrappers that do not compile (drop.c)
  *   libwrap-gen installcheck [options]  the verdict on a measured run (installcheck.c)
+ *   libwrap-gen resolve [options]       the files a link line names (ldsearch.c)
+ *   libwrap-gen compile-commands FILE   the preprocessor flags of a compile_commands.json
+ *   libwrap-gen language X              c or c++ for a valid -x (main.c)
  *
  * Each returns the process exit status: 0 ok, 1 error, 2 usage.
  */
@@ -20,6 +23,8 @@ int probe_command(int argc, char **argv);
 int render_command(int argc, char **argv);
 int drop_command(int argc, char **argv);
 int installcheck_command(int argc, char **argv);
+int resolve_command(int argc, char **argv);
+int compile_commands_command(int argc, char **argv);
 
 struct lw_inventory;
 /* Reads a NAME.dropped file (drop.c) and leaves its functions out as

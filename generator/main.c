@@ -59,6 +59,9 @@ static void usage(FILE *out)
           "       libwrap-gen check [options]\n"
           "       libwrap-gen drop [options]\n"
           "       libwrap-gen installcheck [options]\n"
+          "       libwrap-gen resolve [--ldflags FLAGS] [--libs LIBS]\n"
+          "       libwrap-gen compile-commands compile_commands.json\n"
+          "       libwrap-gen language X\n"
           "       libwrap-gen render TEMPLATE [VAR=VALUE]...\n"
           "See docs/generator.md.\n",
           out);
@@ -75,17 +78,40 @@ static bool is_identifier(const char *s)
     return true;
 }
 
+/* The languages and standards libclang parses, gcc's aliases included
+ * (c9x, c++1z, gnu++2a...): -x of libwrap-gen and of libwrap-init. */
 static bool valid_language(const char *x)
 {
-    static const char *const ok[] = {"c", "c++", "c89", "c90", "c99", "c11", "c17", "c18", "c2x",
-                                     "c23", "gnu89", "gnu99", "gnu11", "gnu17", "gnu2x",
-                                     "c++98", "c++03", "c++11", "c++14", "c++17", "c++20",
-                                     "c++2a", "c++2b", "c++23", "gnu++98", "gnu++11", "gnu++14",
-                                     "gnu++17", "gnu++20", "gnu++2b", "gnu++23"};
+    static const char *const ok[] = {
+        "c", "c++", "c89", "c90", "c99", "c9x", "c11", "c1x", "c17", "c18", "c2x", "c23",
+        "gnu89", "gnu90", "gnu99", "gnu9x", "gnu11", "gnu1x", "gnu17", "gnu18", "gnu2x", "gnu23",
+        "iso9899:1990", "iso9899:1999", "iso9899:2011", "iso9899:2017", "iso9899:2018",
+        "c++98", "c++03", "c++0x", "c++11", "c++1y", "c++14", "c++1z", "c++17", "c++2a", "c++20",
+        "c++2b", "c++23", "gnu++98", "gnu++03", "gnu++0x", "gnu++11", "gnu++1y", "gnu++14",
+        "gnu++1z", "gnu++17", "gnu++2a", "gnu++20", "gnu++2b", "gnu++23"};
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
         if (strcmp(x, ok[i]) == 0)
             return true;
     return false;
+}
+
+static const char language_expected[] =
+    "expected c, c++, a C standard (c99, c11, c17, gnu11, c9x...) or a C++ one (c++11, c++17, "
+    "gnu++20, c++1z...) that libclang parses";
+
+/* `libwrap-gen language X`: prints c or c++ for a valid -x, else fails. */
+static int language_command(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: libwrap-gen language X\n");
+        return 2;
+    }
+    if (!valid_language(argv[1])) {
+        fprintf(stderr, "libwrap-gen: -x %s: %s\n", argv[1], language_expected);
+        return 1;
+    }
+    puts(parse_language_is_cxx(argv[1]) ? "c++" : "c");
+    return 0;
 }
 
 /* Returns 0, or the exit status for a usage error. */
@@ -189,8 +215,7 @@ static int parse_args(int argc, char **argv, gen_options *o)
         return 2;
     }
     if (!valid_language(o->language)) {
-        fprintf(stderr, "libwrap-gen: -x %s: expected c, c++, cNN, gnuNN, c++NN or gnu++NN\n",
-                o->language);
+        fprintf(stderr, "libwrap-gen: -x %s: %s\n", o->language, language_expected);
         return 2;
     }
     return 0;
@@ -455,6 +480,12 @@ int main(int argc, char **argv)
         return drop_command(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "installcheck") == 0)
         return installcheck_command(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "resolve") == 0)
+        return resolve_command(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "language") == 0)
+        return language_command(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "compile-commands") == 0)
+        return compile_commands_command(argc - 1, argv + 1);
     gen_options o;
     int rc = parse_args(argc, argv, &o);
     if (rc == 0)

@@ -45,14 +45,36 @@ grep -q '^STD *= c++17$' cxx/Makefile && grep -q '^MAIN_SRC *= main.cc$' cxx/Mak
 
 step "bad input"
 expect_fail e1.log "unknown option '--frobnicate'" libwrap-init --name x -x c --frobnicate d1
-expect_fail e2.log "--libs '-lnosuchlib': libnosuchlib.so or libnosuchlib.a not found.*add -L DIR" \
+expect_fail e2.log "libwrap-init: error: -lnosuchlib: no libnosuchlib.so or libnosuchlib.a in -L dirs.*add -L DIR" \
     libwrap-init --name x -x c --libs -lnosuchlib d2
 expect_fail e3.log "--ldflags holds the library '-lz': libraries belong in --libs" \
     libwrap-init --name x -x c --ldflags '-L/usr/lib -lz' d3
 expect_fail e4.log "--name '1x' is not a C identifier" libwrap-init --name 1x -x c d4
 expect_fail e5.log "-x 'fortran': expected c, c\+\+" libwrap-init --name x -x fortran d5
+expect_fail e7.log "-x 'c\+\+26': expected c, c\+\+" libwrap-init --name x -x c++26 d7
 expect_fail e6.log "--name NAME is required" libwrap-init -x c d6
-for d in d1 d2 d3 d4 d5 d6; do [ ! -e "$d" ] || fail "a failed init left $d behind"; done
+for d in d1 d2 d3 d4 d5 d6 d7; do [ ! -e "$d" ] || fail "a failed init left $d behind"; done
+
+step "init and the generator agree on every flag form"
+# One resolver (libwrap-gen resolve) and one language check (libwrap-gen
+# language) for init, generation and the symbol check.
+gen=$LIBWRAP_STAGE/libexec/libwrap/libwrap-gen
+mkdir -p fl && cp "$(readlink -f /usr/lib/x86_64-linux-gnu/libz.so)" fl/libzz.so
+forms=("-Wl,-L$scratch/fl|-lzz" "-L'$scratch/fl'|-lzz" "-L$scratch/fl|-Wl,--library=zz" \
+       "-L $scratch/fl|-l zz" "|$scratch/fl/libzz.so" "-L$scratch/fl|-l:libzz.so")
+k=0
+for form in "${forms[@]}"; do
+    k=$((k + 1)); ld=${form%%|*} lb=${form#*|}
+    run_ok "form$k.log" libwrap-init --name zz -x c --ldflags "$ld" --libs "$lb" "f$k"
+    grep -q "shared library: $scratch/fl/libzz.so" "form$k.log" || { cat "form$k.log"; fail "init: --ldflags $ld --libs $lb"; }
+    "$gen" resolve --ldflags "$ld" --libs "$lb" | grep -q "$scratch/fl/libzz.so" || fail "generator: --ldflags $ld --libs $lb"
+done
+for l in c9x gnu++2a c++1z gnu17 c++20; do
+    run_ok "lang-$l.log" libwrap-init --name zlib -x "$l" --libs -lz "l-$l"
+    "$gen" language "$l" > /dev/null || fail "the generator refuses -x $l, which init accepted"
+done
+"$gen" language c++26 2> /dev/null && fail "the generator accepts -x c++26, which init refuses"
+echo "ok: ${#forms[@]} flag forms and 5 language spellings agree"
 
 step "an unwritable prefix is reported at init"
 run_ok pw.log libwrap-init --name zlib -x c --libs -lz --prefix /proc/libwrap-nowhere pw
