@@ -88,7 +88,7 @@ int ldsearch_split(const char *text, const char *what, lw_strv *words)
     return 0;
 
 unterminated:
-    fprintf(stderr, "libwrap: %s: unterminated quote in \"%s\": close it or remove it\n",
+    fprintf(stderr, "libwrap-gen: %s: unterminated quote in \"%s\": close it or remove it\n",
             what, text);
     sb_free(&b);
     return -1;
@@ -269,7 +269,7 @@ static int add_lib(resolver *r, const char *name, const char *origin, int depth)
     if (!path) {
         if (r->quiet)
             return -1;
-        fprintf(stderr, "libwrap: %s-l%s: ", origin, name);
+        fprintf(stderr, "libwrap-gen: %s-l%s: ", origin, name);
         if (name[0] == ':')
             fprintf(stderr, "no %s", name + 1);
         else if (r->is_static)
@@ -371,7 +371,7 @@ static int script_file(resolver *r, const char *script, const char *name, int de
         }
     }
     if (!r->quiet)
-        fprintf(stderr, "libwrap: %s: names %s, which does not exist: "
+        fprintf(stderr, "libwrap-gen: %s: names %s, which does not exist: "
                 "the library's installation is broken; reinstall its development package\n",
                 script, name);
 out:
@@ -385,7 +385,7 @@ static int read_ldscript(resolver *r, const char *path, int depth)
     text.s = read_whole_file(path, &text.len);
     if (!text.s) {
         if (!r->quiet)
-            fprintf(stderr, "libwrap: %s: %s\n", path, strerror(errno));
+            fprintf(stderr, "libwrap-gen: %s: %s\n", path, strerror(errno));
         return -1;
     }
     text.cap = text.len + 1;
@@ -423,7 +423,7 @@ static int read_ldscript(resolver *r, const char *path, int depth)
     sb_free(&text);
     if (rc == 0 && inputs == 0) {
         if (!r->quiet)
-            fprintf(stderr, "libwrap: %s: neither ELF, nor an ar archive, nor a GNU ld "
+            fprintf(stderr, "libwrap-gen: %s: neither ELF, nor an ar archive, nor a GNU ld "
                     "script with GROUP or INPUT: name the real library instead\n", path);
         return -1;
     }
@@ -437,14 +437,14 @@ static int add_file(resolver *r, const char *path, const char *origin, int depth
     char real[PATH_MAX];
     if (!realpath(path, real)) {
         if (!r->quiet)
-            fprintf(stderr, "libwrap: %s%s: %s\n", origin, path, strerror(errno));
+            fprintf(stderr, "libwrap-gen: %s%s: %s\n", origin, path, strerror(errno));
         return -1;
     }
     if (strv_contains(&r->seen, real))
         return 0;
     if (depth > LDSCRIPT_MAX_DEPTH) {
         if (!r->quiet)
-            fprintf(stderr, "libwrap: %s: ld scripts nest too deep (a loop?)\n", path);
+            fprintf(stderr, "libwrap-gen: %s: ld scripts nest too deep (a loop?)\n", path);
         return -1;
     }
 
@@ -452,7 +452,7 @@ static int add_file(resolver *r, const char *path, const char *origin, int depth
     FILE *f = fopen(real, "rb");
     if (!f) {
         if (!r->quiet)
-            fprintf(stderr, "libwrap: %s%s: %s\n", origin, path, strerror(errno));
+            fprintf(stderr, "libwrap-gen: %s%s: %s\n", origin, path, strerror(errno));
         return -1;
     }
     size_t got = fread(magic, 1, sizeof magic, f);

@@ -29,7 +29,7 @@ bool strv_contains(const lw_strv *sv, const char *s);
 void strv_free(lw_strv *sv);
 
 /* Splits `text` into words like sh does (no expansion). Returns 0, or -1
- * after printing "libwrap: WHAT: unterminated quote" (what names the
+ * after printing "libwrap-gen: WHAT: unterminated quote" (what names the
  * option, for example "--ldflags"). A NULL text gives no words. */
 int ldsearch_split(const char *text, const char *what, lw_strv *words);
 

@@ -536,10 +536,10 @@ static enum CXChildVisitResult signal_visitor(CXCursor c, CXCursor parent, CXCli
 
 static char *qualified_scope(CXCursor c)
 {
-    char *parts[64];
-    int n = 0;
+    char **parts = NULL;
+    int n = 0, cap = 0;
     for (CXCursor p = clang_getCursorSemanticParent(c);
-         !clang_Cursor_isNull(p) && clang_getCursorKind(p) != CXCursor_TranslationUnit && n < 64;
+         !clang_Cursor_isNull(p) && clang_getCursorKind(p) != CXCursor_TranslationUnit;
          p = clang_getCursorSemanticParent(p)) {
         enum CXCursorKind k = clang_getCursorKind(p);
         if (k != CXCursor_Namespace && k != CXCursor_ClassDecl && k != CXCursor_StructDecl &&
@@ -551,6 +551,8 @@ static char *qualified_scope(CXCursor c)
             free(name);
             name = xstrdup(k == CXCursor_Namespace ? "(anonymous namespace)" : "(anonymous)");
         }
+        if (n == cap)
+            parts = xrealloc(parts, (size_t)(cap = cap ? cap * 2 : 8) * sizeof *parts);
         parts[n++] = name;
     }
     strbuf sb = STRBUF_INIT;
@@ -560,6 +562,7 @@ static char *qualified_scope(CXCursor c)
             sb_put(&sb, "::");
         free(parts[i]);
     }
+    free(parts);
     return sb_steal(&sb);
 }
 

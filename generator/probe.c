@@ -135,17 +135,12 @@ static int run(const lw_strv *argv, const char *log)
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
+/* A probe's log, "" when it cannot be read. */
 static char *slurp(const char *path)
 {
-    strbuf sb = STRBUF_INIT;
-    FILE *f = fopen(path, "r");
-    char chunk[4096];
-    size_t got;
-    while (f && (got = fread(chunk, 1, sizeof chunk, f)) > 0)
-        sb_putn(&sb, chunk, got);
-    if (f)
-        fclose(f);
-    return sb_steal(&sb);
+    size_t len = 0;
+    char *text = read_whole_file(path, &len);
+    return text ? text : xstrdup("");
 }
 
 /* One batch of symbols: its probe is compiled once; each link then takes a

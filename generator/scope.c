@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ldsearch.h"
 #include "strbuf.h"
 
 typedef struct scope_file {
@@ -121,32 +122,17 @@ static void add_dir(char ***dirs, size_t *n, const char *dir)
     (*dirs)[(*n)++] = xstrdup(realpath(dir, resolved) ? resolved : dir);
 }
 
-/* Splits cppflags on blanks, honouring simple quotes, and keeps the -I and
- * -isystem directories. */
-static void collect_idirs(lw_scope *s, const char *cppflags)
+/* Keeps the -I and -isystem directories of cppflags, split as the link
+ * line is (ldsearch_split: one splitter, one answer to an unterminated
+ * quote). Returns 0, or -1 after the message. */
+static int collect_idirs(lw_scope *s, const char *cppflags)
 {
-    if (!cppflags)
-        return;
-    const char *p = cppflags;
+    lw_strv words = {0};
+    if (ldsearch_split(cppflags, "--cppflags", &words) != 0)
+        return -1;
     int want_arg = 0; /* the next word is: 1 an -I dir, 2 an -isystem dir */
-    while (*p) {
-        while (*p == ' ' || *p == '\t' || *p == '\n')
-            p++;
-        if (!*p)
-            break;
-        strbuf w = STRBUF_INIT;
-        char quote = 0;
-        for (; *p && (quote || (*p != ' ' && *p != '\t' && *p != '\n')); p++) {
-            if (quote && *p == quote)
-                quote = 0;
-            else if (!quote && (*p == '"' || *p == '\''))
-                quote = *p;
-            else if (*p == '\\' && p[1] && quote != '\'')
-                sb_putn(&w, ++p, 1);
-            else
-                sb_putn(&w, p, 1);
-        }
-        char *word = sb_steal(&w);
+    for (size_t i = 0; i < words.n; i++) {
+        const char *word = words.v[i];
         if (want_arg == 1)
             add_dir(&s->idirs, &s->nidirs, word);
         else if (want_arg == 2)
@@ -156,8 +142,9 @@ static void collect_idirs(lw_scope *s, const char *cppflags)
         else if (strncmp(word, "-isystem", 8) == 0 && word[8])
             add_dir(&s->sysdirs, &s->nsysdirs, word + 8);
         want_arg = strcmp(word, "-I") == 0 ? 1 : strcmp(word, "-isystem") == 0 ? 2 : 0;
-        free(word);
     }
+    strv_free(&words);
+    return 0;
 }
 
 static bool under_idir(const lw_scope *s, const char *file)
@@ -247,7 +234,11 @@ lw_scope *scope_load(const char *source, const char *cppflags)
     }
     lw_scope *s = xcalloc(1, sizeof *s);
     s->primary = -1;
-    collect_idirs(s, cppflags);
+    if (collect_idirs(s, cppflags) != 0) {
+        fclose(fp);
+        scope_free(s);
+        return NULL;
+    }
     strbuf name = STRBUF_INIT;
     char *line = NULL;
     size_t cap = 0;

@@ -149,7 +149,7 @@ static int read_elf(lw_libset *set, Elf *elf, uint32_t file, const char *path)
     Elf_Data *data = elf_getdata(symscn, NULL);
     Elf_Data *vers = verscn && eh.e_type == ET_DYN ? elf_getdata(verscn, NULL) : NULL;
     if (!data) {
-        fprintf(stderr, "libwrap: %s: unreadable symbol table: %s\n", path, elf_errmsg(-1));
+        fprintf(stderr, "libwrap-gen: %s: unreadable symbol table: %s\n", path, elf_errmsg(-1));
         return -1;
     }
     size_t nsyms = symsh.sh_entsize ? symsh.sh_size / symsh.sh_entsize : 0;
@@ -177,13 +177,13 @@ static int read_file(lw_libset *set, uint32_t file)
     const char *path = set->files.files[file].path;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        fprintf(stderr, "libwrap: %s: %s\n", path, strerror(errno));
+        fprintf(stderr, "libwrap-gen: %s: %s\n", path, strerror(errno));
         return -1;
     }
     int rc = 0;
     Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
     if (!elf) {
-        fprintf(stderr, "libwrap: %s: not readable as ELF: %s\n", path, elf_errmsg(-1));
+        fprintf(stderr, "libwrap-gen: %s: not readable as ELF: %s\n", path, elf_errmsg(-1));
         close(fd);
         return -1;
     }
@@ -204,7 +204,7 @@ static int read_file(lw_libset *set, uint32_t file)
             set->files.files[file].is_static = eh.e_type != ET_DYN;
         rc = read_elf(set, elf, file, path);
     } else {
-        fprintf(stderr, "libwrap: %s: neither ELF nor an ar archive\n", path);
+        fprintf(stderr, "libwrap-gen: %s: neither ELF nor an ar archive\n", path);
         rc = -1;
     }
     elf_end(elf);
@@ -215,7 +215,7 @@ static int read_file(lw_libset *set, uint32_t file)
 static lw_libset *load(lw_ldfiles *files)
 {
     if (elf_version(EV_CURRENT) == EV_NONE) {
-        fprintf(stderr, "libwrap: libelf: %s\n", elf_errmsg(-1));
+        fprintf(stderr, "libwrap-gen: libelf: %s\n", elf_errmsg(-1));
         ldfiles_free(files);
         return NULL;
     }

@@ -59,6 +59,18 @@ rc=$?
 grep -q '^libwrap.h:1:[0-9]*: error: unknown type name' stderr2.txt || { echo "FAIL: unknown type not reported"; cat stderr2.txt; fail=1; }
 [ -z "$(ls -A out)" ] || { echo "FAIL: files left after the unknown type"; fail=1; }
 
+# --cppflags and --ldflags are split by one splitter: an unterminated
+# quote is an error in both.
+printf 'int f(int);\n' > ok.h
+printf '#include "ok.h"\n' > libwrap.h
+"${CC:-cc}" -E libwrap.h > libwrap.i
+for opt in --cppflags --ldflags; do
+    "$gen" --name broken -o out $opt "-I'/x" libwrap.i 2> stderr5.txt
+    [ $? = 1 ] && grep -q "libwrap-gen: $opt: unterminated quote" stderr5.txt ||
+        { echo "FAIL: $opt with an unterminated quote"; cat stderr5.txt; fail=1; }
+done
+[ -z "$(ls -A out)" ] || { echo "FAIL: files left after the unterminated quote"; fail=1; }
+
 # A file that is not there, and one without line markers.
 "$gen" --name broken -o out missing.i 2> stderr3.txt
 [ $? = 1 ] && grep -q 'missing.i' stderr3.txt || { echo "FAIL: missing input not reported"; fail=1; }

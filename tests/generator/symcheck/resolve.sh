@@ -74,7 +74,7 @@ expect "junk .so: fails" '^1$' "$rc"
 
 out=$("$DRIVER" resolve "-L/nonexistent/dir" "-lnosuchlib_libwrap" 2>&1); rc=$?
 expect "missing library: names it and the dirs" \
-    '^libwrap: -lnosuchlib_libwrap: no libnosuchlib_libwrap\.so or libnosuchlib_libwrap\.a in -L dirs \(/nonexistent/dir\) or the system dirs \(/' "$out"
+    '^libwrap-gen: -lnosuchlib_libwrap: no libnosuchlib_libwrap\.so or libnosuchlib_libwrap\.a in -L dirs \(/nonexistent/dir\) or the system dirs \(/' "$out"
 expect "missing library: fails" '^1$' "$rc"
 
 out=$("$DRIVER" default)
