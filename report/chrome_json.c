@@ -15,9 +15,12 @@
 typedef struct {
     const char *path;
     FILE *out;
-    char **prefix; /* per region: {"name":"...","cat":"libwrap","ph":"X","pid":1, */
+    char **prefix; /* per region: {"name":"...","cat":"libwrap","ph":"X", */
     size_t nregions;
     uint64_t tid;
+    uint64_t pid;      /* 1 for a lone process; a job: its location group + 1, one per rank */
+    uint8_t *named;    /* per location group: process_name written */
+    size_t nnamed;
     int first;
 } chrome;
 
@@ -71,20 +74,45 @@ static int on_defs(void *ud, const lwr_region *regions, size_t n, uint64_t durat
         }
         fputs("{\"name\":", m);
         lwr_json_string(m, regions[i].name);
-        fputs(",\"cat\":\"libwrap\",\"ph\":\"X\",\"pid\":1,", m);
+        fputs(",\"cat\":\"libwrap\",\"ph\":\"X\",", m);
         fclose(m);
         c->prefix[i] = buf;
     }
     return 0;
 }
 
-static int on_location(void *ud, uint64_t id, const char *name)
+static int on_location(void *ud, uint64_t id, const char *name, uint32_t group, const char *group_name,
+                       size_t ngroups)
 {
     chrome *c = ud;
     c->tid = id;
+    /* A job's trace: a process track per rank, named after it. */
+    int job = ngroups > 1 || strncmp(group_name, "rank ", 5) == 0;
+    c->pid = job ? (uint64_t)group + 1 : 1;
+    if (job && (group >= c->nnamed || !c->named[group])) {
+        if (group >= c->nnamed) {
+            size_t n = (size_t)group + 1;
+            uint8_t *v = realloc(c->named, n);
+            if (!v) {
+                perror(LWR_PROG);
+                exit(1);
+            }
+            memset(v + c->nnamed, 0, n - c->nnamed);
+            c->named = v;
+            c->nnamed = n;
+        }
+        c->named[group] = 1;
+        sep(c);
+        fprintf(c->out, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%llu,\"args\":{\"name\":",
+                (unsigned long long)c->pid);
+        lwr_json_string(c->out, group_name);
+        fprintf(c->out, "}},\n{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":%llu,\"args\":"
+                        "{\"sort_index\":%u}}",
+                (unsigned long long)c->pid, group);
+    }
     sep(c);
-    fprintf(c->out, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%llu,\"args\":{\"name\":",
-            (unsigned long long)id);
+    fprintf(c->out, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%llu,\"tid\":%llu,\"args\":{\"name\":",
+            (unsigned long long)c->pid, (unsigned long long)id);
     lwr_json_string(c->out, *name ? name : "thread");
     fputs("}}", c->out);
     return 0;
@@ -93,11 +121,13 @@ static int on_location(void *ud, uint64_t id, const char *name)
 static int on_call(void *ud, uint32_t region, uint64_t begin, uint64_t end, unsigned depth)
 {
     chrome *c = ud;
-    char buf[128], *p = buf;
+    char buf[192], *p = buf;
     sep(c);
     fputs(c->prefix[region], c->out);
-    memcpy(p, "\"tid\":", 6);
-    p = put_u64(p + 6, c->tid);
+    memcpy(p, "\"pid\":", 6);
+    p = put_u64(p + 6, c->pid);
+    memcpy(p, ",\"tid\":", 7);
+    p = put_u64(p + 7, c->tid);
     memcpy(p, ",\"ts\":", 6);
     p = put_us(p + 6, begin);
     memcpy(p, ",\"dur\":", 7);
@@ -115,8 +145,8 @@ static int on_metric(void *ud, const char *name, uint64_t ns, double value)
     sep(c);
     fputs("{\"name\":", c->out);
     lwr_json_string(c->out, name);
-    fprintf(c->out, ",\"ph\":\"C\",\"pid\":1,\"tid\":%llu,\"ts\":%s,\"args\":{\"value\":%.17g}}",
-            (unsigned long long)c->tid, ts, value);
+    fprintf(c->out, ",\"ph\":\"C\",\"pid\":%llu,\"tid\":%llu,\"ts\":%s,\"args\":{\"value\":%.17g}}",
+            (unsigned long long)c->pid, (unsigned long long)c->tid, ts, value);
     return 0;
 }
 
@@ -130,9 +160,9 @@ static int on_location_end(void *ud)
     return 0;
 }
 
-int lwr_chrome_json(const char *anchor, const char *out_path)
+int lwr_chrome_json(const char *anchor, const char *out_path, int64_t rank)
 {
-    chrome c = {.path = out_path, .first = 1};
+    chrome c = {.path = out_path, .first = 1, .pid = 1};
     c.out = fopen(out_path, "w");
     if (!c.out) {
         fprintf(stderr, "%s: %s: cannot create: %m\n", LWR_PROG, out_path);
@@ -143,7 +173,7 @@ int lwr_chrome_json(const char *anchor, const char *out_path)
     lwr_json_string(c.out, anchor);
     fputs("},\"traceEvents\":[", c.out);
     lwr_trace_sink sink = {&c, on_defs, on_location, on_call, on_metric, on_location_end};
-    int rc = lwr_trace_read(anchor, &sink);
+    int rc = lwr_trace_read(anchor, &sink, rank);
     fputs("\n]}\n", c.out);
     if (fclose(c.out) != 0 && rc == 0) {
         fprintf(stderr, "%s: %s: write failed: %m\n", LWR_PROG, out_path);
@@ -152,6 +182,7 @@ int lwr_chrome_json(const char *anchor, const char *out_path)
     for (size_t i = 0; i < c.nregions; i++)
         free(c.prefix[i]);
     free(c.prefix);
+    free(c.named);
     if (rc)
         remove(out_path);
     return rc;

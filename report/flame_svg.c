@@ -126,7 +126,8 @@ int lwr_flame_svg(FILE *out, const lwr_profile *p, int standalone)
     size_t depth = 1;
     for (size_t t = 0; t < p->nthreads; t++) {
         threads[t] = p->threads[t].root;
-        if (asprintf(&labels[t], "thread %lld", (long long)p->threads[t].id) < 0) {
+        char label[64];
+        if (!(labels[t] = strdup(lwr_thread_label(&p->threads[t], label)))) {
             perror(LWR_PROG);
             exit(1);
         }
@@ -152,6 +153,10 @@ int lwr_flame_svg(FILE *out, const lwr_profile *p, int standalone)
     fprintf(out, "<text x=\"%.0f\" y=\"22\" text-anchor=\"middle\" style=\"font-size:16px\">Flame graph: ",
             WIDTH / 2);
     lwr_xml_escape(out, *p->program ? p->program : p->path);
+    if (p->is_job && p->rank >= 0)
+        fprintf(out, " (rank %lld)", (long long)p->rank);
+    else if (p->is_job)
+        fprintf(out, " (%zu ranks)", p->nranks);
     fprintf(out, "</text>\n<text x=\"%.0f\" y=\"22\" text-anchor=\"end\" style=\"fill:#888\">click to zoom, "
                  "all to reset</text>\n",
             WIDTH - PAD);

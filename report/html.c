@@ -65,6 +65,7 @@ static void td_time(FILE *out, uint64_t ns)
 static void func_table(FILE *out, const lwr_profile *p, lwr_func *f, size_t n, const char *id)
 {
     uint64_t total = 0;
+    int job = p->is_job && p->nranks > 1 && n && f[0].has_rank_stats;
     for (size_t i = 0; i < n; i++)
         total += f[i].exclusive_ns;
     lwr_sort_funcs(f, n, LWR_SORT_EXCLUSIVE);
@@ -77,6 +78,10 @@ static void func_table(FILE *out, const lwr_profile *p, lwr_func *f, size_t n, c
         lwr_xml_escape(out, p->metrics[m].name);
         fputs("</th>", out);
     }
+    if (job)
+        fputs("<th>ranks</th><th title=\"exclusive time of the rank with the least\">rank min</th>"
+              "<th>rank mean</th><th title=\"exclusive time of the rank with the most\">rank max</th>",
+              out);
     fputs("</tr></thead>\n<tbody>\n", out);
     for (size_t i = 0; i < n; i++) {
         fputs("<tr class=\"fn\"><td class=\"name\" title=\"", out);
@@ -106,18 +111,49 @@ static void func_table(FILE *out, const lwr_profile *p, lwr_func *f, size_t n, c
             lwr_fmt_metric(b, f[i].metrics[m]);
             fprintf(out, "<td data-v=\"%.17g\">%s</td>", f[i].metrics[m], b);
         }
+        if (job) {
+            char b[32];
+            const lwr_rank_stat *x = &f[i].rank_exclusive;
+            fprintf(out, "<td data-v=\"%llu\">%llu/%zu</td>", (unsigned long long)f[i].ranks_called,
+                    (unsigned long long)f[i].ranks_called, p->nranks);
+            fprintf(out, "<td data-v=\"%llu\">%s on rank %lld</td>", (unsigned long long)x->min,
+                    lwr_fmt_time(b, (double)x->min), (long long)x->min_rank);
+            td_time(out, (uint64_t)x->mean);
+            fprintf(out, "<td data-v=\"%llu\">%s on rank %lld</td>", (unsigned long long)x->max,
+                    lwr_fmt_time(b, (double)x->max), (long long)x->max_rank);
+        }
         fputs("</tr>\n", out);
     }
     fputs("</tbody></table>\n", out);
 }
 
-int lwr_html(const char *out_path, const lwr_profile *p, const char *trace_anchor)
+/* A job: one row per process. */
+static void ranks_table(FILE *out, const lwr_profile *p)
+{
+    fputs("<table class=\"sortable\" id=\"ranks-table\"><thead><tr><th>rank</th><th class=\"name\">host</th>"
+          "<th>pid</th><th>threads</th><th>visits</th><th>exclusive</th></tr></thead>\n<tbody>\n",
+          out);
+    for (size_t i = 0; i < p->nparts; i++) {
+        const lwr_part *q = &p->parts[i];
+        fprintf(out, "<tr class=\"rank\"><td data-v=\"%lld\">%lld%s</td><td class=\"name\">", (long long)q->rank,
+                (long long)q->rank, q->image ? " (exec)" : "");
+        lwr_xml_escape(out, q->host);
+        fprintf(out, "</td><td data-v=\"%lld\">%lld</td><td data-v=\"%zu\">%zu</td><td data-v=\"%llu\">%llu</td>",
+                (long long)q->pid, (long long)q->pid, q->nthreads, q->nthreads, (unsigned long long)q->visits,
+                (unsigned long long)q->visits);
+        td_time(out, q->exclusive_ns);
+        fputs("</tr>\n", out);
+    }
+    fputs("</tbody></table>\n", out);
+}
+
+int lwr_html(const char *out_path, const lwr_profile *p, const char *trace_anchor, int64_t rank)
 {
     lwr_timeline *tl = NULL;
     FILE *probe = trace_anchor ? fopen(trace_anchor, "rb") : NULL;
     if (probe) {
         fclose(probe);
-        if (lwr_timeline_build(trace_anchor, TIMELINE_SPANS, &tl))
+        if (lwr_timeline_build(trace_anchor, TIMELINE_SPANS, rank, &tl))
             return -1;
     }
     FILE *out = fopen(out_path, "w");
@@ -131,15 +167,34 @@ int lwr_html(const char *out_path, const lwr_profile *p, const char *trace_ancho
     lwr_xml_escape(out, prog);
     fprintf(out, "</title><style>%s</style></head>\n<body>\n<h1>libwrap report: ", css);
     lwr_xml_escape(out, prog);
-    fprintf(out, "</h1>\n<p class=\"meta\">pid %lld, timer ", (long long)p->pid);
+    if (p->is_job && p->rank >= 0) {
+        fprintf(out, "</h1>\n<p class=\"meta\">rank %lld of ", (long long)p->rank);
+        lwr_xml_escape(out, *p->launcher ? p->launcher : "MPI");
+        fputs(" job ", out);
+        lwr_xml_escape(out, p->job);
+        fprintf(out, ", pid %lld, timer ", (long long)p->pid);
+    } else if (p->is_job) {
+        fputs("</h1>\n<p class=\"meta\">", out);
+        lwr_xml_escape(out, *p->launcher ? p->launcher : "MPI");
+        fputs(" job ", out);
+        lwr_xml_escape(out, p->job);
+        fprintf(out, ": %zu ranks, %zu processes, timer ", p->nranks, p->nparts);
+    } else {
+        fprintf(out, "</h1>\n<p class=\"meta\">pid %lld, timer ", (long long)p->pid);
+    }
     lwr_xml_escape(out, *p->timer ? p->timer : "?");
     fprintf(out, ", %zu functions, %zu threads, from ", p->nfuncs, p->nthreads);
     lwr_xml_escape(out, p->path);
-    fputs(". Sections: <a href=\"#functions\">functions</a>, <a href=\"#flame\">flame graph</a>, "
-          "<a href=\"#timeline\">timeline</a>, <a href=\"#threads\">threads</a>.</p>\n",
+    fputs(". Sections: <a href=\"#functions\">functions</a>, ", out);
+    if (p->is_job && p->rank < 0)
+        fputs("<a href=\"#ranks\">ranks</a>, ", out);
+    fputs("<a href=\"#flame\">flame graph</a>, <a href=\"#timeline\">timeline</a>, "
+          "<a href=\"#threads\">threads</a>.</p>\n",
           out);
 
-    fputs("<h2 id=\"functions\">Functions (all threads)</h2>\n", out);
+    fputs(p->is_job && p->rank < 0 ? "<h2 id=\"functions\">Functions (all ranks and threads)</h2>\n"
+                                   : "<h2 id=\"functions\">Functions (all threads)</h2>\n",
+          out);
     lwr_func *f = malloc((p->nfuncs ? p->nfuncs : 1) * sizeof *f);
     if (!f) {
         perror(LWR_PROG);
@@ -149,6 +204,11 @@ int lwr_html(const char *out_path, const lwr_profile *p, const char *trace_ancho
     func_table(out, p, f, p->nfuncs, "functions-table");
     free(f);
 
+    if (p->is_job && p->rank < 0) {
+        fputs("<h2 id=\"ranks\">Ranks</h2>\n", out);
+        ranks_table(out, p);
+    }
+
     fputs("<h2 id=\"flame\">Flame graph</h2>\n<p class=\"note\">Width is inclusive time; hover a frame for "
           "its visits and times.</p>\n",
           out);
@@ -156,9 +216,13 @@ int lwr_html(const char *out_path, const lwr_profile *p, const char *trace_ancho
 
     fputs("<h2 id=\"timeline\">Timeline</h2>\n", out);
     if (tl) {
-        fputs("<p class=\"note\">One lane per thread, calls nested by depth, from the first measured call to "
-              "the last. In long traces, runs of short calls are merged into one span (grey when they were "
-              "different functions). Hover for details.</p>\n<div id=\"timeline-tip\"></div>\n"
+        fputs(p->is_job ? "<p class=\"note\">One lane per rank and thread, on the job's time base, calls nested by "
+                          "depth, "
+                        : "<p class=\"note\">One lane per thread, calls nested by depth, ",
+              out);
+        fputs("from the first measured call to the last. In long traces, runs of short calls are merged into "
+              "one span (grey when they were different functions). Hover for details.</p>\n"
+              "<div id=\"timeline-tip\"></div>\n"
               "<canvas id=\"timeline-canvas\" width=\"1200\" height=\"40\"></canvas>\n",
               out);
         if (lwr_timeline_dropped(tl))
@@ -178,10 +242,10 @@ int lwr_html(const char *out_path, const lwr_profile *p, const char *trace_ancho
     for (size_t t = 0; t < p->nthreads; t++) {
         lwr_func *rows;
         size_t n;
-        char id[48];
+        char id[48], label[64];
         lwr_thread_functions(p, &p->threads[t], &rows, &n);
-        fprintf(out, "<details%s><summary>thread %lld (%zu functions)</summary>\n", t == 0 ? " open" : "",
-                (long long)p->threads[t].id, n);
+        fprintf(out, "<details%s><summary>%s (%zu functions)</summary>\n", t == 0 ? " open" : "",
+                lwr_thread_label(&p->threads[t], label), n);
         snprintf(id, sizeof id, "thread-%zu-table", t);
         func_table(out, p, rows, n, id);
         fputs("</details>\n", out);

@@ -7,20 +7,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "report.h"
 
 static void usage(FILE *out)
 {
     fputs("usage: " LWR_PROG " [--format=text|tsv|json] [--top N] [--sort=exclusive|inclusive|visits|mean|name]\n"
-          "                      [--threads] DIR\n"
+          "                      [--threads] [--rank N] DIR\n"
           "       " LWR_PROG " --tree [--depth N] DIR\n"
           "       " LWR_PROG " --flamegraph[=FILE.svg] DIR     (default DIR/flamegraph.svg)\n"
           "       " LWR_PROG " --timeline[=FILE.json] DIR      (default DIR/timeline.json; needs the trace)\n"
           "       " LWR_PROG " --html[=FILE.html] DIR          (default DIR/report.html)\n"
           "       " LWR_PROG " --diff DIR_A DIR_B [--format=...] [--top N]\n"
+          "       " LWR_PROG " --merge DIR                     (a job: its ranks' traces into DIR/traces.otf2)\n"
           "DIR is a libwrap experiment directory (LIBWRAP_EXPERIMENT_DIRECTORY), or its profile.json\n"
-          "or traces.otf2. The table is printed when nothing else is asked for, or with --top.\n",
+          "or traces.otf2. The directory of a job (mpirun, srun) shows all its ranks, --rank N one of\n"
+          "them. The table is printed when nothing else is asked for, or with --top.\n",
           out);
 }
 
@@ -35,6 +38,7 @@ static int usage_error(const char *fmt, const char *arg)
 /* Experiment paths from a directory, a profile.json or a traces.otf2. */
 typedef struct {
     char *dir, *profile, *trace;
+    int job; /* the directory of a job: its rank-N parts are the profile */
 } experiment;
 
 static int ends_with(const char *s, const char *suffix)
@@ -71,6 +75,28 @@ static void experiment_init(experiment *e, const char *arg)
     e->dir = strdup(arg);
     e->profile = join(arg, "profile.json");
     e->trace = join(arg, "traces.otf2");
+    e->job = lwr_is_job(arg);
+}
+
+/* The profile of an experiment: its profile.json, or its job's parts. */
+static int experiment_profile(const experiment *e, lwr_profile *p, int64_t rank)
+{
+    if (e->job)
+        return lwr_job_load(p, e->dir, rank);
+    if (lwr_profile_load(p, e->profile))
+        return -1;
+    if (rank >= 0 && rank != p->rank) {
+        fprintf(stderr, "%s: %s: --rank %lld: this is the profile of %s %lld, not a job's directory\n", LWR_PROG,
+                e->profile, (long long)rank, p->size > 1 ? "rank" : "a lone process, rank", (long long)p->rank);
+        return -1;
+    }
+    return 0;
+}
+
+/* A job's trace is merged from its ranks' parts when first needed. */
+static int experiment_trace(const experiment *e)
+{
+    return e->job && lwr_job_trace(e->dir, 1) < 0 ? -1 : 0;
 }
 
 static void experiment_free(experiment *e)
@@ -93,7 +119,7 @@ static int parse_count(const char *s, long *out)
 int main(int argc, char **argv)
 {
     enum { OPT_FORMAT = 256, OPT_TOP, OPT_SORT, OPT_THREADS, OPT_TREE, OPT_DEPTH, OPT_FLAME, OPT_TIMELINE,
-           OPT_HTML, OPT_DIFF, OPT_HELP, OPT_VERSION };
+           OPT_HTML, OPT_DIFF, OPT_HELP, OPT_VERSION, OPT_RANK, OPT_MERGE };
     static const struct option opts[] = {
         {"format", required_argument, 0, OPT_FORMAT},   {"top", required_argument, 0, OPT_TOP},
         {"sort", required_argument, 0, OPT_SORT},       {"threads", no_argument, 0, OPT_THREADS},
@@ -101,10 +127,12 @@ int main(int argc, char **argv)
         {"flamegraph", optional_argument, 0, OPT_FLAME}, {"timeline", optional_argument, 0, OPT_TIMELINE},
         {"html", optional_argument, 0, OPT_HTML},       {"diff", no_argument, 0, OPT_DIFF},
         {"help", no_argument, 0, OPT_HELP},             {"version", no_argument, 0, OPT_VERSION},
+        {"rank", required_argument, 0, OPT_RANK},       {"merge", no_argument, 0, OPT_MERGE},
         {0, 0, 0, 0}};
     lwr_table_opts to = {LWR_TEXT, LWR_SORT_EXCLUSIVE, 0, 0};
-    int tree = 0, diff = 0, top_given = 0;
+    int tree = 0, diff = 0, top_given = 0, merge = 0;
     long depth = 0;
+    int64_t rank = -1;
     int want_flame = 0, want_timeline = 0, want_html = 0;
     const char *flame_out = NULL, *timeline_out = NULL, *html_out = NULL;
 
@@ -150,6 +178,12 @@ int main(int argc, char **argv)
         case OPT_TIMELINE: want_timeline = 1; timeline_out = optarg; break;
         case OPT_HTML: want_html = 1; html_out = optarg; break;
         case OPT_DIFF: diff = 1; break;
+        case OPT_MERGE: merge = 1; break;
+        case OPT_RANK:
+            if (parse_count(optarg, &n))
+                return usage_error("--rank %s: expected a rank of the job (0, 1, ...)", optarg);
+            rank = n;
+            break;
         case 'h':
         case OPT_HELP: usage(stdout); return 0;
         case OPT_VERSION: printf("%s 0.1.0\n", LWR_PROG); return 0;
@@ -165,11 +199,12 @@ int main(int argc, char **argv)
             return usage_error("--diff cannot be combined with pictures or --tree%s", "");
         experiment a = {0}, b = {0};
         lwr_profile pa, pb;
+        memset(&pb, 0, sizeof pb);
         experiment_init(&a, argv[optind]);
         experiment_init(&b, argv[optind + 1]);
         int rc = 1;
-        if (lwr_profile_load(&pa, a.profile) == 0) {
-            if (lwr_profile_load(&pb, b.profile) == 0)
+        if (experiment_profile(&a, &pa, rank) == 0) {
+            if (experiment_profile(&b, &pb, rank) == 0)
                 rc = lwr_print_diff(stdout, &pa, &pb, &to) ? 1 : 0;
             lwr_profile_free(&pb);
         }
@@ -187,12 +222,30 @@ int main(int argc, char **argv)
 
     experiment e = {0};
     experiment_init(&e, argv[optind]);
+    if (merge) {
+        if (tree || want_flame || want_timeline || want_html || top_given)
+            return usage_error("--merge cannot be combined with tables or pictures%s", "");
+        int rc = 1;
+        if (!e.job)
+            fprintf(stderr, "%s: %s: not the directory of a job (no rank-N subdirectories); nothing to merge\n",
+                    LWR_PROG, e.dir);
+        else if ((rc = lwr_job_trace(e.dir, 1)) == 1)
+            printf("no trace in %s: the job ran without LIBWRAP_ENABLE_TRACING=true\n", e.dir);
+        else if (rc == 0 && access(e.trace, F_OK) == 0)
+            printf("job trace: %s\n", e.trace);
+        experiment_free(&e);
+        return rc < 0 ? 1 : 0;
+    }
     int table = top_given || !(tree || want_flame || want_timeline || want_html);
     int need_profile = table || tree || want_flame || want_html;
     lwr_profile p;
     memset(&p, 0, sizeof p);
     int rc = 0;
-    if (need_profile && lwr_profile_load(&p, e.profile)) {
+    if (need_profile && experiment_profile(&e, &p, rank)) {
+        rc = 1;
+        goto out;
+    }
+    if ((want_timeline || want_html) && experiment_trace(&e)) {
         rc = 1;
         goto out;
     }
@@ -219,7 +272,7 @@ int main(int argc, char **argv)
     }
     if (rc == 0 && want_timeline) {
         char *path = timeline_out ? strdup(timeline_out) : join(e.dir, "timeline.json");
-        if (lwr_chrome_json(e.trace, path))
+        if (lwr_chrome_json(e.trace, path, e.job ? rank : -1))
             rc = 1;
         else
             printf("timeline: %s (open in https://ui.perfetto.dev or chrome://tracing)\n", path);
@@ -227,7 +280,7 @@ int main(int argc, char **argv)
     }
     if (rc == 0 && want_html) {
         char *path = html_out ? strdup(html_out) : join(e.dir, "report.html");
-        if (lwr_html(path, &p, e.trace))
+        if (lwr_html(path, &p, e.trace, e.job ? rank : -1))
             rc = 1;
         else
             printf("HTML report: %s\n", path);

@@ -32,7 +32,7 @@ static int fail(const ctx *c, const char *fmt, ...)
     return -1;
 }
 
-static char *xstrdup(const char *s)
+char *lwr_xstrdup(const char *s)
 {
     char *r = strdup(s ? s : "");
     if (!r) {
@@ -42,9 +42,19 @@ static char *xstrdup(const char *s)
     return r;
 }
 
-static void *xcalloc(size_t n, size_t sz)
+void *lwr_xcalloc(size_t n, size_t sz)
 {
     void *r = calloc(n ? n : 1, sz);
+    if (!r) {
+        perror(LWR_PROG);
+        exit(1);
+    }
+    return r;
+}
+
+void *lwr_xrealloc(void *p, size_t n)
+{
+    void *r = realloc(p, n ? n : 1);
     if (!r) {
         perror(LWR_PROG);
         exit(1);
@@ -125,8 +135,8 @@ static int metric_index(lwr_profile *p, const char *name, int add)
         exit(1);
     }
     p->metrics = m;
-    m[p->nmetrics].name = xstrdup(name);
-    m[p->nmetrics].unit = xstrdup("");
+    m[p->nmetrics].name = lwr_xstrdup(name);
+    m[p->nmetrics].unit = lwr_xstrdup("");
     return (int)p->nmetrics++;
 }
 
@@ -153,7 +163,7 @@ static void collect_metric_names(lwr_profile *p, json_object *entries)
 static int read_metrics(const ctx *c, json_object *e, const char *where, double **out)
 {
     json_object *m;
-    *out = xcalloc(c->p->nmetrics, sizeof **out);
+    *out = lwr_xcalloc(c->p->nmetrics, sizeof **out);
     if (!json_object_object_get_ex(e, "metrics", &m) || json_object_is_type(m, json_type_null))
         return 0;
     if (!json_object_is_type(m, json_type_object))
@@ -195,8 +205,8 @@ static int read_node(const ctx *c, json_object *e, const char *where, lwr_node *
     const char *sym = get_str(e, "symbol"), *name = get_str(e, "name");
     if (!sym)
         return fail(c, "%s: missing \"symbol\" string", where);
-    n->symbol = xstrdup(sym);
-    n->name = xstrdup(name && *name ? name : sym);
+    n->symbol = lwr_xstrdup(sym);
+    n->name = lwr_xstrdup(name && *name ? name : sym);
     if (read_counts(c, e, where, &n->visits, &n->inclusive_ns, &n->exclusive_ns, &n->min_ns, &n->max_ns,
                     &n->has_minmax) ||
         read_metrics(c, e, where, &n->metrics))
@@ -207,7 +217,7 @@ static int read_node(const ctx *c, json_object *e, const char *where, lwr_node *
     if (!json_object_is_type(ch, json_type_array))
         return fail(c, "%s.children: expected an array", where);
     n->nchildren = json_object_array_length(ch);
-    n->children = xcalloc(n->nchildren, sizeof *n->children);
+    n->children = lwr_xcalloc(n->nchildren, sizeof *n->children);
     for (size_t i = 0; i < n->nchildren; i++) {
         snprintf(sub, sizeof sub, "%.200s.children[%zu]", where, i);
         if (read_node(c, json_object_array_get_idx(ch, i), sub, &n->children[i]))
@@ -225,10 +235,20 @@ static int read_profile(const ctx *c, json_object *root)
     if (!json_object_is_type(root, json_type_object) || !json_object_object_get_ex(root, "functions", &funcs) ||
         !json_object_is_type(funcs, json_type_array))
         return fail(c, "not a libwrap profile (no \"functions\" array)");
-    p->program = xstrdup(get_str(root, "program"));
-    p->timer = xstrdup(get_str(root, "timer"));
-    json_object *pid;
+    p->program = lwr_xstrdup(get_str(root, "program"));
+    p->timer = lwr_xstrdup(get_str(root, "timer"));
+    json_object *pid, *v;
     p->pid = json_object_object_get_ex(root, "pid", &pid) ? json_object_get_int64(pid) : 0;
+    /* A process of a job says which (SPEC §6); older profiles do not. */
+    p->rank = json_object_object_get_ex(root, "rank", &v) && json_object_is_type(v, json_type_int)
+                  ? json_object_get_int64(v)
+                  : 0;
+    p->size = json_object_object_get_ex(root, "size", &v) && json_object_is_type(v, json_type_int)
+                  ? json_object_get_int64(v)
+                  : 1;
+    p->host = lwr_xstrdup(get_str(root, "host"));
+    p->launcher = lwr_xstrdup(get_str(root, "launcher"));
+    p->job = lwr_xstrdup(get_str(root, "job"));
 
     if (json_object_object_get_ex(root, "metrics", &metrics) && json_object_is_type(metrics, json_type_array)) {
         for (size_t i = 0; i < json_object_array_length(metrics); i++) {
@@ -238,7 +258,7 @@ static int read_profile(const ctx *c, json_object *root)
                 return fail(c, "metrics[%zu]: missing \"name\"", i);
             int k = metric_index(p, name, 1);
             free(p->metrics[k].unit);
-            p->metrics[k].unit = xstrdup(unit);
+            p->metrics[k].unit = lwr_xstrdup(unit);
         }
     }
     int has_threads = json_object_object_get_ex(root, "threads", &threads) &&
@@ -252,7 +272,7 @@ static int read_profile(const ctx *c, json_object *root)
         }
 
     p->nfuncs = json_object_array_length(funcs);
-    p->funcs = xcalloc(p->nfuncs, sizeof *p->funcs);
+    p->funcs = lwr_xcalloc(p->nfuncs, sizeof *p->funcs);
     for (size_t i = 0; i < p->nfuncs; i++) {
         json_object *e = json_object_array_get_idx(funcs, i);
         lwr_func *f = &p->funcs[i];
@@ -262,9 +282,9 @@ static int read_profile(const ctx *c, json_object *root)
         const char *sym = get_str(e, "symbol"), *name = get_str(e, "name");
         if (!sym)
             return fail(c, "%s: missing \"symbol\" string", where);
-        f->symbol = xstrdup(sym);
-        f->name = xstrdup(name && *name ? name : sym);
-        f->file = xstrdup(get_str(e, "file"));
+        f->symbol = lwr_xstrdup(sym);
+        f->name = lwr_xstrdup(name && *name ? name : sym);
+        f->file = lwr_xstrdup(get_str(e, "file"));
         json_object *line;
         f->line = json_object_object_get_ex(e, "line", &line) ? json_object_get_int64(line) : 0;
         if (read_counts(c, e, where, &f->visits, &f->inclusive_ns, &f->exclusive_ns, &f->min_ns, &f->max_ns,
@@ -276,7 +296,7 @@ static int read_profile(const ctx *c, json_object *root)
     if (!has_threads)
         return 0;
     p->nthreads = json_object_array_length(threads);
-    p->threads = xcalloc(p->nthreads, sizeof *p->threads);
+    p->threads = lwr_xcalloc(p->nthreads, sizeof *p->threads);
     for (size_t i = 0; i < p->nthreads; i++) {
         json_object *t = json_object_array_get_idx(threads, i), *id, *cp;
         lwr_thread *th = &p->threads[i];
@@ -284,15 +304,16 @@ static int read_profile(const ctx *c, json_object *root)
         if (!json_object_is_type(t, json_type_object))
             return fail(c, "%s: expected an object", where);
         th->id = json_object_object_get_ex(t, "id", &id) ? json_object_get_int64(id) : (int64_t)i;
-        th->root.symbol = xstrdup("");
-        th->root.name = xstrdup("");
-        th->root.metrics = xcalloc(p->nmetrics, sizeof(double));
+        th->rank = -1;
+        th->root.symbol = lwr_xstrdup("");
+        th->root.name = lwr_xstrdup("");
+        th->root.metrics = lwr_xcalloc(p->nmetrics, sizeof(double));
         if (!json_object_object_get_ex(t, "callpath", &cp) || json_object_is_type(cp, json_type_null))
             continue;
         if (!json_object_is_type(cp, json_type_array))
             return fail(c, "%s.callpath: expected an array", where);
         th->root.nchildren = json_object_array_length(cp);
-        th->root.children = xcalloc(th->root.nchildren, sizeof(lwr_node));
+        th->root.children = lwr_xcalloc(th->root.nchildren, sizeof(lwr_node));
         for (size_t k = 0; k < th->root.nchildren; k++) {
             char sub[96];
             snprintf(sub, sizeof sub, "%s.callpath[%zu]", where, k);
@@ -308,7 +329,7 @@ int lwr_profile_parse(lwr_profile *p, const char *text, size_t len, const char *
 {
     ctx c = {p, path};
     memset(p, 0, sizeof *p);
-    p->path = xstrdup(path);
+    p->path = lwr_xstrdup(path);
     if (len == 0)
         return fail(&c, "empty file; the measured program probably did not finish writing it");
     /* json-c takes an int length. */
@@ -346,7 +367,7 @@ int lwr_profile_load(lwr_profile *p, const char *path)
     if (!text) {
         ctx c = {p, path};
         memset(p, 0, sizeof *p);
-        p->path = xstrdup(path);
+        p->path = lwr_xstrdup(path);
         if (errno == ENOENT)
             return fail(&c, "no such file; is this a libwrap experiment directory "
                             "(LIBWRAP_EXPERIMENT_DIRECTORY) with profiling on?");
@@ -392,7 +413,25 @@ void lwr_profile_free(lwr_profile *p)
     free(p->program);
     free(p->timer);
     free(p->path);
+    free(p->host);
+    free(p->launcher);
+    free(p->job);
+    for (size_t i = 0; i < p->nparts; i++)
+        free(p->parts[i].host);
+    free(p->parts);
     memset(p, 0, sizeof *p);
+}
+
+const char *lwr_thread_label(const lwr_thread *t, char buf[64])
+{
+    if (t->rank < 0)
+        snprintf(buf, 64, "thread %lld", (long long)t->id);
+    else if (t->image)
+        snprintf(buf, 64, "rank %lld (exec %lld) thread %lld", (long long)t->rank, (long long)t->image,
+                 (long long)t->id);
+    else
+        snprintf(buf, 64, "rank %lld thread %lld", (long long)t->rank, (long long)t->id);
+    return buf;
 }
 
 /* ---- per-thread flat rows ------------------------------------------------ */
@@ -420,19 +459,19 @@ static lwr_func *row_for(flat *f, const lwr_node *node)
     }
     lwr_func *r = &f->rows[f->n++];
     memset(r, 0, sizeof *r);
-    r->symbol = xstrdup(node->symbol);
-    r->name = xstrdup(node->name);
-    r->metrics = xcalloc(f->p->nmetrics, sizeof(double));
+    r->symbol = lwr_xstrdup(node->symbol);
+    r->name = lwr_xstrdup(node->name);
+    r->metrics = lwr_xcalloc(f->p->nmetrics, sizeof(double));
     /* File and line live in the summed table only; a damaged profile may
      * list a symbol twice, and the first entry wins. */
     for (size_t i = 0; i < f->p->nfuncs; i++)
         if (strcmp(f->p->funcs[i].symbol, node->symbol) == 0) {
-            r->file = xstrdup(f->p->funcs[i].file);
+            r->file = lwr_xstrdup(f->p->funcs[i].file);
             r->line = f->p->funcs[i].line;
             break;
         }
     if (!r->file)
-        r->file = xstrdup("");
+        r->file = lwr_xstrdup("");
     r->has_minmax = 1;
     r->min_ns = UINT64_MAX;
     return r;
@@ -478,7 +517,7 @@ size_t lwr_tree_depth(const lwr_node *n)
 int lwr_thread_functions(const lwr_profile *p, const lwr_thread *t, lwr_func **out, size_t *n)
 {
     flat f = {.p = p};
-    f.stack = xcalloc(lwr_tree_depth(&t->root) + 1, sizeof *f.stack);
+    f.stack = lwr_xcalloc(lwr_tree_depth(&t->root) + 1, sizeof *f.stack);
     for (size_t i = 0; i < t->root.nchildren; i++)
         flatten(&f, &t->root.children[i], 0);
     free(f.stack);

@@ -27,6 +27,14 @@ typedef struct lwr_node {
     size_t nchildren;
 } lwr_node;
 
+/* A value over the ranks of a job: smallest, mean, largest, and which
+ * rank had the smallest and the largest (the lowest rank on a tie). */
+typedef struct lwr_rank_stat {
+    uint64_t min, max;
+    double mean;
+    int64_t min_rank, max_rank;
+} lwr_rank_stat;
+
 typedef struct lwr_func {
     char *symbol;
     char *name;
@@ -35,12 +43,29 @@ typedef struct lwr_func {
     uint64_t visits, inclusive_ns, exclusive_ns, min_ns, max_ns;
     int has_minmax;
     double *metrics;
+    /* A job: over its ranks (a rank that did not call it counts 0). */
+    int has_rank_stats;
+    uint64_t ranks_called;
+    lwr_rank_stat rank_visits, rank_exclusive;
 } lwr_func;
 
 typedef struct lwr_thread {
     int64_t id;
+    int64_t rank;  /* the rank of a job's thread, -1 for a lone process */
+    int64_t image; /* 0, or K for the image of rank-N.K (the rank exec'd) */
     lwr_node root; /* synthetic: its children are the thread's call paths */
 } lwr_thread;
+
+/* "thread 3", or "rank 2 thread 3" in a job. */
+const char *lwr_thread_label(const lwr_thread *t, char buf[64]);
+
+/* One process of a job (a rank-N or rank-N.K part). */
+typedef struct lwr_part {
+    int64_t rank, image, pid;
+    char *host;
+    size_t nthreads;
+    uint64_t visits, exclusive_ns;
+} lwr_part;
 
 typedef struct lwr_metric {
     char *name;
@@ -51,6 +76,8 @@ typedef struct lwr_profile {
     char *path; /* the file it came from, for messages */
     char *program;
     int64_t pid;
+    int64_t rank, size; /* as the process said ("rank", "size"); 0 and 1 when absent */
+    char *host, *launcher, *job; /* "" when absent */
     char *timer;
     lwr_metric *metrics;
     size_t nmetrics;
@@ -58,9 +85,18 @@ typedef struct lwr_profile {
     size_t nfuncs;
     lwr_thread *threads;
     size_t nthreads;
+    /* A job (job.c): the sum of its parts. */
+    int is_job;
+    lwr_part *parts;
+    size_t nparts;
+    size_t nranks; /* distinct ranks among the parts */
 } lwr_profile;
 
 int lwr_profile_load(lwr_profile *p, const char *path);
+/* Allocation that exits with perror(LWR_PROG) on failure (profile_read.c). */
+char *lwr_xstrdup(const char *s);
+void *lwr_xcalloc(size_t n, size_t sz);
+void *lwr_xrealloc(void *p, size_t n);
 /* The same from text in memory (need not be NUL-terminated); `path` names it
  * in messages. lwr_profile_load reads the file and calls this. */
 int lwr_profile_parse(lwr_profile *p, const char *text, size_t len, const char *path);
@@ -70,6 +106,18 @@ void lwr_profile_free(lwr_profile *p);
  * counts only the outermost activation of a recursive function. */
 int lwr_thread_functions(const lwr_profile *p, const lwr_thread *t, lwr_func **out, size_t *n);
 void lwr_funcs_free(lwr_func *f, size_t n);
+
+/* ---- jobs (job.c) ------------------------------------------------------- */
+
+/* Whether `dir` is the directory of a job: rank-N parts, no profile.json. */
+int lwr_is_job(const char *dir);
+/* Loads every part's profile.json and sums them into `p` (functions by
+ * symbol, threads side by side, per-rank statistics); `rank` >= 0 loads
+ * only that rank's parts. */
+int lwr_job_load(lwr_profile *p, const char *dir, int64_t rank);
+/* The job's trace, `dir`/traces.otf2, merged from the ranks' parts now if
+ * the job did not merge it. 0: there, 1: no trace at all, -1: error. */
+int lwr_job_trace(const char *dir, int verbose);
 
 /* ---- tables ------------------------------------------------------------ */
 
@@ -108,29 +156,33 @@ typedef struct lwr_trace_sink {
     void *ud;
     /* The definitions are complete; `regions` stay valid until the end. */
     int (*defs)(void *ud, const lwr_region *regions, size_t nregions, uint64_t duration_ns);
-    int (*location_begin)(void *ud, uint64_t id, const char *name);
+    /* `group`: the location group (a process: "rank 2" in a job's trace,
+     * "process PID" in a lone process's); `ngroups` of them in the trace. */
+    int (*location_begin)(void *ud, uint64_t id, const char *name, uint32_t group, const char *group_name,
+                          size_t ngroups);
     /* A finished call: depth 0 is outermost. Called in order of leaving. */
     int (*call)(void *ud, uint32_t region, uint64_t begin_ns, uint64_t end_ns, unsigned depth);
     int (*metric)(void *ud, const char *name, uint64_t ns, double value); /* may be NULL */
     int (*location_end)(void *ud);                                       /* may be NULL */
 } lwr_trace_sink;
 
-/* Streams the OTF2 archive `anchor` (…/traces.otf2) into `sink`. */
-int lwr_trace_read(const char *anchor, const lwr_trace_sink *sink);
+/* Streams the OTF2 archive `anchor` (…/traces.otf2) into `sink`; `rank`
+ * >= 0 keeps only the locations of that rank of a job. */
+int lwr_trace_read(const char *anchor, const lwr_trace_sink *sink, int64_t rank);
 
 /* Chrome trace-event JSON, written while the trace streams. */
-int lwr_chrome_json(const char *anchor, const char *out_path);
+int lwr_chrome_json(const char *anchor, const char *out_path, int64_t rank);
 
 /* A downsampled per-thread timeline for the HTML report. */
 typedef struct lwr_timeline lwr_timeline;
-int lwr_timeline_build(const char *anchor, size_t max_spans, lwr_timeline **out);
+int lwr_timeline_build(const char *anchor, size_t max_spans, int64_t rank, lwr_timeline **out);
 /* Writes the timeline as a JavaScript object literal. */
 void lwr_timeline_write_js(FILE *out, const lwr_timeline *t);
 /* Calls left out of the timeline (span cap, depth cap). */
 uint64_t lwr_timeline_dropped(const lwr_timeline *t);
 void lwr_timeline_free(lwr_timeline *t);
 
-int lwr_html(const char *out_path, const lwr_profile *p, const char *trace_anchor);
+int lwr_html(const char *out_path, const lwr_profile *p, const char *trace_anchor, int64_t rank);
 
 /* ---- formatting helpers (format.c) ---------------------------------------- */
 

@@ -54,6 +54,20 @@ void lwr_sort_funcs(lwr_func *f, size_t n, lwr_sort key)
 enum { COL_NAME, COL_VISITS, COL_INCL, COL_EXCL, COL_MEAN, COL_MIN, COL_MAX, COL_SHARE, NFIXED };
 static const char *const headers[NFIXED] = {"function", "visits", "inclusive", "exclusive",
                                             "mean", "min", "max", "excl%"};
+/* A job of several ranks: how many called the function, and its exclusive
+ * time per rank (smallest, mean, largest; "@N" says on which rank). */
+enum { JCOL_RANKS, JCOL_MIN, JCOL_MEAN, JCOL_MAX, NJOB };
+static const char *const job_headers[NJOB] = {"ranks", "rank min", "rank mean", "rank max"};
+
+static int job_columns(const lwr_profile *p, const lwr_func *f, size_t n)
+{
+    if (!p->is_job || p->nranks < 2)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!f[i].has_rank_stats)
+            return 0;
+    return 1;
+}
 
 typedef struct {
     char **cells; /* rows x cols */
@@ -79,7 +93,8 @@ static void print_text(FILE *out, const lwr_profile *p, const lwr_func *f, size_
     uint64_t total = 0;
     for (size_t i = 0; i < n; i++)
         total += f[i].exclusive_ns;
-    grid g = {.rows = shown + 1, .cols = NFIXED + p->nmetrics};
+    size_t nj = job_columns(p, f, n) ? NJOB : 0, J = NFIXED + p->nmetrics;
+    grid g = {.rows = shown + 1, .cols = NFIXED + p->nmetrics + nj};
     g.cells = calloc(g.rows * g.cols, sizeof *g.cells);
     if (!g.cells) {
         perror(LWR_PROG);
@@ -89,6 +104,8 @@ static void print_text(FILE *out, const lwr_profile *p, const lwr_func *f, size_
         grid_set(&g, 0, c, headers[c]);
     for (size_t m = 0; m < p->nmetrics; m++)
         grid_set(&g, 0, NFIXED + m, p->metrics[m].name);
+    for (size_t c = 0; c < nj; c++)
+        grid_set(&g, 0, J + c, job_headers[c]);
     for (size_t i = 0; i < shown; i++) {
         char b[40];
         size_t r = i + 1;
@@ -105,6 +122,17 @@ static void print_text(FILE *out, const lwr_profile *p, const lwr_func *f, size_
         for (size_t m = 0; m < p->nmetrics; m++) {
             lwr_fmt_metric(b, f[i].metrics[m]);
             grid_set(&g, r, NFIXED + m, b);
+        }
+        if (nj) {
+            char t[32];
+            const lwr_rank_stat *x = &f[i].rank_exclusive;
+            snprintf(b, sizeof b, "%llu/%zu", (unsigned long long)f[i].ranks_called, p->nranks);
+            grid_set(&g, r, J + JCOL_RANKS, b);
+            snprintf(b, sizeof b, "%s @%lld", lwr_fmt_time(t, (double)x->min), (long long)x->min_rank);
+            grid_set(&g, r, J + JCOL_MIN, b);
+            grid_set(&g, r, J + JCOL_MEAN, lwr_fmt_time(t, x->mean));
+            snprintf(b, sizeof b, "%s @%lld", lwr_fmt_time(t, (double)x->max), (long long)x->max_rank);
+            grid_set(&g, r, J + JCOL_MAX, b);
         }
     }
     size_t *w = calloc(g.cols, sizeof *w);
@@ -146,11 +174,22 @@ static void print_text(FILE *out, const lwr_profile *p, const lwr_func *f, size_
 static void tsv_header(FILE *out, const lwr_profile *p, int per_thread)
 {
     if (per_thread)
-        fputs("thread\t", out);
+        fputs(p->is_job ? "rank\tthread\t" : "thread\t", out);
     fputs("symbol\tname\tfile\tline\tvisits\tinclusive_ns\texclusive_ns\tmean_ns\tmin_ns\tmax_ns\tshare", out);
     for (size_t m = 0; m < p->nmetrics; m++)
         fprintf(out, "\t%s", p->metrics[m].name);
+    /* A job's rows end with the per-rank statistics. */
+    if (p->is_job && !per_thread)
+        fputs("\tranks\tvisits_min\tvisits_min_rank\tvisits_mean\tvisits_max\tvisits_max_rank"
+              "\texclusive_min_ns\texclusive_min_rank\texclusive_mean_ns\texclusive_max_ns\texclusive_max_rank",
+              out);
     fputc('\n', out);
+}
+
+static void tsv_stat(FILE *out, const lwr_rank_stat *s)
+{
+    fprintf(out, "\t%llu\t%lld\t%.1f\t%llu\t%lld", (unsigned long long)s->min, (long long)s->min_rank, s->mean,
+            (unsigned long long)s->max, (long long)s->max_rank);
 }
 
 /* Tabs and newlines inside a field would break the columns. */
@@ -161,14 +200,16 @@ static void tsv_field(FILE *out, const char *s)
 }
 
 static void print_tsv(FILE *out, const lwr_profile *p, const lwr_func *f, size_t n, size_t shown,
-                      const int64_t *thread)
+                      const lwr_thread *thread)
 {
     uint64_t total = 0;
     for (size_t i = 0; i < n; i++)
         total += f[i].exclusive_ns;
     for (size_t i = 0; i < shown; i++) {
+        if (thread && p->is_job)
+            fprintf(out, "%lld\t", (long long)thread->rank);
         if (thread)
-            fprintf(out, "%lld\t", (long long)*thread);
+            fprintf(out, "%lld\t", (long long)thread->id);
         tsv_field(out, f[i].symbol);
         fputc('\t', out);
         tsv_field(out, f[i].name);
@@ -185,6 +226,11 @@ static void print_tsv(FILE *out, const lwr_profile *p, const lwr_func *f, size_t
             char b[40];
             lwr_fmt_metric(b, f[i].metrics[m]);
             fprintf(out, "\t%s", b);
+        }
+        if (p->is_job && !thread) {
+            fprintf(out, "\t%llu", (unsigned long long)f[i].ranks_called);
+            tsv_stat(out, &f[i].rank_visits);
+            tsv_stat(out, &f[i].rank_exclusive);
         }
         fputc('\n', out);
     }
@@ -222,9 +268,38 @@ static void print_json_rows(FILE *out, const lwr_profile *p, const lwr_func *f, 
             lwr_json_string(out, p->metrics[m].name);
             fprintf(out, ": %s", b);
         }
-        fputs("}}", out);
+        fputs("}", out);
+        if (f[i].has_rank_stats) {
+            const lwr_rank_stat *v = &f[i].rank_visits, *x = &f[i].rank_exclusive;
+            fprintf(out, ", \"ranks\": {\"called\": %llu, \"visits\": {\"min\": %llu, \"min_rank\": %lld, "
+                         "\"mean\": %.1f, \"max\": %llu, \"max_rank\": %lld}, \"exclusive_ns\": {\"min\": %llu, "
+                         "\"min_rank\": %lld, \"mean\": %.1f, \"max\": %llu, \"max_rank\": %lld}}",
+                    (unsigned long long)f[i].ranks_called, (unsigned long long)v->min, (long long)v->min_rank,
+                    v->mean, (unsigned long long)v->max, (long long)v->max_rank, (unsigned long long)x->min,
+                    (long long)x->min_rank, x->mean, (unsigned long long)x->max, (long long)x->max_rank);
+        }
+        fputs("}", out);
     }
     fprintf(out, "\n%s]", indent);
+}
+
+/* A job's processes, for the JSON table. */
+static void print_json_job(FILE *out, const lwr_profile *p)
+{
+    fputs("\"job\": {\"id\": ", out);
+    lwr_json_string(out, p->job ? p->job : "");
+    fputs(", \"launcher\": ", out);
+    lwr_json_string(out, p->launcher ? p->launcher : "");
+    fprintf(out, ", \"size\": %lld, \"ranks\": %zu, \"processes\": [", (long long)p->size, p->nranks);
+    for (size_t i = 0; i < p->nparts; i++) {
+        const lwr_part *q = &p->parts[i];
+        fprintf(out, "%s\n  {\"rank\": %lld, \"image\": %lld, \"pid\": %lld, \"host\": ", i ? "," : "",
+                (long long)q->rank, (long long)q->image, (long long)q->pid);
+        lwr_json_string(out, q->host);
+        fprintf(out, ", \"threads\": %zu, \"visits\": %llu, \"exclusive_ns\": %llu}", q->nthreads,
+                (unsigned long long)q->visits, (unsigned long long)q->exclusive_ns);
+    }
+    fputs("]},\n", out);
 }
 
 static size_t shown_rows(size_t n, size_t top)
@@ -239,8 +314,29 @@ int lwr_print_table(FILE *out, const lwr_profile *p, const lwr_table_opts *o)
         lwr_json_string(out, p->program);
         fprintf(out, ", \"pid\": %lld, \"sort\": \"%s\",\n", (long long)p->pid,
                 (const char *[]){"exclusive", "inclusive", "visits", "mean", "name"}[o->sort]);
+        if (p->is_job)
+            print_json_job(out, p);
     } else if (o->format == LWR_TSV) {
         tsv_header(out, p, o->per_thread);
+    } else if (p->is_job && p->rank >= 0) {
+        fprintf(out, "libwrap profile: %s (rank %lld of job %s, pid %lld, host %s, timer %s), %zu functions, "
+                     "%zu threads\n\n",
+                *p->program ? p->program : "?", (long long)p->rank, p->job, (long long)p->pid, p->host,
+                *p->timer ? p->timer : "?", p->nfuncs, p->nthreads);
+    } else if (p->is_job) {
+        /* Ranks that measured nothing in a job without MPI wrote no part. */
+        char of[32] = "";
+        if (p->size > (int64_t)p->nranks)
+            snprintf(of, sizeof of, " of %lld", (long long)p->size);
+        fprintf(out, "libwrap profile: %s (%s job %s: %zu%s ranks, %zu processes, timer %s), %zu functions, "
+                     "%zu threads\n\n",
+                *p->program ? p->program : "?", *p->launcher ? p->launcher : "MPI", p->job, p->nranks, of,
+                p->nparts, *p->timer ? p->timer : "?", p->nfuncs, p->nthreads);
+    } else if (p->size > 1) {
+        /* One part of a job, read on its own (DIR/rank-N). */
+        fprintf(out, "libwrap profile: %s (rank %lld of %lld, pid %lld, timer %s), %zu functions, %zu threads\n\n",
+                *p->program ? p->program : "?", (long long)p->rank, (long long)p->size, (long long)p->pid,
+                *p->timer ? p->timer : "?", p->nfuncs, p->nthreads);
     } else {
         fprintf(out, "libwrap profile: %s (pid %lld, timer %s), %zu functions, %zu threads\n\n",
                 *p->program ? p->program : "?", (long long)p->pid, *p->timer ? p->timer : "?", p->nfuncs,
@@ -279,12 +375,17 @@ int lwr_print_table(FILE *out, const lwr_profile *p, const lwr_table_opts *o)
         lwr_sort_funcs(f, n, o->sort);
         size_t shown = shown_rows(n, o->top);
         if (o->format == LWR_TEXT) {
-            fprintf(out, "%sthread %lld\n", t ? "\n" : "", (long long)p->threads[t].id);
+            char label[64];
+            fprintf(out, "%s%s\n", t ? "\n" : "", lwr_thread_label(&p->threads[t], label));
             print_text(out, p, f, n, shown);
         } else if (o->format == LWR_TSV) {
-            print_tsv(out, p, f, n, shown, &p->threads[t].id);
+            print_tsv(out, p, f, n, shown, &p->threads[t]);
         } else {
-            fprintf(out, "%s\n  {\"id\": %lld, \"functions\": ", t ? "," : "", (long long)p->threads[t].id);
+            if (p->is_job)
+                fprintf(out, "%s\n  {\"rank\": %lld, \"id\": %lld, \"functions\": ", t ? "," : "",
+                        (long long)p->threads[t].rank, (long long)p->threads[t].id);
+            else
+                fprintf(out, "%s\n  {\"id\": %lld, \"functions\": ", t ? "," : "", (long long)p->threads[t].id);
             print_json_rows(out, p, f, n, shown, "  ");
             fputs("}", out);
         }

@@ -111,7 +111,8 @@ static int on_defs(void *ud, const lwr_region *regions, size_t n, uint64_t durat
     return 0;
 }
 
-static int on_location(void *ud, uint64_t id, const char *name)
+static int on_location(void *ud, uint64_t id, const char *name, uint32_t group, const char *group_name,
+                       size_t ngroups)
 {
     lwr_timeline *t = ud;
     lane *l = realloc(t->lanes, (t->nlanes + 1) * sizeof *l);
@@ -164,7 +165,7 @@ static int on_call(void *ud, uint32_t region, uint64_t begin, uint64_t end, unsi
     return 0;
 }
 
-int lwr_timeline_build(const char *anchor, size_t max_spans, lwr_timeline **out)
+int lwr_timeline_build(const char *anchor, size_t max_spans, int64_t rank, lwr_timeline **out)
 {
     lwr_timeline *t = calloc(1, sizeof *t);
     if (!t) {
@@ -174,7 +175,7 @@ int lwr_timeline_build(const char *anchor, size_t max_spans, lwr_timeline **out)
     t->max_spans = max_spans;
     t->first = UINT64_MAX;
     lwr_trace_sink sink = {t, on_defs, on_location, on_call, NULL, NULL};
-    if (lwr_trace_read(anchor, &sink)) {
+    if (lwr_trace_read(anchor, &sink, rank)) {
         lwr_timeline_free(t);
         return -1;
     }

@@ -37,7 +37,11 @@ typedef struct {
     uint64_t *locations;
     uint32_t *location_names;
     uint64_t *location_events; /* as defined; 0: the writer may have made no event file */
+    uint32_t *location_groups;
     size_t nlocations;
+    uint32_t *group_names; /* by location group id */
+    size_t ngroups, ngroups_defined;
+    int64_t rank; /* >= 0: only the locations of this rank */
     /* Metric classes: member ids; instances resolve to their class. */
     uint32_t **class_members;
     uint8_t *class_count;
@@ -97,14 +101,38 @@ static OTF2_CallbackCode def_location(void *ud, OTF2_LocationRef self, OTF2_Stri
                                       uint64_t nevents, OTF2_LocationGroupRef group)
 {
     reader *r = ud;
-    size_t cap = r->nlocations, cap2 = r->nlocations, cap3 = r->nlocations;
+    size_t cap = r->nlocations, cap2 = r->nlocations, cap3 = r->nlocations, cap4 = r->nlocations;
     r->locations = grow(r->locations, &cap, r->nlocations + 1, sizeof *r->locations);
     r->location_names = grow(r->location_names, &cap2, r->nlocations + 1, sizeof *r->location_names);
     r->location_events = grow(r->location_events, &cap3, r->nlocations + 1, sizeof *r->location_events);
+    r->location_groups = grow(r->location_groups, &cap4, r->nlocations + 1, sizeof *r->location_groups);
     r->locations[r->nlocations] = self;
     r->location_events[r->nlocations] = nevents;
+    r->location_groups[r->nlocations] = group;
     r->location_names[r->nlocations++] = name;
     return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode def_group(void *ud, OTF2_LocationGroupRef self, OTF2_StringRef name,
+                                   OTF2_LocationGroupType type, OTF2_SystemTreeNodeRef parent,
+                                   OTF2_LocationGroupRef creator)
+{
+    reader *r = ud;
+    r->group_names = grow(r->group_names, &r->ngroups, (size_t)self + 1, sizeof *r->group_names);
+    r->group_names[self] = name;
+    r->ngroups_defined++;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* A job's trace names its location groups "rank N" (otf2_merge.c). */
+static int group_rank(const reader *r, uint32_t group, int64_t *rank)
+{
+    const char *name = group < r->ngroups ? str(r, r->group_names[group]) : "";
+    char *end;
+    if (strncmp(name, "rank ", 5) != 0 || name[5] < '0' || name[5] > '9')
+        return 0;
+    *rank = strtoll(name + 5, &end, 10);
+    return 1;
 }
 
 static OTF2_CallbackCode def_clock(void *ud, uint64_t resolution, uint64_t offset, uint64_t length,
@@ -253,7 +281,9 @@ static int read_location(reader *r, OTF2_Reader *rd, size_t i)
     r->depth = 0;
     r->unmatched = 0;
     r->last_ns = 0;
-    if (r->sink->location_begin(r->sink->ud, r->locations[i], str(r, r->location_names[i])))
+    uint32_t g = r->location_groups[i];
+    if (r->sink->location_begin(r->sink->ud, r->locations[i], str(r, r->location_names[i]), g,
+                                g < r->ngroups ? str(r, r->group_names[g]) : "", r->ngroups_defined))
         return -1;
     uint64_t n = 0;
     OTF2_ErrorCode e = OTF2_Reader_ReadAllLocalEvents(rd, evt, &n);
@@ -290,6 +320,8 @@ static void reader_free(reader *r)
     free(r->locations);
     free(r->location_names);
     free(r->location_events);
+    free(r->location_groups);
+    free(r->group_names);
     for (size_t i = 0; i < r->nclasses; i++)
         free(r->class_members[i]);
     free(r->class_members);
@@ -298,9 +330,9 @@ static void reader_free(reader *r)
     free(r->stack);
 }
 
-int lwr_trace_read(const char *anchor, const lwr_trace_sink *sink)
+int lwr_trace_read(const char *anchor, const lwr_trace_sink *sink, int64_t rank)
 {
-    reader r = {.anchor = anchor, .sink = sink};
+    reader r = {.anchor = anchor, .sink = sink, .rank = rank};
     FILE *probe = fopen(anchor, "rb");
     if (!probe) {
         fprintf(stderr, "%s: %s: no trace here; run the program with LIBWRAP_ENABLE_TRACING=true\n", LWR_PROG,
@@ -330,6 +362,7 @@ int lwr_trace_read(const char *anchor, const lwr_trace_sink *sink)
     OTF2_GlobalDefReaderCallbacks_SetStringCallback(gcb, def_string);
     OTF2_GlobalDefReaderCallbacks_SetRegionCallback(gcb, def_region);
     OTF2_GlobalDefReaderCallbacks_SetLocationCallback(gcb, def_location);
+    OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback(gcb, def_group);
     OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(gcb, def_clock);
     OTF2_GlobalDefReaderCallbacks_SetMetricMemberCallback(gcb, def_member);
     OTF2_GlobalDefReaderCallbacks_SetMetricClassCallback(gcb, def_class);
@@ -360,6 +393,25 @@ int lwr_trace_read(const char *anchor, const lwr_trace_sink *sink)
     uint64_t duration = to_ns(&r, r.offset + r.length);
     if (sink->defs(sink->ud, r.regions, r.nregions, duration))
         goto out;
+
+    /* One rank of a job: only its locations are read. */
+    if (rank >= 0) {
+        size_t kept = 0;
+        for (size_t i = 0; i < r.nlocations; i++) {
+            int64_t lr;
+            if (!group_rank(&r, r.location_groups[i], &lr) || lr != rank)
+                continue;
+            r.locations[kept] = r.locations[i];
+            r.location_names[kept] = r.location_names[i];
+            r.location_events[kept] = r.location_events[i];
+            r.location_groups[kept++] = r.location_groups[i];
+        }
+        if (kept == 0) {
+            fprintf(stderr, "%s: %s: no thread of rank %lld in this trace\n", LWR_PROG, anchor, (long long)rank);
+            goto out;
+        }
+        r.nlocations = kept;
+    }
 
     for (size_t i = 0; i < r.nlocations; i++)
         OTF2_Reader_SelectLocation(rd, r.locations[i]);

@@ -52,8 +52,8 @@ int lwr_print_tree(FILE *out, const lwr_profile *p, int max_depth)
     }
     for (size_t t = 0; t < p->nthreads; t++) {
         const lwr_node *root = &p->threads[t].root;
-        char a[32];
-        fprintf(out, "%sthread %lld (%s in measured calls)\n", t ? "\n" : "", (long long)p->threads[t].id,
+        char a[32], label[64];
+        fprintf(out, "%s%s (%s in measured calls)\n", t ? "\n" : "", lwr_thread_label(&p->threads[t], label),
                 lwr_fmt_time(a, (double)root->inclusive_ns));
         fprintf(out, "%12s  %12s  %10s  %s\n", "inclusive", "exclusive", "visits", "function");
         const lwr_node **order = (const lwr_node **)lwr_sorted_view(

@@ -18,20 +18,31 @@
 struct lw_config lw_cfg = {
     .profiling = true,
     .tracing = false,
+    .mpi_collectives = true,
     .timer = LW_TIMER_TSC,
     .total_memory = 16u << 20,
     .verbose = 0,
 };
 
-static const char *const lw_log_names[] = {"config", "timer",     "thread",  "region",
-                                           "profile", "lifecycle", "resolve", "exec"};
+static const char *const lw_log_names[] = {"config",  "timer",     "thread",
+                                           "region",  "profile",   "lifecycle",
+                                           "resolve", "exec",      "job"};
+
+/* "rank 3: " inside a job (job.c), so that the messages of many processes
+ * on one terminal say whose they are. */
+static char lw_who[64];
+
+void lw_message_who(const char *who)
+{
+    snprintf(lw_who, sizeof lw_who, "%s", who);
+}
 
 /* Messages go straight to fd 2 with one write(2): no stdio state of the
  * program is touched, and lines of several threads do not interleave. */
 static void lw_vmessage(const char *prefix, const char *fmt, va_list ap)
 {
     char buf[1024];
-    int n = snprintf(buf, sizeof buf, "libwrap: %s", prefix);
+    int n = snprintf(buf, sizeof buf, "libwrap: %s%s", lw_who, prefix);
     if (n < 0)
         return;
     int m = vsnprintf(buf + n, sizeof buf - (size_t)n, fmt, ap);
@@ -174,11 +185,13 @@ void lw_config_load(void)
     if ((v = getenv("LIBWRAP_VERBOSE")) && *v && lw_parse_verbose(v, &lw_cfg.verbose) < 0)
         lw_invalid("LIBWRAP_VERBOSE", v,
                    "true, false, or a comma list of all, config, timer, thread, region, "
-                   "profile, lifecycle, resolve, exec",
+                   "profile, lifecycle, resolve, exec, job",
                    "false");
 
     lw_get_bool("LIBWRAP_ENABLE_PROFILING", &lw_cfg.profiling);
     lw_get_bool("LIBWRAP_ENABLE_TRACING", &lw_cfg.tracing);
+    lw_cfg.tracing_requested = lw_cfg.tracing;
+    lw_get_bool("LIBWRAP_MPI_COLLECTIVES", &lw_cfg.mpi_collectives);
 
     if ((v = getenv("LIBWRAP_TIMER")) && *v) {
         if (!strcasecmp(v, "tsc"))
@@ -232,5 +245,6 @@ int lw_config_write(FILE *out, const char *experiment_dir)
     fprintf(out, "LIBWRAP_METRIC_PERF=%s\n", lw_or_none(lw_cfg.metric_perf));
     fprintf(out, "LIBWRAP_TOTAL_MEMORY=%zu\n", lw_cfg.total_memory);
     fprintf(out, "LIBWRAP_VERBOSE=%s\n", verbose);
+    fprintf(out, "LIBWRAP_MPI_COLLECTIVES=%s\n", lw_cfg.mpi_collectives ? "true" : "false");
     return ferror(out) ? -1 : 0;
 }

@@ -8,7 +8,8 @@
  * started with (a program may pass a cleaned environment), and
  * LIBWRAP_EXPERIMENT_DIRECTORY set to the directory just written: the new
  * image, with the same PID, then claims <dir>.1 (lifecycle.c) instead of
- * overwriting it.
+ * overwriting it. A rank of a job passes its job directory, where the new
+ * image claims rank-N.1.
  */
 #include "internal.h"
 #include "exec_interpose.h"
@@ -80,8 +81,10 @@ char **libwrap_exec_prepare(char *const envp[])
     if (LW_LOAD(lw_state) != 1 || getpid() != lw_process_pid())
         return NULL;
     int saved = errno;
-    lw_finish("exec");
-    const char *dir = lw_experiment_dir_claimed();
+    lw_finish_for_exec();
+    /* In a job, the job directory: the new image is the same rank and
+     * claims <job dir>/rank-N.1 there. */
+    const char *dir = lw_experiment_dir_for_exec();
     if (dir && asprintf(&lw_dir_entry, "LIBWRAP_EXPERIMENT_DIRECTORY=%s", dir) < 0)
         lw_dir_entry = NULL;
     size_t n = 0;

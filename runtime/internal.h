@@ -9,6 +9,8 @@
  *   profile_write.c profile.json, profile.txt
  *   lifecycle.c     start, finalisation, fork, fatal signals, results dir
  *   exec.c          exec family: write results, keep our environment
+ *   job.c           jobs of many processes: rank, job directory, end of job
+ *   mpi.c           what the runtime does inside MPI_Init and MPI_Finalize
  *   resolve.c       libwrap_resolve_fallback and friends
  */
 #ifndef LIBWRAP_RUNTIME_INTERNAL_H
@@ -25,6 +27,7 @@
 #include "filter.h"
 #include "libwrap/libwrap.h"
 #include "metrics.h"
+#include "otf2_merge.h"
 #include "trace.h"
 
 /* Everything below is internal to the runtime's shared object: declared
@@ -43,6 +46,8 @@
 #pragma weak lw_trace_leave
 #pragma weak lw_trace_thread_end
 #pragma weak lw_trace_finalize
+#pragma weak lw_trace_set_process
+#pragma weak lw_trace_merge_job
 #pragma weak lw_metrics_init
 #pragma weak lw_metrics_count
 #pragma weak lw_metrics_def
@@ -77,12 +82,15 @@ enum lw_log_domain {
     LW_LOG_LIFECYCLE = 1u << 5,
     LW_LOG_RESOLVE = 1u << 6,
     LW_LOG_EXEC = 1u << 7,
-    LW_LOG_ALL = 0xffu,
+    LW_LOG_JOB = 1u << 8,
+    LW_LOG_ALL = 0x1ffu,
 };
 
 struct lw_config {
     bool profiling;
     bool tracing;
+    bool tracing_requested;      /* as set; `tracing` goes off when the trace cannot be written */
+    bool mpi_collectives;        /* take part in MPI at MPI_Init/MPI_Finalize (docs/mpi.md) */
     enum lw_timer_kind timer; /* requested; lw_timer_name() says what is used */
     size_t total_memory;
     unsigned verbose;            /* set of lw_log_domain */
@@ -99,6 +107,9 @@ void lw_config_load(void);
 int lw_config_write(FILE *out, const char *experiment_dir);
 
 void lw_log(unsigned domain, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Who speaks, put after "libwrap: " in every message: "rank 3: " inside a
+ * job, "" for a lone process. Set by job.c. */
+void lw_message_who(const char *who);
 void lw_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void lw_vwarn(const char *fmt, va_list ap);
 
@@ -135,6 +146,7 @@ void lw_timer_calibrate(void);
 double lw_timer_ns_per_tick(void);
 uint64_t lw_timer_start_ticks(void);
 uint64_t lw_timer_epoch_ns(void); /* CLOCK_REALTIME at start */
+uint64_t lw_timer_start_mono(void); /* CLOCK_MONOTONIC at start, ns */
 static inline uint64_t lw_ticks_to_ns(uint64_t ticks)
 {
     return (uint64_t)((double)ticks * lw_timer_ns_per_tick() + 0.5);
@@ -259,13 +271,83 @@ int lw_profile_write(const char *dir);
 /* 0 before start, 1 measuring, 2 stopped (finalising or finished). */
 extern int lw_state;
 void lw_ensure_started(void);
-/* Ends measurement and writes the results; `why` is for the verbose log. */
+/* Ends measurement and writes the results; `why` is for the verbose log.
+ * The process is done measuring (exit, signal, libwrap_finalize). */
 void lw_finish(const char *why);
-/* The experiment directory, created and claimed on first use; NULL on error. */
+/* The same before an exec: the new image measures on, so a job's rank is
+ * not finished yet. */
+void lw_finish_for_exec(void);
+/* The experiment directory of this process, created and claimed on first
+ * use; NULL on error. In a job it is <job dir>/rank-N. */
 const char *lw_experiment_dir(void);
 const char *lw_experiment_dir_claimed(void); /* NULL until claimed */
+/* What an exec'd image is given as LIBWRAP_EXPERIMENT_DIRECTORY: the job
+ * directory in a job, else the directory just written; NULL if none. */
+const char *lw_experiment_dir_for_exec(void);
+/* Opens the trace at the first measured call (thread.c): a process that
+ * never records a call creates nothing. Returns 1 if tracing is on. */
+int lw_trace_start(void);
+/* mkdir -p: every missing directory of path (modified in place, restored);
+ * 0, or -1 with errno (lifecycle.c). */
+int lw_mkdir_p(char *path);
+/* 1 once any thread of this process has recorded a call. */
+int lw_measured_something(void);
 pid_t lw_process_pid(void);                  /* updated in a fork child */
 const char *lw_program_name(void);
+
+/* ---- job.c ------------------------------------------------------------- */
+
+/*
+ * The job a process belongs to: from the launcher's environment at start
+ * (Open MPI, PMI/Hydra, PMIx, Slurm srun), or from MPI itself at MPI_Init
+ * (mpi.c). A job of one process is not a job: results keep the layout of a
+ * lone process.
+ */
+typedef struct lw_job {
+    int active;        /* results go to <job dir>/rank-N */
+    int global;        /* `key` names the job on every node */
+    int forked;        /* a fork() child of a rank: it is not the rank */
+    int must_write;    /* agreed at MPI_Finalize: write a part even without calls */
+    int mpmd;          /* several programs in the job: no MPI collectives */
+    int named_by_mpi;  /* `id` is rank 0's default directory name (mpi.c) */
+    long rank, size;   /* -1: unknown */
+    const char *launcher; /* "Open MPI", "PMI", "PMIx", "Slurm", "MPI" */
+    char *id;          /* in the default directory name */
+    char *key;         /* JOB_KEY= in the job directory's config.txt */
+    char *dir;         /* the job directory, once claimed or joined */
+    char host[256];
+    char boot_id[64];  /* processes with the same boot id share their clocks */
+    /* The clock: ticks to ns on the job's clock (realtime of the host of
+     * rank 0 when MPI measured the offsets), as (ticks, ns) points. */
+    size_t npoints;
+    uint64_t point_ticks[4];
+    uint64_t point_ns[4];
+} lw_job;
+
+extern lw_job lw_job_info;
+
+/* Reads the launcher's environment (before the settings: messages carry
+ * the rank from the start). Logs what it found once the settings are read
+ * (lw_job_log). */
+void lw_job_init(void);
+void lw_job_log(void);
+/* MPI_Init told the rank and size (mpi.c); `id0`, `key0` name the job as
+ * rank 0 saw it (NULL when MPI could not tell). */
+void lw_job_from_mpi(long rank, long size, const char *id0, const char *key0);
+/* Claims or joins the job directory; lock 3 held. Returns it or NULL. */
+const char *lw_job_claim_dir(const char *explicit_dir);
+/* A rank is done and its part is written into `part_dir`: counts it in
+ * <job dir>/finished.txt; the last rank merges the job's trace.
+ * `in_signal`: ending by a fatal signal, merging is left to the report. */
+void lw_job_finished(int in_signal);
+/* In a fork child. */
+void lw_job_after_fork_child(void);
+/* Adds the clock's (ticks, ns) points of [tick0, tick_end] for the trace. */
+void lw_job_clock_points(uint64_t tick0, uint64_t tick_end);
+/* MPI measured this process's monotonic clock against rank 0's at `mono`
+ * (ns): rank 0's monotonic clock read mono + offset; rank 0's realtime is
+ * its monotonic clock + delta0. */
+void lw_job_clock_sample(uint64_t mono, int64_t offset, int64_t delta0);
 
 /* ---- exec.c ------------------------------------------------------------ */
 

@@ -13,6 +13,9 @@
  * otherwise <dir>.1, <dir>.2, ... are tried. So an exec'd program with the
  * same PID, or two runs given the same LIBWRAP_EXPERIMENT_DIRECTORY, never
  * overwrite each other. A fork()ed child claims <parent dir>/fork-<pid>.
+ * A rank of a job claims <job dir>/rank-N the same way, in the job's
+ * directory (job.c). Nothing is claimed before the process has measured a
+ * call, with or without tracing: the trace is opened at the first one.
  */
 #include "internal.h"
 
@@ -34,10 +37,14 @@ static pthread_once_t lw_once = PTHREAD_ONCE_INIT;
 /* Lock 3 of the order in internal.h. */
 static pthread_mutex_t lw_dir_mutex = PTHREAD_MUTEX_INITIALIZER;
 static char *lw_dir;      /* claimed experiment directory */
-static char *lw_dir_base; /* the name to claim (absolute) */
+static char *lw_dir_base; /* the name to claim (absolute), a lone process's */
+static char *lw_explicit_dir; /* LIBWRAP_EXPERIMENT_DIRECTORY (absolute), or NULL */
 static pid_t lw_pid;
 static int lw_finishing;
 static int lw_tracing_active;
+static int lw_trace_tried; /* lw_trace_start ran (under lw_dir_mutex) */
+static int lw_any_thread;  /* a thread has recorded a call */
+static int lw_claim_failed; /* said once: no results */
 static int lw_membarrier_ok;
 static __thread int lw_fork_locked __attribute__((tls_model("initial-exec")));
 
@@ -83,7 +90,7 @@ static char *lw_default_dir(void)
     return lw_absolute(name);
 }
 
-static int lw_mkdir_p(char *path)
+int lw_mkdir_p(char *path)
 {
     for (char *p = path + 1; *p; p++) {
         if (*p != '/')
@@ -137,13 +144,71 @@ static char *lw_claim(const char *base)
     return NULL;
 }
 
+/* With lw_dir_mutex held. */
+static const char *lw_claim_locked(void)
+{
+    if (lw_dir || lw_claim_failed)
+        return lw_dir;
+    /* A rank claims <job dir>/rank-N; its fork child, when the rank had no
+     * directory yet at the fork, <job dir>/rank-N/fork-PID. */
+    if (lw_job_info.active && (!lw_job_info.forked || !lw_dir_base)) {
+        const char *job = lw_job_claim_dir(lw_explicit_dir);
+        char *base = NULL;
+        int n = !job ? -1
+                : lw_job_info.forked ? asprintf(&base, "%s/rank-%ld/fork-%ld", job, lw_job_info.rank, (long)getpid())
+                                     : asprintf(&base, "%s/rank-%ld", job, lw_job_info.rank);
+        if (n >= 0) {
+            lw_dir = lw_claim(base);
+            free(base);
+        }
+    } else if (lw_dir_base) {
+        lw_dir = lw_claim(lw_dir_base);
+    }
+    lw_claim_failed = !lw_dir;
+    return lw_dir;
+}
+
 const char *lw_experiment_dir(void)
 {
     pthread_mutex_lock(&lw_dir_mutex);
-    if (!lw_dir && lw_dir_base)
-        lw_dir = lw_claim(lw_dir_base);
+    const char *dir = lw_claim_locked();
     pthread_mutex_unlock(&lw_dir_mutex);
+    return dir;
+}
+
+const char *lw_experiment_dir_for_exec(void)
+{
+    /* A fork child of a rank that execs becomes a process of that rank
+     * again (rank-N.K), as anything the rank starts with posix_spawn. */
+    if (lw_job_info.active && lw_job_info.forked)
+        return NULL;
+    if (lw_job_info.active && lw_job_info.dir)
+        return lw_job_info.dir;
     return lw_dir;
+}
+
+int lw_measured_something(void)
+{
+    return LW_LOAD(lw_any_thread);
+}
+
+int lw_trace_start(void)
+{
+    LW_STORE(lw_any_thread, 1);
+    if (!LW_LOAD(lw_cfg.tracing))
+        return 0;
+    pthread_mutex_lock(&lw_dir_mutex);
+    if (!lw_trace_tried && LW_LOAD(lw_state) == 1) {
+        lw_trace_tried = 1;
+        const char *dir = lw_claim_locked();
+        if (dir && lw_trace_init && lw_trace_init(dir, lw_cfg.total_memory, lw_nmetrics) == 0)
+            LW_STORE(lw_tracing_active, 1);
+        else
+            LW_STORE(lw_cfg.tracing, false);
+    }
+    int on = LW_LOAD(lw_tracing_active);
+    pthread_mutex_unlock(&lw_dir_mutex);
+    return on;
 }
 
 /* A full barrier on every thread of the process, so that a thread that has
@@ -193,19 +258,29 @@ static void lw_fork_child(void)
     lw_region_after_fork_child();
     lw_thread_after_fork_child();
     char *base = NULL;
-    const char *parent = lw_dir ? lw_dir : lw_dir_base;
+    /* A rank without a directory yet: the child's is found from the job
+     * when it needs one (lw_claim_locked). */
+    const char *parent = lw_dir ? lw_dir : lw_job_info.active ? NULL : lw_dir_base;
     if (parent && asprintf(&base, "%s/fork-%ld", parent, (long)getpid()) < 0)
         base = NULL;
     lw_dir_base = base;
     lw_dir = NULL;
+    lw_claim_failed = 0;
     lw_pid = getpid();
     if (lw_tracing_active)
         lw_log(LW_LOG_LIFECYCLE, "fork child %ld: profile only, the trace stays the parent's",
                (long)getpid());
     lw_tracing_active = 0;
+    lw_trace_tried = 1;
     lw_cfg.tracing = false;
+    lw_job_after_fork_child();
     LW_STORE(lw_tls.guard, 0);
 }
+
+/* How measurement ends: the process goes on in a new image (exec), it is
+ * done (exit, libwrap_finalize), or it is dying by a signal. */
+enum lw_end { LW_END_EXEC, LW_END_DONE, LW_END_SIGNAL };
+static void lw_finish_as(const char *why, enum lw_end end);
 
 static void lw_fatal_handler(int sig, siginfo_t *si, void *uc)
 {
@@ -227,7 +302,7 @@ static void lw_fatal_handler(int sig, siginfo_t *si, void *uc)
         pthread_sigmask(SIG_UNBLOCK, &set, NULL);
         alarm(10);
         lw_log(LW_LOG_LIFECYCLE, "signal %d: writing results", sig);
-        lw_finish("fatal signal");
+        lw_finish_as("fatal signal", LW_END_SIGNAL);
         alarm(0);
     }
     if (i < LW_NFATAL)
@@ -264,26 +339,25 @@ static void lw_start(void)
     int saved = errno;
     LW_STORE(lw_tls.guard, 1);
     lw_pid = getpid();
+    /* The job first: the settings' own warnings then name the rank. */
+    lw_job_init();
     lw_config_load();
+    lw_job_log();
     lw_timer_init(lw_cfg.timer);
     lw_thread_init_process();
     lw_region_init();
     lw_exec_init();
-    lw_dir_base = lw_cfg.experiment_directory ? lw_absolute(lw_cfg.experiment_directory)
-                                              : lw_default_dir();
+    lw_explicit_dir = lw_cfg.experiment_directory ? lw_absolute(lw_cfg.experiment_directory) : NULL;
+    lw_dir_base = lw_explicit_dir ? strdup(lw_explicit_dir) : lw_default_dir();
     if (lw_metrics_init) {
         size_t n = lw_metrics_init();
         lw_nmetrics = n > LW_MAX_METRICS ? LW_MAX_METRICS : n;
     }
-    if (lw_cfg.tracing) {
-        const char *dir;
-        if (!lw_trace_init)
-            lw_warn("LIBWRAP_ENABLE_TRACING=true, but this runtime was built without the OTF2 "
-                    "writer; only the profile is written");
-        else if ((dir = lw_experiment_dir()) && lw_trace_init(dir, lw_cfg.total_memory, lw_nmetrics) == 0)
-            lw_tracing_active = 1;
-        if (!lw_tracing_active)
-            lw_cfg.tracing = false;
+    /* The trace is opened at the first measured call (lw_trace_start). */
+    if (lw_cfg.tracing && !lw_trace_init) {
+        lw_warn("LIBWRAP_ENABLE_TRACING=true, but this runtime was built without the OTF2 "
+                "writer; only the profile is written");
+        lw_cfg.tracing = false;
     }
     lw_membarrier_ok = syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
     pthread_atfork(lw_fork_prepare, lw_fork_parent, lw_fork_child);
@@ -326,7 +400,7 @@ static int lw_wait_not_busy(const lw_thread *t)
     return 0;
 }
 
-void lw_finish(const char *why)
+static void lw_finish_as(const char *why, enum lw_end end)
 {
     if (LW_LOAD(lw_state) != 1 || __atomic_exchange_n(&lw_finishing, 1, __ATOMIC_SEQ_CST))
         return;
@@ -334,7 +408,7 @@ void lw_finish(const char *why)
     int guard = LW_LOAD(lw_tls.guard);
     LW_STORE(lw_tls.guard, 1);
     LW_STORE(lw_state, 2);
-    uint64_t end = lw_ticks();
+    uint64_t end_ticks = lw_ticks();
     lw_log(LW_LOG_LIFECYCLE, "finishing (%s)", why);
 
     /* The order of internal.h, as lw_fork_prepare. */
@@ -352,36 +426,69 @@ void lw_finish(const char *why)
             continue;
         }
         if (t->alive)
-            lw_thread_close_frames(t, end);
+            lw_thread_close_frames(t, end_ticks);
         measured |= lw_tree_has_visits(t->tree.root);
     }
     lw_timer_calibrate();
 
+    /* A rank of an MPI job where any rank measured writes its part even
+     * without calls of its own (mpi.c): the job's end can then be counted. */
+    int write = measured || (lw_job_info.must_write && end != LW_END_EXEC);
+    pthread_mutex_lock(&lw_dir_mutex);
+    int tracing = lw_tracing_active;
+    pthread_mutex_unlock(&lw_dir_mutex);
     const char *dir = NULL;
-    if (measured || lw_tracing_active)
+    if (write || tracing)
         dir = lw_experiment_dir();
-    if (dir && measured && lw_cfg.profiling)
+    struct timespec t0, t1, t2;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (dir && write && lw_cfg.profiling)
         lw_profile_write(dir);
-    if (lw_tracing_active) {
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (tracing) {
         for (lw_thread *t = lw_thread_first(); t; t = t->next)
             if (t->trace) {
                 lw_trace_thread_end(t->trace);
                 t->trace = NULL;
             }
+        if (lw_job_info.active && !lw_job_info.forked && lw_trace_set_process) {
+            lw_job_clock_points(lw_timer_start_ticks(), end_ticks);
+            lw_trace_process p = {lw_job_info.rank, lw_job_info.size, lw_job_info.host,
+                                  lw_job_info.npoints, lw_job_info.point_ticks, lw_job_info.point_ns};
+            lw_trace_set_process(&p);
+        }
         size_t n;
         const libwrap_region *const *regions = lw_region_table(&n);
         uint64_t res = (uint64_t)(1e9 / lw_timer_ns_per_tick() + 0.5);
-        lw_trace_finalize(regions, n, lw_timer_start_ticks(), end, res, lw_timer_epoch_ns());
+        lw_trace_finalize(regions, n, lw_timer_start_ticks(), end_ticks, res, lw_timer_epoch_ns());
         lw_tracing_active = 0;
     }
+    clock_gettime(CLOCK_MONOTONIC, &t2);
     if (lw_nmetrics)
         lw_metrics_fini();
     lw_thread_registry_unlock();
     lw_region_unlock();
-    if (!measured)
-        lw_log(LW_LOG_LIFECYCLE, "no call was measured: no results written");
+    if (dir)
+        lw_log(LW_LOG_LIFECYCLE, "results written to %s (profile %.1f ms, trace %.1f ms)", dir,
+               (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6,
+               (double)(t2.tv_sec - t1.tv_sec) * 1e3 + (double)(t2.tv_nsec - t1.tv_nsec) / 1e6);
+    else if (!write)
+        lw_log(LW_LOG_LIFECYCLE, "no call was measured: nothing written");
+    /* Counted once the part is complete; the last rank merges the traces. */
+    if (dir && end != LW_END_EXEC)
+        lw_job_finished(end == LW_END_SIGNAL);
     LW_STORE(lw_tls.guard, guard);
     errno = saved;
+}
+
+void lw_finish(const char *why)
+{
+    lw_finish_as(why, LW_END_DONE);
+}
+
+void lw_finish_for_exec(void)
+{
+    lw_finish_as("exec", LW_END_EXEC);
 }
 
 #ifndef LIBWRAP_NOP

@@ -17,6 +17,11 @@ static size_t lw_ndefs;
 static size_t lw_papi_n, lw_perf_off, lw_perf_n, lw_rusage_off, lw_rusage_n;
 static int lw_metrics_ready;
 
+/* The runtime's warning, which names the rank inside a job (config.c);
+ * absent when the metric sources are built alone into a test driver. */
+void lw_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#pragma weak lw_warn
+
 void lw_metrics_warn(const char *fmt, ...)
 {
     va_list ap;
@@ -25,7 +30,10 @@ void lw_metrics_warn(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap); /* truncates an overlong name, never overflows */
     va_end(ap);
-    fprintf(stderr, "libwrap: warning: %s\n", line);
+    if (lw_warn)
+        lw_warn("%s", line);
+    else
+        fprintf(stderr, "libwrap: warning: %s\n", line);
 }
 
 void lw_metrics_each_name(const char *list, void (*fn)(const char *name, size_t len, void *arg),

@@ -25,7 +25,13 @@
 #include <otf2/otf2.h>
 
 #include "metrics.h"
+#include "otf2_merge.h"
 #include "trace.h"
+
+/* The runtime's warning (config.c: "libwrap: rank 3: warning: ..."); absent
+ * when this file is built alone into the test driver. */
+void lw_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#pragma weak lw_warn
 
 struct lw_trace_thread {
     OTF2_EvtWriter *writer;
@@ -55,6 +61,9 @@ static int lw_closing;
 static pthread_mutex_t lw_threads_lock = PTHREAD_MUTEX_INITIALIZER;
 static lw_trace_thread *lw_threads;
 static char lw_first_error[256]; /* the first error OTF2 reported, for the loss report */
+static lw_trace_process lw_process = {.rank = -1};
+static char lw_process_host[256];
+static uint64_t lw_process_ticks[8], lw_process_ns[8];
 static int lw_errors;
 static int lw_write_failed;
 
@@ -131,10 +140,24 @@ static void lw_chunk_free_all(void *data, OTF2_FileType type, OTF2_LocationRef l
 static const OTF2_FlushCallbacks lw_flush_callbacks = {lw_pre_flush, lw_post_flush};
 static const OTF2_MemoryCallbacks lw_memory_callbacks = {lw_chunk_alloc, lw_chunk_free_all};
 
+static void lw_message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void lw_message(const char *fmt, ...)
+{
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (lw_warn)
+        lw_warn("%s", line);
+    else
+        fprintf(stderr, "libwrap: warning: %s\n", line);
+}
+
 static void lw_trace_warn(const char *what, OTF2_ErrorCode rc)
 {
-    fprintf(stderr, "libwrap: warning: LIBWRAP_ENABLE_TRACING: %s in '%s': %s; tracing is off\n",
-            what, lw_dir ? lw_dir : "?", lw_errors ? lw_first_error : OTF2_Error_GetDescription(rc));
+    lw_message("LIBWRAP_ENABLE_TRACING: %s in '%s': %s; tracing is off", what, lw_dir ? lw_dir : "?",
+               lw_errors ? lw_first_error : OTF2_Error_GetDescription(rc));
 }
 
 /* Event chunks: large enough to amortise a flush, small enough that several
@@ -172,8 +195,8 @@ int lw_trace_init(const char *dir, size_t budget, size_t nmetrics)
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
         char *path = NULL;
         if (asprintf(&path, "%s/%s", dir, parts[i]) >= 0 && access(path, F_OK) == 0) {
-            fprintf(stderr, "libwrap: warning: LIBWRAP_ENABLE_TRACING: '%s' already exists; "
-                            "tracing is off (choose a new LIBWRAP_EXPERIMENT_DIRECTORY)\n", path);
+            lw_message("LIBWRAP_ENABLE_TRACING: '%s' already exists; tracing is off (choose a new "
+                       "LIBWRAP_EXPERIMENT_DIRECTORY)", path);
             free(path);
             return -1;
         }
@@ -198,6 +221,48 @@ int lw_trace_init(const char *dir, size_t budget, size_t nmetrics)
         return -1;
     }
     return 0;
+}
+
+void lw_trace_set_process(const lw_trace_process *p)
+{
+    lw_process = *p;
+    snprintf(lw_process_host, sizeof lw_process_host, "%s", p->host ? p->host : "");
+    lw_process.host = lw_process_host;
+    size_t n = p->npoints < 8 ? p->npoints : 8;
+    memcpy(lw_process_ticks, p->point_ticks, n * sizeof *lw_process_ticks);
+    memcpy(lw_process_ns, p->point_ns, n * sizeof *lw_process_ns);
+    lw_process.npoints = n;
+    lw_process.point_ticks = lw_process_ticks;
+    lw_process.point_ns = lw_process_ns;
+}
+
+/* A rank's archive says which rank it is and how its clock maps to the
+ * job's, for the merge (otf2_merge.c). */
+static OTF2_ErrorCode lw_write_properties(void)
+{
+    char v[512];
+    OTF2_ErrorCode rc = OTF2_SUCCESS;
+    if (lw_process.rank < 0)
+        return rc;
+    snprintf(v, sizeof v, "%ld", lw_process.rank);
+    if (!rc)
+        rc = OTF2_Archive_SetProperty(lw_archive, LW_PROP_RANK, v, true);
+    snprintf(v, sizeof v, "%ld", lw_process.size);
+    if (!rc)
+        rc = OTF2_Archive_SetProperty(lw_archive, LW_PROP_SIZE, v, true);
+    snprintf(v, sizeof v, "%ld", (long)getpid());
+    if (!rc)
+        rc = OTF2_Archive_SetProperty(lw_archive, LW_PROP_PID, v, true);
+    if (!rc && *lw_process_host)
+        rc = OTF2_Archive_SetProperty(lw_archive, LW_PROP_HOST, lw_process_host, true);
+    size_t len = 0;
+    v[0] = 0;
+    for (size_t i = 0; i < lw_process.npoints && len < sizeof v; i++)
+        len += (size_t)snprintf(v + len, sizeof v - len, "%s%" PRIu64 ":%" PRIu64, i ? " " : "",
+                                lw_process.point_ticks[i], lw_process.point_ns[i]);
+    if (!rc && lw_process.npoints)
+        rc = OTF2_Archive_SetProperty(lw_archive, LW_PROP_TIME, v, true);
+    return rc;
 }
 
 lw_trace_thread *lw_trace_thread_begin(uint32_t tid)
@@ -418,12 +483,18 @@ static OTF2_ErrorCode lw_write_global_defs(const libwrap_region *const *regions,
     }
     lw_check(&d, OTF2_GlobalDefWriter_WriteClockProperties(
                      d.w, resolution, tick0, tick_end > tick0 ? tick_end - tick0 : 0, epoch_ns));
-    gethostname(host, sizeof host - 1);
+    if (lw_process.rank >= 0 && *lw_process_host)
+        snprintf(host, sizeof host, "%s", lw_process_host);
+    else
+        gethostname(host, sizeof host - 1);
     OTF2_StringRef shost = lw_string(&d, host);
     OTF2_StringRef snode = lw_string(&d, "node");
     lw_check(&d, OTF2_GlobalDefWriter_WriteSystemTreeNode(d.w, 0, shost, snode,
                                                           OTF2_UNDEFINED_SYSTEM_TREE_NODE));
-    snprintf(name, sizeof name, "process %ld", (long)getpid());
+    if (lw_process.rank >= 0)
+        snprintf(name, sizeof name, "rank %ld", lw_process.rank);
+    else
+        snprintf(name, sizeof name, "process %ld", (long)getpid());
     lw_check(&d, OTF2_GlobalDefWriter_WriteLocationGroup(d.w, 0, lw_string(&d, name),
                                                          OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
                                                          OTF2_UNDEFINED_LOCATION_GROUP));
@@ -543,6 +614,8 @@ uint64_t lw_trace_finalize(const libwrap_region *const *regions, size_t nregions
         rc = lw_write_local_defs();
     if (!rc)
         rc = lw_write_global_defs(regions, nregions, tick0, tick_end, resolution, epoch_ns);
+    if (!rc)
+        rc = lw_write_properties();
     OTF2_ErrorCode rc_close = OTF2_Archive_Close(lw_archive);
     if (!rc)
         rc = rc_close;
@@ -556,14 +629,12 @@ uint64_t lw_trace_finalize(const libwrap_region *const *regions, size_t nregions
     pthread_mutex_unlock(&lw_threads_lock);
 
     if (lost)
-        fprintf(stderr,
-                "libwrap: warning: trace: %" PRIu64 " of %" PRIu64 " events could not be written "
-                "to '%s/traces' (%s); the trace is incomplete: check free disk space\n",
-                lost, lost + written, lw_dir, lw_errors ? lw_first_error : "unknown error");
+        lw_message("trace: %" PRIu64 " of %" PRIu64 " events could not be written to '%s/traces' "
+                   "(%s); the trace is incomplete: check free disk space",
+                   lost, lost + written, lw_dir, lw_errors ? lw_first_error : "unknown error");
     if (rc)
-        fprintf(stderr,
-                "libwrap: warning: trace: cannot write the definitions of '%s/traces.otf2' (%s); "
-                "the trace is unreadable: check free disk space\n",
-                lw_dir, lw_errors ? lw_first_error : OTF2_Error_GetDescription(rc));
+        lw_message("trace: cannot write the definitions of '%s/traces.otf2' (%s); the trace is "
+                   "unreadable: check free disk space",
+                   lw_dir, lw_errors ? lw_first_error : OTF2_Error_GetDescription(rc));
     return written;
 }

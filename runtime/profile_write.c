@@ -145,8 +145,13 @@ static int lw_write_txt(const char *path, const lw_flat *flat, size_t nflat)
     FILE *f = fopen(path, "we");
     if (!f)
         return -1;
-    fprintf(f, "libwrap profile of %s (pid %ld), timer %s\n\n", lw_program_name(), (long)getpid(),
-            lw_timer_name());
+    if (lw_job_info.active)
+        fprintf(f, "libwrap profile of %s (rank %ld of %ld, pid %ld, host %s), timer %s\n\n",
+                lw_program_name(), lw_job_info.rank, lw_job_info.size, (long)getpid(), lw_job_info.host,
+                lw_timer_name());
+    else
+        fprintf(f, "libwrap profile of %s (pid %ld), timer %s\n\n", lw_program_name(), (long)getpid(),
+                lw_timer_name());
     fprintf(f, "%12s %14s %14s %12s  %s\n", "visits", "incl_us", "excl_us", "mean_us", "function");
     for (size_t i = 0; i < nflat; i++) {
         const libwrap_region *r = lw_region_get(flat[i].region);
@@ -199,6 +204,15 @@ int lw_profile_write(const char *dir)
     json_object_object_add(root, "libwrap_profile", json_object_new_int(1));
     json_object_object_add(root, "program", json_object_new_string(lw_program_name()));
     json_object_object_add(root, "pid", json_object_new_int64(getpid()));
+    /* Every process names its place in its job; a lone process is rank 0 of 1. */
+    const lw_job *job = &lw_job_info;
+    json_object_object_add(root, "rank", json_object_new_int64(job->active || job->rank >= 0 ? job->rank : 0));
+    json_object_object_add(root, "size", json_object_new_int64(job->active ? job->size : 1));
+    json_object_object_add(root, "host", json_object_new_string(job->host));
+    if (job->active) {
+        json_object_object_add(root, "launcher", json_object_new_string(job->launcher));
+        json_object_object_add(root, "job", json_object_new_string(job->id));
+    }
     json_object_object_add(root, "timer", json_object_new_string(lw_timer_name()));
     json_object *metrics = json_object_new_array();
     for (size_t i = 0; i < lw_nmetrics; i++) {

@@ -69,7 +69,7 @@ int32_t libwrap_region_register(libwrap_region *region)
     id = region->id;
     if (!id) {
         const char *name = region->name ? region->name : region->symbol;
-        if (!lw_cfg.profiling && !lw_cfg.tracing) {
+        if (!lw_cfg.profiling && !LW_LOAD(lw_cfg.tracing)) {
             id = LW_REGION_DISABLED;
         } else if (lw_runtime_filter &&
                    lw_filter_excludes(lw_runtime_filter, region->file, region->symbol, name)) {

@@ -98,10 +98,14 @@ lw_thread *lw_thread_attach(void)
     t->alive = 1;
     if (lw_nmetrics)
         lw_metrics_thread_init(&t->mt);
+    /* The process's first measured call opens the trace (and claims the
+     * experiment directory): before it, a process has created nothing.
+     * Outside the registry lock: it takes the directory's (lock order). */
+    int tracing = lw_trace_start();
 
     pthread_mutex_lock(&lw_threads_mutex);
     t->tid = getpid() == (pid_t)syscall(SYS_gettid) ? 0 : lw_next_tid++;
-    if (lw_cfg.tracing && lw_trace_thread_begin)
+    if (tracing && lw_trace_thread_begin)
         t->trace = lw_trace_thread_begin(t->tid);
     t->slow = lw_nmetrics != 0;
     t->next = lw_threads;

@@ -137,3 +137,8 @@ uint64_t lw_timer_epoch_ns(void)
 {
     return lw_epoch;
 }
+
+uint64_t lw_timer_start_mono(void)
+{
+    return lw_start_mono;
+}

@@ -27,6 +27,22 @@ void lw_trace_enter(lw_trace_thread *t, int32_t region, uint64_t ticks, const ui
 void lw_trace_leave(lw_trace_thread *t, int32_t region, uint64_t ticks, const uint64_t *metrics);
 void lw_trace_thread_end(lw_trace_thread *t);
 
+/*
+ * The process the archive belongs to, when it is a rank of a job (never
+ * called: a lone process, "process PID"). Written into the anchor file as
+ * properties (otf2_merge.h), so that the job's parts can be merged into one
+ * archive: rank, size, host, and the map from ticks to ns on the job's
+ * clock, linear between `npoints` (ticks, ns) points. Call before
+ * lw_trace_finalize.
+ */
+typedef struct lw_trace_process {
+    long rank, size;
+    const char *host;
+    size_t npoints;
+    const uint64_t *point_ticks, *point_ns;
+} lw_trace_process;
+void lw_trace_set_process(const lw_trace_process *p);
+
 /* Writes definitions and closes the archive. `regions[i]` is region id i+1.
  * Ticks map to ns as ns = (ticks - tick0) * ns_per_tick; `resolution` is
  * ticks per second. Returns the number of events written; lost events (none

@@ -1,0 +1,436 @@
+/*
+ * job.c - a job of many processes as one profile, and its trace.
+ *
+ * A job directory holds a part per process (rank-N, rank-N.K for the
+ * images of a rank that exec'd; docs/mpi.md), each with the profile.json
+ * of a lone process. The job's profile is their sum: functions matched by
+ * symbol with visits, times and metrics added (min and max over all calls),
+ * threads side by side and labelled with their rank, and for every
+ * function its visits and exclusive time per rank (smallest, mean,
+ * largest, and where). Fork children (rank-N/fork-PID) are not parts.
+ *
+ * Parts are read one at a time and folded in: memory is the sum of the
+ * call trees (the trees and flame graph need them), not a copy per part.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "otf2_merge.h"
+#include "report.h"
+
+typedef struct {
+    char *name;
+    int64_t rank, image;
+} part_name;
+
+/* "rank-N" or "rank-N.K". */
+static int parse_part(const char *name, int64_t *rank, int64_t *image)
+{
+    char *end;
+    if (strncmp(name, "rank-", 5) != 0 || name[5] < '0' || name[5] > '9')
+        return 0;
+    errno = 0;
+    *rank = strtoll(name + 5, &end, 10);
+    *image = 0;
+    if (errno)
+        return 0;
+    if (*end == '.') {
+        if (end[1] < '0' || end[1] > '9')
+            return 0;
+        *image = strtoll(end + 1, &end, 10);
+    }
+    return *end == 0;
+}
+
+static int cmp_part(const void *a, const void *b)
+{
+    const part_name *x = a, *y = b;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    return (x->image > y->image) - (x->image < y->image);
+}
+
+/* The parts of `dir` that have a profile.json (or, with `any`, a config.txt). */
+static part_name *list_parts(const char *dir, size_t *n, int any)
+{
+    DIR *d = opendir(dir);
+    part_name *v = NULL;
+    *n = 0;
+    if (!d)
+        return NULL;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        int64_t rank, image;
+        if (!parse_part(e->d_name, &rank, &image))
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s/%s", dir, e->d_name,
+                 any ? "config.txt" : "profile.json");
+        if (access(path, F_OK) != 0)
+            continue;
+        v = lwr_xrealloc(v, (*n + 1) * sizeof *v);
+        v[*n] = (part_name){lwr_xstrdup(e->d_name), rank, image};
+        (*n)++;
+    }
+    closedir(d);
+    if (*n)
+        qsort(v, *n, sizeof *v, cmp_part);
+    return v;
+}
+
+static void free_parts(part_name *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i].name);
+    free(v);
+}
+
+int lwr_is_job(const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/profile.json", dir);
+    if (access(path, F_OK) == 0)
+        return 0;
+    size_t n;
+    part_name *v = list_parts(dir, &n, 1);
+    free_parts(v, n);
+    return n > 0;
+}
+
+/* ---- folding parts into the job's profile -------------------------------- */
+
+typedef struct {
+    lwr_profile *p;
+    /* symbol -> function index, open addressing */
+    size_t *slots, mask;
+    /* the current rank's visits and exclusive time per function */
+    uint64_t *cur_visits, *cur_excl;
+    int64_t *last_rank_seen; /* per function: the last rank that called it */
+    int64_t *first_missing;  /* per function: the first rank that did not, -1 */
+    double *sum_visits, *sum_excl;
+    size_t cap;
+    int64_t cur_rank;
+    size_t nranks;
+} fold;
+
+static uint64_t hash(const char *s)
+{
+    uint64_t h = 14695981039346656037u;
+    while (*s)
+        h = (h ^ (unsigned char)*s++) * 1099511628211u;
+    return h;
+}
+
+static void rehash(fold *f)
+{
+    size_t n = f->mask ? 2 * (f->mask + 1) : 256;
+    free(f->slots);
+    f->slots = calloc(n, sizeof *f->slots);
+    if (!f->slots) {
+        perror(LWR_PROG);
+        exit(1);
+    }
+    f->mask = n - 1;
+    for (size_t i = 0; i < f->p->nfuncs; i++) {
+        size_t k = hash(f->p->funcs[i].symbol) & f->mask;
+        while (f->slots[k])
+            k = (k + 1) & f->mask;
+        f->slots[k] = i + 1;
+    }
+}
+
+/* The job's function for `src`, added (zero) if new. */
+static size_t func_index(fold *f, const lwr_func *src)
+{
+    size_t k = hash(src->symbol) & f->mask;
+    for (; f->slots[k]; k = (k + 1) & f->mask)
+        if (strcmp(f->p->funcs[f->slots[k] - 1].symbol, src->symbol) == 0)
+            return f->slots[k] - 1;
+    lwr_profile *p = f->p;
+    size_t i = p->nfuncs++;
+    if (i >= f->cap) {
+        f->cap = f->cap ? 2 * f->cap : 64;
+        p->funcs = lwr_xrealloc(p->funcs, f->cap * sizeof *p->funcs);
+        f->cur_visits = lwr_xrealloc(f->cur_visits, f->cap * sizeof *f->cur_visits);
+        f->cur_excl = lwr_xrealloc(f->cur_excl, f->cap * sizeof *f->cur_excl);
+        f->last_rank_seen = lwr_xrealloc(f->last_rank_seen, f->cap * sizeof *f->last_rank_seen);
+        f->first_missing = lwr_xrealloc(f->first_missing, f->cap * sizeof *f->first_missing);
+        f->sum_visits = lwr_xrealloc(f->sum_visits, f->cap * sizeof *f->sum_visits);
+        f->sum_excl = lwr_xrealloc(f->sum_excl, f->cap * sizeof *f->sum_excl);
+    }
+    lwr_func *d = &p->funcs[i];
+    memset(d, 0, sizeof *d);
+    d->symbol = lwr_xstrdup(src->symbol);
+    d->name = lwr_xstrdup(src->name);
+    d->file = lwr_xstrdup(src->file);
+    d->line = src->line;
+    d->has_minmax = src->has_minmax;
+    d->min_ns = UINT64_MAX;
+    d->metrics = calloc(p->nmetrics ? p->nmetrics : 1, sizeof(double));
+    if (!d->metrics) {
+        perror(LWR_PROG);
+        exit(1);
+    }
+    d->has_rank_stats = 1;
+    d->rank_visits.min = d->rank_exclusive.min = UINT64_MAX;
+    d->rank_visits.min_rank = d->rank_exclusive.min_rank = -1;
+    d->rank_visits.max_rank = d->rank_exclusive.max_rank = -1;
+    f->cur_visits[i] = f->cur_excl[i] = 0;
+    f->last_rank_seen[i] = -1;
+    /* Ranks folded before this one did not call it. */
+    f->first_missing[i] = f->nranks ? -2 : -1;
+    f->sum_visits[i] = f->sum_excl[i] = 0;
+    k = hash(src->symbol) & f->mask;
+    while (f->slots[k])
+        k = (k + 1) & f->mask;
+    f->slots[k] = i + 1;
+    if (4 * p->nfuncs > 3 * (f->mask + 1))
+        rehash(f);
+    return i;
+}
+
+static void stat_add(lwr_rank_stat *s, uint64_t v, int64_t rank)
+{
+    if (v < s->min || s->min_rank < 0) {
+        s->min = v;
+        s->min_rank = rank;
+    }
+    if (v > s->max || s->max_rank < 0) {
+        s->max = v;
+        s->max_rank = rank;
+    }
+}
+
+/* The current rank is complete: its values enter the statistics. */
+static void end_rank(fold *f)
+{
+    if (f->cur_rank < 0)
+        return;
+    for (size_t i = 0; i < f->p->nfuncs; i++) {
+        lwr_func *d = &f->p->funcs[i];
+        if (f->last_rank_seen[i] != f->cur_rank) {
+            if (f->first_missing[i] == -1)
+                f->first_missing[i] = f->cur_rank;
+            continue;
+        }
+        d->ranks_called++;
+        stat_add(&d->rank_visits, f->cur_visits[i], f->cur_rank);
+        stat_add(&d->rank_exclusive, f->cur_excl[i], f->cur_rank);
+        f->sum_visits[i] += (double)f->cur_visits[i];
+        f->sum_excl[i] += (double)f->cur_excl[i];
+        f->cur_visits[i] = f->cur_excl[i] = 0;
+    }
+    f->nranks++;
+}
+
+static void widen_node(lwr_node *n, size_t to)
+{
+    n->metrics = lwr_xrealloc(n->metrics, to * sizeof(double));
+    n->metrics[to - 1] = 0;
+    for (size_t i = 0; i < n->nchildren; i++)
+        widen_node(&n->children[i], to);
+}
+
+/* The job's index of metric `m`; a metric no part had before is added, and
+ * every array sized by the metric count grows with it. */
+static int metric_slot(lwr_profile *p, const lwr_metric *m)
+{
+    for (size_t i = 0; i < p->nmetrics; i++)
+        if (strcmp(p->metrics[i].name, m->name) == 0)
+            return (int)i;
+    p->metrics = lwr_xrealloc(p->metrics, (p->nmetrics + 1) * sizeof *p->metrics);
+    p->metrics[p->nmetrics].name = lwr_xstrdup(m->name);
+    p->metrics[p->nmetrics].unit = lwr_xstrdup(m->unit);
+    for (size_t i = 0; i < p->nfuncs; i++) {
+        p->funcs[i].metrics = lwr_xrealloc(p->funcs[i].metrics, (p->nmetrics + 1) * sizeof(double));
+        p->funcs[i].metrics[p->nmetrics] = 0;
+    }
+    for (size_t t = 0; t < p->nthreads; t++)
+        widen_node(&p->threads[t].root, p->nmetrics + 1);
+    return (int)p->nmetrics++;
+}
+
+/* A part's node metrics, re-indexed to the job's metric list. */
+static void remap_node(lwr_node *n, const int *map, size_t from, size_t to)
+{
+    double *m = calloc(to ? to : 1, sizeof *m);
+    if (!m) {
+        perror(LWR_PROG);
+        exit(1);
+    }
+    for (size_t i = 0; i < from; i++)
+        m[map[i]] = n->metrics[i];
+    free(n->metrics);
+    n->metrics = m;
+    for (size_t i = 0; i < n->nchildren; i++)
+        remap_node(&n->children[i], map, from, to);
+}
+
+static void fold_part(fold *f, lwr_profile *part, const part_name *pn)
+{
+    lwr_profile *p = f->p;
+    if (pn->rank != f->cur_rank) {
+        end_rank(f);
+        f->cur_rank = pn->rank;
+    }
+    int *map = calloc(part->nmetrics ? part->nmetrics : 1, sizeof *map);
+    if (!map) {
+        perror(LWR_PROG);
+        exit(1);
+    }
+    for (size_t m = 0; m < part->nmetrics; m++)
+        map[m] = metric_slot(p, &part->metrics[m]);
+    lwr_part info = {pn->rank, pn->image, part->pid, lwr_xstrdup(part->host), part->nthreads, 0, 0};
+    for (size_t i = 0; i < part->nfuncs; i++) {
+        const lwr_func *s = &part->funcs[i];
+        size_t k = func_index(f, s);
+        lwr_func *d = &p->funcs[k];
+        d->visits += s->visits;
+        d->inclusive_ns += s->inclusive_ns;
+        d->exclusive_ns += s->exclusive_ns;
+        if (s->has_minmax && s->visits) {
+            if (s->min_ns < d->min_ns)
+                d->min_ns = s->min_ns;
+            if (s->max_ns > d->max_ns)
+                d->max_ns = s->max_ns;
+        }
+        if (!s->has_minmax)
+            d->has_minmax = 0;
+        for (size_t m = 0; m < part->nmetrics; m++)
+            d->metrics[map[m]] += s->metrics[m];
+        if (f->last_rank_seen[k] != pn->rank) {
+            f->cur_visits[k] = f->cur_excl[k] = 0;
+            f->last_rank_seen[k] = pn->rank;
+        }
+        f->cur_visits[k] += s->visits;
+        f->cur_excl[k] += s->exclusive_ns;
+        info.visits += s->visits;
+        info.exclusive_ns += s->exclusive_ns;
+    }
+    /* The part's threads move into the job, labelled with their rank. */
+    p->threads = lwr_xrealloc(p->threads, (p->nthreads + part->nthreads) * sizeof *p->threads);
+    for (size_t t = 0; t < part->nthreads; t++) {
+        lwr_thread th = part->threads[t];
+        th.rank = pn->rank;
+        th.image = pn->image;
+        int identity = part->nmetrics == p->nmetrics;
+        for (size_t m = 0; identity && m < part->nmetrics; m++)
+            identity = map[m] == (int)m;
+        if (!identity)
+            remap_node(&th.root, map, part->nmetrics, p->nmetrics);
+        p->threads[p->nthreads++] = th;
+    }
+    free(part->threads);
+    part->threads = NULL;
+    part->nthreads = 0;
+    p->parts = lwr_xrealloc(p->parts, (p->nparts + 1) * sizeof *p->parts);
+    p->parts[p->nparts++] = info;
+    free(map);
+}
+
+int lwr_job_load(lwr_profile *p, const char *dir, int64_t rank)
+{
+    memset(p, 0, sizeof *p);
+    p->path = lwr_xstrdup(dir);
+    size_t n;
+    part_name *names = list_parts(dir, &n, 0);
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++)
+        if (rank < 0 || names[i].rank == rank)
+            names[kept++] = names[i];
+        else
+            free(names[i].name);
+    n = kept;
+    if (n == 0) {
+        free_parts(names, 0);
+        if (rank >= 0)
+            fprintf(stderr,
+                    "%s: %s: no profile of rank %lld in this job (rank-%lld/profile.json)\n",
+                    LWR_PROG, dir, (long long)rank, (long long)rank);
+        else
+            fprintf(stderr,
+                    "%s: %s: no profile.json in this job's rank-N directories; was profiling on "
+                    "(LIBWRAP_ENABLE_PROFILING)?\n",
+                    LWR_PROG, dir);
+        return -1;
+    }
+    fold f = {.p = p, .cur_rank = -1};
+    rehash(&f);
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        char path[4096];
+        lwr_profile part;
+        snprintf(path, sizeof path, "%s/%s/profile.json", dir, names[i].name);
+        if (lwr_profile_load(&part, path)) {
+            lwr_profile_free(&part);
+            rc = -1;
+            break;
+        }
+        if (i == 0) {
+            p->program = lwr_xstrdup(part.program);
+            p->timer = lwr_xstrdup(part.timer);
+            p->pid = part.pid;
+            p->launcher = lwr_xstrdup(part.launcher);
+            p->job = lwr_xstrdup(part.job);
+            p->host = lwr_xstrdup(part.host);
+            p->size = part.size;
+            p->rank = rank >= 0 ? rank : -1;
+        }
+        fold_part(&f, &part, &names[i]);
+        lwr_profile_free(&part);
+    }
+    end_rank(&f);
+    for (size_t i = 0; i < p->nfuncs; i++) {
+        lwr_func *d = &p->funcs[i];
+        if (d->min_ns == UINT64_MAX)
+            d->min_ns = 0;
+        /* Ranks that never called it count 0: the smallest value then. */
+        if (d->ranks_called < f.nranks) {
+            int64_t missing = f.first_missing[i] >= 0 ? f.first_missing[i] : -1;
+            if (missing < 0) /* appeared after ranks that lacked it: the first rank */
+                missing = p->nparts ? p->parts[0].rank : 0;
+            d->rank_visits.min = d->rank_exclusive.min = 0;
+            d->rank_visits.min_rank = d->rank_exclusive.min_rank = missing;
+        }
+        d->rank_visits.mean = f.nranks ? f.sum_visits[i] / (double)f.nranks : 0;
+        d->rank_exclusive.mean = f.nranks ? f.sum_excl[i] / (double)f.nranks : 0;
+    }
+    p->nranks = f.nranks;
+    p->is_job = 1;
+    if (!p->program)
+        p->program = lwr_xstrdup("");
+    if (!p->timer)
+        p->timer = lwr_xstrdup("");
+    free(f.slots);
+    free(f.cur_visits);
+    free(f.cur_excl);
+    free(f.last_rank_seen);
+    free(f.first_missing);
+    free(f.sum_visits);
+    free(f.sum_excl);
+    free_parts(names, n);
+    return rc;
+}
+
+/* ---- the job's trace ------------------------------------------------------ */
+
+int lwr_job_trace(const char *dir, int verbose)
+{
+    char err[1024];
+    size_t nparts = 0;
+    /* Merged by the job's last rank, or now; again if a process finished
+     * after that merge (the merge knows which parts it holds). */
+    int rc = lw_trace_merge_job(dir, &nparts, err, sizeof err);
+    if (rc < 0) {
+        fprintf(stderr, "%s: %s: cannot merge the trace parts of this job: %s\n", LWR_PROG, dir,
+                err);
+        return -1;
+    }
+    if (rc == 0 && verbose)
+        printf("merged the traces of %zu processes into %s/traces.otf2\n", nparts, dir);
+    return rc == 1 ? 1 : 0;
+}

@@ -1,0 +1,464 @@
+#!/bin/bash
+# mpi_job.sh SCENARIO - a job of many processes measured with libwrap
+# (SPEC section 6), with Open MPI's mpirun: 4 ranks x 2 threads calling the
+# wrapped library mlib (what mpi_setup built). Every measured run is
+# compared with the same run unmeasured: stdout, stderr and exit status
+# byte for byte. Each run happens in an empty directory, which must hold
+# exactly one experiment directory afterwards, and nothing else.
+set -eu
+scenario=$1
+TEST_LABEL=mpi_$scenario
+. "$(dirname "$0")/lib.sh"
+S=${MPI_SETUP:?}
+[ -f "$S/ready" ] || fail "mpi_setup did not complete ($S)"
+[ "$scenario" = mpich ] || need_openmpi
+export LIBWRAP_PATH=$S/prefix
+PRELOAD=$(libwrap-info preload mlib)
+NP=4 CALLS=300
+MPIRUN=("${MPIRUN:-mpirun}" "${MPIRUN_OPTS[@]}")
+
+# job NAME [VAR=VALUE...] -- COMMAND...: COMMAND (with the variables, also
+# given to `timeout`, which must leave nothing either) in the empty
+# directory NAME/; stdout, stderr, status in NAME.out, NAME.err, NAME.status.
+job() {
+    local name=$1 st=0 vars=()
+    shift
+    while [ "$1" != -- ]; do
+        vars+=("$1")
+        shift
+    done
+    shift
+    rm -rf "$name"
+    mkdir "$name"
+    (cd "$name" && env ${vars[@]+"${vars[@]}"} timeout 120 "$@" > "../$name.out" 2> "../$name.err") || st=$?
+    echo "$st" > "$name.status"
+    [ "$st" != 124 ] || fail "$name: $* did not end within 120 s"
+}
+
+# same NAME REF: NAME ran as REF did, byte for byte.
+same() {
+    cmp -s "$1.out" "$2.out" || fail "$1: stdout differs from the unmeasured run: $(diff "$2.out" "$1.out" | head -5)"
+    cmp -s "$1.err" "$2.err" || fail "$1: stderr differs from the unmeasured run: $(diff "$2.err" "$1.err" | head -10)"
+    cmp -s "$1.status" "$2.status" || fail "$1: exit status $(cat "$1.status"), unmeasured $(cat "$2.status")"
+}
+
+# only_dir NAME: prints the one entry of NAME/ (a directory), or fails.
+only_dir() {
+    local n
+    n=$(ls -A "$1" | wc -l)
+    [ "$n" = 1 ] || fail "$1: expected one experiment directory and nothing else, found: $(ls -A "$1" | tr '\n' ' ')"
+    local d="$1/$(ls -A "$1")"
+    [ -d "$d" ] || fail "$1: $d is not a directory"
+    echo "$d"
+}
+
+# check_job DIR NP STEPS [HOSTS]: DIR is the directory of a job of NP ranks,
+# each with its part rank-N whose profile names it and counts STEPS
+# mlib_step calls (2 threads); every rank finished. HOSTS: "h0 h1 ..." per
+# rank. LAUNCHER: what the profiles must name (default Open MPI).
+check_job() {
+    local d=$1 np=$2 steps=$3 hosts=${4:-} launcher=${LAUNCHER:-Open MPI}
+    grep -q '^JOB_KEY=' "$d/config.txt" || fail "$d/config.txt lacks the job's key"
+    grep -qx "JOB_SIZE=$np" "$d/config.txt" || fail "$d/config.txt: JOB_SIZE is not $np"
+    [ "$(grep -c '^rank ' "$d/finished.txt")" = "$np" ] || fail "$d/finished.txt: not $np finished ranks"
+    local r host
+    for ((r = 0; r < np; r++)); do
+        host=$(hostname)
+        [ -n "$hosts" ] && host=$(echo $hosts | cut -d' ' -f$((r + 1)))
+        $CHECK "$d/rank-$r" "prof['rank'] == $r" "prof['size'] == $np" "prof['pid'] > 0" \
+            "prof['host'] == '$host'" "prof['launcher'] == '$launcher'" "len(threads) == 2" \
+            "visits('mlib_step') == $steps" "visits('mlib_chain') == 2" \
+            "all(len(t['callpath']) == 2 for t in threads)" > /dev/null
+    done
+    # The processes' pids are distinct: every rank wrote its own part.
+    python3 - "$d" "$np" <<'PY' || fail "$d: the parts are not of $2 distinct processes"
+import json, sys
+pids = {json.load(open("%s/rank-%d/profile.json" % (sys.argv[1], r)))["pid"] for r in range(int(sys.argv[2]))}
+sys.exit(len(pids) != int(sys.argv[2]))
+PY
+    for e in $(ls -A "$d"); do
+        case $e in
+            config.txt | finished.txt | rank-[0-9]* | traces | traces.otf2 | traces.def) ;;
+            *) fail "$d: unexpected $e" ;;
+        esac
+    done
+}
+
+# check_trace DIR NP STEPS: one archive for the whole job, read by
+# otf2-print: a location group per rank, a location per thread, every call.
+check_trace() {
+    local d=$1 np=$2 steps=$3
+    "$OTF2_PRINT" "$d/traces.otf2" > events.txt 2> print.err || fail "otf2-print rejects $d/traces.otf2: $(head -3 print.err)"
+    "$OTF2_PRINT" -G "$d/traces.otf2" > defs.txt 2>> print.err || fail "otf2-print -G rejects $d/traces.otf2"
+    [ ! -s print.err ] || fail "otf2-print complains: $(head -3 print.err)"
+    [ "$(grep -c '^LOCATION_GROUP ' defs.txt)" = "$np" ] || fail "expected $np location groups: $(grep LOCATION_GROUP defs.txt)"
+    [ "$(grep -c '^LOCATION ' defs.txt)" = $((2 * np)) ] || fail "expected $((2 * np)) locations"
+    local r
+    for ((r = 0; r < np; r++)); do
+        grep -q "^LOCATION_GROUP .*Name: \"rank $r\"" defs.txt || fail "no location group for rank $r"
+    done
+    local enters
+    enters=$(awk '$1 == "ENTER" && /Region: "mlib_step"/ { n++ } END { print n + 0 }' events.txt)
+    [ "$enters" = $((np * steps)) ] || fail "expected $((np * steps)) ENTER of mlib_step in the job's trace, got $enters"
+    [ "$(awk '$1 == "ENTER" { print $2 }' events.txt | sort -u | wc -l)" = $((2 * np)) ] \
+        || fail "not every location has events"
+    [ "$(grep -c '^ENTER' events.txt)" = "$(grep -c '^LEAVE' events.txt)" ] || fail "ENTER and LEAVE do not pair"
+    # Each rank's part is still a trace of its own.
+    "$OTF2_PRINT" "$d/rank-1/traces.otf2" > part.txt 2> print.err || fail "the part of rank 1 is not readable alone"
+    [ "$(grep -c '^ENTER.*"mlib_step"' part.txt)" = "$steps" ] || fail "the part of rank 1 lost events"
+}
+
+# report_total DIR: the job's mlib_step visits from libwrap-report --format=tsv.
+report_total() {
+    libwrap-report --format=tsv "$1" > report.tsv || fail "libwrap-report --format=tsv $1 failed"
+    awk -F'\t' '$1 == "mlib_step" { print $5 }' report.tsv
+}
+
+steps=$((2 * CALLS))
+case $scenario in
+preload_x)
+    # LD_PRELOAD given to the ranks only (mpirun -x), profile then trace.
+    job ref -- "${MPIRUN[@]}" -np $NP "$S/app" $CALLS
+    grep -q "^ranks $NP, calls per thread $CALLS" ref.out || fail "the unmeasured run failed: $(cat ref.err)"
+    job prof -- "${MPIRUN[@]}" -np $NP -x LD_PRELOAD="$PRELOAD" "$S/app" $CALLS
+    same prof ref
+    d=$(only_dir prof)
+    [[ $d =~ /libwrap-ompi-[0-9]+$ ]] || fail "default job directory name: $d"
+    check_job "$d" $NP $steps
+    [ "$(report_total "$d")" = $((NP * steps)) ] || fail "libwrap-report: not the job's total visits"
+    [ ! -e "$d/traces.otf2" ] || fail "a trace without LIBWRAP_ENABLE_TRACING"
+    job trace -- "${MPIRUN[@]}" -np $NP -x LD_PRELOAD="$PRELOAD" -x LIBWRAP_ENABLE_TRACING=true "$S/app" $CALLS
+    same trace ref
+    d=$(only_dir trace)
+    check_job "$d" $NP $steps
+    check_trace "$d" $NP $steps
+    [ "$(report_total "$d")" = $((NP * steps)) ] || fail "libwrap-report: not the job's total visits"
+    # Rank 2 calls nothing: the ranks agree at MPI_Finalize that one of them
+    # measured, so rank 2 writes an empty part and the last rank merges.
+    job idle_ref -- "${MPIRUN[@]}" -np $NP "$S/app" $CALLS idle=2
+    job idle -- "${MPIRUN[@]}" -np $NP -x LD_PRELOAD="$PRELOAD" -x LIBWRAP_ENABLE_TRACING=true "$S/app" $CALLS idle=2
+    same idle idle_ref
+    d=$(only_dir idle)
+    $CHECK "$d/rank-2" "prof['rank'] == 2" "prof['functions'] == []" > /dev/null
+    [ "$(grep -c '^rank ' "$d/finished.txt")" = $NP ] || fail "idle rank: not $NP finished"
+    "$OTF2_PRINT" -G "$d/traces.otf2" > defs.txt 2> print.err || fail "idle rank: the last rank did not merge"
+    [ "$(grep -c '^LOCATION ' defs.txt)" = 6 ] || fail "idle rank: expected 6 locations"
+    libwrap-report "$d" | grep -Eq "^mlib_step .* 3/$NP " || fail "idle rank: the table does not say 3/$NP ranks"
+    ;;
+preload_launcher)
+    # LD_PRELOAD and the settings exported to mpirun itself (and to
+    # `timeout`): the launcher, the shells of `sh -c` and system(), md5sum
+    # measure nothing and leave nothing, with tracing on.
+    cmd=(sh -c "$S/app $CALLS system; echo done | md5sum > /dev/null")
+    job ref -- "${MPIRUN[@]}" -np $NP "${cmd[@]}"
+    job prof LD_PRELOAD="$PRELOAD" -- "${MPIRUN[@]}" -np $NP "${cmd[@]}"
+    same prof ref
+    check_job "$(only_dir prof)" $NP $steps
+    job trace LD_PRELOAD="$PRELOAD" LIBWRAP_ENABLE_TRACING=true -- "${MPIRUN[@]}" -np $NP "${cmd[@]}"
+    same trace ref
+    d=$(only_dir trace)
+    check_job "$d" $NP $steps
+    check_trace "$d" $NP $steps
+    # The log says what is on disk: results written by the 4 ranks only.
+    job log LD_PRELOAD="$PRELOAD" LIBWRAP_ENABLE_TRACING=true LIBWRAP_VERBOSE=lifecycle -- \
+        "${MPIRUN[@]}" -np $NP "${cmd[@]}"
+    d=$(only_dir log)
+    [ "$(grep -c 'results written to' log.err)" = $NP ] || fail "expected $NP 'results written' lines: $(grep results log.err)"
+    for r in 0 1 2 3; do
+        grep -q "^libwrap: rank $r: \[lifecycle\] results written to $PWD/$d/rank-$r (profile " log.err \
+            || fail "rank $r: the log does not name its directory $d/rank-$r"
+    done
+    grep -q 'nothing written' log.err || fail "processes that measured nothing do not say so"
+    ! grep -q 'no results written' log.err || fail "old message"
+    ;;
+linktime)
+    # The program linked with libwrap --libwrap=linktime:mlib.
+    job ref -- "${MPIRUN[@]}" -np $NP "$S/app.lt" $CALLS
+    job prof -- "${MPIRUN[@]}" -np $NP "$S/app.lt" $CALLS
+    same prof ref
+    check_job "$(only_dir prof)" $NP $steps
+    job trace -- "${MPIRUN[@]}" -np $NP -x LIBWRAP_ENABLE_TRACING=true "$S/app.lt" $CALLS
+    same trace ref
+    d=$(only_dir trace)
+    check_job "$d" $NP $steps
+    check_trace "$d" $NP $steps
+    job trace_env LIBWRAP_ENABLE_TRACING=true -- "${MPIRUN[@]}" -np $NP "$S/app.lt" $CALLS
+    same trace_env ref
+    check_trace "$(only_dir trace_env)" $NP $steps
+    ;;
+two_nodes)
+    # A second node that is this machine: Open MPI's rsh agent is a script
+    # that runs orted here, in a UTS namespace named node2 when it can. The
+    # settings and LD_PRELOAD are exported to mpirun, so the agent's shell
+    # and the remote orted have them too: they must leave nothing.
+    cat > fake_ssh <<'SH'
+#!/bin/sh
+while [ $# -gt 0 ]; do
+    case $1 in
+        -*) shift ;;
+        *) host=$1; shift; break ;;
+    esac
+done
+if unshare --uts true 2>/dev/null; then
+    exec unshare --uts sh -c "hostname '$host' && $*"
+fi
+exec sh -c "$*"
+SH
+    chmod +x fake_ssh
+    printf 'localhost slots=2\nnode2 slots=2\n' > hosts
+    hosts="$(hostname) $(hostname)"
+    unshare --uts true 2>/dev/null && hosts="$hosts node2 node2" || hosts="$hosts $hosts"
+    two=("${MPIRUN[@]}" --hostfile "$PWD/hosts" --mca plm_rsh_agent "$PWD/fake_ssh" -np $NP)
+    job ref -- "${two[@]}" "$S/app" $CALLS
+    grep -q "^ranks $NP" ref.out || fail "the two-node launch does not work here: $(cat ref.err)"
+    job trace LD_PRELOAD="$PRELOAD" LIBWRAP_ENABLE_TRACING=true -- "${two[@]}" "$S/app" $CALLS
+    same trace ref
+    d=$(only_dir trace)
+    check_job "$d" $NP $steps "$hosts"
+    check_trace "$d" $NP $steps
+    [ "$(grep -c '^SYSTEM_TREE_NODE ' defs.txt)" = "$(echo $hosts | tr ' ' '\n' | sort -u | wc -l)" ] \
+        || fail "not a system tree node per host: $(grep SYSTEM_TREE defs.txt)"
+    # The clock offsets of the second node's ranks are measured (or, on a
+    # loaded machine, found too slow to measure); rank 0's node is not.
+    job clock LD_PRELOAD="$PRELOAD" LIBWRAP_ENABLE_TRACING=true LIBWRAP_VERBOSE=job -- "${two[@]}" "$S/app" $CALLS
+    if [ "${hosts##* }" = node2 ]; then
+        for r in 2 3; do
+            grep -Eq "^libwrap: rank $r: \[job\] clock: (rank 0's monotonic clock is ours [-+][0-9]+ ns|round trip)" \
+                clock.err || fail "rank $r: no clock measurement: $(grep clock clock.err)"
+        done
+        # The same kernel: a measured offset is within its round trip of 0.
+        awk '/monotonic clock is ours/ { for (i = 1; i < NF; i++) if ($i == "ours") o = $(i + 1) + 0;
+                                        if (o < 0) o = -o; if (o > 200000) bad = 1 } END { exit bad }' \
+            clock.err || fail "offset far from 0 on one machine: $(grep clock clock.err)"
+    fi
+    ! grep -Eq "^libwrap: rank [01]: \[job\] clock" clock.err || fail "ranks on rank 0's node measured their clock"
+    ;;
+plain)
+    # A program without MPI: the rank comes from mpirun's environment only.
+    job ref -- "${MPIRUN[@]}" -np $NP "$S/plain" $CALLS
+    job trace -- "${MPIRUN[@]}" -np $NP -x LD_PRELOAD="$PRELOAD" -x LIBWRAP_ENABLE_TRACING=true "$S/plain" $CALLS
+    same trace ref
+    d=$(only_dir trace)
+    # Merged by the last rank: no chain call in this program.
+    python3 - "$d" <<'PY' || fail "plain: parts lack the rank"
+import json, sys
+for r in range(4):
+    p = json.load(open("%s/rank-%d/profile.json" % (sys.argv[1], r)))
+    assert p["rank"] == r and p["size"] == 4 and p["launcher"] == "Open MPI"
+PY
+    "$OTF2_PRINT" -G "$d/traces.otf2" > defs.txt || fail "the last rank did not merge the trace"
+    [ "$(grep -c '^LOCATION ' defs.txt)" = 8 ] || fail "expected 8 locations"
+    [ "$(report_total "$d")" = $((NP * steps)) ] || fail "libwrap-report: not the job's total visits"
+    job lt -- "${MPIRUN[@]}" -np $NP "$S/plain.lt" $CALLS
+    same lt ref
+    [ "$(report_total "$(only_dir lt)")" = $((NP * steps)) ] || fail "link-time: not the job's total visits"
+    # Rank 2 measures nothing: without MPI no rank knows; the count stays
+    # short, the trace is merged by libwrap-report.
+    job idle_ref -- "${MPIRUN[@]}" -np $NP "$S/plain" $CALLS idle=2
+    job idle -- "${MPIRUN[@]}" -np $NP -x LD_PRELOAD="$PRELOAD" -x LIBWRAP_ENABLE_TRACING=true "$S/plain" $CALLS idle=2
+    same idle idle_ref
+    d=$(only_dir idle)
+    [ ! -e "$d/rank-2" ] || fail "rank 2 measured nothing but left a directory"
+    [ ! -e "$d/traces.otf2" ] || fail "merged without rank 2's end being known"
+    [ "$(report_total "$d")" = $((3 * steps)) ] || fail "libwrap-report on an unmerged job"
+    libwrap-report --merge "$d" > merge.out || fail "libwrap-report --merge failed"
+    grep -q "merged the traces of 3 processes" merge.out || fail "--merge: $(cat merge.out)"
+    "$OTF2_PRINT" -G "$d/traces.otf2" > defs.txt || fail "--merge wrote no readable archive"
+    [ "$(grep -c '^LOCATION ' defs.txt)" = 6 ] || fail "expected 6 locations after --merge"
+    libwrap-report --merge "$d" > merge2.out || fail "a second --merge failed"
+    ! grep -q merged merge2.out || fail "an up-to-date merge was redone"
+    # Two measured programs per rank, one after the other: the second is
+    # rank-N.1; the job's trace holds both (merged again at the end).
+    job twice -- "${MPIRUN[@]}" -np $NP -x LD_PRELOAD="$PRELOAD" -x LIBWRAP_ENABLE_TRACING=true \
+        sh -c "$S/plain $CALLS > /dev/null; $S/plain $CALLS > /dev/null"
+    d=$(only_dir twice)
+    for r in 0 1 2 3; do
+        [ -f "$d/rank-$r/profile.json" ] && [ -f "$d/rank-$r.1/profile.json" ] || fail "rank $r: not two parts"
+    done
+    libwrap-report --timeline "$d" > /dev/null || fail "timeline of a job of 8 processes"
+    "$OTF2_PRINT" -G "$d/traces.otf2" > defs.txt
+    [ "$(grep -c '^LOCATION ' defs.txt)" = 16 ] || fail "expected 16 locations, the trace holds $(grep -c '^LOCATION ' defs.txt)"
+    ;;
+lone)
+    # Without a launcher (an MPI singleton), and mpirun -np 1: as before,
+    # a lone process's directory, named for its PID.
+    job ref -- "$S/app" $CALLS
+    job prof LD_PRELOAD="$PRELOAD" LIBWRAP_ENABLE_TRACING=true -- "$S/app" $CALLS
+    same prof ref
+    d=$(only_dir prof)
+    [[ $d =~ /libwrap-[0-9]{8}_[0-9]{6}_[0-9]+$ ]] || fail "default directory name $d"
+    $CHECK "$d" "visits('mlib_step') == $steps" "prof['rank'] == 0" "prof['size'] == 1" "'launcher' not in prof" \
+        "prof['pid'] == int('$d'.rsplit('_', 1)[1])"
+    "$OTF2_PRINT" "$d/traces.otf2" > events.txt || fail "lone trace unreadable"
+    grep -q 'Name: "process ' <("$OTF2_PRINT" -G "$d/traces.otf2") || fail "lone trace: no process location group"
+    job one_ref -- "${MPIRUN[@]}" -np 1 "$S/app" $CALLS
+    job one LD_PRELOAD="$PRELOAD" -- "${MPIRUN[@]}" -np 1 "$S/app" $CALLS
+    same one one_ref
+    d=$(only_dir one)
+    [ -f "$d/profile.json" ] && [ ! -e "$d/rank-0" ] || fail "mpirun -np 1: not a lone process's layout"
+    # A lone process that measures nothing leaves nothing, tracing on too.
+    job none_ref -- sh -c 'echo | md5sum; true'
+    job none LD_PRELOAD="$PRELOAD" LIBWRAP_ENABLE_TRACING=true -- sh -c 'echo | md5sum; true'
+    same none none_ref
+    [ -z "$(ls -A none)" ] || fail "processes that measured nothing left: $(ls -A none)"
+    ;;
+messages)
+    # Messages say which rank speaks; one warning per rank and variable.
+    job ref -- "${MPIRUN[@]}" -np $NP "$S/app" $CALLS
+    job warn -- "${MPIRUN[@]}" -np $NP -x LD_PRELOAD="$PRELOAD" -x LIBWRAP_TIMER=sundial "$S/app" $CALLS
+    cmp -s warn.out ref.out && cmp -s warn.status ref.status || fail "a warning changed the program's output or status"
+    [ "$(grep -c '^libwrap: ' warn.err)" = $NP ] || fail "expected one warning per rank: $(cat warn.err)"
+    for r in 0 1 2 3; do
+        grep -q "^libwrap: rank $r: warning: LIBWRAP_TIMER=\"sundial\" is not valid" warn.err \
+            || fail "no warning naming rank $r: $(cat warn.err)"
+    done
+    # A directory that cannot be made: a clear message per rank naming it,
+    # the program as without measurement.
+    job bad -- "${MPIRUN[@]}" -np $NP -x LD_PRELOAD="$PRELOAD" -x LIBWRAP_EXPERIMENT_DIRECTORY=/proc/libwrap-job \
+        "$S/app" $CALLS
+    cmp -s bad.out ref.out && cmp -s bad.status ref.status || fail "an unwritable directory changed the program's output"
+    [ -z "$(ls -A bad)" ] || fail "results went elsewhere: $(ls -A bad)"
+    for r in 0 1 2 3; do
+        grep -q "^libwrap: rank $r: warning: cannot create the experiment directory /proc/libwrap-job: .*set LIBWRAP_EXPERIMENT_DIRECTORY to a writable place" \
+            bad.err || fail "rank $r: no clear message: $(cat bad.err)"
+    done
+    # The program's exit status is its own (mpirun reports it; its message
+    # names Open MPI's job id, which differs between any two runs).
+    job st_ref -- "${MPIRUN[@]}" -np $NP "$S/app" $CALLS exit=3
+    job st -- "${MPIRUN[@]}" -np $NP -x LD_PRELOAD="$PRELOAD" "$S/app" $CALLS exit=3
+    [ "$(cat st_ref.status)" = 3 ] || fail "the unmeasured run did not exit with 3"
+    for f in st_ref st; do sed -E 's/\[\[[0-9]+,/[[JOB,/' $f.err > $f.norm; done
+    cmp -s st.out st_ref.out && cmp -s st.norm st_ref.norm && cmp -s st.status st_ref.status \
+        || fail "exit status run differs: $(diff st_ref.norm st.norm | head -5)"
+    ;;
+explicit_dir)
+    # LIBWRAP_EXPERIMENT_DIRECTORY names the job's directory; a second job,
+    # or a lone process, given the same name never mixes into it.
+    job ref -- "${MPIRUN[@]}" -np $NP "$S/app" $CALLS
+    rm -rf x
+    mkdir x
+    for i in 1 2; do
+        (cd x && LIBWRAP_ENABLE_TRACING=true timeout 120 "${MPIRUN[@]}" -np $NP -x LD_PRELOAD="$PRELOAD" \
+            -x LIBWRAP_ENABLE_TRACING -x LIBWRAP_EXPERIMENT_DIRECTORY=exp "$S/app" $CALLS > ../x$i.out 2> ../x$i.err) \
+            || fail "job $i failed: $(cat x$i.err)"
+        cmp -s x$i.out ref.out && cmp -s x$i.err ref.err || fail "job $i: output differs"
+    done
+    (cd x && LIBWRAP_EXPERIMENT_DIRECTORY=exp LD_PRELOAD="$PRELOAD" "$S/plain" 10 > /dev/null) || fail "lone run failed"
+    [ "$(ls -A x | tr '\n' ' ')" = "exp exp.1 exp.2 " ] || fail "expected exp exp.1 exp.2, found: $(ls -A x)"
+    check_job x/exp $NP $steps
+    check_job x/exp.1 $NP $steps
+    check_trace x/exp $NP $steps
+    [ -f x/exp.2/profile.json ] && [ ! -e x/exp.2/rank-0 ] || fail "the lone process did not get exp.2"
+    grep -qx "LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/x/exp/rank-2" x/exp/rank-2/config.txt || fail "part config.txt"
+    ;;
+report)
+    # libwrap-report on a job: every table and picture.
+    job trace -- "${MPIRUN[@]}" -np $NP -x LD_PRELOAD="$PRELOAD" -x LIBWRAP_ENABLE_TRACING=true "$S/app" $CALLS
+    d=$(only_dir trace)
+    libwrap-report "$d" > table.txt || fail "table"
+    grep -q "Open MPI job .*: $NP ranks, $NP processes" table.txt || fail "table header: $(head -1 table.txt)"
+    grep -Eq "^mlib_step +$((NP * steps)) .* $NP/$NP " table.txt || fail "table row: $(cat table.txt)"
+    libwrap-report --format=json "$d" > table.json || fail "json"
+    python3 - table.json $NP $steps <<'PY' || fail "the JSON table of a job"
+import json, sys
+doc, np, steps = json.load(open(sys.argv[1])), int(sys.argv[2]), int(sys.argv[3])
+assert doc["job"]["size"] == np and len(doc["job"]["processes"]) == np, doc["job"]
+assert [p["rank"] for p in doc["job"]["processes"]] == list(range(np))
+row = {f["symbol"]: f for f in doc["functions"]}["mlib_step"]
+assert row["visits"] == np * steps
+r = row["ranks"]
+assert r["called"] == np and r["visits"]["min"] == r["visits"]["max"] == steps, r
+assert r["exclusive_ns"]["min"] <= r["exclusive_ns"]["mean"] <= r["exclusive_ns"]["max"], r
+assert 0 <= r["exclusive_ns"]["max_rank"] < np
+PY
+    libwrap-report --format=tsv --rank 2 "$d" > rank2.tsv || fail "--rank 2"
+    [ "$(awk -F'\t' '$1 == "mlib_step" { print $5 }' rank2.tsv)" = $steps ] || fail "--rank 2: $(cat rank2.tsv)"
+    libwrap-report --rank 2 "$d" | head -1 | grep -q "rank 2 of job" || fail "--rank 2: header"
+    ! libwrap-report --rank 9 "$d" > /dev/null 2> rank9.err || fail "--rank 9 of 4 ranks succeeded"
+    grep -q "no profile of rank 9" rank9.err || fail "--rank 9: $(cat rank9.err)"
+    libwrap-report --format=tsv --threads "$d" > threads.tsv || fail "--threads"
+    [ "$(head -1 threads.tsv | cut -f1,2)" = "$(printf 'rank\tthread')" ] || fail "--threads: no rank column"
+    [ "$(grep -c mlib_step threads.tsv)" = $((2 * NP)) ] || fail "--threads: not a row per rank and thread"
+    libwrap-report --tree "$d" > tree.txt || fail "--tree"
+    [ "$(grep -c '^rank [0-9] thread [0-9]* (' tree.txt)" = $((2 * NP)) ] || fail "--tree: a tree per rank and thread"
+    libwrap-report --flamegraph --timeline --html "$d" > pictures.txt || fail "pictures"
+    python3 - "$d" $NP $steps <<'PY' || fail "pictures of a job"
+import json, sys, xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+d, np, steps = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+svg = open(d + "/flamegraph.svg").read()
+ET.fromstring(svg.split("?>", 1)[1])
+assert all("rank %d thread" % r in svg for r in range(np))
+tl = json.load(open(d + "/timeline.json"))["traceEvents"]
+procs = {e["pid"]: e["args"]["name"] for e in tl if e["name"] == "process_name"}
+assert sorted(procs.values()) == ["rank %d" % r for r in range(np)], procs
+lanes = {(e["pid"], e["tid"]) for e in tl if e["name"] == "thread_name"}
+assert len(lanes) == 2 * np, lanes
+calls = [e for e in tl if e.get("ph") == "X" and e["name"] == "mlib_step"]
+assert len(calls) == np * steps, len(calls)
+html = open(d + "/report.html").read()
+class P(HTMLParser):
+    rows = 0
+    def handle_starttag(self, tag, attrs):
+        if tag == "tr" and ("class", "rank") in attrs:
+            P.rows += 1
+P().feed(html)
+assert P.rows == np, P.rows
+assert "rank 3 thread" in html and "ranks-table" in html
+PY
+    libwrap-report --rank 1 --timeline=rank1.json "$d" > /dev/null || fail "--rank 1 --timeline"
+    python3 -c "
+import json, sys
+tl = json.load(open('rank1.json'))['traceEvents']
+names = {e['args']['name'] for e in tl if e['name'] == 'thread_name'}
+assert names == {'rank 1 thread 1', 'rank 1 thread 2'}, names
+" || fail "--rank 1 --timeline: not rank 1's threads only"
+    ;;
+mpich)
+    # MPICH: its Hydra launcher says the rank (PMI_RANK) but names no job;
+    # MPI_Init does (rank 0's name for it), and the MPICH ABI's handles.
+    [ -n "${MPICHCC:-}" ] && [ -x "$MPICHCC" ] && [ -n "${MPICHRUN:-}" ] && [ -x "$MPICHRUN" ] \
+        || skip "MPICH's mpicc.mpich and mpiexec.mpich not found (Debian: apt-get install mpich libmpich-dev)"
+    link=(-I"$mpi_here" -L"$S/lib" -Wl,-rpath,"$S/lib" -lmlib -pthread)
+    "$MPICHCC" -O2 "$mpi_here/mpi_app.c" -o app.mpich "${link[@]}" || fail "mpicc.mpich failed"
+    libwrap --libwrap=linktime:mlib "$MPICHCC" -O2 "$mpi_here/mpi_app.c" -o app.mpich.lt "${link[@]}" \
+        || fail "link-time wrapper with mpicc.mpich failed"
+    LAUNCHER=PMI
+    job ref -- "$MPICHRUN" -n $NP "$PWD/app.mpich" $CALLS
+    grep -q "^ranks $NP" ref.out || fail "MPICH does not run here: $(cat ref.err)"
+    job trace -- "$MPICHRUN" -n $NP -genv LD_PRELOAD "$PRELOAD" -genv LIBWRAP_ENABLE_TRACING true "$PWD/app.mpich" $CALLS
+    same trace ref
+    d=$(only_dir trace)
+    [[ $d =~ /libwrap-[0-9]{8}_[0-9]{6}_[0-9]+$ ]] || fail "MPICH job directory not named by rank 0: $d"
+    check_job "$d" $NP $steps
+    check_trace "$d" $NP $steps
+    job lt LIBWRAP_ENABLE_TRACING=true -- "$MPICHRUN" -n $NP "$PWD/app.mpich.lt" $CALLS
+    same lt ref
+    check_trace "$(only_dir lt)" $NP $steps
+    # MPMD with only some programs measured: Hydra does not tell the ranks,
+    # so the measured ones would wait in MPI_Init for the others;
+    # LIBWRAP_MPI_COLLECTIVES=false keeps the runtime out of MPI.
+    job mpmd_ref -- "$MPICHRUN" -n 2 "$PWD/app.mpich" $CALLS : -n 2 "$PWD/app.mpich" $CALLS
+    job mpmd -- "$MPICHRUN" -n 2 -env LD_PRELOAD "$PRELOAD" -env LIBWRAP_MPI_COLLECTIVES false \
+        "$PWD/app.mpich" $CALLS : -n 2 "$PWD/app.mpich" $CALLS
+    same mpmd mpmd_ref
+    d=$(only_dir mpmd)
+    for r in 0 1; do
+        $CHECK "$d/rank-$r" "prof['rank'] == $r" "visits('mlib_step') == $steps" > /dev/null ||
+            fail "MPMD: rank $r's part"
+    done
+    [ ! -e "$d/rank-2" ] && [ ! -e "$d/rank-3" ] || fail "MPMD: unmeasured ranks left parts"
+    grep -qx 'LIBWRAP_MPI_COLLECTIVES=false' "$d/config.txt" || fail "MPMD: config.txt lacks the setting"
+    # Without MPI: the launcher's process on this node names the job.
+    job plain_ref -- "$MPICHRUN" -n $NP "$S/plain" $CALLS
+    job plain -- "$MPICHRUN" -n $NP -genv LD_PRELOAD "$PRELOAD" -genv LIBWRAP_ENABLE_TRACING true "$S/plain" $CALLS
+    same plain plain_ref
+    d=$(only_dir plain)
+    [[ $d =~ /libwrap-pmi-[0-9]+$ ]] || fail "PMI job directory name: $d"
+    check_trace "$d" $NP $steps
+    ;;
+*)
+    fail "unknown scenario $scenario"
+    ;;
+esac
+echo "PASS $scenario"
