@@ -18,6 +18,8 @@ pkgs=(
   libc6-dev mawk libtinyxml2-dev qtbase5-dev
   # variadic functions without a va_list twin (tests/abi/varlibs)
   libcurl4-openssl-dev libncurses-dev libxml2-dev
+  # the MPI job of the FFTW case (tests/mpi)
+  libfftw3-dev
   # jobs of many processes (tests/mpi): Open MPI, and MPICH beside it
   libopenmpi-dev openmpi-bin mpich libmpich-dev
 )

@@ -414,6 +414,55 @@ names = {e['args']['name'] for e in tl if e['name'] == 'thread_name'}
 assert names == {'rank 1 thread 1', 'rank 1 thread 2'}, names
 " || fail "--rank 1 --timeline: not rank 1's threads only"
     ;;
+fftw)
+    # The issue's case with the real FFTW (libfftw3-dev): its default
+    # wrapper (libwrap-init, make install), 4 ranks x 2 threads, 1000
+    # fftw_execute per thread; LD_PRELOAD with -x and exported to mpirun,
+    # and link time; profile and trace.
+    [ -f /usr/include/fftw3.h ] || skip "FFTW not installed (Debian: apt-get install libfftw3-dev)"
+    libwrap-init --name fftw3 -x c --libs -lfftw3 --prefix "$PWD/fprefix" fw > init.log 2>&1 ||
+        { cat init.log; fail "libwrap-init of FFTW failed"; }
+    grep -qx '#include <fftw3.h>' fw/libwrap.h || fail "libwrap.h of FFTW"
+    printf '#include <fftw3.h>\nint main(void)\n{\n    fftw_free(fftw_malloc(16));\n    return 0;\n}\n' > fw/main.c
+    make -C fw all install > make.log 2>&1 || { cat make.log; fail "make install of the FFTW wrapper failed"; }
+    grep -q -- '--wrap=fftw_execute$' fw/fftw3.wrap || fail "fftw_execute is not wrapped"
+    export LIBWRAP_PATH=$PWD/fprefix
+    FPRE=$(libwrap-info preload fftw3)
+    flink=(-lfftw3 -lm -pthread)
+    "$MPICC" -O2 -Wall "$mpi_here/fftw_app.c" -o fapp "${flink[@]}" || fail "mpicc fftw_app.c"
+    libwrap --libwrap=linktime:fftw3 "$MPICC" -O2 -Wall "$mpi_here/fftw_app.c" -o fapp.lt "${flink[@]}" ||
+        fail "link-time FFTW wrapper with mpicc"
+    E=1000
+    job fref -- "${MPIRUN[@]}" -np $NP "$PWD/fapp" $E
+    grep -q "^ranks $NP, threads 2, fftw_execute per thread $E" fref.out || fail "fftw_app: $(cat fref.out fref.err)"
+    # check_fftw NAME: one job directory, every rank named, one archive with
+    # 8 locations and every fftw_execute enter, the job's total in the report.
+    check_fftw() {
+        local d r
+        d=$(only_dir "$1")
+        for ((r = 0; r < NP; r++)); do
+            $CHECK "$d/rank-$r" "prof['rank'] == $r" "prof['size'] == $NP" "len(threads) == 2" \
+                "visits('fftw_execute') == $((2 * E))" > /dev/null || fail "$1: rank $r's profile"
+        done
+        "$OTF2_PRINT" -G "$d/traces.otf2" > "$1.defs" 2> print.err || fail "$1: otf2-print -G: $(head -3 print.err)"
+        [ "$(grep -c '^LOCATION ' "$1.defs")" = $((2 * NP)) ] || fail "$1: expected $((2 * NP)) locations"
+        "$OTF2_PRINT" "$d/traces.otf2" > "$1.events" 2> print.err || fail "$1: otf2-print: $(head -3 print.err)"
+        [ "$(awk '$1 == "ENTER" && /Region: "fftw_execute"/ { n++ } END { print n + 0 }' "$1.events")" = \
+          $((2 * NP * E)) ] || fail "$1: not every fftw_execute enter in the job's trace"
+        libwrap-report --format=tsv "$d" > "$1.tsv" || fail "$1: libwrap-report"
+        [ "$(awk -F'\t' '$1 == "fftw_execute" { print $5 }' "$1.tsv")" = $((2 * NP * E)) ] ||
+            fail "$1: libwrap-report: not the job's total fftw_execute visits"
+    }
+    job fx -- "${MPIRUN[@]}" -np $NP -x LD_PRELOAD="$FPRE" -x LIBWRAP_ENABLE_TRACING=true "$PWD/fapp" $E
+    same fx fref
+    check_fftw fx
+    job fexp LD_PRELOAD="$FPRE" LIBWRAP_ENABLE_TRACING=true -- "${MPIRUN[@]}" -np $NP "$PWD/fapp" $E
+    same fexp fref
+    check_fftw fexp
+    job flt LIBWRAP_ENABLE_TRACING=true -- "${MPIRUN[@]}" -np $NP "$PWD/fapp.lt" $E
+    same flt fref
+    check_fftw flt
+    ;;
 mpich)
     # MPICH: its Hydra launcher says the rank (PMI_RANK) but names no job;
     # MPI_Init does (rank 0's name for it), and the MPICH ABI's handles.
