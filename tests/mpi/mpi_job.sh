@@ -414,6 +414,50 @@ names = {e['args']['name'] for e in tl if e['name'] == 'thread_name'}
 assert names == {'rank 1 thread 1', 'rank 1 thread 2'}, names
 " || fail "--rank 1 --timeline: not rank 1's threads only"
     ;;
+launcher_env)
+    # Slurm's srun and a PMIx launcher, as the ranks see them: their
+    # environment. The 4 processes of a step are started here with what
+    # srun gives each task (SLURM_JOB_ID, SLURM_STEP_ID, SLURM_PROCID,
+    # SLURM_STEP_NUM_TASKS), then with PMIx's (PMIX_RANK, PMIX_NAMESPACE).
+    # A batch script's own SLURM_PROCID (no step id) is a lone process.
+    # launch NAME VARS...: the 4 ranks of plain, concurrently, in NAME/.
+    launch() {
+        local name=$1 r st=0
+        shift
+        rm -rf "$name" && mkdir "$name"
+        for r in 0 1 2 3; do
+            (cd "$name" && eval "env $* LD_PRELOAD=$PRELOAD LIBWRAP_ENABLE_TRACING=true $S/plain $CALLS" \
+                > "../$name.$r.out" 2> "../$name.$r.err") &
+        done
+        wait || st=$?
+        [ $st = 0 ] || fail "$name: a rank failed"
+        cat "$name".[0-3].err > "$name.err"
+        [ ! -s "$name.err" ] || fail "$name: stderr: $(head -3 "$name.err")"
+    }
+    "$S/plain" $CALLS > lone.out
+    launch slurm 'SLURM_JOB_ID=4242 SLURM_STEP_ID=7 SLURM_PROCID=$r SLURM_STEP_NUM_TASKS=4 SLURM_NTASKS=4'
+    for r in 0 1 2 3; do cmp -s lone.out slurm.$r.out || fail "slurm: rank $r's output differs"; done
+    d=$(only_dir slurm)
+    [ "$d" = slurm/libwrap-slurm-4242.7 ] || fail "Slurm job directory name: $d"
+    LAUNCHER=Slurm
+    python3 - "$d" <<'PY' || fail "slurm: the parts do not name their ranks"
+import json, sys
+for r in range(4):
+    p = json.load(open("%s/rank-%d/profile.json" % (sys.argv[1], r)))
+    assert p["rank"] == r and p["size"] == 4 and p["launcher"] == "Slurm" and p["job"] == "4242.7", p
+PY
+    "$OTF2_PRINT" -G "$d/traces.otf2" > defs.txt || fail "slurm: the last rank did not merge"
+    [ "$(grep -c '^LOCATION ' defs.txt)" = 8 ] || fail "slurm: expected 8 locations"
+    [ "$(report_total "$d")" = $((NP * steps)) ] || fail "slurm: not the job's total visits"
+    launch pmix 'PMIX_RANK=$r PMIX_NAMESPACE=prterun-node-77@1 SLURM_STEP_NUM_TASKS=4'
+    d=$(only_dir pmix)
+    [ "$d" = pmix/libwrap-pmix-prterun-node-77_1 ] || fail "PMIx job directory name (a safe file name): $d"
+    [ "$(report_total "$d")" = $((NP * steps)) ] || fail "pmix: not the job's total visits"
+    # A batch script: SLURM_PROCID without a step is not a rank of a job.
+    rm -rf batch && mkdir batch
+    (cd batch && SLURM_JOB_ID=4242 SLURM_PROCID=0 SLURM_NTASKS=4 LD_PRELOAD=$PRELOAD "$S/plain" $CALLS > /dev/null)
+    [[ $(only_dir batch) =~ ^batch/libwrap-[0-9]{8}_[0-9]{6}_[0-9]+$ ]] || fail "a batch script is a lone process"
+    ;;
 fftw)
     # The issue's case with the real FFTW (libfftw3-dev): its default
     # wrapper (libwrap-init, make install), 4 ranks x 2 threads, 1000
