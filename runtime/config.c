@@ -221,6 +221,30 @@ static const char *lw_or_none(const char *s)
     return s ? s : "none";
 }
 
+/* One metric source's line of config.txt: the metrics really measured
+ * (a name the source refused is not: its warning says why), and, when that
+ * is not what was set, the setting as a comment. */
+static void lw_write_metrics(FILE *out, const char *var, const char *source, const char *requested)
+{
+    char list[1024] = "";
+    size_t len = 0;
+    for (size_t i = 0; lw_metrics_def && i < lw_nmetrics; i++) {
+        const lw_metric_def *d = lw_metrics_def(i);
+        if (d && strcmp(d->source, source) == 0 && len < sizeof list)
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", len ? "," : "", d->name);
+    }
+    fprintf(out, "%s=%s\n", var, len ? list : "none");
+    /* Blanks around the commas of the setting do not make a difference. */
+    char set[1024] = "";
+    size_t slen = 0;
+    for (const char *p = requested; p && *p && slen + 1 < sizeof set; p++)
+        if (!isspace((unsigned char)*p))
+            set[slen++] = *p;
+    set[slen] = '\0';
+    if (requested && strcmp(set, list) != 0)
+        fprintf(out, "# %s as set: %s\n", var, requested);
+}
+
 int lw_config_write(FILE *out, const char *experiment_dir)
 {
     char verbose[128] = "";
@@ -240,9 +264,9 @@ int lw_config_write(FILE *out, const char *experiment_dir)
     fprintf(out, "LIBWRAP_EXPERIMENT_DIRECTORY=%s\n", experiment_dir);
     fprintf(out, "LIBWRAP_FILTERING_FILE=%s\n", lw_or_none(lw_cfg.filtering_file));
     fprintf(out, "LIBWRAP_TIMER=%s\n", lw_timer_name());
-    fprintf(out, "LIBWRAP_METRIC_PAPI=%s\n", lw_or_none(lw_cfg.metric_papi));
-    fprintf(out, "LIBWRAP_METRIC_RUSAGE=%s\n", lw_or_none(lw_cfg.metric_rusage));
-    fprintf(out, "LIBWRAP_METRIC_PERF=%s\n", lw_or_none(lw_cfg.metric_perf));
+    lw_write_metrics(out, "LIBWRAP_METRIC_PAPI", "papi", lw_cfg.metric_papi);
+    lw_write_metrics(out, "LIBWRAP_METRIC_RUSAGE", "rusage", lw_cfg.metric_rusage);
+    lw_write_metrics(out, "LIBWRAP_METRIC_PERF", "perf", lw_cfg.metric_perf);
     fprintf(out, "LIBWRAP_TOTAL_MEMORY=%zu\n", lw_cfg.total_memory);
     fprintf(out, "LIBWRAP_VERBOSE=%s\n", verbose);
     fprintf(out, "LIBWRAP_MPI_COLLECTIVES=%s\n", lw_cfg.mpi_collectives ? "true" : "false");

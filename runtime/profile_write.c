@@ -152,13 +152,20 @@ static int lw_write_txt(const char *path, const lw_flat *flat, size_t nflat)
     else
         fprintf(f, "libwrap profile of %s (pid %ld), timer %s\n\n", lw_program_name(), (long)getpid(),
                 lw_timer_name());
-    fprintf(f, "%12s %14s %14s %12s  %s\n", "visits", "incl_us", "excl_us", "mean_us", "function");
+    /* The metrics (inclusive, summed over call paths as in profile.json),
+     * a column each, before the function's name. */
+    fprintf(f, "%12s %14s %14s %12s", "visits", "incl_us", "excl_us", "mean_us");
+    for (size_t k = 0; lw_metrics_def && k < lw_nmetrics; k++)
+        fprintf(f, " %16s", lw_metrics_def(k)->name);
+    fprintf(f, "  %s\n", "function");
     for (size_t i = 0; i < nflat; i++) {
         const libwrap_region *r = lw_region_get(flat[i].region);
         double incl = lw_ticks_to_ns(flat[i].incl) / 1e3;
-        fprintf(f, "%12llu %14.3f %14.3f %12.3f  %s\n", (unsigned long long)flat[i].visits, incl,
-                lw_ticks_to_ns(flat[i].excl) / 1e3, incl / (double)flat[i].visits,
-                lw_region_name(r));
+        fprintf(f, "%12llu %14.3f %14.3f %12.3f", (unsigned long long)flat[i].visits, incl,
+                lw_ticks_to_ns(flat[i].excl) / 1e3, incl / (double)flat[i].visits);
+        for (size_t k = 0; k < lw_nmetrics; k++)
+            fprintf(f, " %16llu", (unsigned long long)flat[i].metrics[k]);
+        fprintf(f, "  %s\n", lw_region_name(r));
     }
     for (lw_thread *t = lw_thread_first(); t; t = t->next) {
         fprintf(f, "\nthread %u call paths\n%12s %14s %14s  %s\n", t->tid, "visits", "incl_us",

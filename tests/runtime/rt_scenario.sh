@@ -197,6 +197,15 @@ metrics)
         "set(threads[0]['callpath'][0]['metrics']) == {'ru_minflt', 'ru_nvcsw'}" \
         "visits('lib_recurse') == 8" "path('lib_call/lib_call/lib_add') == 1"
     grep -qx "LIBWRAP_METRIC_RUSAGE=ru_minflt,ru_nvcsw" exp/config.txt || fail "config.txt metric"
+    grep -q "^ *visits .*ru_minflt *ru_nvcsw  function$" exp/profile.txt || fail "profile.txt has no metric columns"
+    # A metric that is refused is not in config.txt's effective list; the
+    # setting as given is a comment.
+    rm -rf exp
+    LIBWRAP_METRIC_RUSAGE="ru_minflt, ru_nosuch" run 0 nest
+    grep -q "ru_nosuch" err.txt || fail "no warning for the refused metric"
+    grep -qx "LIBWRAP_METRIC_RUSAGE=ru_minflt" exp/config.txt || fail "config.txt lists a refused metric: $(grep METRIC exp/config.txt)"
+    grep -qx "# LIBWRAP_METRIC_RUSAGE as set: ru_minflt, ru_nosuch" exp/config.txt || fail "config.txt: the setting as given"
+    grep -qx "LIBWRAP_METRIC_PAPI=none" exp/config.txt || fail "config.txt: no PAPI metric"
     ;;
 nothing)
     run 0 none
