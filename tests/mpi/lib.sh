@@ -14,7 +14,7 @@ skip() {
 # have_openmpi: Open MPI's mpicc and mpirun are there.
 have_openmpi() {
     [ -n "${MPICC:-}" ] && [ -n "${MPIRUN:-}" ] && [ -x "$MPICC" ] && [ -x "$MPIRUN" ] &&
-        "$MPIRUN" --version 2>/dev/null | grep -q 'Open MPI'
+        "$MPIRUN" --version 2>/dev/null | grep -Eq 'Open MPI|OpenRTE'
 }
 
 need_openmpi() {
