@@ -11,7 +11,8 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 cmake --install "$LIBWRAP_BINARY_DIR" --prefix "$prefix" >install.log
 for f in bin/libwrap-init bin/libwrap bin/libwrap-info bin/libwrap-report \
-         libexec/libwrap/libwrap-gen lib/liblibwrap_runtime.so lib/liblibwrap_exec.a include/libwrap/libwrap.h \
+         libexec/libwrap/libwrap-gen libexec/libwrap/anchors.sh lib/liblibwrap_runtime.so \
+         lib/liblibwrap_audit.so lib/liblibwrap_exec.a include/libwrap/libwrap.h \
          lib/cmake/libwrap/libwrapConfig.cmake lib/cmake/libwrap/libwrapConfigVersion.cmake \
          lib/pkgconfig/libwrap.pc share/libwrap/templates share/libwrap/filters; do
   [ -e "$prefix/$f" ] || fail "missing in the installed prefix: $f"
@@ -70,4 +71,20 @@ LIBWRAP_EXPERIMENT_DIRECTORY=$scratch/exp2 cm/build/api >/dev/null
 # The installed commands answer.
 "$prefix/bin/libwrap-info" list >/dev/null || fail "libwrap-info list failed"
 "$prefix/bin/libwrap-init" --help >/dev/null || fail "libwrap-init --help failed"
+
+# The whole workflow with the installed toolchain alone: the ring example
+# through libwrap-init, make, make install and make installcheck (the audit
+# module, the generator's subcommands, the installed-wrapper lookup).
+(
+    export PATH=$prefix/bin:$PATH
+    unset LIBWRAP_PATH LIBWRAP_EXPERIMENT_DIRECTORY
+    bash "$LIBWRAP_SOURCE_DIR/examples/ring/init.sh" "$scratch/ring" > ring-init.log 2>&1 ||
+        { cat ring-init.log; fail "examples/ring/init.sh with the installed libwrap-init"; }
+    grep -q "^LIBWRAP_TOOLCHAIN = $prefix\$" "$scratch/ring/wrap/Makefile" || fail "the Makefile does not name the installed toolchain"
+    make -C "$scratch/ring/wrap" all install installcheck > ring-make.log 2>&1 ||
+        { cat ring-make.log; fail "make, make install, make installcheck with the installed toolchain"; }
+    grep -q 'OK .*linktime: 7 wrapped functions' ring-make.log && grep -q 'OK .*runtime: 7 wrapped functions' ring-make.log ||
+        { cat ring-make.log; fail "installcheck with the installed toolchain"; }
+    LIBWRAP_PATH=$scratch/ring/prefix "$prefix/bin/libwrap-info" preload ring > /dev/null || fail "libwrap-info preload ring"
+) || exit 1
 echo "install_prefix: 1 passed, 0 failed"
