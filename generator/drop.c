@@ -11,12 +11,16 @@
  * in NAME.skipped.txt. The Makefile calls it when the wrappers do not
  * compile, regenerates and compiles again. An error it cannot attribute to
  * a wrapper (a missing header, a broken compiler) fails: that is not one
- * function's problem.
+ * function's problem. When the compiler quotes the source line (gcc's
+ * "  LINE | text") and NAME.wrappers.c no longer has it there, the file was
+ * generated again while it compiled (make -j): nothing is dropped, and the
+ * exit status 3 says to compile again.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "fileio.h"
@@ -123,10 +127,14 @@ int drop_command(int argc, char **argv)
     }
     lw_inventory inv;
     inventory_init(&inv);
-    text_lines w = {0}, l = {0};
+    text_lines w = {0}, l = {0}, known = {0};
     int rc = 1;
     if (inventory_read_json(&inv, inventory) != 0 || read_lines(wrappers, &w) != 0 ||
         read_lines(log, &l) != 0)
+        goto out;
+    /* What is already dropped (by the other object's compile under make
+     * -j) is not added or warned about again. */
+    if (access(out, F_OK) == 0 && read_lines(out, &known) != 0)
         goto out;
 
     /* "PATH:LINE:COL: error: MESSAGE" where PATH ends with the wrappers'
@@ -146,6 +154,18 @@ int drop_command(int argc, char **argv)
         unsigned long lineno;
         if (!hit || hit > err || hit[nbase] != ':' || sscanf(hit + nbase + 1, "%lu:", &lineno) != 1)
             continue;
+        /* gcc quotes the line: "  157 | text". */
+        unsigned long quoted;
+        int text_at = 0;
+        if (k + 1 < l.n && sscanf(l.line[k + 1], " %lu | %n", &quoted, &text_at) == 1 && text_at > 0 &&
+            quoted == lineno && (lineno > w.n || strcmp(l.line[k + 1] + text_at, w.line[lineno - 1]) != 0)) {
+            fprintf(stderr, "libwrap-gen drop: %s changed while it was compiled: compile again\n",
+                    wrappers);
+            free(seen);
+            sb_free(&dropped);
+            rc = 3;
+            goto out;
+        }
         long n = function_at(&w, lineno);
         if (n < 0 || (size_t)n >= inv.nfuncs)
             continue;
@@ -153,6 +173,12 @@ int drop_command(int argc, char **argv)
         if (seen[n])
             continue;
         seen[n] = true;
+        bool already = false;
+        size_t slen = strlen(inv.funcs[n].symbol);
+        for (size_t q = 0; q < known.n && !already; q++)
+            already = strncmp(known.line[q], inv.funcs[n].symbol, slen) == 0 && known.line[q][slen] == '\t';
+        if (already)
+            continue;
         sb_printf(&dropped, "%s\t%s:%lu: %s\n", inv.funcs[n].symbol, base, lineno, err + 9);
     }
     free(seen);
@@ -164,7 +190,7 @@ int drop_command(int argc, char **argv)
         goto out;
     }
     FILE *f = fopen(out, "a");
-    if (!f || fputs(dropped.s, f) == EOF || fclose(f) != 0) {
+    if (!f || (dropped.s && fputs(dropped.s, f) == EOF) || fclose(f) != 0) {
         fprintf(stderr, "libwrap-gen drop: %s: %s\n", out, strerror(errno));
         sb_free(&dropped);
         goto out;
@@ -183,6 +209,7 @@ int drop_command(int argc, char **argv)
 out:
     free_lines(&w);
     free_lines(&l);
+    free_lines(&known);
     inventory_free(&inv);
     return rc;
 }

@@ -54,4 +54,11 @@ cat ic2.log
 grep -q 'OK .*linktime' ic2.log || fail "installcheck of the typed wrapper"
 run_ok again.log make
 grep -q 'warning' again.log && { cat again.log; fail "an up-to-date make warned again"; }
+# The same from scratch with make -j2: both objects' compiles fail at once,
+# and the first generation must not confuse the other's attribution.
+run_ok cleanj.log make clean
+run_ok makej.log make -j2
+grep -qx -- '--wrap=_ZNK5Outer4sizeEv' outer.wrap || fail "make -j2: the other functions are not wrapped"
+[ "$(sed -n '/^\[compile\]/,/^$/p' outer.skipped.txt | grep -c '^_ZN5Outer4Iter')" = 2 ] ||
+    { cat outer.skipped.txt; fail "make -j2: not exactly the two constructors left out"; }
 echo PASS
