@@ -60,6 +60,21 @@ static inline __attribute__((always_inline)) lw_node *lw_known_child(const lw_th
     return n;
 }
 
+/* Takes the thread's guard and checks again that the runtime runs: 1 the
+ * guard is held, 0 the runtime stopped meanwhile (the guard is given
+ * back). Pairs with the membarrier of lw_finish: either the finaliser sees
+ * the guard and waits, or this thread sees the stop and backs out. */
+static inline __attribute__((always_inline)) int lw_guard_take(void)
+{
+    LW_STORE(lw_tls.guard, 1);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (lw_unlikely(LW_LOAD(lw_state) != 1)) {
+        LW_GUARD_CLEAR();
+        return 0;
+    }
+    return 1;
+}
+
 /*
  * Entry into region `id` (> 0): 1 recorded (libwrap_exit must follow), 0 not
  * recorded (runtime stopped, or the thread is inside the runtime), -1 the
@@ -74,14 +89,8 @@ static inline __attribute__((always_inline)) int lw_enter_fast(int32_t id, void 
         return -1;
     if (lw_unlikely(LW_LOAD(lw_tls.guard)))
         return 0;
-    LW_STORE(lw_tls.guard, 1);
-    /* Pairs with the membarrier of lw_finish: either the finaliser sees the
-     * guard and waits, or this thread sees the stop and backs out. */
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    if (lw_unlikely(LW_LOAD(lw_state) != 1)) {
-        LW_GUARD_CLEAR();
+    if (!lw_guard_take())
         return 0;
-    }
     lw_node *n;
     if (lw_unlikely(t->slow || t->trace != NULL || !(n = lw_known_child(t, id, frame)))) {
         LW_GUARD_CLEAR();
@@ -122,12 +131,8 @@ static inline __attribute__((always_inline)) int lw_exit_fast(int32_t id)
         return 0;
     if (lw_unlikely(!lw_timer_tsc || t->slow || t->trace != NULL))
         return -1;
-    LW_STORE(lw_tls.guard, 1);
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    if (lw_unlikely(LW_LOAD(lw_state) != 1)) {
-        LW_GUARD_CLEAR();
+    if (!lw_guard_take())
         return 0;
-    }
     int closed = lw_close_known(t, id, lw_rdtsc());
     LW_GUARD_CLEAR();
     return closed ? 0 : -1;

@@ -239,12 +239,8 @@ int lw_enter_full(int32_t id, void *frame)
         return lw_enter_first(id, frame);
     if (lw_unlikely(LW_LOAD(lw_tls.guard)))
         return 0;
-    LW_STORE(lw_tls.guard, 1);
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    if (lw_unlikely(LW_LOAD(lw_state) != 1)) {
-        LW_GUARD_CLEAR();
+    if (!lw_guard_take())
         return 0;
-    }
     if (lw_unlikely(!lw_timer_tsc))
         return lw_enter_clock(t, id, frame);
     uint64_t now = lw_rdtsc();
@@ -324,12 +320,8 @@ void lw_exit_full(int32_t id)
     lw_thread *t = lw_tls.self;
     if (lw_unlikely(!t || LW_LOAD(lw_tls.guard)))
         return;
-    LW_STORE(lw_tls.guard, 1);
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    if (lw_unlikely(LW_LOAD(lw_state) != 1)) {
-        LW_GUARD_CLEAR();
+    if (!lw_guard_take())
         return;
-    }
     if (lw_unlikely(!lw_timer_tsc)) {
         lw_exit_clock(t, id);
         return;
