@@ -8,7 +8,7 @@ export DEBIAN_FRONTEND=noninteractive
 
 pkgs=(
   # toolchain
-  gcc g++ clang make cmake pkg-config binutils file python3 valgrind time uftrace
+  gcc g++ clang make cmake pkg-config binutils file python3 valgrind time uftrace bc
   # generator
   libclang-dev llvm-dev libjson-c-dev libelf-dev libffi-dev
   # runtime
