@@ -27,40 +27,12 @@
 #include "inventory.h"
 #include "strbuf.h"
 
-typedef struct text_lines {
-    char *text;
-    const char **line; /* line[k]: start of line k+1 */
-    size_t n;
-} text_lines;
-
-static int read_lines(const char *path, text_lines *t)
+static int read_lines(const char *path, lw_lines *t)
 {
-    size_t len = 0;
-    t->text = read_whole_file(path, &len);
-    if (!t->text) {
-        fprintf(stderr, "libwrap-gen drop: %s: %s\n", path, strerror(errno));
-        return -1;
-    }
-    size_t cap = 1024;
-    t->line = xmalloc(cap * sizeof *t->line);
-    t->n = 0;
-    for (char *p = t->text; p < t->text + len;) {
-        if (t->n == cap)
-            t->line = xrealloc(t->line, (cap *= 2) * sizeof *t->line);
-        t->line[t->n++] = p;
-        char *nl = memchr(p, '\n', (size_t)(t->text + len - p));
-        if (!nl)
-            break;
-        *nl = '\0';
-        p = nl + 1;
-    }
-    return 0;
-}
-
-static void free_lines(text_lines *t)
-{
-    free(t->text);
-    free(t->line);
+    if (read_file_lines(path, t) == 0)
+        return 0;
+    fprintf(stderr, "libwrap-gen drop: %s: %s\n", path, strerror(errno));
+    return -1;
 }
 
 /* The N of the last libwrap_<word>_N on the line, or -1. */
@@ -84,7 +56,7 @@ static long function_index_on(const char *s)
 
 /* The function whose wrapper holds line `lineno` (1-based), or -1: the
  * nearest libwrap_*_N at or above it. */
-static long function_at(const text_lines *w, unsigned long lineno)
+static long function_at(const lw_lines *w, unsigned long lineno)
 {
     for (unsigned long k = lineno < w->n ? lineno : w->n; k-- > 0;) {
         long n = function_index_on(w->line[k]);
@@ -127,7 +99,7 @@ int drop_command(int argc, char **argv)
     }
     lw_inventory inv;
     inventory_init(&inv);
-    text_lines w = {0}, l = {0}, known = {0};
+    lw_lines w = {0}, l = {0}, known = {0};
     int rc = 1;
     if (inventory_read_json(&inv, inventory) != 0 || read_lines(wrappers, &w) != 0 ||
         read_lines(log, &l) != 0)
@@ -207,16 +179,16 @@ int drop_command(int argc, char **argv)
     sb_free(&dropped);
     rc = 0;
 out:
-    free_lines(&w);
-    free_lines(&l);
-    free_lines(&known);
+    lines_free(&w);
+    lines_free(&l);
+    lines_free(&known);
     inventory_free(&inv);
     return rc;
 }
 
 int drop_load(lw_inventory *inv, const char *path)
 {
-    text_lines t = {0};
+    lw_lines t = {0};
     if (read_lines(path, &t) != 0)
         return -1;
     size_t n = 0;
@@ -231,6 +203,6 @@ int drop_load(lw_inventory *inv, const char *path)
             n += f->skip == LW_SKIP_COMPILE;
         }
     }
-    free_lines(&t);
+    lines_free(&t);
     return (int)n;
 }

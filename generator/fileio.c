@@ -62,3 +62,32 @@ int write_file_atomically(const char *path, const char *data, size_t len)
     free(tmp);
     return ok ? 0 : -1;
 }
+
+int read_file_lines(const char *path, lw_lines *t)
+{
+    size_t len = 0;
+    t->n = 0;
+    t->line = NULL;
+    t->text = read_whole_file(path, &len);
+    if (!t->text)
+        return -1;
+    size_t cap = 1024;
+    t->line = xmalloc(cap * sizeof *t->line);
+    for (char *p = t->text; p < t->text + len;) {
+        if (t->n == cap)
+            t->line = xrealloc(t->line, (cap *= 2) * sizeof *t->line);
+        t->line[t->n++] = p;
+        char *nl = memchr(p, '\n', (size_t)(t->text + len - p));
+        if (!nl)
+            break;
+        *nl = '\0';
+        p = nl + 1;
+    }
+    return 0;
+}
+
+void lines_free(lw_lines *t)
+{
+    free(t->text);
+    free(t->line);
+}

@@ -70,25 +70,21 @@ static void names_free(names *s)
 /* One name a line (after `prefix`, when given: "--wrap=" of NAME.wrap). */
 static int read_names(const char *path, const char *prefix, names *out)
 {
-    size_t len = 0;
-    char *text = read_whole_file(path, &len);
-    if (!text) {
+    lw_lines t;
+    if (read_file_lines(path, &t) != 0) {
         fprintf(stderr, "make: error: %s: %s\n", path, strerror(errno));
         return -1;
     }
     size_t plen = prefix ? strlen(prefix) : 0;
-    for (char *p = text; p < text + len;) {
-        char *nl = memchr(p, '\n', (size_t)(text + len - p));
-        size_t n = nl ? (size_t)(nl - p) : (size_t)(text + len - p);
+    for (size_t k = 0; k < t.n; k++) {
+        const char *p = t.line[k];
+        size_t n = strlen(p);
         while (n && (p[n - 1] == ' ' || p[n - 1] == '\r'))
             n--;
         if (n > plen && (!prefix || strncmp(p, prefix, plen) == 0))
             names_add(out, p + plen, n - plen);
-        p += n + 1;
-        if (!nl)
-            break;
     }
-    free(text);
+    lines_free(&t);
     names_sort(out);
     return 0;
 }
