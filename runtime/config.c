@@ -1,5 +1,5 @@
 /*
- * config.c - the LIBWRAP_* variables of SPEC section 5, config.txt, logging.
+ * config.c - the LIBWRAP_* variables of SPEC section 5, and config.txt.
  *
  * Every variable is read once, at start. An invalid value never stops the
  * measured program: it is one warning that names the variable and the
@@ -23,67 +23,6 @@ struct lw_config lw_cfg = {
     .total_memory = 16u << 20,
     .verbose = 0,
 };
-
-static const char *const lw_log_names[] = {"config",  "timer",     "thread",
-                                           "region",  "profile",   "lifecycle",
-                                           "resolve", "exec",      "job"};
-
-/* "rank 3: " inside a job (job.c), so that the messages of many processes
- * on one terminal say whose they are. */
-static char lw_who[64];
-
-void lw_message_who(const char *who)
-{
-    snprintf(lw_who, sizeof lw_who, "%s", who);
-}
-
-/* Messages go straight to fd 2 with one write(2): no stdio state of the
- * program is touched, and lines of several threads do not interleave. */
-static void lw_vmessage(const char *prefix, const char *fmt, va_list ap)
-{
-    char buf[1024];
-    int n = snprintf(buf, sizeof buf, "libwrap: %s%s", lw_who, prefix);
-    if (n < 0)
-        return;
-    int m = vsnprintf(buf + n, sizeof buf - (size_t)n, fmt, ap);
-    size_t len = m < 0 ? (size_t)n : (size_t)n + (size_t)m;
-    if (len > sizeof buf - 2)
-        len = sizeof buf - 2; /* a long message is cut, never overrun */
-    buf[len++] = '\n';
-    int saved = errno;
-    ssize_t w = write(STDERR_FILENO, buf, len);
-    (void)w;
-    errno = saved;
-}
-
-void lw_log(unsigned domain, const char *fmt, ...)
-{
-    if (!(lw_cfg.verbose & domain))
-        return;
-    const char *name = "";
-    for (unsigned i = 0; i < sizeof lw_log_names / sizeof *lw_log_names; i++)
-        if (domain == 1u << i)
-            name = lw_log_names[i];
-    char prefix[32];
-    snprintf(prefix, sizeof prefix, "[%s] ", name);
-    va_list ap;
-    va_start(ap, fmt);
-    lw_vmessage(prefix, fmt, ap);
-    va_end(ap);
-}
-
-void lw_vwarn(const char *fmt, va_list ap)
-{
-    lw_vmessage("warning: ", fmt, ap);
-}
-
-void lw_warn(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    lw_vwarn(fmt, ap);
-    va_end(ap);
-}
 
 static void lw_invalid(const char *var, const char *value, const char *accepted, const char *dflt)
 {
@@ -156,8 +95,8 @@ static int lw_parse_verbose(const char *s, unsigned *out)
             set |= LW_LOG_ALL;
             found = true;
         }
-        for (unsigned i = 0; !found && i < sizeof lw_log_names / sizeof *lw_log_names; i++)
-            if (strlen(lw_log_names[i]) == n && !strncasecmp(p, lw_log_names[i], n)) {
+        for (unsigned i = 0; !found && lw_log_domain_name(i); i++)
+            if (strlen(lw_log_domain_name(i)) == n && !strncasecmp(p, lw_log_domain_name(i), n)) {
                 set |= 1u << i;
                 found = true;
             }
@@ -185,7 +124,7 @@ void lw_config_load(void)
     if ((v = getenv("LIBWRAP_VERBOSE")) && *v && lw_parse_verbose(v, &lw_cfg.verbose) < 0)
         lw_invalid("LIBWRAP_VERBOSE", v,
                    "true, false, or a comma list of all, config, timer, thread, region, "
-                   "profile, lifecycle, resolve, exec, job",
+                   "profile, lifecycle, resolve, exec, job, plugin",
                    "false");
 
     lw_get_bool("LIBWRAP_ENABLE_PROFILING", &lw_cfg.profiling);
@@ -207,9 +146,11 @@ void lw_config_load(void)
 
     lw_cfg.experiment_directory = lw_get_string("LIBWRAP_EXPERIMENT_DIRECTORY");
     lw_cfg.filtering_file = lw_get_string("LIBWRAP_FILTERING_FILE");
-    lw_cfg.metric_papi = lw_get_string("LIBWRAP_METRIC_PAPI");
-    lw_cfg.metric_rusage = lw_get_string("LIBWRAP_METRIC_RUSAGE");
-    lw_cfg.metric_perf = lw_get_string("LIBWRAP_METRIC_PERF");
+    /* LIBWRAP_METRIC_<NAME> and LIBWRAP_LISTENER_<NAME> belong to the
+     * plugins, and are read where they are loaded (plugin.c). */
+    lw_cfg.metric_plugins = lw_get_string("LIBWRAP_METRIC_PLUGINS");
+    lw_cfg.listeners = lw_get_string("LIBWRAP_LISTENERS");
+    lw_cfg.plugin_path = lw_get_string("LIBWRAP_PLUGIN_PATH");
 
     lw_log(LW_LOG_CONFIG, "profiling=%d tracing=%d timer=%s total_memory=%zu filter=%s",
            lw_cfg.profiling, lw_cfg.tracing, lw_cfg.timer == LW_TIMER_TSC ? "tsc" : "clock_gettime",
@@ -221,30 +162,6 @@ static const char *lw_or_none(const char *s)
     return s ? s : "none";
 }
 
-/* One metric source's line of config.txt: the metrics really measured
- * (a name the source refused is not: its warning says why), and, when that
- * is not what was set, the setting as a comment. */
-static void lw_write_metrics(FILE *out, const char *var, const char *source, const char *requested)
-{
-    char list[1024] = "";
-    size_t len = 0;
-    for (size_t i = 0; lw_metrics_def && i < lw_nmetrics; i++) {
-        const lw_metric_def *d = lw_metrics_def(i);
-        if (d && strcmp(d->source, source) == 0 && len < sizeof list)
-            len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", len ? "," : "", d->name);
-    }
-    fprintf(out, "%s=%s\n", var, len ? list : "none");
-    /* Blanks around the commas of the setting do not make a difference. */
-    char set[1024] = "";
-    size_t slen = 0;
-    for (const char *p = requested; p && *p && slen + 1 < sizeof set; p++)
-        if (!isspace((unsigned char)*p))
-            set[slen++] = *p;
-    set[slen] = '\0';
-    if (requested && strcmp(set, list) != 0)
-        fprintf(out, "# %s as set: %s\n", var, requested);
-}
-
 int lw_config_write(FILE *out, const char *experiment_dir)
 {
     char verbose[128] = "";
@@ -253,10 +170,10 @@ int lw_config_write(FILE *out, const char *experiment_dir)
     else if (lw_cfg.verbose == 0)
         snprintf(verbose, sizeof verbose, "false");
     else
-        for (unsigned i = 0; i < sizeof lw_log_names / sizeof *lw_log_names; i++)
+        for (unsigned i = 0; lw_log_domain_name(i); i++)
             if (lw_cfg.verbose & (1u << i)) {
                 size_t n = strlen(verbose);
-                snprintf(verbose + n, sizeof verbose - n, "%s%s", n ? "," : "", lw_log_names[i]);
+                snprintf(verbose + n, sizeof verbose - n, "%s%s", n ? "," : "", lw_log_domain_name(i));
             }
 
     fprintf(out, "LIBWRAP_ENABLE_PROFILING=%s\n", lw_cfg.profiling ? "true" : "false");
@@ -264,11 +181,31 @@ int lw_config_write(FILE *out, const char *experiment_dir)
     fprintf(out, "LIBWRAP_EXPERIMENT_DIRECTORY=%s\n", experiment_dir);
     fprintf(out, "LIBWRAP_FILTERING_FILE=%s\n", lw_or_none(lw_cfg.filtering_file));
     fprintf(out, "LIBWRAP_TIMER=%s\n", lw_timer_name());
-    lw_write_metrics(out, "LIBWRAP_METRIC_PAPI", "papi", lw_cfg.metric_papi);
-    lw_write_metrics(out, "LIBWRAP_METRIC_RUSAGE", "rusage", lw_cfg.metric_rusage);
-    lw_write_metrics(out, "LIBWRAP_METRIC_PERF", "perf", lw_cfg.metric_perf);
+    lw_plugins_config_write(out);
     fprintf(out, "LIBWRAP_TOTAL_MEMORY=%zu\n", lw_cfg.total_memory);
     fprintf(out, "LIBWRAP_VERBOSE=%s\n", verbose);
     fprintf(out, "LIBWRAP_MPI_COLLECTIVES=%s\n", lw_cfg.mpi_collectives ? "true" : "false");
     return ferror(out) ? -1 : 0;
+}
+
+const char *lw_config_setting(const char *name)
+{
+    static char buf[64];
+    if (!name)
+        return NULL;
+    if (!strcmp(name, "LIBWRAP_TOTAL_MEMORY")) {
+        snprintf(buf, sizeof buf, "%zu", lw_cfg.total_memory);
+        return buf;
+    }
+    if (!strcmp(name, "LIBWRAP_ENABLE_PROFILING"))
+        return lw_cfg.profiling ? "true" : "false";
+    if (!strcmp(name, "LIBWRAP_ENABLE_TRACING"))
+        return lw_cfg.tracing ? "true" : "false";
+    if (!strcmp(name, "LIBWRAP_TIMER"))
+        return lw_timer_name();
+    if (!strcmp(name, "LIBWRAP_EXPERIMENT_DIRECTORY"))
+        return lw_experiment_dir_claimed();
+    if (!strcmp(name, "LIBWRAP_FILTERING_FILE"))
+        return lw_cfg.filtering_file;
+    return NULL;
 }

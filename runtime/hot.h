@@ -92,7 +92,7 @@ static inline __attribute__((always_inline)) int lw_enter_fast(int32_t id, void 
     if (!lw_guard_take())
         return 0;
     lw_node *n;
-    if (lw_unlikely(t->slow || t->trace != NULL || !(n = lw_known_child(t, id, frame)))) {
+    if (lw_unlikely(t->slow || t->listen || !(n = lw_known_child(t, id, frame)))) {
         LW_GUARD_CLEAR();
         return -1;
     }
@@ -129,7 +129,7 @@ static inline __attribute__((always_inline)) int lw_exit_fast(int32_t id)
     lw_thread *t = lw_tls.self;
     if (lw_unlikely(!t || LW_LOAD(lw_tls.guard)))
         return 0;
-    if (lw_unlikely(!lw_timer_tsc || t->slow || t->trace != NULL))
+    if (lw_unlikely(!lw_timer_tsc || t->slow || t->listen))
         return -1;
     if (!lw_guard_take())
         return 0;

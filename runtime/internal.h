@@ -12,6 +12,8 @@
  *   job.c           jobs of many processes: rank, job directory, end of job
  *   mpi.c           what the runtime does inside MPI_Init and MPI_Finalize
  *   resolve.c       libwrap_resolve_fallback and friends
+ *   plugin.c        plugins: metric sources and event listeners (plugin.h)
+ *   json.c          the streaming JSON writer of profile.json
  */
 #ifndef LIBWRAP_RUNTIME_INTERNAL_H
 #define LIBWRAP_RUNTIME_INTERNAL_H
@@ -26,35 +28,14 @@
 
 #include "filter.h"
 #include "libwrap/libwrap.h"
-#include "metrics.h"
-#include "otf2_merge.h"
-#include "trace.h"
+#include "libwrap/plugin.h"
 
 /* Everything below is internal to the runtime's shared object: declared
  * hidden, so that -fPIC code reaches it directly instead of through the GOT. */
 #pragma GCC visibility push(hidden)
 
-/*
- * The trace writer (otf2_writer.c) and the metric sources (metrics_*.c) are
- * built into the runtime when present; the core refers to them weakly so that
- * the no-op variant and a build without them link. They are only called after
- * lw_trace_init / lw_metrics_init were found and succeeded.
- */
-#pragma weak lw_trace_init
-#pragma weak lw_trace_thread_begin
-#pragma weak lw_trace_enter
-#pragma weak lw_trace_leave
-#pragma weak lw_trace_thread_end
-#pragma weak lw_trace_finalize
-#pragma weak lw_trace_set_process
-#pragma weak lw_trace_merge_job
-#pragma weak lw_metrics_init
-#pragma weak lw_metrics_count
-#pragma weak lw_metrics_def
-#pragma weak lw_metrics_thread_init
-#pragma weak lw_metrics_thread_fini
-#pragma weak lw_metrics_read
-#pragma weak lw_metrics_fini
+#define LW_MAX_METRICS LIBWRAP_MAX_METRICS
+#define LW_MAX_PLUGINS 16
 
 #define lw_likely(x) __builtin_expect(!!(x), 1)
 #define lw_unlikely(x) __builtin_expect(!!(x), 0)
@@ -83,20 +64,24 @@ enum lw_log_domain {
     LW_LOG_RESOLVE = 1u << 6,
     LW_LOG_EXEC = 1u << 7,
     LW_LOG_JOB = 1u << 8,
-    LW_LOG_ALL = 0x1ffu,
+    LW_LOG_PLUGIN = 1u << 9,
+    LW_LOG_ALL = 0x3ffu,
 };
 
 struct lw_config {
     bool profiling;
-    bool tracing;
-    bool tracing_requested;      /* as set; `tracing` goes off when the trace cannot be written */
+    bool tracing;                /* LIBWRAP_ENABLE_TRACING: loads the otf2 listener; off
+                                  * when it cannot be loaded */
+    bool tracing_requested;      /* as set */
     bool mpi_collectives;        /* take part in MPI at MPI_Init/MPI_Finalize (docs/mpi.md) */
     enum lw_timer_kind timer; /* requested; lw_timer_name() says what is used */
     size_t total_memory;
     unsigned verbose;            /* set of lw_log_domain */
     char *experiment_directory;  /* as set, NULL: default name */
     char *filtering_file;        /* NULL: none */
-    char *metric_papi, *metric_rusage, *metric_perf; /* NULL: none */
+    char *metric_plugins;        /* LIBWRAP_METRIC_PLUGINS, NULL: none */
+    char *listeners;             /* LIBWRAP_LISTENERS, NULL: none */
+    char *plugin_path;           /* LIBWRAP_PLUGIN_PATH, NULL: none */
 };
 
 extern struct lw_config lw_cfg;
@@ -105,8 +90,14 @@ extern struct lw_config lw_cfg;
 void lw_config_load(void);
 /* Writes NAME=value for every effective setting. Returns 0 or -1 (errno). */
 int lw_config_write(FILE *out, const char *experiment_dir);
+/* The effective value of a LIBWRAP_* setting as config.txt writes it, in a
+ * static buffer, or NULL (libwrap_host.setting). */
+const char *lw_config_setting(const char *name);
+
+/* ---- log.c: the one message path ------------------------------------- */
 
 void lw_log(unsigned domain, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const char *lw_log_domain_name(unsigned i); /* of bit i; NULL past the last */
 /* Who speaks, put after "libwrap: " in every message: "rank 3: " inside a
  * job, "" for a lone process. Set by job.c. */
 void lw_message_who(const char *who);
@@ -186,7 +177,6 @@ typedef struct lw_tree {
     size_t hash_mask, hash_used;
 } lw_tree;
 
-extern size_t lw_nmetrics;
 
 int lw_tree_init(lw_tree *tree);
 lw_node *lw_tree_child(lw_tree *tree, lw_node *parent, int32_t region);
@@ -203,9 +193,10 @@ typedef struct lw_thread {
     uint64_t *mstack;       /* lw_nmetrics values per frame */
     uint32_t depth, cap;
     uintptr_t stack_lo, stack_hi; /* the thread's stack, for longjmp detection */
+    int listen;             /* event listeners are loaded: slow path */
     uint64_t scratch[LW_MAX_METRICS];
-    lw_metrics_thread mt;
-    lw_trace_thread *trace;
+    void *metric_handle[LW_MAX_PLUGINS];   /* per metric source (lw_msources) */
+    void *listener_handle[LW_MAX_PLUGINS]; /* per listener (lw_listeners) */
     struct lw_thread *next;
 } lw_thread;
 
@@ -233,7 +224,7 @@ void lw_thread_close_frames(lw_thread *t, uint64_t now);
  *   1. the region table       lw_region_lock            region.c
  *   2. the thread registry    lw_thread_registry_lock   thread.c
  *   3. the experiment dir     lw_dir_mutex              lifecycle.c
- *   4. the trace writer's own locks (its thread list, OTF2's)  otf2_writer.c
+ *   4. the plugins' own locks (the otf2 listener's thread list, OTF2's)
  *
  * lw_finish takes 1, 2, then 3 and 4 through lw_experiment_dir and the
  * trace writer; the atfork prepare handler takes 1, 2, 3 and holds them
@@ -284,9 +275,8 @@ const char *lw_experiment_dir_claimed(void); /* NULL until claimed */
 /* What an exec'd image is given as LIBWRAP_EXPERIMENT_DIRECTORY: the job
  * directory in a job, else the directory just written; NULL if none. */
 const char *lw_experiment_dir_for_exec(void);
-/* Opens the trace at the first measured call (thread.c): a process that
- * never records a call creates nothing. Returns 1 if tracing is on. */
-int lw_trace_start(void);
+/* The first measured call of the process (thread.c). */
+void lw_note_measured(void);
 /* mkdir -p: every missing directory of path (modified in place, restored);
  * 0, or -1 with errno (lifecycle.c). */
 int lw_mkdir_p(char *path);
@@ -348,6 +338,85 @@ void lw_job_clock_points(uint64_t tick0, uint64_t tick_end);
  * (ns): rank 0's monotonic clock read mono + offset; rank 0's realtime is
  * its monotonic clock + delta0. */
 void lw_job_clock_sample(uint64_t mono, int64_t offset, int64_t delta0);
+
+/* ---- plugin.c ---------------------------------------------------------- */
+
+/*
+ * The plugins of the run (plugin.h), loaded at start: the built-in ones
+ * that the settings ask for (LIBWRAP_METRIC_PAPI, _PERF, _RUSAGE; tracing),
+ * then LIBWRAP_METRIC_PLUGINS and LIBWRAP_LISTENERS. The metrics read on
+ * the hot path are the SYNC ones, source after source; ASYNC ones only
+ * collect samples.
+ */
+typedef struct lw_metric {
+    libwrap_metric_info info;
+    const char *source; /* the plugin's name */
+} lw_metric;
+
+typedef struct lw_msource {
+    void (*read)(void *thread, uint64_t *values);
+    uint32_t first; /* its values start at scratch[first] */
+} lw_msource;
+
+extern size_t lw_nmetrics;              /* SYNC metrics, at most LW_MAX_METRICS */
+extern uint32_t lw_metric_absolute;     /* bit i: metric i is LIBWRAP_METRIC_ABSOLUTE */
+extern lw_msource lw_msources[LW_MAX_PLUGINS];
+extern uint32_t lw_nmsources;
+extern const libwrap_listener *lw_listeners[LW_MAX_PLUGINS];
+extern uint32_t lw_nlisteners;
+
+void lw_plugins_load(void);
+/* Metric i (SYNC ones first, then ASYNC ones); NULL past the end. */
+const lw_metric *lw_metric_get(size_t i);
+size_t lw_metric_count_all(void);
+static inline const libwrap_metric_info *lw_metric_info(size_t i)
+{
+    return &lw_metric_get(i)->info;
+}
+/* Per thread, at its first measured call and at its end (not on the hot path). */
+void lw_plugins_thread_begin(lw_thread *t);
+void lw_plugins_thread_end(lw_thread *t);
+/* In a fork child, for its one thread. */
+void lw_plugins_fork_child(lw_thread *t);
+/* A region became measured (region lock held). */
+void lw_plugins_region(int32_t id, const libwrap_region *r);
+/* The end: every thread's handles end, then the listeners' finalize. */
+void lw_plugins_finish(uint64_t end_ticks);
+/* Inside a job, in the process that completed it. */
+void lw_plugins_job_complete(const char *dir);
+/* The ASYNC samples as profile.json's "samples" section. */
+struct lw_json;
+void lw_samples_json(struct lw_json *j);
+void lw_samples_txt(FILE *f);
+/* One line of config.txt per metric setting that was given. */
+void lw_plugins_config_write(FILE *out);
+
+static inline void lw_metrics_read(lw_thread *t, uint64_t *out)
+{
+    for (uint32_t k = 0; k < lw_nmsources; k++)
+        lw_msources[k].read(t->metric_handle[k], out + lw_msources[k].first);
+}
+
+static inline void lw_listen_enter(lw_thread *t, int32_t id, uint64_t now, const uint64_t *m)
+{
+    for (uint32_t k = 0; k < lw_nlisteners; k++)
+        if (lw_listeners[k]->enter)
+            lw_listeners[k]->enter(t->listener_handle[k], id, now, m);
+}
+
+static inline void lw_listen_exit(lw_thread *t, int32_t id, uint64_t now, const uint64_t *m)
+{
+    for (uint32_t k = 0; k < lw_nlisteners; k++)
+        if (lw_listeners[k]->exit)
+            lw_listeners[k]->exit(t->listener_handle[k], id, now, m);
+}
+
+static inline void lw_listen_argument(lw_thread *t, int32_t id, const libwrap_argument *a)
+{
+    for (uint32_t k = 0; k < lw_nlisteners; k++)
+        if (lw_listeners[k]->argument)
+            lw_listeners[k]->argument(t->listener_handle[k], id, a);
+}
 
 /* ---- exec.c ------------------------------------------------------------ */
 

@@ -521,23 +521,12 @@ void lw_job_finished(int in_signal)
      * and this one finished after the merge: merge again. */
     if (j->size < 0 || count < j->size)
         return;
-    if (in_signal || !lw_trace_merge_job) {
-        lw_log(LW_LOG_JOB, "last rank, but the trace is merged by libwrap-report");
+    if (in_signal) {
+        lw_log(LW_LOG_JOB, "last rank, ending by a signal: libwrap-report merges the trace");
         return;
     }
-    char err[512] = "";
-    size_t parts = 0;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    int rc = lw_trace_merge_job(j->dir, &parts, err, sizeof err);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
-    if (rc < 0 && count > j->size)
-        lw_log(LW_LOG_JOB, "cannot merge again (%s): libwrap-report merges", err);
-    else if (rc < 0)
-        lw_warn("cannot merge the job's trace in %s: %s; libwrap-report --merge %s merges it later",
-                j->dir, err, j->dir);
-    else if (rc == 0)
-        lw_log(LW_LOG_JOB, "last rank: merged %zu trace parts into %s/traces.otf2 in %.1f ms",
-               parts, j->dir, ms);
+    /* The listeners finish the job's results: the otf2 listener merges the
+     * ranks' traces into one archive. */
+    lw_log(LW_LOG_JOB, "last rank: the job is complete in %s", j->dir);
+    lw_plugins_job_complete(j->dir);
 }

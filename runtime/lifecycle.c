@@ -41,8 +41,6 @@ static char *lw_dir_base; /* the name to claim (absolute), a lone process's */
 static char *lw_explicit_dir; /* LIBWRAP_EXPERIMENT_DIRECTORY (absolute), or NULL */
 static pid_t lw_pid;
 static int lw_finishing;
-static int lw_tracing_active;
-static int lw_trace_tried; /* lw_trace_start ran (under lw_dir_mutex) */
 static int lw_any_thread;  /* a thread has recorded a call */
 static int lw_claim_failed; /* said once: no results */
 static int lw_membarrier_ok;
@@ -192,23 +190,9 @@ int lw_measured_something(void)
     return LW_LOAD(lw_any_thread);
 }
 
-int lw_trace_start(void)
+void lw_note_measured(void)
 {
     LW_STORE(lw_any_thread, 1);
-    if (!LW_LOAD(lw_cfg.tracing))
-        return 0;
-    pthread_mutex_lock(&lw_dir_mutex);
-    if (!lw_trace_tried && LW_LOAD(lw_state) == 1) {
-        lw_trace_tried = 1;
-        const char *dir = lw_claim_locked();
-        if (dir && lw_trace_init && lw_trace_init(dir, lw_cfg.total_memory, lw_nmetrics) == 0)
-            LW_STORE(lw_tracing_active, 1);
-        else
-            LW_STORE(lw_cfg.tracing, false);
-    }
-    int on = LW_LOAD(lw_tracing_active);
-    pthread_mutex_unlock(&lw_dir_mutex);
-    return on;
 }
 
 /* A full barrier on every thread of the process, so that a thread that has
@@ -267,12 +251,6 @@ static void lw_fork_child(void)
     lw_dir = NULL;
     lw_claim_failed = 0;
     lw_pid = getpid();
-    if (lw_tracing_active)
-        lw_log(LW_LOG_LIFECYCLE, "fork child %ld: profile only, the trace stays the parent's",
-               (long)getpid());
-    lw_tracing_active = 0;
-    lw_trace_tried = 1;
-    lw_cfg.tracing = false;
     lw_job_after_fork_child();
     LW_STORE(lw_tls.guard, 0);
 }
@@ -349,16 +327,8 @@ static void lw_start(void)
     lw_exec_init();
     lw_explicit_dir = lw_cfg.experiment_directory ? lw_absolute(lw_cfg.experiment_directory) : NULL;
     lw_dir_base = lw_explicit_dir ? strdup(lw_explicit_dir) : lw_default_dir();
-    if (lw_metrics_init) {
-        size_t n = lw_metrics_init();
-        lw_nmetrics = n > LW_MAX_METRICS ? LW_MAX_METRICS : n;
-    }
-    /* The trace is opened at the first measured call (lw_trace_start). */
-    if (lw_cfg.tracing && !lw_trace_init) {
-        lw_warn("LIBWRAP_ENABLE_TRACING=true, but this runtime was built without the OTF2 "
-                "writer; only the profile is written");
-        lw_cfg.tracing = false;
-    }
+    /* Metric sources and listeners, the trace writer among them. */
+    lw_plugins_load();
     lw_membarrier_ok = syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
     pthread_atfork(lw_fork_prepare, lw_fork_parent, lw_fork_child);
     lw_install_signal_handlers();
@@ -434,42 +404,23 @@ static void lw_finish_as(const char *why, enum lw_end end)
     /* A rank of an MPI job where any rank measured writes its part even
      * without calls of its own (mpi.c): the job's end can then be counted. */
     int write = measured || (lw_job_info.must_write && end != LW_END_EXEC);
-    pthread_mutex_lock(&lw_dir_mutex);
-    int tracing = lw_tracing_active;
-    pthread_mutex_unlock(&lw_dir_mutex);
     const char *dir = NULL;
-    if (write || tracing)
+    if (write)
         dir = lw_experiment_dir();
     struct timespec t0, t1, t2;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     if (dir && write && lw_cfg.profiling)
         lw_profile_write(dir);
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    if (tracing) {
-        for (lw_thread *t = lw_thread_first(); t; t = t->next)
-            if (t->trace) {
-                lw_trace_thread_end(t->trace);
-                t->trace = NULL;
-            }
-        if (lw_job_info.active && !lw_job_info.forked && lw_trace_set_process) {
-            lw_job_clock_points(lw_timer_start_ticks(), end_ticks);
-            lw_trace_process p = {lw_job_info.rank, lw_job_info.size, lw_job_info.host,
-                                  lw_job_info.npoints, lw_job_info.point_ticks, lw_job_info.point_ns};
-            lw_trace_set_process(&p);
-        }
-        size_t n;
-        const libwrap_region *const *regions = lw_region_table(&n);
-        uint64_t res = (uint64_t)(1e9 / lw_timer_ns_per_tick() + 0.5);
-        lw_trace_finalize(regions, n, lw_timer_start_ticks(), end_ticks, res, lw_timer_epoch_ns());
-        lw_tracing_active = 0;
-    }
+    /* The listeners (the trace) end, then the metric sources. */
+    lw_plugins_finish(end_ticks);
+    if (!dir)
+        dir = lw_experiment_dir_claimed();
     clock_gettime(CLOCK_MONOTONIC, &t2);
-    if (lw_nmetrics)
-        lw_metrics_fini();
     lw_thread_registry_unlock();
     lw_region_unlock();
     if (dir)
-        lw_log(LW_LOG_LIFECYCLE, "results written to %s (profile %.1f ms, trace %.1f ms)", dir,
+        lw_log(LW_LOG_LIFECYCLE, "results written to %s (profile %.1f ms, plugins %.1f ms)", dir,
                (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6,
                (double)(t2.tv_sec - t1.tv_sec) * 1e3 + (double)(t2.tv_nsec - t1.tv_nsec) / 1e6);
     else if (!write)

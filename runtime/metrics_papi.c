@@ -1,10 +1,11 @@
 /*
- * metrics_papi.c - LIBWRAP_METRIC_PAPI: PAPI events (presets such as
- * PAPI_TOT_INS, or native names), one event set per thread.
+ * metrics_papi.c - the built-in metric source "papi" (LIBWRAP_METRIC_PAPI):
+ * PAPI events (presets such as PAPI_TOT_INS, or native names), one event
+ * set per thread. A plugin of its own (libwrap/plugin.h), built where PAPI
+ * is found: only a run that asks for PAPI loads libpapi.
  *
- * Built without PAPI (LIBWRAP_HAVE_PAPI undefined), naming PAPI events only
- * gives one warning. PAPI_read costs a system call on most systems (a
- * microsecond or more) unless PAPI can read the counters in user space.
+ * PAPI_read costs a system call on most systems (a microsecond or more)
+ * unless PAPI can read the counters in user space.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -12,15 +13,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "metrics_source.h"
+#include "plugin_util.h"
 
-#ifdef LIBWRAP_HAVE_PAPI
+static const libwrap_host *lw_host;
+static const libwrap_plugin lw_plugin;
+#define lw_metrics_warn(...) lw_host->warn(&lw_plugin, __VA_ARGS__)
 
 #include <papi.h>
 #include <pthread.h>
 
-static char *lw_papi_names[LW_MAX_METRICS];
-static int lw_papi_codes[LW_MAX_METRICS];
+static char *lw_papi_names[LIBWRAP_MAX_METRICS];
+static int lw_papi_codes[LIBWRAP_MAX_METRICS];
 static size_t lw_papi_n;
 static int lw_papi_probe = PAPI_NULL;
 static int lw_papi_failed; /* PAPI could not be set up: its error code, reported per name */
@@ -31,7 +34,7 @@ static unsigned long lw_papi_thread_id(void)
 }
 
 typedef struct {
-    lw_metric_def *defs;
+    libwrap_metric_info *defs;
     size_t room;
 } lw_papi_parse;
 
@@ -42,7 +45,7 @@ static void lw_papi_name(const char *name, size_t len, void *arg)
     int rc;
 
     if (!copy) {
-        lw_metrics_warn("LIBWRAP_METRIC_PAPI: out of memory; continuing without '%.*s'",
+        lw_metrics_warn("out of memory; continuing without '%.*s'",
                         (int)len, name);
         return;
     }
@@ -50,18 +53,18 @@ static void lw_papi_name(const char *name, size_t len, void *arg)
         if (strcmp(lw_papi_names[i], copy) == 0)
             goto drop; /* named twice */
     if (lw_papi_failed) {
-        lw_metrics_warn("LIBWRAP_METRIC_PAPI: cannot open '%s': PAPI did not initialise: %s; "
+        lw_metrics_warn("cannot open '%s': PAPI did not initialise: %s; "
                         "continuing without it", copy, PAPI_strerror(lw_papi_failed));
         goto drop;
     }
     if (lw_papi_n == p->room) {
-        lw_metrics_warn("LIBWRAP_METRIC_PAPI: too many metrics (at most %d in all); "
-                        "continuing without '%s'", LW_MAX_METRICS, copy);
+        lw_metrics_warn("too many metrics (at most %d in all); "
+                        "continuing without '%s'", LIBWRAP_MAX_METRICS, copy);
         goto drop;
     }
     int code;
     if (PAPI_event_name_to_code(copy, &code) != PAPI_OK) {
-        lw_metrics_warn("LIBWRAP_METRIC_PAPI: unknown event '%s' (papi_avail -a and "
+        lw_metrics_warn("unknown event '%s' (papi_avail -a and "
                         "papi_native_avail list the events of this machine); continuing without it",
                         copy);
         goto drop;
@@ -70,14 +73,15 @@ static void lw_papi_name(const char *name, size_t len, void *arg)
      * cannot count together. */
     rc = PAPI_add_event(lw_papi_probe, code);
     if (rc != PAPI_OK) {
-        lw_metrics_warn("LIBWRAP_METRIC_PAPI: cannot open '%s': %s%s; continuing without it", copy,
+        lw_metrics_warn("cannot open '%s': %s%s; continuing without it", copy,
                         PAPI_strerror(rc),
                         rc == PAPI_ECNFLCT ? " (too many events counted together?)"
                         : rc == PAPI_EPERM ? " (see /proc/sys/kernel/perf_event_paranoid)"
                                            : " (no hardware counters?)");
         goto drop;
     }
-    p->defs[lw_papi_n] = (lw_metric_def){copy, "#", "papi"};
+    p->defs[lw_papi_n] = (libwrap_metric_info){copy, "#", NULL, LIBWRAP_METRIC_ACCUMULATED,
+                                                LIBWRAP_METRIC_SYNC};
     lw_papi_codes[lw_papi_n] = code;
     lw_papi_names[lw_papi_n++] = copy;
     return;
@@ -85,9 +89,11 @@ drop:
     free(copy);
 }
 
-size_t lw_metrics_papi_init(const char *list, lw_metric_def *defs, size_t room)
+static int lw_papi_init(const libwrap_host *host, const char *list, libwrap_metric_info *defs,
+                        uint32_t room)
 {
     lw_papi_parse p = {defs, room};
+    lw_host = host;
     int rc = PAPI_library_init(PAPI_VER_CURRENT);
 
     lw_papi_n = 0;
@@ -97,18 +103,20 @@ size_t lw_metrics_papi_init(const char *list, lw_metric_def *defs, size_t room)
     else if ((rc = PAPI_thread_init(lw_papi_thread_id)) != PAPI_OK ||
              (rc = PAPI_create_eventset(&lw_papi_probe)) != PAPI_OK)
         lw_papi_failed = rc;
-    lw_metrics_each_name(list, lw_papi_name, &p);
+    lw_list_each(list, lw_papi_name, &p);
     if (lw_papi_probe != PAPI_NULL) {
         PAPI_cleanup_eventset(lw_papi_probe);
         PAPI_destroy_eventset(&lw_papi_probe);
     }
     if (lw_papi_n == 0 && !lw_papi_failed)
         PAPI_shutdown();
-    return lw_papi_n;
+    return (int)lw_papi_n;
 }
 
-void lw_metrics_papi_thread_init(lw_metrics_thread *mt)
+/* A thread's handle: its event set, or NULL. */
+static void *lw_papi_thread_begin(uint32_t tid)
 {
+    (void)tid;
     int es = PAPI_NULL;
     int rc = PAPI_register_thread();
 
@@ -121,22 +129,26 @@ void lw_metrics_papi_thread_init(lw_metrics_thread *mt)
     if (rc != PAPI_OK) {
         static int warned;
         if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
-            lw_metrics_warn("LIBWRAP_METRIC_PAPI: cannot start the PAPI events on a new thread: "
+            lw_metrics_warn("cannot start the PAPI events on a new thread: "
                             "%s; their values on such threads are 0", PAPI_strerror(rc));
         if (es != PAPI_NULL) {
             PAPI_cleanup_eventset(es);
             PAPI_destroy_eventset(&es);
         }
-        es = PAPI_NULL;
+        return NULL;
     }
-    mt->papi_eventset = es;
+    int *h = malloc(sizeof *h);
+    if (h)
+        *h = es;
+    return h;
 }
 
-void lw_metrics_papi_read(lw_metrics_thread *mt, uint64_t *out)
+static void lw_papi_read(void *thread, uint64_t *out)
 {
-    long long v[LW_MAX_METRICS];
+    long long v[LIBWRAP_MAX_METRICS];
+    const int *es = thread;
 
-    if (mt->papi_eventset == PAPI_NULL || PAPI_read(mt->papi_eventset, v) != PAPI_OK) {
+    if (!es || PAPI_read(*es, v) != PAPI_OK) {
         memset(out, 0, lw_papi_n * sizeof *out);
         return;
     }
@@ -144,40 +156,35 @@ void lw_metrics_papi_read(lw_metrics_thread *mt, uint64_t *out)
         out[i] = (uint64_t)v[i];
 }
 
-void lw_metrics_papi_thread_fini(lw_metrics_thread *mt)
+static void lw_papi_thread_end(void *thread)
 {
-    long long v[LW_MAX_METRICS];
+    long long v[LIBWRAP_MAX_METRICS];
+    int *es = thread;
 
-    if (mt->papi_eventset != PAPI_NULL) {
-        PAPI_stop(mt->papi_eventset, v);
-        PAPI_cleanup_eventset(mt->papi_eventset);
-        PAPI_destroy_eventset(&mt->papi_eventset);
-        mt->papi_eventset = PAPI_NULL;
+    if (es) {
+        PAPI_stop(*es, v);
+        PAPI_cleanup_eventset(*es);
+        PAPI_destroy_eventset(es);
+        free(es);
     }
     PAPI_unregister_thread();
 }
 
-void lw_metrics_papi_fini(void)
+static void lw_papi_finalize(void)
 {
-    /* The names stay allocated: lw_metric_def pointers handed out may
-     * still be printed by the profile writer after this. */
+    /* The names stay allocated: the runtime keeps pointing to them. */
     lw_papi_n = 0;
     PAPI_shutdown();
 }
 
-#else /* !LIBWRAP_HAVE_PAPI */
+static const libwrap_metric_source lw_papi_source = {
+    .init = lw_papi_init,
+    .thread_begin = lw_papi_thread_begin,
+    .read = lw_papi_read,
+    .thread_end = lw_papi_thread_end,
+    .finalize = lw_papi_finalize,
+};
 
-size_t lw_metrics_papi_init(const char *list, lw_metric_def *defs, size_t room)
-{
-    lw_metrics_warn("LIBWRAP_METRIC_PAPI is set to '%s', but this libwrap was built without PAPI "
-                    "support (install libpapi-dev and rebuild); continuing without it", list);
-    return 0;
-}
-
-/* Never called: no PAPI metric is ever defined. */
-void lw_metrics_papi_thread_init(lw_metrics_thread *mt) {}
-void lw_metrics_papi_read(lw_metrics_thread *mt, uint64_t *out) {}
-void lw_metrics_papi_thread_fini(lw_metrics_thread *mt) {}
-void lw_metrics_papi_fini(void) {}
-
-#endif /* LIBWRAP_HAVE_PAPI */
+static const libwrap_plugin lw_plugin = {LIBWRAP_PLUGIN_ABI_VERSION, LIBWRAP_PLUGIN_METRIC, "papi",
+                                         &lw_papi_source, NULL};
+LIBWRAP_PLUGIN_DEFINE(lw_plugin)

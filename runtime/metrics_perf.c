@@ -1,6 +1,7 @@
 /*
- * metrics_perf.c - LIBWRAP_METRIC_PERF: Linux perf_event counters of the
- * calling thread (pid 0, any CPU, not inherited by child threads).
+ * metrics_perf.c - the built-in metric source "perf" (LIBWRAP_METRIC_PERF):
+ * Linux perf_event counters of the calling thread (pid 0, any CPU, not
+ * inherited by child threads). A plugin of its own (libwrap/plugin.h).
  *
  * Each thread opens its own counters and reads each with one read(2): a
  * system call per metric on every enter and exit (about a microsecond
@@ -14,11 +15,16 @@
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "metrics_source.h"
+#include "plugin_util.h"
+
+static const libwrap_host *lw_host;
+static const libwrap_plugin lw_plugin;
+#define lw_metrics_warn(...) lw_host->warn(&lw_plugin, __VA_ARGS__)
 
 typedef struct {
     const char *name;
@@ -56,7 +62,12 @@ static const lw_perf_event lw_perf_events[] = {
 };
 #define LW_PERF_NEVENTS (sizeof lw_perf_events / sizeof lw_perf_events[0])
 
-static const lw_perf_event *lw_perf_chosen[LW_MAX_METRICS];
+static const lw_perf_event *lw_perf_chosen[LIBWRAP_MAX_METRICS];
+
+/* A thread's counters. */
+typedef struct {
+    int fd[LIBWRAP_MAX_METRICS];
+} lw_perf_thread;
 static size_t lw_perf_n;
 
 static int lw_perf_open(const lw_perf_event *ev)
@@ -84,7 +95,7 @@ static const char *lw_perf_hint(const lw_perf_event *ev, int err)
 }
 
 typedef struct {
-    lw_metric_def *defs;
+    libwrap_metric_info *defs;
     size_t room;
 } lw_perf_parse;
 
@@ -97,7 +108,7 @@ static void lw_perf_name(const char *name, size_t len, void *arg)
         if (strlen(lw_perf_events[i].name) == len && memcmp(lw_perf_events[i].name, name, len) == 0)
             ev = &lw_perf_events[i];
     if (!ev) {
-        lw_metrics_warn("LIBWRAP_METRIC_PERF: unknown event '%.*s' (accepted: task-clock, "
+        lw_metrics_warn("unknown event '%.*s' (accepted: task-clock, "
                         "cpu-clock, page-faults, context-switches, cpu-migrations, minor-faults, "
                         "major-faults, alignment-faults, emulation-faults, cycles, instructions, "
                         "cache-references, cache-misses, branches, branch-misses, bus-cycles, "
@@ -109,8 +120,8 @@ static void lw_perf_name(const char *name, size_t len, void *arg)
         if (lw_perf_chosen[i]->type == ev->type && lw_perf_chosen[i]->config == ev->config)
             return; /* named twice, or under an alias */
     if (lw_perf_n == p->room) {
-        lw_metrics_warn("LIBWRAP_METRIC_PERF: too many metrics (at most %d in all); "
-                        "continuing without '%s'", LW_MAX_METRICS, ev->name);
+        lw_metrics_warn("too many metrics (at most %d in all); "
+                        "continuing without '%s'", LIBWRAP_MAX_METRICS, ev->name);
         return;
     }
     /* Probe on this thread, so that a counter the machine lacks is reported
@@ -118,56 +129,72 @@ static void lw_perf_name(const char *name, size_t len, void *arg)
     int fd = lw_perf_open(ev);
     if (fd < 0) {
         int err = errno;
-        lw_metrics_warn("LIBWRAP_METRIC_PERF: cannot open '%s': %s%s; continuing without it",
+        lw_metrics_warn("cannot open '%s': %s%s; continuing without it",
                         ev->name, strerror(err), lw_perf_hint(ev, err));
         return;
     }
     close(fd);
-    p->defs[lw_perf_n] = (lw_metric_def){ev->name, ev->unit, "perf"};
+    p->defs[lw_perf_n] = (libwrap_metric_info){ev->name, ev->unit, NULL, LIBWRAP_METRIC_ACCUMULATED,
+                                                LIBWRAP_METRIC_SYNC};
     lw_perf_chosen[lw_perf_n++] = ev;
 }
 
-size_t lw_metrics_perf_init(const char *list, lw_metric_def *defs, size_t room)
+static int lw_perf_init(const libwrap_host *host, const char *list, libwrap_metric_info *defs,
+                        uint32_t room)
 {
     lw_perf_parse p = {defs, room};
 
+    lw_host = host;
     lw_perf_n = 0;
-    lw_metrics_each_name(list, lw_perf_name, &p);
-    return lw_perf_n;
+    lw_list_each(list, lw_perf_name, &p);
+    return (int)lw_perf_n;
 }
 
-void lw_metrics_perf_thread_init(lw_metrics_thread *mt)
+static void *lw_perf_thread_begin(uint32_t tid)
 {
+    (void)tid;
+    lw_perf_thread *t = malloc(sizeof *t);
+    if (!t)
+        return NULL;
     for (size_t i = 0; i < lw_perf_n; i++) {
-        mt->perf_fd[i] = lw_perf_open(lw_perf_chosen[i]);
-        if (mt->perf_fd[i] < 0) {
+        t->fd[i] = lw_perf_open(lw_perf_chosen[i]);
+        if (t->fd[i] < 0) {
             /* Usually the descriptor limit; the values of this thread read 0. */
             static int warned;
             if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
-                lw_metrics_warn("LIBWRAP_METRIC_PERF: cannot open '%s' on a new thread: %s; "
-                                "its values on such threads are 0",
-                                lw_perf_chosen[i]->name, strerror(errno));
+                lw_metrics_warn("cannot open '%s' on a new thread: %s; its values on such "
+                                "threads are 0", lw_perf_chosen[i]->name, strerror(errno));
         }
     }
+    return t;
 }
 
-void lw_metrics_perf_read(lw_metrics_thread *mt, uint64_t *out)
+static void lw_perf_read(void *thread, uint64_t *out)
 {
+    lw_perf_thread *t = thread;
     for (size_t i = 0; i < lw_perf_n; i++)
-        if (mt->perf_fd[i] < 0 || read(mt->perf_fd[i], &out[i], sizeof out[i]) != sizeof out[i])
+        if (!t || t->fd[i] < 0 || read(t->fd[i], &out[i], sizeof out[i]) != sizeof out[i])
             out[i] = 0;
 }
 
-void lw_metrics_perf_thread_fini(lw_metrics_thread *mt)
+static void lw_perf_thread_end(void *thread)
 {
-    for (size_t i = 0; i < lw_perf_n; i++) {
-        if (mt->perf_fd[i] >= 0)
-            close(mt->perf_fd[i]);
-        mt->perf_fd[i] = -1;
-    }
+    lw_perf_thread *t = thread;
+    if (!t)
+        return;
+    for (size_t i = 0; i < lw_perf_n; i++)
+        if (t->fd[i] >= 0)
+            close(t->fd[i]);
+    free(t);
 }
 
-void lw_metrics_perf_fini(void)
-{
-    lw_perf_n = 0;
-}
+static const libwrap_metric_source lw_perf_source = {
+    .init = lw_perf_init,
+    .thread_begin = lw_perf_thread_begin,
+    .read = lw_perf_read,
+    .thread_end = lw_perf_thread_end,
+};
+
+static const libwrap_plugin lw_plugin = {LIBWRAP_PLUGIN_ABI_VERSION, LIBWRAP_PLUGIN_METRIC, "perf",
+                                         &lw_perf_source, NULL};
+LIBWRAP_PLUGIN_DEFINE(lw_plugin)

@@ -1,9 +1,12 @@
 /*
- * metrics_rusage.c - LIBWRAP_METRIC_RUSAGE: fields of getrusage(RUSAGE_THREAD).
+ * metrics_rusage.c - the built-in metric source "rusage"
+ * (LIBWRAP_METRIC_RUSAGE): fields of getrusage(RUSAGE_THREAD), a plugin of
+ * its own (libwrap/plugin.h).
  *
  * One getrusage system call per read serves all fields (about a microsecond).
  * Only the fields that Linux fills for a thread are offered; ru_maxrss is
- * the process's peak resident set, converted from KiB to bytes.
+ * the process's peak resident set, converted from KiB to bytes, and a level
+ * (LIBWRAP_METRIC_ABSOLUTE): a call is charged the peak seen by its end.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* RUSAGE_THREAD */
@@ -11,7 +14,11 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "metrics_source.h"
+#include "plugin_util.h"
+
+static const libwrap_host *lw_host;
+static const libwrap_plugin lw_plugin;
+#define lw_metrics_warn(...) lw_host->warn(&lw_plugin, __VA_ARGS__)
 
 typedef enum {
     LW_RU_UTIME, LW_RU_STIME, LW_RU_MAXRSS, LW_RU_MINFLT, LW_RU_MAJFLT,
@@ -29,11 +36,11 @@ static const struct {
     [LW_RU_NIVCSW] = {"ru_nivcsw", "#"},
 };
 
-static lw_ru_field lw_ru_chosen[LW_MAX_METRICS];
+static lw_ru_field lw_ru_chosen[LIBWRAP_MAX_METRICS];
 static size_t lw_ru_n;
 
 typedef struct {
-    lw_metric_def *defs;
+    libwrap_metric_info *defs;
     size_t room;
 } lw_ru_parse;
 
@@ -43,11 +50,13 @@ static void lw_ru_add(lw_ru_parse *p, lw_ru_field f)
         if (lw_ru_chosen[i] == f)
             return; /* named twice */
     if (lw_ru_n == p->room) {
-        lw_metrics_warn("LIBWRAP_METRIC_RUSAGE: too many metrics (at most %d in all); "
-                        "continuing without '%s'", LW_MAX_METRICS, lw_ru_fields[f].name);
+        lw_metrics_warn("too many metrics (at most %d in all); "
+                        "continuing without '%s'", LIBWRAP_MAX_METRICS, lw_ru_fields[f].name);
         return;
     }
-    p->defs[lw_ru_n] = (lw_metric_def){lw_ru_fields[f].name, lw_ru_fields[f].unit, "rusage"};
+    p->defs[lw_ru_n] = (libwrap_metric_info){
+        lw_ru_fields[f].name, lw_ru_fields[f].unit, NULL,
+        f == LW_RU_MAXRSS ? LIBWRAP_METRIC_ABSOLUTE : LIBWRAP_METRIC_ACCUMULATED, LIBWRAP_METRIC_SYNC};
     lw_ru_chosen[lw_ru_n++] = f;
 }
 
@@ -65,18 +74,20 @@ static void lw_ru_name(const char *name, size_t len, void *arg)
             lw_ru_add(p, (lw_ru_field)f);
             return;
         }
-    lw_metrics_warn("LIBWRAP_METRIC_RUSAGE: unknown field '%.*s' (accepted: all, ru_utime, "
+    lw_metrics_warn("unknown field '%.*s' (accepted: all, ru_utime, "
                     "ru_stime, ru_maxrss, ru_minflt, ru_majflt, ru_inblock, ru_oublock, "
                     "ru_nvcsw, ru_nivcsw); continuing without it", (int)len, name);
 }
 
-size_t lw_metrics_rusage_init(const char *list, lw_metric_def *defs, size_t room)
+static int lw_ru_init(const libwrap_host *host, const char *list, libwrap_metric_info *defs,
+                      uint32_t room)
 {
     lw_ru_parse p = {defs, room};
 
+    lw_host = host;
     lw_ru_n = 0;
-    lw_metrics_each_name(list, lw_ru_name, &p);
-    return lw_ru_n;
+    lw_list_each(list, lw_ru_name, &p);
+    return (int)lw_ru_n;
 }
 
 static uint64_t lw_tv_ns(struct timeval tv)
@@ -84,8 +95,9 @@ static uint64_t lw_tv_ns(struct timeval tv)
     return (uint64_t)tv.tv_sec * 1000000000u + (uint64_t)tv.tv_usec * 1000u;
 }
 
-void lw_metrics_rusage_read(uint64_t *out)
+static void lw_ru_read(void *thread, uint64_t *out)
 {
+    (void)thread;
     struct rusage ru;
 
     if (getrusage(RUSAGE_THREAD, &ru) != 0)
@@ -108,7 +120,11 @@ void lw_metrics_rusage_read(uint64_t *out)
     }
 }
 
-void lw_metrics_rusage_fini(void)
-{
-    lw_ru_n = 0;
-}
+static const libwrap_metric_source lw_ru_source = {
+    .init = lw_ru_init,
+    .read = lw_ru_read,
+};
+
+static const libwrap_plugin lw_plugin = {LIBWRAP_PLUGIN_ABI_VERSION, LIBWRAP_PLUGIN_METRIC, "rusage",
+                                         &lw_ru_source, NULL};
+LIBWRAP_PLUGIN_DEFINE(lw_plugin)

@@ -836,10 +836,17 @@ static int mg_write(mg_ctx *c, const char *dir, mg_part *parts, size_t np, const
         for (size_t l = 0; l < p->nlocations; l++) {
             uint64_t gl = next_location++;
             p->location_map[l] = gl;
-            snprintf(name, sizeof name, "rank %ld%s thread %" PRIu64, p->rank,
-                     p->image ? " (exec)" : "", p->locations[l].id);
+            /* The writer's ASYNC samples have a location of their own. */
+            int samples = p->locations[l].id == UINT32_MAX;
+            if (samples)
+                snprintf(name, sizeof name, "rank %ld%s metric samples", p->rank,
+                         p->image ? " (exec)" : "");
+            else
+                snprintf(name, sizeof name, "rank %ld%s thread %" PRIu64, p->rank,
+                         p->image ? " (exec)" : "", p->locations[l].id);
             mg_check(&rc, OTF2_GlobalDefWriter_WriteLocation(
-                              w, gl, mg_string(&strs, name), OTF2_LOCATION_TYPE_CPU_THREAD,
+                              w, gl, mg_string(&strs, name),
+                              samples ? OTF2_LOCATION_TYPE_METRIC : OTF2_LOCATION_TYPE_CPU_THREAD,
                               p->locations[l].events, (OTF2_LocationGroupRef)i));
         }
     }

@@ -1,5 +1,7 @@
 /*
- * otf2_writer.c - the OTF2 trace (LIBWRAP_ENABLE_TRACING=true).
+ * otf2_writer.c - the OTF2 trace (LIBWRAP_ENABLE_TRACING=true): the built-in
+ * event listener "otf2", a plugin of its own (libwrap/plugin.h), so that
+ * only a run that traces loads libotf2.
  *
  * One OTF2 location and event writer per thread; events are written without
  * a lock. The memory budget (LIBWRAP_TOTAL_MEMORY) is enforced through
@@ -8,6 +10,11 @@
  * disk and start again in a fresh chunk (it records a BUFFER_FLUSH event).
  * Every thread always gets its first chunk, so the real minimum is one chunk
  * per thread. The global definitions are written once, by lw_trace_finalize.
+ *
+ * The archive is opened at the process's first measured call (the first
+ * thread_begin), so that a process that measures nothing (a launcher, a
+ * shell) creates nothing. A fork() child traces nothing: the trace stays
+ * the parent's.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -24,14 +31,33 @@
 #include <otf2/OTF2_Pthread_Locks.h>
 #include <otf2/otf2.h>
 
-#include "metrics.h"
 #include "otf2_merge.h"
-#include "trace.h"
+#include "plugin_util.h"
 
-/* The runtime's warning (config.c: "libwrap: rank 3: warning: ..."); absent
- * when this file is built alone into the test driver. */
-void lw_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-#pragma weak lw_warn
+typedef struct lw_trace_thread lw_trace_thread;
+
+/* The process the archive belongs to, when it is a rank of a job: written
+ * into the anchor file as properties (otf2_merge.h), so that the job's
+ * parts can be merged into one archive. */
+typedef struct lw_trace_process {
+    long rank, size;
+    const char *host;
+    size_t npoints;
+    const uint64_t *point_ticks, *point_ns;
+} lw_trace_process;
+
+static const libwrap_host *lw_host;
+static const libwrap_plugin lw_plugin;
+static const libwrap_metric_info *lw_metric_infos; /* the SYNC metrics, lw_nmetrics of them */
+
+/* The ASYNC samples of the process (libwrap_process_end), written at the
+ * end on a location of their own, one metric class per ASYNC metric. */
+#define LW_SAMPLES_LOCATION ((OTF2_LocationRef)UINT32_MAX)
+static const libwrap_metric_info *lw_all_metrics; /* SYNC ones, then ASYNC ones */
+static uint32_t lw_nall_metrics;
+static const libwrap_sample *lw_samples;
+static size_t lw_nsamples;
+static uint64_t lw_samples_written; /* events on LW_SAMPLES_LOCATION */
 
 struct lw_trace_thread {
     OTF2_EvtWriter *writer;
@@ -140,23 +166,11 @@ static void lw_chunk_free_all(void *data, OTF2_FileType type, OTF2_LocationRef l
 static const OTF2_FlushCallbacks lw_flush_callbacks = {lw_pre_flush, lw_post_flush};
 static const OTF2_MemoryCallbacks lw_memory_callbacks = {lw_chunk_alloc, lw_chunk_free_all};
 
-static void lw_message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void lw_message(const char *fmt, ...)
-{
-    char line[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    if (lw_warn)
-        lw_warn("%s", line);
-    else
-        fprintf(stderr, "libwrap: warning: %s\n", line);
-}
+#define lw_message(...) lw_host->warn(&lw_plugin, __VA_ARGS__)
 
 static void lw_trace_warn(const char *what, OTF2_ErrorCode rc)
 {
-    lw_message("LIBWRAP_ENABLE_TRACING: %s in '%s': %s; tracing is off", what, lw_dir ? lw_dir : "?",
+    lw_message("%s in '%s': %s; tracing is off", what, lw_dir ? lw_dir : "?",
                lw_errors ? lw_first_error : OTF2_Error_GetDescription(rc));
 }
 
@@ -172,7 +186,7 @@ static uint64_t lw_chunk_size(size_t budget)
     return size;
 }
 
-int lw_trace_init(const char *dir, size_t budget, size_t nmetrics)
+static int lw_trace_init(const char *dir, size_t budget, size_t nmetrics)
 {
     OTF2_ErrorCode rc;
 
@@ -181,7 +195,7 @@ int lw_trace_init(const char *dir, size_t budget, size_t nmetrics)
     OTF2_Error_RegisterCallback(lw_otf2_error, NULL);
     free(lw_dir);
     lw_dir = strdup(dir);
-    lw_nmetrics = nmetrics > LW_MAX_METRICS ? LW_MAX_METRICS : nmetrics;
+    lw_nmetrics = nmetrics > LIBWRAP_MAX_METRICS ? LIBWRAP_MAX_METRICS : nmetrics;
     lw_budget = budget;
     lw_used = 0;
     lw_errors = 0;
@@ -195,7 +209,7 @@ int lw_trace_init(const char *dir, size_t budget, size_t nmetrics)
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
         char *path = NULL;
         if (asprintf(&path, "%s/%s", dir, parts[i]) >= 0 && access(path, F_OK) == 0) {
-            lw_message("LIBWRAP_ENABLE_TRACING: '%s' already exists; tracing is off (choose a new "
+            lw_message("'%s' already exists; tracing is off (choose a new "
                        "LIBWRAP_EXPERIMENT_DIRECTORY)", path);
             free(path);
             return -1;
@@ -223,7 +237,7 @@ int lw_trace_init(const char *dir, size_t budget, size_t nmetrics)
     return 0;
 }
 
-void lw_trace_set_process(const lw_trace_process *p)
+static void lw_trace_set_process(const lw_trace_process *p)
 {
     lw_process = *p;
     snprintf(lw_process_host, sizeof lw_process_host, "%s", p->host ? p->host : "");
@@ -265,7 +279,7 @@ static OTF2_ErrorCode lw_write_properties(void)
     return rc;
 }
 
-lw_trace_thread *lw_trace_thread_begin(uint32_t tid)
+static lw_trace_thread *lw_trace_thread_begin(uint32_t tid)
 {
     if (!__atomic_load_n(&lw_archive, __ATOMIC_RELAXED) ||
         __atomic_load_n(&lw_closing, __ATOMIC_ACQUIRE))
@@ -339,7 +353,7 @@ static void lw_metric_event(lw_trace_thread *t, uint64_t ticks, const uint64_t *
         t->lost++;
 }
 
-void lw_trace_enter(lw_trace_thread *t, int32_t region, uint64_t ticks, const uint64_t *metrics)
+static void lw_trace_enter(lw_trace_thread *t, int32_t region, uint64_t ticks, const uint64_t *metrics)
 {
     if (!lw_begin_event(t))
         return;
@@ -353,7 +367,7 @@ void lw_trace_enter(lw_trace_thread *t, int32_t region, uint64_t ticks, const ui
     lw_end_event(t);
 }
 
-void lw_trace_leave(lw_trace_thread *t, int32_t region, uint64_t ticks, const uint64_t *metrics)
+static void lw_trace_leave(lw_trace_thread *t, int32_t region, uint64_t ticks, const uint64_t *metrics)
 {
     if (!lw_begin_event(t))
         return;
@@ -380,7 +394,7 @@ static void lw_close_writer(lw_trace_thread *t)
     __atomic_store_n(&t->closed, 1, __ATOMIC_RELAXED);
 }
 
-void lw_trace_thread_end(lw_trace_thread *t)
+static void lw_trace_thread_end(lw_trace_thread *t)
 {
     if (!t)
         return;
@@ -433,31 +447,74 @@ static void lw_check(lw_defs *d, OTF2_ErrorCode rc)
 
 static void lw_write_metric_defs(lw_defs *d)
 {
-    OTF2_MetricMemberRef members[LW_MAX_METRICS];
+    OTF2_MetricMemberRef members[LIBWRAP_MAX_METRICS];
 
     for (size_t i = 0; i < lw_nmetrics; i++) {
-        const lw_metric_def *m = lw_metrics_def(i);
+        const libwrap_metric_info *m = lw_metric_infos ? &lw_metric_infos[i] : NULL;
         char fallback[32];
         snprintf(fallback, sizeof fallback, "metric%zu", i);
         const char *name = m && m->name ? m->name : fallback;
-        const char *source = m && m->source ? m->source : "";
-        OTF2_MetricType type = strcmp(source, "papi") == 0     ? OTF2_METRIC_TYPE_PAPI
-                               : strcmp(source, "rusage") == 0 ? OTF2_METRIC_TYPE_RUSAGE
-                                                               : OTF2_METRIC_TYPE_OTHER;
-        /* A peak (ru_maxrss) is a level, not a count accumulated since start. */
-        OTF2_MetricMode mode = strcmp(name, "ru_maxrss") == 0 ? OTF2_METRIC_ABSOLUTE_POINT
-                                                              : OTF2_METRIC_ACCUMULATED_START;
+        OTF2_MetricType type = !strncmp(name, "PAPI_", 5)  ? OTF2_METRIC_TYPE_PAPI
+                               : !strncmp(name, "ru_", 3) ? OTF2_METRIC_TYPE_RUSAGE
+                                                          : OTF2_METRIC_TYPE_OTHER;
+        /* A level (ru_maxrss) is not a count accumulated since start. */
+        OTF2_MetricMode mode = m && m->mode == LIBWRAP_METRIC_ABSOLUTE
+                                   ? OTF2_METRIC_ABSOLUTE_POINT
+                                   : OTF2_METRIC_ACCUMULATED_START;
         OTF2_StringRef sname = lw_string(d, name);
-        OTF2_StringRef sdesc = lw_string(d, source);
+        OTF2_StringRef sdesc = lw_string(d, m && m->description ? m->description : "");
         OTF2_StringRef sunit = lw_string(d, m && m->unit ? m->unit : "#");
         members[i] = (OTF2_MetricMemberRef)i;
         lw_check(d, OTF2_GlobalDefWriter_WriteMetricMember(d->w, members[i], sname, sdesc, type,
                                                            mode, OTF2_TYPE_UINT64,
                                                            OTF2_BASE_DECIMAL, 0, sunit));
     }
-    lw_check(d, OTF2_GlobalDefWriter_WriteMetricClass(d->w, 0, (uint8_t)lw_nmetrics, members,
-                                                      OTF2_METRIC_SYNCHRONOUS_STRICT,
-                                                      OTF2_RECORDER_KIND_CPU));
+    if (lw_nmetrics)
+        lw_check(d, OTF2_GlobalDefWriter_WriteMetricClass(d->w, 0, (uint8_t)lw_nmetrics, members,
+                                                          OTF2_METRIC_SYNCHRONOUS_STRICT,
+                                                          OTF2_RECORDER_KIND_CPU));
+    /* ASYNC metrics: member lw_nmetrics + k, class 1 + k, one member each. */
+    for (uint32_t k = 0; lw_samples_written && lw_nmetrics + k < lw_nall_metrics; k++) {
+        const libwrap_metric_info *m = &lw_all_metrics[lw_nmetrics + k];
+        OTF2_MetricMemberRef member = (OTF2_MetricMemberRef)(lw_nmetrics + k);
+        lw_check(d, OTF2_GlobalDefWriter_WriteMetricMember(
+                        d->w, member, lw_string(d, m->name),
+                        lw_string(d, m->description ? m->description : ""), OTF2_METRIC_TYPE_OTHER,
+                        m->mode == LIBWRAP_METRIC_ABSOLUTE ? OTF2_METRIC_ABSOLUTE_POINT
+                                                           : OTF2_METRIC_ACCUMULATED_START,
+                        OTF2_TYPE_UINT64, OTF2_BASE_DECIMAL, 0, lw_string(d, m->unit)));
+        lw_check(d, OTF2_GlobalDefWriter_WriteMetricClass(d->w, (OTF2_MetricRef)(1 + k), 1, &member,
+                                                          OTF2_METRIC_ASYNCHRONOUS,
+                                                          OTF2_RECORDER_KIND_UNKNOWN));
+    }
+}
+
+/* The samples, in time order, on their own location (before the event
+ * files are closed). */
+static void lw_write_samples(void)
+{
+    lw_samples_written = 0;
+    if (!lw_nsamples)
+        return;
+    OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(lw_archive, LW_SAMPLES_LOCATION);
+    if (!w)
+        return;
+    OTF2_Type type = OTF2_TYPE_UINT64;
+    for (size_t i = 0; i < lw_nsamples; i++) {
+        const libwrap_sample *x = &lw_samples[i];
+        if (x->metric < lw_nmetrics || x->metric >= lw_nall_metrics)
+            continue;
+        OTF2_MetricValue v = {.unsigned_int = x->value};
+        lw_now = x->ticks;
+        if (OTF2_EvtWriter_Metric(w, NULL, x->ticks, (OTF2_MetricRef)(1 + x->metric - lw_nmetrics),
+                                  1, &type, &v) == OTF2_SUCCESS)
+            lw_samples_written++;
+    }
+    uint64_t n = 0;
+    OTF2_EvtWriter_GetNumberOfEvents(w, &n);
+    if (OTF2_Archive_CloseEvtWriter(lw_archive, w) != OTF2_SUCCESS)
+        lw_write_failed = 1;
+    lw_samples_written = n ? n : lw_samples_written;
 }
 
 static OTF2_ErrorCode lw_write_global_defs(const libwrap_region *const *regions, size_t nregions,
@@ -471,7 +528,7 @@ static OTF2_ErrorCode lw_write_global_defs(const libwrap_region *const *regions,
 
     for (lw_trace_thread *t = lw_threads; t; t = t->next)
         nthreads++;
-    while (size < 2 * (8 + nthreads + 3 * nregions + 3 * lw_nmetrics))
+    while (size < 2 * (9 + nthreads + 3 * nregions + 3 * lw_nall_metrics + 3 * lw_nmetrics))
         size *= 2;
     d.keys = calloc(size, sizeof *d.keys);
     d.vals = calloc(size, sizeof *d.vals);
@@ -522,7 +579,12 @@ static OTF2_ErrorCode lw_write_global_defs(const libwrap_region *const *regions,
                                                       OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER,
                                                       OTF2_REGION_FLAG_NONE, sfile, r->line, 0));
     }
-    if (lw_nmetrics)
+    if (lw_samples_written)
+        lw_check(&d, OTF2_GlobalDefWriter_WriteLocation(d.w, LW_SAMPLES_LOCATION,
+                                                        lw_string(&d, "metric samples"),
+                                                        OTF2_LOCATION_TYPE_METRIC,
+                                                        lw_samples_written, 0));
+    if (lw_nmetrics || lw_samples_written)
         lw_write_metric_defs(&d);
     for (size_t i = 0; i <= d.mask; i++)
         free(d.keys[i]);
@@ -538,6 +600,10 @@ static OTF2_ErrorCode lw_write_local_defs(void)
 
     for (lw_trace_thread *t = lw_threads; t && rc == OTF2_SUCCESS; t = t->next) {
         OTF2_DefWriter *w = OTF2_Archive_GetDefWriter(lw_archive, t->tid);
+        rc = w ? OTF2_Archive_CloseDefWriter(lw_archive, w) : OTF2_ERROR_MEM_ALLOC_FAILED;
+    }
+    if (lw_samples_written && rc == OTF2_SUCCESS) {
+        OTF2_DefWriter *w = OTF2_Archive_GetDefWriter(lw_archive, LW_SAMPLES_LOCATION);
         rc = w ? OTF2_Archive_CloseDefWriter(lw_archive, w) : OTF2_ERROR_MEM_ALLOC_FAILED;
     }
     OTF2_ErrorCode rc2 = OTF2_Archive_CloseDefFiles(lw_archive);
@@ -588,7 +654,7 @@ static uint64_t lw_count_lost(void)
     return lost;
 }
 
-uint64_t lw_trace_finalize(const libwrap_region *const *regions, size_t nregions, uint64_t tick0,
+static uint64_t lw_trace_finalize(const libwrap_region *const *regions, size_t nregions, uint64_t tick0,
                            uint64_t tick_end, uint64_t resolution, uint64_t epoch_ns)
 {
     uint64_t written = 0, lost = 0;
@@ -609,6 +675,7 @@ uint64_t lw_trace_finalize(const libwrap_region *const *regions, size_t nregions
         written += t->events;
         lost += t->lost;
     }
+    lw_write_samples();
     rc = OTF2_Archive_CloseEvtFiles(lw_archive);
     if (!rc)
         rc = lw_write_local_defs();
@@ -629,12 +696,120 @@ uint64_t lw_trace_finalize(const libwrap_region *const *regions, size_t nregions
     pthread_mutex_unlock(&lw_threads_lock);
 
     if (lost)
-        lw_message("trace: %" PRIu64 " of %" PRIu64 " events could not be written to '%s/traces' "
+        lw_message("%" PRIu64 " of %" PRIu64 " events could not be written to '%s/traces' "
                    "(%s); the trace is incomplete: check free disk space",
                    lost, lost + written, lw_dir, lw_errors ? lw_first_error : "unknown error");
     if (rc)
-        lw_message("trace: cannot write the definitions of '%s/traces.otf2' (%s); the trace is "
+        lw_message("cannot write the definitions of '%s/traces.otf2' (%s); the trace is "
                    "unreadable: check free disk space",
                    lw_dir, lw_errors ? lw_first_error : OTF2_Error_GetDescription(rc));
     return written;
 }
+
+/* ---- the plugin --------------------------------------------------------- */
+
+static size_t lw_budget_setting = 16u << 20;
+static int lw_open_tried; /* under lw_open_lock */
+static int lw_forked;     /* a fork() child: it traces nothing */
+static pthread_mutex_t lw_open_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int lw_otf2_init(const libwrap_host *host, const char *request,
+                        const libwrap_metric_info *metrics, uint32_t nmetrics)
+{
+    (void)request;
+    lw_host = host;
+    lw_metric_infos = metrics;
+    lw_nmetrics = nmetrics > LIBWRAP_MAX_METRICS ? LIBWRAP_MAX_METRICS : nmetrics;
+    const char *budget = host->setting ? host->setting("LIBWRAP_TOTAL_MEMORY") : NULL;
+    if (budget && *budget)
+        lw_budget_setting = (size_t)strtoull(budget, NULL, 10);
+    return 0;
+}
+
+static void *lw_otf2_thread_begin(uint32_t tid)
+{
+    if (__atomic_load_n(&lw_forked, __ATOMIC_RELAXED))
+        return NULL;
+    /* The first measured call of the process opens the archive. The
+     * directory is claimed before our lock is taken (the runtime's lock
+     * order: its directory lock before a plugin's). */
+    if (!__atomic_load_n(&lw_open_tried, __ATOMIC_ACQUIRE)) {
+        const char *dir = lw_host->experiment_directory();
+        pthread_mutex_lock(&lw_open_lock);
+        if (!lw_open_tried) {
+            if (dir)
+                lw_trace_init(dir, lw_budget_setting, lw_nmetrics);
+            __atomic_store_n(&lw_open_tried, 1, __ATOMIC_RELEASE);
+        }
+        pthread_mutex_unlock(&lw_open_lock);
+    }
+    return lw_trace_thread_begin(tid);
+}
+
+static void lw_otf2_enter(void *t, int32_t region, uint64_t ticks, const uint64_t *metrics)
+{
+    lw_trace_enter(t, region, ticks, metrics);
+}
+
+static void lw_otf2_exit(void *t, int32_t region, uint64_t ticks, const uint64_t *metrics)
+{
+    lw_trace_leave(t, region, ticks, metrics);
+}
+
+static void lw_otf2_thread_end(void *t)
+{
+    lw_trace_thread_end(t);
+}
+
+static void lw_otf2_fork(void)
+{
+    /* The parent's archive and writers are the parent's. */
+    __atomic_store_n(&lw_forked, 1, __ATOMIC_RELAXED);
+    pthread_mutex_init(&lw_open_lock, NULL);
+    pthread_mutex_init(&lw_threads_lock, NULL);
+    lw_archive = NULL;
+    lw_threads = NULL;
+}
+
+static void lw_otf2_finalize(const libwrap_process_end *end)
+{
+    lw_all_metrics = end->metrics;
+    lw_nall_metrics = end->nmetrics;
+    lw_samples = end->samples;
+    lw_nsamples = end->nsamples;
+    if (end->rank >= 0) {
+        lw_trace_process p = {end->rank, end->size, end->host, end->npoints, end->point_ticks,
+                              end->point_ns};
+        lw_trace_set_process(&p);
+    }
+    uint64_t n = lw_trace_finalize(end->regions, end->nregions, end->tick0, end->tick_end,
+                                   end->resolution, end->epoch_ns);
+    if (lw_dir)
+        lw_host->verbose(&lw_plugin, "wrote %" PRIu64 " events to %s/traces.otf2", n, lw_dir);
+}
+
+static void lw_otf2_job_complete(const char *dir)
+{
+    char err[512] = "";
+    size_t parts = 0;
+    if (lw_trace_merge_job(dir, &parts, err, sizeof err) < 0)
+        lw_message("cannot merge the job's trace in %s: %s; libwrap-report --merge %s merges it "
+                   "later", dir, err, dir);
+    else
+        lw_host->verbose(&lw_plugin, "merged %zu trace parts into %s/traces.otf2", parts, dir);
+}
+
+static const libwrap_listener lw_otf2_listener = {
+    .init = lw_otf2_init,
+    .thread_begin = lw_otf2_thread_begin,
+    .enter = lw_otf2_enter,
+    .exit = lw_otf2_exit,
+    .thread_end = lw_otf2_thread_end,
+    .fork = lw_otf2_fork,
+    .finalize = lw_otf2_finalize,
+    .job_complete = lw_otf2_job_complete,
+};
+
+static const libwrap_plugin lw_plugin = {LIBWRAP_PLUGIN_ABI_VERSION, LIBWRAP_PLUGIN_LISTENER, "otf2",
+                                         NULL, &lw_otf2_listener};
+LIBWRAP_PLUGIN_DEFINE(lw_plugin)

@@ -17,8 +17,6 @@
 #include <string.h>
 #include <sys/mman.h>
 
-size_t lw_nmetrics;
-
 #define LW_ARENA_CHUNK ((size_t)256 << 10)
 #define LW_HASH_INITIAL 1024
 
@@ -127,11 +125,19 @@ static void lw_pop(lw_thread *t, uint64_t now, const uint64_t *mnow)
     if (n && !f->inherited) {
         lw_node_account(n, dt, f->child);
         const uint64_t *mstart = t->mstack + (size_t)d * lw_nmetrics;
-        for (size_t i = 0; i < lw_nmetrics; i++)
-            n->metrics[i] += mnow[i] - mstart[i];
+        for (size_t i = 0; i < lw_nmetrics; i++) {
+            if (lw_unlikely(lw_metric_absolute & (1u << i))) {
+                /* A level: the highest seen at the call's entry or exit. */
+                uint64_t hi = mnow[i] > mstart[i] ? mnow[i] : mstart[i];
+                if (hi > n->metrics[i])
+                    n->metrics[i] = hi;
+            } else {
+                n->metrics[i] += mnow[i] - mstart[i];
+            }
+        }
     }
-    if (t->trace)
-        lw_trace_leave(t->trace, f->region, now, mnow);
+    if (t->listen && !f->inherited) /* a call entered before fork() was not the child's */
+        lw_listen_exit(t, f->region, now, mnow);
     if (d)
         t->stack[d - 1].child += dt;
 }
@@ -139,7 +145,7 @@ static void lw_pop(lw_thread *t, uint64_t now, const uint64_t *mnow)
 static const uint64_t *lw_read_metrics(lw_thread *t)
 {
     if (lw_nmetrics)
-        lw_metrics_read(&t->mt, t->scratch);
+        lw_metrics_read(t, t->scratch);
     return t->scratch;
 }
 
@@ -201,24 +207,24 @@ static __attribute__((noinline)) int lw_enter_slow(lw_thread *t, int32_t id, voi
         memcpy(t->mstack + (size_t)d * lw_nmetrics, m, lw_nmetrics * sizeof *m);
     }
     t->depth = d + 1;
-    if (t->trace)
-        lw_trace_enter(t->trace, id, now, m);
+    if (t->listen)
+        lw_listen_enter(t, id, now, m);
     LW_GUARD_CLEAR();
     return 1;
 }
 
-/* Tracing, out of line and reached by a tail call: the fast path itself
+/* Listeners (the trace), out of line and reached by a tail call: the fast path itself
  * makes no call and needs no saved registers. */
-static __attribute__((noinline)) int lw_enter_trace(lw_thread *t, int32_t id, uint64_t now)
+static __attribute__((noinline)) int lw_enter_listen(lw_thread *t, int32_t id, uint64_t now)
 {
-    lw_trace_enter(t->trace, id, now, t->scratch);
+    lw_listen_enter(t, id, now, t->scratch);
     LW_GUARD_CLEAR();
     return 1;
 }
 
-static __attribute__((noinline)) void lw_exit_trace(lw_thread *t, int32_t id, uint64_t now)
+static __attribute__((noinline)) void lw_exit_listen(lw_thread *t, int32_t id, uint64_t now)
 {
-    lw_trace_leave(t->trace, id, now, t->scratch);
+    lw_listen_exit(t, id, now, t->scratch);
     LW_GUARD_CLEAR();
 }
 
@@ -245,11 +251,11 @@ int lw_enter_full(int32_t id, void *frame)
         return lw_enter_clock(t, id, frame);
     uint64_t now = lw_rdtsc();
     lw_node *n;
-    if (lw_likely(t->trace != NULL && !t->slow) && (n = lw_known_child(t, id, frame))) {
-        /* The common case of tracing: a known child, nothing else to do. */
+    if (lw_likely(t->listen && !t->slow) && (n = lw_known_child(t, id, frame))) {
+        /* The common case with listeners: a known child, nothing else to do. */
         lw_frame_open(t->stack + t->depth, n, id, now, frame);
         t->depth++;
-        return lw_enter_trace(t, id, now);
+        return lw_enter_listen(t, id, now);
     }
     return lw_enter_slow(t, id, frame, now);
 }
@@ -261,7 +267,7 @@ int libwrap_enter(int32_t id, void *frame)
     (void)frame;
     (void)lw_enter_first;
     (void)lw_enter_slow;
-    (void)lw_enter_trace;
+    (void)lw_enter_listen;
     (void)lw_enter_clock;
     return 0;
 #else
@@ -331,8 +337,8 @@ void lw_exit_full(int32_t id)
         lw_exit_slow(t, id, now);
         return;
     }
-    if (t->trace != NULL) {
-        lw_exit_trace(t, id, now);
+    if (t->listen) {
+        lw_exit_listen(t, id, now);
         return;
     }
     LW_GUARD_CLEAR();
@@ -343,7 +349,7 @@ void libwrap_exit(int32_t id)
 #ifdef LIBWRAP_NOP
     (void)id;
     (void)lw_exit_slow;
-    (void)lw_exit_trace;
+    (void)lw_exit_listen;
     (void)lw_exit_clock;
 #else
     if (lw_unlikely(lw_exit_fast(id) < 0))

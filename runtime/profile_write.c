@@ -7,9 +7,10 @@
  * so recursion does not count the same time twice.
  */
 #include "internal.h"
+#include "json.h"
 
 #include <errno.h>
-#include <json-c/json.h>
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -36,7 +37,10 @@ static void lw_flat_add(lw_flat *flat, const lw_node *n)
         if (!f->active) {
             f->incl += c->incl;
             for (size_t i = 0; i < lw_nmetrics; i++)
-                f->metrics[i] += c->metrics[i];
+                if (lw_metric_absolute & (1u << i))
+                    f->metrics[i] = c->metrics[i] > f->metrics[i] ? c->metrics[i] : f->metrics[i];
+                else
+                    f->metrics[i] += c->metrics[i];
         }
         f->active++;
         lw_flat_add(flat, c);
@@ -63,22 +67,22 @@ static const char *lw_region_name(const libwrap_region *r)
     return r->name ? r->name : r->symbol;
 }
 
-static json_object *lw_json_metrics(const uint64_t *values)
+static void lw_json_metrics(lw_json *j, const uint64_t *values)
 {
-    json_object *m = json_object_new_object();
+    lw_json_object(j, "metrics");
     for (size_t i = 0; i < lw_nmetrics; i++)
-        json_object_object_add(m, lw_metrics_def(i)->name, json_object_new_uint64(values[i]));
-    return m;
+        lw_json_uint(j, lw_metric_info(i)->name, values[i]);
+    lw_json_end(j);
 }
 
-static void lw_json_times(json_object *o, uint64_t visits, uint64_t incl, uint64_t excl,
-                          uint64_t min, uint64_t max)
+static void lw_json_times(lw_json *j, uint64_t visits, uint64_t incl, uint64_t excl, uint64_t min,
+                          uint64_t max)
 {
-    json_object_object_add(o, "visits", json_object_new_uint64(visits));
-    json_object_object_add(o, "inclusive_ns", json_object_new_uint64(lw_ticks_to_ns(incl)));
-    json_object_object_add(o, "exclusive_ns", json_object_new_uint64(lw_ticks_to_ns(excl)));
-    json_object_object_add(o, "min_ns", json_object_new_uint64(visits ? lw_ticks_to_ns(min) : 0));
-    json_object_object_add(o, "max_ns", json_object_new_uint64(lw_ticks_to_ns(max)));
+    lw_json_uint(j, "visits", visits);
+    lw_json_uint(j, "inclusive_ns", lw_ticks_to_ns(incl));
+    lw_json_uint(j, "exclusive_ns", lw_ticks_to_ns(excl));
+    lw_json_uint(j, "min_ns", visits ? lw_ticks_to_ns(min) : 0);
+    lw_json_uint(j, "max_ns", lw_ticks_to_ns(max));
 }
 
 /* Children in the order of their first call (the tree keeps them newest first). */
@@ -96,9 +100,8 @@ static size_t lw_children(const lw_node *n, const lw_node ***out)
     return k;
 }
 
-static json_object *lw_json_callpath(const lw_node *n)
+static void lw_json_callpath(lw_json *j, const lw_node *n)
 {
-    json_object *arr = json_object_new_array();
     const lw_node **kids;
     size_t k = lw_children(n, &kids);
     for (size_t i = 0; i < k; i++) {
@@ -106,16 +109,17 @@ static json_object *lw_json_callpath(const lw_node *n)
         const libwrap_region *r = lw_region_get(c->region);
         if (!r)
             continue;
-        json_object *o = json_object_new_object();
-        json_object_object_add(o, "symbol", json_object_new_string(r->symbol));
-        json_object_object_add(o, "name", json_object_new_string(lw_region_name(r)));
-        lw_json_times(o, c->visits, c->incl, c->excl, c->min, c->max);
-        json_object_object_add(o, "metrics", lw_json_metrics(c->metrics));
-        json_object_object_add(o, "children", lw_json_callpath(c));
-        json_object_array_add(arr, o);
+        lw_json_object(j, NULL);
+        lw_json_string(j, "symbol", r->symbol);
+        lw_json_string(j, "name", lw_region_name(r));
+        lw_json_times(j, c->visits, c->incl, c->excl, c->min, c->max);
+        lw_json_metrics(j, c->metrics);
+        lw_json_array(j, "children");
+        lw_json_callpath(j, c);
+        lw_json_end(j);
+        lw_json_end(j);
     }
     free(kids);
-    return arr;
 }
 
 static void lw_txt_tree(FILE *f, const lw_node *n, int depth)
@@ -155,8 +159,8 @@ static int lw_write_txt(const char *path, const lw_flat *flat, size_t nflat)
     /* The metrics (inclusive, summed over call paths as in profile.json),
      * a column each, before the function's name. */
     fprintf(f, "%12s %14s %14s %12s", "visits", "incl_us", "excl_us", "mean_us");
-    for (size_t k = 0; lw_metrics_def && k < lw_nmetrics; k++)
-        fprintf(f, " %16s", lw_metrics_def(k)->name);
+    for (size_t k = 0; k < lw_nmetrics; k++)
+        fprintf(f, " %16s", lw_metric_info(k)->name);
     fprintf(f, "  %s\n", "function");
     for (size_t i = 0; i < nflat; i++) {
         const libwrap_region *r = lw_region_get(flat[i].region);
@@ -172,10 +176,11 @@ static int lw_write_txt(const char *path, const lw_flat *flat, size_t nflat)
                 "excl_us", "call path");
         lw_txt_tree(f, t->tree.root, 0);
     }
+    lw_samples_txt(f);
     return fclose(f);
 }
 
-int lw_profile_write(const char *dir)
+static int lw_profile_write_c(const char *dir)
 {
     size_t nregions = lw_region_count();
     lw_flat *flat = calloc(nregions + 1, sizeof *flat);
@@ -207,70 +212,97 @@ int lw_profile_write(const char *dir)
             flat[nflat++] = flat[i];
     qsort(flat, nflat, sizeof *flat, lw_flat_cmp);
 
-    json_object *root = json_object_new_object();
-    json_object_object_add(root, "libwrap_profile", json_object_new_int(1));
-    json_object_object_add(root, "program", json_object_new_string(lw_program_name()));
-    json_object_object_add(root, "pid", json_object_new_int64(getpid()));
-    /* Every process names its place in its job; a lone process is rank 0 of 1. */
-    const lw_job *job = &lw_job_info;
-    json_object_object_add(root, "rank", json_object_new_int64(job->active || job->rank >= 0 ? job->rank : 0));
-    json_object_object_add(root, "size", json_object_new_int64(job->active ? job->size : 1));
-    json_object_object_add(root, "host", json_object_new_string(job->host));
-    if (job->active) {
-        json_object_object_add(root, "launcher", json_object_new_string(job->launcher));
-        json_object_object_add(root, "job", json_object_new_string(job->id));
-    }
-    json_object_object_add(root, "timer", json_object_new_string(lw_timer_name()));
-    json_object *metrics = json_object_new_array();
-    for (size_t i = 0; i < lw_nmetrics; i++) {
-        const lw_metric_def *d = lw_metrics_def(i);
-        json_object *m = json_object_new_object();
-        json_object_object_add(m, "name", json_object_new_string(d->name));
-        json_object_object_add(m, "unit", json_object_new_string(d->unit));
-        json_object_object_add(m, "source", json_object_new_string(d->source));
-        json_object_array_add(metrics, m);
-    }
-    json_object_object_add(root, "metrics", metrics);
-    json_object *functions = json_object_new_array();
-    for (size_t i = 0; i < nflat; i++) {
-        const libwrap_region *r = lw_region_get(flat[i].region);
-        json_object *o = json_object_new_object();
-        json_object_object_add(o, "symbol", json_object_new_string(r->symbol));
-        json_object_object_add(o, "name", json_object_new_string(lw_region_name(r)));
-        json_object_object_add(o, "file", json_object_new_string(r->file ? r->file : ""));
-        json_object_object_add(o, "line", json_object_new_int64(r->line));
-        lw_json_times(o, flat[i].visits, flat[i].incl, flat[i].excl, flat[i].min, flat[i].max);
-        json_object_object_add(o, "metrics", lw_json_metrics(flat[i].metrics));
-        json_object_array_add(functions, o);
-    }
-    json_object_object_add(root, "functions", functions);
-    json_object *tarr = json_object_new_array();
-    for (size_t i = 0; i < nthreads; i++) {
-        json_object *o = json_object_new_object();
-        json_object_object_add(o, "id", json_object_new_int64(threads[i]->tid));
-        json_object_object_add(o, "callpath", lw_json_callpath(threads[i]->tree.root));
-        json_object_array_add(tarr, o);
-    }
-    json_object_object_add(root, "threads", tarr);
-    free(threads);
-
     char *json_path = lw_path(dir, "profile.json");
     char *txt_path = lw_path(dir, "profile.txt");
-    if (json_path && txt_path) {
-        rc = json_object_to_file_ext(json_path, root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
-        if (rc < 0)
-            lw_warn("cannot write %s: %s", json_path, json_util_get_last_err());
-        else if ((rc = lw_write_txt(txt_path, flat, nflat)) < 0)
-            lw_warn("cannot write %s: %s", txt_path, strerror(errno));
-        else
-            lw_log(LW_LOG_PROFILE, "wrote %s", json_path);
+    lw_json *j = malloc(sizeof *j);
+    FILE *f = json_path && txt_path && j ? fopen(json_path, "we") : NULL;
+    if (!f) {
+        if (json_path && txt_path && j)
+            lw_warn("cannot write %s: %s", json_path, strerror(errno));
+        free(threads);
+        goto done;
     }
+    lw_json_init(j, f);
+    lw_json_object(j, NULL);
+    lw_json_int(j, "libwrap_profile", 1);
+    lw_json_string(j, "program", lw_program_name());
+    lw_json_int(j, "pid", getpid());
+    /* Every process names its place in its job; a lone process is rank 0 of 1. */
+    const lw_job *job = &lw_job_info;
+    lw_json_int(j, "rank", job->active || job->rank >= 0 ? job->rank : 0);
+    lw_json_int(j, "size", job->active ? job->size : 1);
+    lw_json_string(j, "host", job->host);
+    if (job->active) {
+        lw_json_string(j, "launcher", job->launcher);
+        lw_json_string(j, "job", job->id);
+    }
+    lw_json_string(j, "timer", lw_timer_name());
+    lw_json_array(j, "metrics");
+    for (size_t i = 0; i < lw_nmetrics; i++) {
+        const lw_metric *m = lw_metric_get(i);
+        lw_json_object(j, NULL);
+        lw_json_string(j, "name", m->info.name);
+        lw_json_string(j, "unit", m->info.unit);
+        lw_json_string(j, "source", m->source);
+        lw_json_string(j, "mode", m->info.mode == LIBWRAP_METRIC_ABSOLUTE ? "absolute" : "accumulated");
+        lw_json_end(j);
+    }
+    lw_json_end(j);
+    lw_samples_json(j);
+    lw_json_array(j, "functions");
+    for (size_t i = 0; i < nflat; i++) {
+        const libwrap_region *r = lw_region_get(flat[i].region);
+        lw_json_object(j, NULL);
+        lw_json_string(j, "symbol", r->symbol);
+        lw_json_string(j, "name", lw_region_name(r));
+        lw_json_string(j, "file", r->file ? r->file : "");
+        lw_json_int(j, "line", r->line);
+        lw_json_times(j, flat[i].visits, flat[i].incl, flat[i].excl, flat[i].min, flat[i].max);
+        lw_json_metrics(j, flat[i].metrics);
+        lw_json_end(j);
+    }
+    lw_json_end(j);
+    lw_json_array(j, "threads");
+    for (size_t i = 0; i < nthreads; i++) {
+        lw_json_object(j, NULL);
+        lw_json_int(j, "id", threads[i]->tid);
+        lw_json_array(j, "callpath");
+        lw_json_callpath(j, threads[i]->tree.root);
+        lw_json_end(j);
+        lw_json_end(j);
+    }
+    lw_json_end(j);
+    free(threads);
+    rc = lw_json_finish(j);
+    if (fclose(f) != 0)
+        rc = -1;
+    if (rc < 0)
+        lw_warn("cannot write %s: %s", json_path, strerror(errno));
+    else if ((rc = lw_write_txt(txt_path, flat, nflat)) < 0)
+        lw_warn("cannot write %s: %s", txt_path, strerror(errno));
+    else
+        lw_log(LW_LOG_PROFILE, "wrote %s", json_path);
+done:
+    free(j);
     free(json_path);
     free(txt_path);
-    json_object_put(root);
 out:
     if (rc < 0 && !flat)
         lw_warn("out of memory while writing the profile into %s", dir);
     free(flat);
+    return rc;
+}
+
+int lw_profile_write(const char *dir)
+{
+    /* Numbers as JSON and the table want them, whatever LC_NUMERIC the
+     * measured program chose. */
+    locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+    locale_t old = c ? uselocale(c) : (locale_t)0;
+    int rc = lw_profile_write_c(dir);
+    if (c) {
+        uselocale(old);
+        freelocale(c);
+    }
     return rc;
 }

@@ -69,7 +69,7 @@ int32_t libwrap_region_register(libwrap_region *region)
     id = region->id;
     if (!id) {
         const char *name = region->name ? region->name : region->symbol;
-        if (!lw_cfg.profiling && !LW_LOAD(lw_cfg.tracing)) {
+        if (!lw_cfg.profiling && !lw_nlisteners) {
             id = LW_REGION_DISABLED;
         } else if (lw_runtime_filter &&
                    lw_filter_excludes(lw_runtime_filter, region->file, region->symbol, name)) {
@@ -90,6 +90,8 @@ int32_t libwrap_region_register(libwrap_region *region)
                 lw_log(LW_LOG_REGION, "%s is region %d", region->symbol, id);
             }
         }
+        if (id > 0)
+            lw_plugins_region(id, region); /* before any thread can enter it */
         if (id)
             __atomic_store_n(&region->id, id, __ATOMIC_RELEASE);
         else

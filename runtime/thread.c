@@ -38,11 +38,7 @@ static void lw_thread_destructor(void *p)
     LW_STORE(lw_tls.guard, 1);
     if (lw_state == 1 && t->alive) {
         lw_thread_close_frames(t, lw_ticks());
-        if (t->trace)
-            lw_trace_thread_end(t->trace);
-        t->trace = NULL;
-        if (lw_nmetrics)
-            lw_metrics_thread_fini(&t->mt);
+        lw_plugins_thread_end(t);
         t->alive = 0;
         lw_log(LW_LOG_THREAD, "thread %u ended", t->tid);
     }
@@ -96,18 +92,19 @@ lw_thread *lw_thread_attach(void)
     }
     t->guard = &lw_tls.guard;
     t->alive = 1;
-    if (lw_nmetrics)
-        lw_metrics_thread_init(&t->mt);
-    /* The process's first measured call opens the trace (and claims the
-     * experiment directory): before it, a process has created nothing.
-     * Outside the registry lock: it takes the directory's (lock order). */
-    int tracing = lw_trace_start();
+    lw_note_measured();
 
     pthread_mutex_lock(&lw_threads_mutex);
     t->tid = getpid() == (pid_t)syscall(SYS_gettid) ? 0 : lw_next_tid++;
-    if (tracing && lw_trace_thread_begin)
-        t->trace = lw_trace_thread_begin(t->tid);
+    pthread_mutex_unlock(&lw_threads_mutex);
+    /* The plugins' handles of the thread: outside the registry lock, since
+     * a listener's first thread may claim the experiment directory (the
+     * trace is opened at the process's first measured call: before it, a
+     * process has created nothing). */
+    lw_plugins_thread_begin(t);
     t->slow = lw_nmetrics != 0;
+
+    pthread_mutex_lock(&lw_threads_mutex);
     t->next = lw_threads;
     lw_threads = t;
     pthread_mutex_unlock(&lw_threads_mutex);
@@ -143,11 +140,13 @@ void lw_thread_after_fork_child(void)
     lw_threads = NULL;
     lw_next_tid = 1;
     lw_thread *t = lw_tls.self;
-    if (!t)
-        return;
     lw_tree fresh;
-    if (lw_tree_init(&fresh) < 0) {
+    if (t && lw_tree_init(&fresh) < 0) {
         lw_tls.self = NULL;
+        t = NULL;
+    }
+    if (!t) {
+        lw_plugins_fork_child(NULL);
         return;
     }
     t->tree = fresh;
@@ -167,12 +166,10 @@ void lw_thread_after_fork_child(void)
     t->tid = 0;
     t->alive = 1;
     t->next = NULL;
-    t->trace = NULL;
     t->slow = lw_nmetrics != 0 || t->depth != 0;
+    lw_plugins_fork_child(t);
     if (lw_nmetrics) {
-        lw_metrics_thread_fini(&t->mt);
-        lw_metrics_thread_init(&t->mt);
-        lw_metrics_read(&t->mt, t->scratch);
+        lw_metrics_read(t, t->scratch);
         for (uint32_t i = 0; i < t->depth; i++)
             memcpy(t->mstack + (size_t)i * lw_nmetrics, t->scratch, lw_nmetrics * sizeof(uint64_t));
     }

@@ -38,7 +38,10 @@
  * runtime restores it). Calls of the measured library made from a callback
  * are not measured. Callbacks that are not on the hot path (init, region,
  * thread_begin, thread_end, fork, finalize, job_complete) may allocate and
- * lock; the runtime serialises init, region, finalize and job_complete.
+ * lock; the runtime serialises init, region, finalize and job_complete. A
+ * metric source's thread_end runs on its own thread (at the thread's end);
+ * a listener's thread_end runs there too, or, for threads still running
+ * when the process ends, on the thread that finalises.
  *
  * Times are raw ticks of the runtime's timer (LIBWRAP_TIMER): the host's
  * now() gives the current value and ns() converts to nanoseconds since the
@@ -91,6 +94,10 @@ typedef struct libwrap_host {
      * `ticks`. From any thread, the plugin's own included; takes a lock. */
     void (*sample)(const struct libwrap_plugin *self, uint32_t metric, uint64_t ticks,
                    uint64_t value);
+    /* The effective value of a LIBWRAP_* setting, as config.txt lists it
+     * ("LIBWRAP_TOTAL_MEMORY" gives bytes), or NULL; a static buffer, valid
+     * until the next call. */
+    const char *(*setting)(const char *name);
 } libwrap_host;
 
 /* ---- metric sources ---------------------------------------------------- */

@@ -1,7 +1,8 @@
 /*
- * metrics_driver.c - drives the metric sources (metrics.h) as the runtime
- * core does: lw_metrics_init from the LIBWRAP_METRIC_* variables, then per
- * thread init / read / fini around known work.
+ * metrics_driver.c - drives the built-in metric sources (the papi, perf and
+ * rusage plugins) through libwrap/plugin.h as the runtime does: loaded for
+ * the LIBWRAP_METRIC_* variables, then per thread begin / read / end around
+ * known work.
  *
  * Prints "count N", one "def NAME UNIT SOURCE" per metric, then for the main
  * thread and for a second thread "delta main|thread NAME VALUE": the change
@@ -14,7 +15,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "metrics.h"
+#include "../plugin_host.h"
 
 #define PAGES 64
 
@@ -40,18 +41,16 @@ static void work(void)
 
 static void measure(const char *who)
 {
-    lw_metrics_thread mt;
-    uint64_t before[LW_MAX_METRICS], after[LW_MAX_METRICS];
-    size_t n = lw_metrics_count();
+    th_thread t;
+    uint64_t before[LIBWRAP_MAX_METRICS], after[LIBWRAP_MAX_METRICS];
 
-    memset(&mt, 0, sizeof mt); /* as the core hands it over */
-    lw_metrics_thread_init(&mt);
-    lw_metrics_read(&mt, before);
+    th_metrics_begin(&t, strcmp(who, "main") != 0);
+    th_metrics_read(&t, before);
     work();
-    lw_metrics_read(&mt, after);
-    for (size_t i = 0; i < n; i++)
-        printf("delta %s %s %" PRIu64 "\n", who, lw_metrics_def(i)->name, after[i] - before[i]);
-    lw_metrics_thread_fini(&mt);
+    th_metrics_read(&t, after);
+    for (size_t i = 0; i < th_nmetrics; i++)
+        printf("delta %s %s %" PRIu64 "\n", who, th_metrics[i].name, after[i] - before[i]);
+    th_metrics_end(&t);
 }
 
 static void *thread_main(void *arg)
@@ -62,20 +61,17 @@ static void *thread_main(void *arg)
 
 int main(void)
 {
-    size_t n = lw_metrics_init();
+    uint32_t n = th_load_metrics();
     pthread_t th;
 
-    printf("count %zu\n", n);
-    if (n != lw_metrics_count())
-        return 1;
-    for (size_t i = 0; i < n; i++) {
-        const lw_metric_def *d = lw_metrics_def(i);
-        printf("def %s %s %s\n", d->name, d->unit, d->source);
-    }
+    printf("count %u\n", n);
+    for (size_t i = 0; i < n; i++)
+        printf("def %s %s %s %s\n", th_metrics[i].name, th_metrics[i].unit, th_metric_source[i],
+               th_metrics[i].mode == LIBWRAP_METRIC_ABSOLUTE ? "absolute" : "accumulated");
     measure("main");
     fflush(stdout);
     if (pthread_create(&th, NULL, thread_main, NULL) != 0 || pthread_join(th, NULL) != 0)
         return 1;
-    lw_metrics_fini();
+    th_metrics_finalize();
     return 0;
 }

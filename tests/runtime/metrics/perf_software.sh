@@ -6,8 +6,8 @@ DRIVER=$1
 run sw LIBWRAP_METRIC_PERF=task-clock,page-faults
 expect_no_warning
 expect_count 2
-grep -qx "def task-clock ns perf" out.txt || fail "task-clock definition"
-grep -qx "def page-faults # perf" out.txt || fail "page-faults definition"
+grep -qx "def task-clock ns perf accumulated" out.txt || fail "task-clock definition"
+grep -qx "def page-faults # perf accumulated" out.txt || fail "page-faults definition"
 for who in main thread; do
     expect_positive $who task-clock
     [ "$(value $who page-faults)" -ge 64 ] || fail "page-faults on $who: expected >= 64"

@@ -11,7 +11,7 @@ for part in traces traces.otf2; do
     "$DRIVER" exp 1 10 16777216 > out.txt 2> err.txt || rc=$?
     expect_eq "driver status (lw_trace_init failed)" "$rc" 2
     [ "$(wc -l < err.txt)" -eq 1 ] || fail "expected exactly one warning"
-    grep -q "^libwrap: warning: LIBWRAP_ENABLE_TRACING: 'exp/$part' already exists; tracing is off" err.txt \
+    grep -q "^libwrap: warning: otf2: 'exp/$part' already exists; tracing is off" err.txt \
         || fail "warning for $part"
     expect_eq "files left in exp" "$(ls exp | tr '\n' ' ')" "$part "
 done
