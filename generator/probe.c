@@ -31,6 +31,7 @@
 #include "inventory.h"
 #include "ldsearch.h"
 #include "fileio.h"
+#include "hash.h"
 #include "strbuf.h"
 #include "symcheck.h"
 #include "template.h"
@@ -405,18 +406,15 @@ static int run_batch(const probe_env *env, size_t index, symbol *syms, const siz
 
 static void hash_str(uint64_t *h, const char *s)
 {
-    for (s = s ? s : ""; ; s++) {
-        *h = (*h ^ (unsigned char)*s) * 1099511628211ull; /* FNV-1a 64 */
-        if (!*s)
-            break;
-    }
+    /* The terminating NUL too: "ab","c" and "a","bc" differ. */
+    *h = lw_fnv1a_byte(lw_fnv1a_add(*h, s ? s : ""), 0);
 }
 
 /* The cache key: everything a probe result depends on, including the
  * identity (size, mtime) of every resolved target file. */
 static uint64_t cache_key(const options *opt, const lw_libset *targets)
 {
-    uint64_t h = 14695981039346656037ull;
+    uint64_t h = LW_FNV_OFFSET;
     const char *parts[] = { opt->cc, opt->ldflags, opt->libs, opt->header_abs,
                             opt->header ? opt->cppflags : NULL };
     for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "hash.h"
 #include "otf2_merge.h"
 #include "report.h"
 
@@ -119,10 +120,7 @@ typedef struct {
 
 static uint64_t hash(const char *s)
 {
-    uint64_t h = 14695981039346656037u;
-    while (*s)
-        h = (h ^ (unsigned char)*s++) * 1099511628211u;
-    return h;
+    return lw_fnv1a(s);
 }
 
 static void rehash(fold *f)

@@ -26,6 +26,7 @@
 
 #include <otf2/otf2.h>
 
+#include "hash.h"
 #include "otf2_merge.h"
 
 typedef struct {
@@ -436,10 +437,7 @@ typedef struct {
 
 static uint64_t mg_hash(const char *s)
 {
-    uint64_t h = 14695981039346656037u;
-    while (*s)
-        h = (h ^ (unsigned char)*s++) * 1099511628211u;
-    return h;
+    return lw_fnv1a(s);
 }
 
 static int mg_strings_grow(mg_strings *t)
@@ -943,7 +941,7 @@ out:
 /* A digest of the parts' names and archive sizes: equal digests, same parts. */
 static void mg_digest(const mg_part *parts, size_t np, char out[32])
 {
-    uint64_t h = 14695981039346656037u;
+    uint64_t h = LW_FNV_OFFSET;
     for (size_t i = 0; i < np; i++) {
         char buf[4200];
         struct stat st;
@@ -951,8 +949,7 @@ static void mg_digest(const mg_part *parts, size_t np, char out[32])
         long long size = stat(buf, &st) == 0 ? (long long)st.st_size : -1;
         const char *base = strrchr(parts[i].dir, '/');
         snprintf(buf, sizeof buf, "%s:%lld;", base ? base + 1 : parts[i].dir, size);
-        for (const char *q = buf; *q; q++)
-            h = (h ^ (unsigned char)*q) * 1099511628211u;
+        h = lw_fnv1a_add(h, buf);
     }
     snprintf(out, 32, "%016" PRIx64, h);
 }

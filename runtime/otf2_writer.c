@@ -31,6 +31,7 @@
 #include <otf2/OTF2_Pthread_Locks.h>
 #include <otf2/otf2.h>
 
+#include "hash.h"
 #include "otf2_merge.h"
 #include "plugin_util.h"
 
@@ -416,10 +417,7 @@ typedef struct {
 
 static uint64_t lw_hash(const char *s)
 {
-    uint64_t h = 14695981039346656037u; /* FNV-1a */
-    while (*s)
-        h = (h ^ (unsigned char)*s++) * 1099511628211u;
-    return h;
+    return lw_fnv1a(s);
 }
 
 static OTF2_StringRef lw_string(lw_defs *d, const char *s)

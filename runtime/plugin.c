@@ -15,6 +15,7 @@
  */
 #include "internal.h"
 #include "json.h"
+#include "plugin_util.h"
 
 #include <ctype.h>
 #include <dlfcn.h>
@@ -274,7 +275,7 @@ static lw_plugin *lw_load(const char *kind_name, uint32_t kind, const char *name
         if (!pl->p)
             return NULL;
         if (!(pl->p->kinds & kind)) {
-            lw_warn("%s '%s' is not one: it provides no %s", kind_name, name, kind_name);
+            lw_warn("%s '%s' is not loaded: it provides no %s", kind_name, name, kind_name);
             return NULL;
         }
         return pl;
@@ -391,25 +392,16 @@ static void lw_add_listener(const char *name, int builtin)
     lw_listeners[lw_nlisteners++] = l;
 }
 
-/* Calls fn for each non-empty, blank-trimmed item of a comma list. */
-static void lw_each_name(const char *list, void (*fn)(const char *name, int builtin))
+/* An item of LIBWRAP_METRIC_PLUGINS or LIBWRAP_LISTENERS (lw_list_each). */
+typedef struct lw_adder {
+    void (*add)(const char *name, int builtin);
+} lw_adder;
+
+static void lw_named(const char *name, size_t len, void *arg)
 {
-    const char *p = list;
-    while (p && *p) {
-        const char *end = strchr(p, ',');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        const char *a = p, *b = p + len;
-        while (a < b && isspace((unsigned char)*a))
-            a++;
-        while (b > a && isspace((unsigned char)b[-1]))
-            b--;
-        if (b > a) {
-            char name[PATH_MAX];
-            snprintf(name, sizeof name, "%.*s", (int)(b - a), a);
-            fn(name, 0);
-        }
-        p = end ? end + 1 : NULL;
-    }
+    char buf[PATH_MAX];
+    snprintf(buf, sizeof buf, "%.*s", (int)len, name);
+    ((lw_adder *)arg)->add(buf, 0);
 }
 
 static void lw_add_metric_plugin(const char *name, int builtin)
@@ -463,7 +455,7 @@ void lw_plugins_load(void)
         if (v && *v && (lw_builtin_set[i] = strdup(v)))
             lw_add_metric_source(builtin[i].name, 1, v);
     }
-    lw_each_name(lw_cfg.metric_plugins, lw_add_metric_plugin);
+    lw_list_each(lw_cfg.metric_plugins, lw_named, &(lw_adder){lw_add_metric_plugin});
     lw_lay_out_metrics();
     for (uint32_t k = 0; k < lw_nmsources; k++)
         if (!lw_msources[k].read)
@@ -475,7 +467,7 @@ void lw_plugins_load(void)
         if (!pl || pl->listener_slot < 0)
             lw_cfg.tracing = false; /* said by lw_load */
     }
-    lw_each_name(lw_cfg.listeners, lw_add_listener);
+    lw_list_each(lw_cfg.listeners, lw_named, &(lw_adder){lw_add_listener});
 }
 
 const lw_metric *lw_metric_get(size_t i)
