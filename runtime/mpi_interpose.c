@@ -1,7 +1,7 @@
 /*
- * mpi_interpose.c - MPI_Init, MPI_Init_thread and MPI_Finalize, interposed
- * when the program has them, built into liblibwrap_exec.a next to the exec
- * interposers (exec_interpose.c explains why a copy lives in every wrapper
+ * mpi_interpose.c - MPI_Init, MPI_Init_thread and MPI_Finalize (C and
+ * Fortran bindings), interposed when the program has them, built into
+ * liblibwrap_exec.a next to the exec interposers (exec_interpose.c explains why a copy lives in every wrapper
  * library: only an object that precedes libmpi in symbol lookup is called).
  *
  * The runtime never links libmpi: the real functions are found with
@@ -61,4 +61,50 @@ LW_MPI_INTERPOSER int MPI_Finalize(void)
     }
     libwrap_mpi_before_finalize();
     return real();
+}
+
+/*
+ * The Fortran bindings (mpif.h, `use mpi`) under gfortran's names: lower
+ * case with one trailing underscore, every argument by reference, the last
+ * one the error code (a default INTEGER, int with Open MPI and MPICH).
+ * Their implementations call the C library's PMPI functions, not MPI_Init,
+ * so they are interposed on their own; a binding that does reach MPI_Init
+ * as well only calls the idempotent hooks twice.
+ */
+LW_MPI_INTERPOSER void mpi_init_(int *ierr)
+{
+    void (*real)(int *) = (void (*)(int *))dlsym(RTLD_NEXT, "mpi_init_");
+    if (!real) {
+        if (ierr)
+            *ierr = LW_MPI_NO_LIBRARY;
+        return;
+    }
+    real(ierr);
+    if (ierr && *ierr == 0)
+        libwrap_mpi_after_init();
+}
+
+LW_MPI_INTERPOSER void mpi_init_thread_(int *required, int *provided, int *ierr)
+{
+    void (*real)(int *, int *, int *) = (void (*)(int *, int *, int *))dlsym(RTLD_NEXT, "mpi_init_thread_");
+    if (!real) {
+        if (ierr)
+            *ierr = LW_MPI_NO_LIBRARY;
+        return;
+    }
+    real(required, provided, ierr);
+    if (ierr && *ierr == 0)
+        libwrap_mpi_after_init();
+}
+
+LW_MPI_INTERPOSER void mpi_finalize_(int *ierr)
+{
+    void (*real)(int *) = (void (*)(int *))dlsym(RTLD_NEXT, "mpi_finalize_");
+    if (!real) {
+        if (ierr)
+            *ierr = LW_MPI_NO_LIBRARY;
+        return;
+    }
+    libwrap_mpi_before_finalize();
+    real(ierr);
 }

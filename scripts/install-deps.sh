@@ -22,6 +22,8 @@ pkgs=(
   libfftw3-dev
   # jobs of many processes (tests/mpi): Open MPI, and MPICH beside it
   libopenmpi-dev openmpi-bin mpich libmpich-dev
+  # an MPI program in Fortran (tests/mpi, scenario fortran)
+  gfortran
 )
 if [ "${1:-}" = "--report" ] || [ "${LIBWRAP_WITH_CHROMIUM:-}" = 1 ]; then
   pkgs+=(chromium)

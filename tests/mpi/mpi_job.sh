@@ -550,6 +550,29 @@ mpich)
     [[ $d =~ /libwrap-pmi-[0-9]+$ ]] || fail "PMI job directory name: $d"
     check_trace "$d" $NP $steps
     ;;
+fortran)
+    # A Fortran program (`use mpi`): its MPI_INIT and MPI_FINALIZE are
+    # interposed too. Rank 2 measures nothing, yet at MPI_FINALIZE the
+    # ranks agree that one did: every rank writes its part, the job is
+    # counted complete and its last rank merges the trace.
+    MPIFC=$(command -v mpifort.openmpi || command -v mpifort || true)
+    [ -n "$MPIFC" ] && "$MPIFC" -O2 "$mpi_here/fortran_app.f90" -o fapp -L"$S/lib" -Wl,-rpath,"$S/lib" -lmlib \
+        > fc.log 2>&1 || skip "no working Fortran MPI compiler (Debian: apt-get install gfortran): $(head -3 fc.log)"
+    job fref -- "${MPIRUN[@]}" -np $NP "$PWD/fapp" $CALLS
+    grep -q "^ranks $NP, sum " fref.out || fail "fortran_app: $(cat fref.out fref.err)"
+    job ftrace -- "${MPIRUN[@]}" -np $NP -x LD_PRELOAD="$PRELOAD" -x LIBWRAP_ENABLE_TRACING=true \
+        -x LIBWRAP_VERBOSE=job "$PWD/fapp" $CALLS
+    cmp -s ftrace.out fref.out || fail "fortran: stdout differs from the unmeasured run"
+    cmp -s ftrace.status fref.status || fail "fortran: exit status differs"
+    grep -q "rank 1: \[job\] MPI_Init: " ftrace.err || fail "fortran: MPI_INIT was not interposed: $(head -5 ftrace.err)"
+    d=$(only_dir ftrace)
+    [ -d "$d/rank-2" ] || fail "fortran: rank 2 wrote no part (MPI_FINALIZE not interposed?)"
+    [ "$(grep -c '^rank ' "$d/finished.txt")" = $NP ] || fail "fortran: not $NP finished ranks"
+    for r in 0 1 3; do
+        $CHECK "$d/rank-$r" "prof['rank'] == $r" "visits('mlib_step') == $CALLS" > /dev/null || fail "fortran: rank $r"
+    done
+    "$OTF2_PRINT" -G "$d/traces.otf2" > defs.txt 2> print.err || fail "fortran: the last rank did not merge the trace"
+    ;;
 *)
     fail "unknown scenario $scenario"
     ;;
