@@ -6,7 +6,8 @@ install(EXPORT libwrapTargets NAMESPACE libwrap:: DESTINATION ${LIBWRAP_CMAKEDIR
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/libwrapConfig.cmake.in
   ${PROJECT_BINARY_DIR}/libwrapConfig.cmake
   INSTALL_DESTINATION ${LIBWRAP_CMAKEDIR}
-  PATH_VARS CMAKE_INSTALL_BINDIR LIBWRAP_DATADIR LIBWRAP_LIBEXECDIR)
+  PATH_VARS CMAKE_INSTALL_BINDIR CMAKE_INSTALL_INCLUDEDIR LIBWRAP_DATADIR LIBWRAP_LIBEXECDIR
+            LIBWRAP_PLUGIN_DIR)
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/libwrapConfigVersion.cmake
   COMPATIBILITY SameMajorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/libwrapConfig.cmake ${PROJECT_BINARY_DIR}/libwrapConfigVersion.cmake

@@ -380,7 +380,11 @@ void lw_plugins_thread_end(lw_thread *t);
 void lw_plugins_fork_child(lw_thread *t);
 /* A region became measured (region lock held). */
 void lw_plugins_region(int32_t id, const libwrap_region *r);
-/* The end: every thread's handles end, then the listeners' finalize. */
+/* The end: ASYNC samples stop being taken (and are put in time order);
+ * every thread's handles end (registry lock held); then, without the
+ * runtime's locks, the listeners' and the sources' finalize. */
+void lw_samples_freeze(void);
+void lw_plugins_end_threads(void);
 void lw_plugins_finish(uint64_t end_ticks);
 /* Inside a job, in the process that completed it. */
 void lw_plugins_job_complete(const char *dir);

@@ -240,7 +240,6 @@ static void lw_fork_child(void)
     lw_fork_locked = 0;
     pthread_mutex_init(&lw_dir_mutex, NULL);
     lw_region_after_fork_child();
-    lw_thread_after_fork_child();
     char *base = NULL;
     /* A rank without a directory yet: the child's is found from the job
      * when it needs one (lw_claim_locked). */
@@ -252,6 +251,9 @@ static void lw_fork_child(void)
     lw_claim_failed = 0;
     lw_pid = getpid();
     lw_job_after_fork_child();
+    /* Last: the plugins' fork callbacks and the child's thread_begin may
+     * ask for the child's own directory. */
+    lw_thread_after_fork_child();
     LW_STORE(lw_tls.guard, 0);
 }
 
@@ -409,16 +411,23 @@ static void lw_finish_as(const char *why, enum lw_end end)
         dir = lw_experiment_dir();
     struct timespec t0, t1, t2;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    /* Samples taken from now on are dropped: the profile and the
+     * listeners see the same ones. */
+    lw_samples_freeze();
     if (dir && write && lw_cfg.profiling)
         lw_profile_write(dir);
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    /* The listeners (the trace) end, then the metric sources. */
+    /* The threads' plugin handles end under the registry lock; the
+     * listeners (the trace) and the metric sources finish after it is
+     * given back: a plugin that joins a thread of its own there must not
+     * wait for a thread that waits for our locks. */
+    lw_plugins_end_threads();
+    lw_thread_registry_unlock();
+    lw_region_unlock();
     lw_plugins_finish(end_ticks);
     if (!dir)
         dir = lw_experiment_dir_claimed();
     clock_gettime(CLOCK_MONOTONIC, &t2);
-    lw_thread_registry_unlock();
-    lw_region_unlock();
     if (dir)
         lw_log(LW_LOG_LIFECYCLE, "results written to %s (profile %.1f ms, plugins %.1f ms)", dir,
                (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6,

@@ -66,7 +66,8 @@ static libwrap_metric_info lw_sync_infos[LW_MAX_METRICS]; /* what listeners are 
 static pthread_mutex_t lw_samples_lock = PTHREAD_MUTEX_INITIALIZER;
 static libwrap_sample *lw_samples;
 static size_t lw_nsamples, lw_samples_cap;
-static int lw_samples_full; /* said once */
+static int lw_samples_full;   /* said once */
+static int lw_samples_frozen; /* the end: no more samples */
 
 /* ---- the host: what plugins may call ----------------------------------- */
 
@@ -125,12 +126,18 @@ static void lw_host_sample(const libwrap_plugin *self, uint32_t metric, uint64_t
 {
     const lw_plugin *pl = lw_plugin_of(self);
     if (!pl || metric >= pl->ninfo || pl->info[metric].timing != LIBWRAP_METRIC_ASYNC ||
-        pl->global[metric] == UINT32_MAX || LW_LOAD(lw_state) != 1)
+        LW_LOAD(lw_state) != 1)
         return;
     int saved = errno;
     int guard = LW_LOAD(lw_tls.guard);
     LW_STORE(lw_tls.guard, 1); /* a wrapped allocator records nothing here */
     pthread_mutex_lock(&lw_samples_lock);
+    if (lw_samples_frozen) {
+        pthread_mutex_unlock(&lw_samples_lock);
+        LW_STORE(lw_tls.guard, guard);
+        errno = saved;
+        return;
+    }
     if (lw_nsamples == lw_samples_cap) {
         /* Bounded by the memory budget: samples beyond it are dropped. */
         size_t cap = lw_samples_cap ? lw_samples_cap * 2 : 1024;
@@ -153,6 +160,13 @@ static void lw_host_sample(const libwrap_plugin *self, uint32_t metric, uint64_t
     errno = saved;
 }
 
+static void lw_host_thread_ignore(void)
+{
+    /* The guard held for good: a wrapper called on this thread records
+     * nothing and never attaches it. */
+    LW_STORE(lw_tls.guard, 1);
+}
+
 static const libwrap_host lw_host = {
     .abi_version = LIBWRAP_PLUGIN_ABI_VERSION,
     .size = sizeof(libwrap_host),
@@ -163,6 +177,7 @@ static const libwrap_host lw_host = {
     .ns = lw_host_ns,
     .sample = lw_host_sample,
     .setting = lw_config_setting,
+    .thread_ignore = lw_host_thread_ignore,
 };
 
 /* ---- finding and loading ----------------------------------------------- */
@@ -266,19 +281,24 @@ static lw_plugin *lw_find_loaded(const char *name)
     return NULL;
 }
 
+static int lw_has_kind(const libwrap_plugin *p, uint32_t kind)
+{
+    return (p->kinds & kind) && (kind != LIBWRAP_PLUGIN_METRIC || p->metric) &&
+           (kind != LIBWRAP_PLUGIN_LISTENER || p->listener);
+}
+
 /* Loads `name` (once: a plugin that is both a metric source and a listener
  * may be named in both lists) and checks that it has `kind`. */
 static lw_plugin *lw_load(const char *kind_name, uint32_t kind, const char *name, const char *then)
 {
     lw_plugin *pl = lw_find_loaded(name);
     if (pl) {
-        if (!pl->p)
-            return NULL;
-        if (!(pl->p->kinds & kind)) {
-            lw_warn("%s '%s' is not loaded: it provides no %s", kind_name, name, kind_name);
+        /* Loaded before (the other list named it too), or refused then. */
+        if (pl->p && !lw_has_kind(pl->p, kind)) {
+            lw_warn("%s '%s' is not used: it provides no %s%s", kind_name, name, kind_name, then);
             return NULL;
         }
-        return pl;
+        return pl->p ? pl : NULL;
     }
     if (lw_nplugins == LW_MAX_PLUGINS) {
         lw_warn("%s '%s' is not loaded: at most %d plugins per run", kind_name, name,
@@ -309,14 +329,17 @@ static lw_plugin *lw_load(const char *kind_name, uint32_t kind, const char *name
         lw_warn("%s '%s' is not loaded: %s was built for plugin ABI version %u, this runtime "
                 "has version %u (rebuild it against this libwrap/plugin.h)%s", kind_name, name,
                 path, p->abi_version, LIBWRAP_PLUGIN_ABI_VERSION, then);
-    else if (!(p->kinds & kind) || (kind == LIBWRAP_PLUGIN_METRIC && !p->metric) ||
-             (kind == LIBWRAP_PLUGIN_LISTENER && !p->listener))
-        lw_warn("%s '%s' is not loaded: %s provides no %s%s", kind_name, name, path, kind_name,
-                then);
     else {
+        /* Kept loaded even if it is not of this kind: the other list may
+         * name it too. */
         pl->p = p;
         pl->dl = dl;
-        lw_log(LW_LOG_PLUGIN, "loaded %s '%s' from %s", kind_name, name, path);
+        lw_log(LW_LOG_PLUGIN, "loaded plugin '%s' from %s", name, path);
+        if (!lw_has_kind(p, kind)) {
+            lw_warn("%s '%s' is not used: %s provides no %s%s", kind_name, name, path, kind_name,
+                    then);
+            pl = NULL;
+        }
         free(path);
         return pl;
     }
@@ -522,12 +545,15 @@ void lw_plugins_fork_child(lw_thread *t)
         const libwrap_metric_source *ms = lw_msource_tables[k];
         if (t && ms->thread_end)
             ms->thread_end(t->metric_handle[k]);
+        if (ms->fork)
+            ms->fork();
     }
     for (uint32_t k = 0; k < lw_nlisteners; k++)
         if (lw_listeners[k]->fork)
             lw_listeners[k]->fork();
     pthread_mutex_init(&lw_samples_lock, NULL);
     lw_nsamples = 0;
+    lw_samples_frozen = 0;
     if (t)
         lw_plugins_thread_begin(t);
 }
@@ -545,15 +571,25 @@ static int lw_sample_cmp(const void *a, const void *b)
     return x->ticks < y->ticks ? -1 : x->ticks > y->ticks;
 }
 
-void lw_plugins_finish(uint64_t end_ticks)
+void lw_samples_freeze(void)
+{
+    pthread_mutex_lock(&lw_samples_lock);
+    lw_samples_frozen = 1;
+    if (lw_samples && lw_nsamples > 1)
+        qsort(lw_samples, lw_nsamples, sizeof *lw_samples, lw_sample_cmp);
+    pthread_mutex_unlock(&lw_samples_lock);
+}
+
+void lw_plugins_end_threads(void)
 {
     for (lw_thread *t = lw_thread_first(); t; t = t->next)
         if (t->alive)
             lw_plugins_thread_end(t);
-    pthread_mutex_lock(&lw_samples_lock);
-    if (lw_samples && lw_nsamples > 1)
-        qsort(lw_samples, lw_nsamples, sizeof *lw_samples, lw_sample_cmp);
-    pthread_mutex_unlock(&lw_samples_lock);
+}
+
+void lw_plugins_finish(uint64_t end_ticks)
+{
+    lw_samples_freeze();
     if (lw_nlisteners) {
         size_t n;
         const libwrap_region *const *regions = lw_region_table(&n);
@@ -672,7 +708,7 @@ static void lw_write_source(FILE *out, const char *var, const lw_plugin *pl, con
     char list[1024] = "";
     size_t len = 0;
     for (uint32_t k = 0; pl && k < pl->ninfo && len < sizeof list; k++)
-        if (pl->global[k] != UINT32_MAX && pl->metric_slot >= 0)
+        if (pl->metric_slot >= 0)
             len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", len ? "," : "",
                                     pl->info[k].name);
     fprintf(out, "%s=%s\n", var, len ? list : "none");

@@ -8,11 +8,15 @@
 #   profile   the generated wrapper (ABI-level on x86-64, docs/abi.md) + the
 #             runtime, call-path profile
 #   typed     the typed generated wrapper (--forward typed), same runtime
+#   typed+listener  the typed wrapper with the empty listener
 #   excluded  the same binary, bench_fn excluded by LIBWRAP_FILTERING_FILE
 #   trace     the same binary with LIBWRAP_ENABLE_TRACING=true (and profile)
+#   listener  the same binary with an event listener whose enter and exit do
+#             nothing (empty_listener.c, LIBWRAP_LISTENERS=its path)
 #   nop       the generated wrapper + the no-op runtime
 # and prints ns per call, ratios against "hand" and the targets:
-#   profile/hand <= 1.25, excluded - plain <= 3 ns, trace/hand <= 2.
+#   profile/hand <= 1.25, excluded - plain <= 3 ns, trace/hand <= 2,
+#   listener - profile <= 5 ns.
 # Then instructions per call under callgrind (when valgrind is installed)
 # and uftrace's overhead on the same loop (when uftrace is installed).
 # Environment: N (calls per repetition, default 2000000), REPEAT (7),
@@ -36,6 +40,7 @@ done
 
 CFLAGS="-O2 -I$here -I$stage/include"
 $CC $CFLAGS -fPIC -shared -o libbench.so "$here/bench_lib.c"
+$CC $CFLAGS -fPIC -shared -fvisibility=hidden -o libwrap_plugin_empty.so "$here/empty_listener.c"
 link() { # link OUTPUT EXTRA...
     local out=$1
     shift
@@ -60,13 +65,13 @@ else
     wrapflags="-Wl,--wrap=bench_fn"
 fi
 
-variants="plain hand profile excluded trace nop"
+variants="plain hand profile excluded trace listener nop"
 typed_variant=""
 if [ -x "$gen" ] && "$gen" --name bench -x c -o gen_typed --quiet --forward typed bench.i >>gen.log 2>&1 &&
     $CC $CFLAGS -DLIBWRAP_LINKTIME -fPIC -c gen_typed/bench.wrappers.c -o wrap_typed.o 2>>gen.log; then
     link typed wrap_typed.o -Wl,@gen_typed/bench.wrap -L"$stage/lib" -llibwrap_runtime -Wl,-rpath,"$stage/lib"
     typed_variant=typed
-    variants="$variants $typed_variant"
+    variants="$variants typed typed+listener"
 fi
 link plain
 link hand "$here/hand_wrap.c" -Wl,--wrap=bench_fn
@@ -94,8 +99,12 @@ for ((round = 0; round < ${ROUNDS:-3}; round++)); do
     keep_best profile "$(measure profile profile)"
     keep_best excluded "$(measure excluded profile LIBWRAP_FILTERING_FILE=$work/exclude.filter)"
     keep_best trace "$(measure trace profile LIBWRAP_ENABLE_TRACING=true LIBWRAP_TOTAL_MEMORY=64M)"
+    keep_best listener "$(measure listener profile LIBWRAP_LISTENERS=$work/libwrap_plugin_empty.so)"
     keep_best nop "$(measure nop nop)"
-    [ -z "$typed_variant" ] || keep_best typed "$(measure typed typed)"
+    if [ -n "$typed_variant" ]; then
+        keep_best typed "$(measure typed typed)"
+        keep_best typed+listener "$(measure typed+listener typed LIBWRAP_LISTENERS=$work/libwrap_plugin_empty.so)"
+    fi
 done
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
@@ -103,9 +112,9 @@ verdict() { awk -v v="$1" -v lim="$2" 'BEGIN { print (v <= lim ? "ok" : "OVER") 
 
 echo "libwrap overhead benchmark: $N calls x $REPEAT repetitions x ${ROUNDS:-3} rounds (best), $wrapper wrapper"
 echo "machine: $(nproc) cpus, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
-printf '%-10s %10s %12s\n' variant ns/call "vs hand"
+printf '%-15s %10s %12s\n' variant ns/call "vs hand"
 for v in $variants; do
-    printf '%-10s %10.2f %12s\n' "$v" "${ns[$v]}" "$(ratio "${ns[$v]}" "${ns[hand]}")"
+    printf '%-15s %10.2f %12s\n' "$v" "${ns[$v]}" "$(ratio "${ns[$v]}" "${ns[hand]}")"
 done
 r=$(ratio "${ns[profile]}" "${ns[hand]}")
 echo "target profile/hand <= 1.25: $r $(verdict "$r" 1.25)"
@@ -113,6 +122,12 @@ d=$(awk -v a="${ns[excluded]}" -v b="${ns[plain]}" 'BEGIN { printf "%.2f", a - b
 echo "target excluded - plain <= 3 ns: $d $(verdict "$d" 3)"
 r=$(ratio "${ns[trace]}" "${ns[hand]}")
 echo "target trace/hand <= 2: $r $(verdict "$r" 2)"
+d=$(awk -v a="${ns[listener]}" -v b="${ns[profile]}" 'BEGIN { printf "%.2f", a - b }')
+echo "target listener - profile <= 5 ns: $d $(verdict "$d" 5)"
+if [ -n "$typed_variant" ]; then
+    d=$(awk -v a="${ns[typed+listener]}" -v b="${ns[typed]}" 'BEGIN { printf "%.2f", a - b }')
+    echo "  typed wrapper: typed+listener - typed: $d ns $(verdict "$d" 5)"
+fi
 
 if command -v valgrind >/dev/null; then
     # Instructions per call: the difference of two loop lengths cancels
@@ -125,15 +140,17 @@ if command -v valgrind >/dev/null; then
             sed -n 's/.*Collected : *\([0-9]*\).*/\1/p'
     }
     echo "instructions per call (callgrind):"
-    for v in plain hand profile excluded nop $typed_variant; do
+    for v in plain hand profile excluded listener nop $typed_variant ${typed_variant:+typed+listener}; do
         extra=()
         bin=$v
         case $v in
             excluded) bin=profile extra=(LIBWRAP_FILTERING_FILE=$work/exclude.filter) ;;
+            listener) bin=profile extra=(LIBWRAP_LISTENERS=$work/libwrap_plugin_empty.so) ;;
+            typed+listener) bin=typed extra=(LIBWRAP_LISTENERS=$work/libwrap_plugin_empty.so) ;;
         esac
         a=$(ir "$bin" 100000 "${extra[@]}")
         b=$(ir "$bin" 200000 "${extra[@]}")
-        printf '  %-10s %8.1f\n' "$v" "$(awk -v a="$a" -v b="$b" 'BEGIN { print (b - a) / 100000 }')"
+        printf '  %-15s %8.1f\n' "$v" "$(awk -v a="$a" -v b="$b" 'BEGIN { print (b - a) / 100000 }')"
     done
 else
     echo "instructions per call: valgrind not installed"

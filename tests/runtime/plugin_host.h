@@ -84,9 +84,13 @@ static const char *th_setting(const char *name)
     return strcmp(name, "LIBWRAP_TOTAL_MEMORY") == 0 ? th_memory : NULL;
 }
 
+static void th_thread_ignore(void)
+{
+}
+
 static const libwrap_host th_host = {LIBWRAP_PLUGIN_ABI_VERSION, sizeof(libwrap_host), th_warn,
                                      th_verbose, th_experiment_directory, th_now, th_ns,
-                                     th_sample, th_setting};
+                                     th_sample, th_setting, th_thread_ignore};
 
 /* The built-in plugin NAME, or NULL after a message on stderr. */
 static const libwrap_plugin *th_load(const char *name)

@@ -26,7 +26,9 @@
  * looked for as libwrap_plugin_NAME.so in each directory of
  * LIBWRAP_PLUGIN_PATH, then in the runtime's own plugin directory
  * (PREFIX/lib/libwrap, where the built-in ones are: otf2, papi, perf,
- * rusage). LIBWRAP_METRIC_PAPI, _PERF and _RUSAGE load the built-in metric
+ * rusage). The first file that exists is the one: a file there that cannot
+ * be loaded is a warning, not a reason to look further. LIBWRAP_METRIC_PAPI,
+ * _PERF and _RUSAGE load the built-in metric
  * source of that name; LIBWRAP_ENABLE_TRACING=true loads the otf2 listener.
  * A plugin that cannot be found, loaded, or that was built for another ABI
  * version, is one warning, and the run goes on without it.
@@ -98,6 +100,10 @@ typedef struct libwrap_host {
      * ("LIBWRAP_TOTAL_MEMORY" gives bytes), or NULL; a static buffer, valid
      * until the next call. */
     const char *(*setting)(const char *name);
+    /* Called by a thread of the plugin's own (a sampler, a writer) as its
+     * first action: nothing that thread calls is measured from then on,
+     * and the end of the process never waits for it. */
+    void (*thread_ignore)(void);
 } libwrap_host;
 
 /* ---- metric sources ---------------------------------------------------- */
@@ -140,8 +146,14 @@ typedef struct libwrap_metric_source {
      * (ASYNC ones left out), into values[]. NULL when all are ASYNC. */
     void (*read)(void *thread, uint64_t *values);
     void (*thread_end)(void *thread);
-    /* Process end, after the last read. */
+    /* In the child after fork(), before the child's thread_begin: a thread
+     * of the plugin's own did not survive the fork. */
+    void (*fork)(void);
+    /* Process end, after the last read, without any lock of the runtime
+     * held (a thread of the plugin's own may be joined here). */
     void (*finalize)(void);
+    /* Zero: callbacks added by later versions of this header. */
+    void (*reserved[4])(void);
 } libwrap_metric_source;
 
 /* ---- event listeners --------------------------------------------------- */
@@ -220,11 +232,14 @@ typedef struct libwrap_listener {
     /* In the child after fork(), before anything else there: handles of the
      * parent's threads are not used again. */
     void (*fork)(void);
-    /* The end: every thread has ended (thread_end was called). */
+    /* The end: every thread has ended (thread_end was called). No lock of
+     * the runtime is held. */
     void (*finalize)(const libwrap_process_end *end);
     /* Inside a job, in the process that finished it last: every process of
      * the job has finalised into `experiment_directory`. */
     void (*job_complete)(const char *experiment_directory);
+    /* Zero: callbacks added by later versions of this header. */
+    void (*reserved[4])(void);
 } libwrap_listener;
 
 /* ---- the plugin -------------------------------------------------------- */
