@@ -415,11 +415,12 @@ static inline void lw_listen_exit(lw_thread *t, int32_t id, uint64_t now, const 
             lw_listeners[k]->exit(t->listener_handle[k], id, now, m);
 }
 
-static inline void lw_listen_argument(lw_thread *t, int32_t id, const libwrap_argument *a)
+static inline void lw_listen_argument(lw_thread *t, int32_t id, uint64_t ticks,
+                                      const libwrap_argument *a)
 {
     for (uint32_t k = 0; k < lw_nlisteners; k++)
         if (lw_listeners[k]->argument)
-            lw_listeners[k]->argument(t->listener_handle[k], id, a);
+            lw_listeners[k]->argument(t->listener_handle[k], id, ticks, a);
 }
 
 /* ---- exec.c ------------------------------------------------------------ */

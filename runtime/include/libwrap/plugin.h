@@ -226,8 +226,9 @@ typedef struct libwrap_listener {
     void (*enter)(void *thread, int32_t region, uint64_t ticks, const uint64_t *metrics);
     void (*exit)(void *thread, int32_t region, uint64_t ticks, const uint64_t *metrics);
     /* Hot path: a recorded argument of the call just entered (parameters,
-     * after enter) or just left (the result, before exit). */
-    void (*argument)(void *thread, int32_t region, const libwrap_argument *arg);
+     * after enter, `ticks` its entry's) or being left (the result, before
+     * exit, `ticks` its exit's). */
+    void (*argument)(void *thread, int32_t region, uint64_t ticks, const libwrap_argument *arg);
     void (*thread_end)(void *thread);
     /* In the child after fork(), before anything else there: handles of the
      * parent's threads are not used again. */
