@@ -210,6 +210,7 @@ void lw_config_load(void)
     lw_cfg.metric_papi = lw_get_string("LIBWRAP_METRIC_PAPI");
     lw_cfg.metric_rusage = lw_get_string("LIBWRAP_METRIC_RUSAGE");
     lw_cfg.metric_perf = lw_get_string("LIBWRAP_METRIC_PERF");
+    lw_cfg.arguments = lw_get_string("LIBWRAP_ARGUMENTS");
 
     lw_log(LW_LOG_CONFIG, "profiling=%d tracing=%d timer=%s total_memory=%zu filter=%s",
            lw_cfg.profiling, lw_cfg.tracing, lw_cfg.timer == LW_TIMER_TSC ? "tsc" : "clock_gettime",
@@ -270,5 +271,6 @@ int lw_config_write(FILE *out, const char *experiment_dir)
     fprintf(out, "LIBWRAP_TOTAL_MEMORY=%zu\n", lw_cfg.total_memory);
     fprintf(out, "LIBWRAP_VERBOSE=%s\n", verbose);
     fprintf(out, "LIBWRAP_MPI_COLLECTIVES=%s\n", lw_cfg.mpi_collectives ? "true" : "false");
+    fprintf(out, "LIBWRAP_ARGUMENTS=%s\n", lw_or_none(lw_cfg.arguments));
     return ferror(out) ? -1 : 0;
 }

@@ -7,6 +7,7 @@
  *   region.c        region registry and the runtime filter
  *   profile.c       the hot path (libwrap_enter/exit) and the call tree
  *   profile_write.c profile.json, profile.txt
+ *   arguments*.c    argument recording (LIBWRAP_ARGUMENTS; arguments.h)
  *   lifecycle.c     start, finalisation, fork, fatal signals, results dir
  *   exec.c          exec family: write results, keep our environment
  *   job.c           jobs of many processes: rank, job directory, end of job
@@ -48,6 +49,7 @@
 #pragma weak lw_trace_finalize
 #pragma weak lw_trace_set_process
 #pragma weak lw_trace_merge_job
+#pragma weak lw_trace_argument
 #pragma weak lw_metrics_init
 #pragma weak lw_metrics_count
 #pragma weak lw_metrics_def
@@ -97,6 +99,7 @@ struct lw_config {
     char *experiment_directory;  /* as set, NULL: default name */
     char *filtering_file;        /* NULL: none */
     char *metric_papi, *metric_rusage, *metric_perf; /* NULL: none */
+    char *arguments;             /* LIBWRAP_ARGUMENTS; NULL: none */
 };
 
 extern struct lw_config lw_cfg;
@@ -156,7 +159,7 @@ static inline uint64_t lw_ticks_to_ns(uint64_t ticks)
 
 typedef struct lw_node {
     int32_t region; /* 0 for the root */
-    uint32_t reserved;
+    uint32_t args;  /* its recorded arguments: lw_thread.args.blocks[args - 1]; 0 none */
     struct lw_node *parent, *first_child, *next_sibling;
     struct lw_node *last_hit; /* child found by the last lookup */
     uint64_t visits, incl, excl, min, max; /* ticks */
@@ -193,6 +196,15 @@ lw_node *lw_tree_child(lw_tree *tree, lw_node *parent, int32_t region);
 
 /* ---- thread.c ---------------------------------------------------------- */
 
+/* A thread's recorded arguments (arguments.c): one block per call path
+ * node that recorded any, found through lw_node.args, in memory of its own
+ * that is never freed before the end (the finaliser reads it). */
+typedef struct lw_args_thread {
+    struct lw_argblock **blocks;
+    uint32_t n, cap;
+    lw_arena arena;
+} lw_args_thread;
+
 typedef struct lw_thread {
     uint32_t tid;           /* dense, 0 = first thread measured (main) */
     int alive;              /* cleared when the thread has ended */
@@ -206,6 +218,7 @@ typedef struct lw_thread {
     uint64_t scratch[LW_MAX_METRICS];
     lw_metrics_thread mt;
     lw_trace_thread *trace;
+    lw_args_thread args;
     struct lw_thread *next;
 } lw_thread;
 
@@ -254,6 +267,9 @@ void lw_thread_after_fork_child(void);
 /* ---- region.c ---------------------------------------------------------- */
 
 void lw_region_init(void); /* loads LIBWRAP_FILTERING_FILE */
+/* libwrap_region_register for an ABI-level entry, with its parameter table
+ * when it has one (LIBWRAP_ABI_PARAMS). */
+int32_t lw_region_register_abi(libwrap_abi_entry *e);
 size_t lw_region_count(void);
 const libwrap_region *lw_region_get(int32_t id);
 /* Stable snapshot of the region table for the trace writer. */

@@ -6,7 +6,8 @@
  * inclusive time and metrics count only its outermost activation on a path,
  * so recursion does not count the same time twice.
  */
-#include "internal.h"
+#include "arguments.h"
+#include "json.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -96,7 +97,37 @@ static size_t lw_children(const lw_node *n, const lw_node ***out)
     return k;
 }
 
-static json_object *lw_json_callpath(const lw_node *n)
+/* The recorded arguments (arguments_write.c) are written with the
+ * runtime's streaming writer (json.h); until the rest of profile.json is,
+ * their text is parsed into json-c here. `t`, `n`: a call path node;
+ * otherwise the function `region`. */
+static void lw_json_add_arguments(json_object *o, int32_t region, const lw_thread *t, const lw_node *n)
+{
+    if (n ? !n->args : !lw_arguments_has(region))
+        return;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (!m)
+        return;
+    lw_json j;
+    lw_json_init(&j, m);
+    lw_json_object(&j, NULL);
+    if (n)
+        lw_arguments_json_node(&j, t, n);
+    else
+        lw_arguments_json(&j, region);
+    int rc = lw_json_finish(&j);
+    if (fclose(m) == 0 && rc == 0) {
+        json_object *doc = json_tokener_parse(text), *args;
+        if (doc && json_object_object_get_ex(doc, "arguments", &args))
+            json_object_object_add(o, "arguments", json_object_get(args));
+        json_object_put(doc);
+    }
+    free(text);
+}
+
+static json_object *lw_json_callpath(const lw_thread *t, const lw_node *n)
 {
     json_object *arr = json_object_new_array();
     const lw_node **kids;
@@ -111,7 +142,8 @@ static json_object *lw_json_callpath(const lw_node *n)
         json_object_object_add(o, "name", json_object_new_string(lw_region_name(r)));
         lw_json_times(o, c->visits, c->incl, c->excl, c->min, c->max);
         json_object_object_add(o, "metrics", lw_json_metrics(c->metrics));
-        json_object_object_add(o, "children", lw_json_callpath(c));
+        lw_json_add_arguments(o, c->region, t, c);
+        json_object_object_add(o, "children", lw_json_callpath(t, c));
         json_object_array_add(arr, o);
     }
     free(kids);
@@ -167,6 +199,7 @@ static int lw_write_txt(const char *path, const lw_flat *flat, size_t nflat)
             fprintf(f, " %16llu", (unsigned long long)flat[i].metrics[k]);
         fprintf(f, "  %s\n", lw_region_name(r));
     }
+    lw_arguments_txt(f);
     for (lw_thread *t = lw_thread_first(); t; t = t->next) {
         fprintf(f, "\nthread %u call paths\n%12s %14s %14s  %s\n", t->tid, "visits", "incl_us",
                 "excl_us", "call path");
@@ -241,6 +274,7 @@ int lw_profile_write(const char *dir)
         json_object_object_add(o, "line", json_object_new_int64(r->line));
         lw_json_times(o, flat[i].visits, flat[i].incl, flat[i].excl, flat[i].min, flat[i].max);
         json_object_object_add(o, "metrics", lw_json_metrics(flat[i].metrics));
+        lw_json_add_arguments(o, flat[i].region, NULL, NULL);
         json_object_array_add(functions, o);
     }
     json_object_object_add(root, "functions", functions);
@@ -248,7 +282,7 @@ int lw_profile_write(const char *dir)
     for (size_t i = 0; i < nthreads; i++) {
         json_object *o = json_object_new_object();
         json_object_object_add(o, "id", json_object_new_int64(threads[i]->tid));
-        json_object_object_add(o, "callpath", lw_json_callpath(threads[i]->tree.root));
+        json_object_object_add(o, "callpath", lw_json_callpath(threads[i], threads[i]->tree.root));
         json_object_array_add(tarr, o);
     }
     json_object_object_add(root, "threads", tarr);

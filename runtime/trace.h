@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "libwrap/libwrap.h"
+#include "libwrap/plugin.h"
 
 typedef struct lw_trace_thread lw_trace_thread;
 
@@ -26,6 +27,13 @@ lw_trace_thread *lw_trace_thread_begin(uint32_t tid);
 void lw_trace_enter(lw_trace_thread *t, int32_t region, uint64_t ticks, const uint64_t *metrics);
 void lw_trace_leave(lw_trace_thread *t, int32_t region, uint64_t ticks, const uint64_t *metrics);
 void lw_trace_thread_end(lw_trace_thread *t);
+
+/* One recorded argument of the call of `region` the thread is in, as an
+ * OTF2 parameter event at `ticks` (between its Enter and Leave): integers
+ * and enums as ParameterInt, unsigned integers as ParameterUnsignedInt,
+ * strings (and floating-point values, written as text) as ParameterString.
+ * The parameter definitions are written by lw_trace_finalize. */
+void lw_trace_argument(lw_trace_thread *t, int32_t region, uint64_t ticks, const libwrap_argument *a);
 
 /*
  * The process the archive belongs to, when it is a rank of a job (never

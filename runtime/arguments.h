@@ -1,0 +1,243 @@
+/*
+ * arguments.h - argument recording inside the runtime (LIBWRAP_ARGUMENTS,
+ * docs/arguments.md).
+ *
+ *   arguments_select.c  the rules, matched when a region registers; the
+ *                       warnings for names that match nothing
+ *   arguments.c         recording: per thread and call path, no lock
+ *   arguments_write.c   the "arguments" of profile.json and profile.txt,
+ *                       merged over threads and call paths
+ *   safe_copy.c         copying a string the program passed, never faulting
+ *
+ * The common case of recording, integers into a block that exists with no
+ * trace, is the inline lw_args_fast below: it uses general registers only
+ * and calls nothing, so the ABI trampoline's hooks (abi.c, built with
+ * -mgeneral-regs-only) use it too. Everything else is lw_args_params.
+ */
+#ifndef LIBWRAP_RUNTIME_ARGUMENTS_H
+#define LIBWRAP_RUNTIME_ARGUMENTS_H
+
+#include "hot.h"
+#include "libwrap/plugin.h"
+
+#pragma GCC visibility push(hidden)
+
+#define LW_ARG_BUCKETS 64     /* log2 histogram: buckets per sign */
+#define LW_ARG_TOP 32         /* values counted per string or enum argument */
+#define LW_ARG_STRING_MAX 256 /* bytes of a string kept; longer ones end in "..." */
+#define LW_ARG_STRING_BUF (LW_ARG_STRING_MAX + 4)
+
+/*
+ * A number: count, sum, min, max and a log2 histogram of the magnitude,
+ * one for values >= 0 (`pos`) and one for values < 0 (`neg`). Integers:
+ * bucket 0 holds 0, bucket k (1..62) |v| in [2^(k-1), 2^k - 1], bucket 63
+ * |v| >= 2^62. Doubles: bucket 0 holds |v| < 2^-31 (0 included), bucket k
+ * |v| in [2^(k-32), 2^(k-31)), bucket 63 |v| >= 2^31 and infinities; NaNs
+ * are only counted (`nan`).
+ */
+typedef struct lw_argnum {
+    uint64_t count, nan;
+    union {
+        __int128 i;
+        unsigned __int128 u;
+        double d;
+    } sum;
+    union {
+        int64_t i;
+        uint64_t u;
+        double d;
+    } min, max;
+    uint64_t pos[LW_ARG_BUCKETS], neg[LW_ARG_BUCKETS];
+} lw_argnum;
+
+/*
+ * The most frequent values of a string or an enum: a Space-Saving table
+ * (Metwally et al.). Each distinct value has an exact count until the table
+ * is full; then a new value takes the place of the least counted one,
+ * inheriting its count as `err` (the most by which its count can exceed
+ * the truth). A value more frequent than count / LW_ARG_TOP is always in
+ * the table.
+ */
+typedef struct lw_argtop_entry {
+    uint64_t key;   /* the enum's value; a string's hash */
+    uint64_t count; /* calls with it, at most `err` too many */
+    uint64_t err;
+    char *s;        /* the string (LW_ARG_STRING_BUF bytes of the thread's arena) */
+} lw_argtop_entry;
+
+typedef struct lw_argtop {
+    uint64_t count; /* all values */
+    uint32_t used, pad;
+    lw_argtop_entry e[LW_ARG_TOP];
+} lw_argtop;
+
+typedef union lw_argagg {
+    lw_argnum num;
+    lw_argtop top;
+} lw_argagg;
+
+/* The recorded arguments of one call path node (or, merged, of one
+ * function): a slot per selected entry of `params`, in the order of the
+ * bits of `mask`. */
+typedef struct lw_argblock {
+    int32_t region;
+    uint32_t nslots;
+    const libwrap_params *params;
+    uint64_t mask;
+    lw_argagg slot[];
+} lw_argblock;
+
+/* ---- arguments_select.c ---------------------------------------------- */
+
+/* Reads LIBWRAP_ARGUMENTS (lw_cfg.arguments); malformed rules warn. */
+void lw_args_init(void);
+/* Which entries of `params` to record for `region` (its record mask), as
+ * the rules say; `abi`: the ABI-level wrapper reads them (a parameter
+ * whose location is unknown cannot be recorded). Region lock held. */
+uint64_t lw_args_select(const libwrap_region *region, const libwrap_params *params, int abi);
+/* At the end of a process that measured: one warning for each rule whose
+ * names matched nothing, or only what cannot be recorded. */
+void lw_args_warn_unmatched(void);
+/* The entry that is the result, or -1. */
+static inline int lw_args_result_index(const libwrap_params *p)
+{
+    return p->n && (p->param[p->n - 1].flags & LIBWRAP_PARAM_RESULT) ? (int)p->n - 1 : -1;
+}
+
+/* ---- safe_copy.c ------------------------------------------------------ */
+
+/* The string at `p` copied into buf (LW_ARG_STRING_BUF bytes), at most
+ * LW_ARG_STRING_MAX bytes of it (then "..." follows); "(null)" for NULL,
+ * "(unreadable)" when its memory cannot be read. Never faults; errno is
+ * kept. Returns buf or one of those constants. */
+const char *lw_safe_string(uint64_t p, char *buf);
+
+/* ---- arguments.c ------------------------------------------------------ */
+
+/* The full paths: every kind, creating the node's block, the trace. */
+void lw_args_params(int32_t id, const libwrap_params *p, uint64_t mask, const uint64_t *values);
+void lw_args_result(int32_t id, const libwrap_params *p, uint64_t value);
+/* The one place where a recorded value leaves the runtime: the trace now,
+ * event listeners later (plugin.h). The thread's guard is held. */
+void lw_argument_event(lw_thread *t, int32_t region, const libwrap_argument *a);
+
+/* A value as the ABI passed it, extended from its `width` bytes. */
+static inline __attribute__((always_inline)) uint64_t lw_arg_extend(const libwrap_param *d, uint64_t v)
+{
+    unsigned bits = d->width * 8u;
+    if (bits == 0 || bits >= 64)
+        return v;
+    if (d->kind == LIBWRAP_PARAM_DOUBLE) /* a float: its bits, as they are */
+        return v & ((1ull << bits) - 1);
+    int sign = d->kind == LIBWRAP_PARAM_SIGNED ||
+               (d->kind == LIBWRAP_PARAM_ENUM && !(d->flags & LIBWRAP_PARAM_ZEXT));
+    uint64_t m = (1ull << bits) - 1;
+    v &= m;
+    if (sign && (v >> (bits - 1)))
+        v |= ~m;
+    return v;
+}
+
+static inline __attribute__((always_inline)) unsigned lw_arg_bucket(uint64_t magnitude)
+{
+    if (!magnitude)
+        return 0;
+    unsigned b = 64u - (unsigned)__builtin_clzll(magnitude);
+    return b > LW_ARG_BUCKETS - 1 ? LW_ARG_BUCKETS - 1 : b;
+}
+
+static inline __attribute__((always_inline)) void lw_argnum_add_int(lw_argnum *a, uint64_t v,
+                                                                     int is_signed)
+{
+    if (is_signed) {
+        int64_t s = (int64_t)v;
+        if (!a->count || s < a->min.i)
+            a->min.i = s;
+        if (!a->count || s > a->max.i)
+            a->max.i = s;
+        a->sum.i += s;
+        if (s < 0)
+            a->neg[lw_arg_bucket(-(uint64_t)s)]++;
+        else
+            a->pos[lw_arg_bucket(v)]++;
+    } else {
+        if (!a->count || v < a->min.u)
+            a->min.u = v;
+        if (!a->count || v > a->max.u)
+            a->max.u = v;
+        a->sum.u += v;
+        a->pos[lw_arg_bucket(v)]++;
+    }
+    a->count++;
+}
+
+/* The block of the node of the thread's innermost frame, which must be
+ * region `id`'s; NULL when there is none yet (or no such frame). */
+static inline __attribute__((always_inline)) lw_argblock *lw_args_top_block(const lw_thread *t, int32_t id,
+                                                                           lw_node **node)
+{
+    uint32_t d = t->depth;
+    if (!d || t->stack[d - 1].region != id || !(*node = t->stack[d - 1].node))
+        return NULL;
+    uint32_t k = (*node)->args;
+    return k && k <= t->args.n ? t->args.blocks[k - 1] : NULL;
+}
+
+/*
+ * The common case: integers of the call the thread has just entered, into
+ * its node's block, no trace. values[i] for each bit i of `mask`. 1 done,
+ * 0 nothing to record (runtime stopped, inside the runtime, not the
+ * innermost call), -1 the full path is needed (lw_args_params).
+ */
+static inline __attribute__((always_inline)) int lw_args_fast(int32_t id, const libwrap_params *p,
+                                                             uint64_t mask, const uint64_t *values)
+{
+    if (lw_unlikely(LW_LOAD(lw_state) != 1))
+        return 0;
+    lw_thread *t = lw_tls.self;
+    if (lw_unlikely(!t || LW_LOAD(lw_tls.guard)))
+        return 0;
+    if (lw_unlikely(t->trace != NULL))
+        return -1;
+    for (uint64_t m = mask; m; m &= m - 1) {
+        unsigned k = p->param[__builtin_ctzll(m)].kind;
+        if (k != LIBWRAP_PARAM_SIGNED && k != LIBWRAP_PARAM_UNSIGNED)
+            return -1;
+    }
+    if (!lw_guard_take())
+        return 0;
+    lw_node *n = NULL;
+    lw_argblock *b = lw_args_top_block(t, id, &n);
+    if (lw_unlikely(!b)) {
+        LW_GUARD_CLEAR();
+        return n ? -1 : 0;
+    }
+    uint32_t slot = 0;
+    for (uint64_t m = b->mask; m; m &= m - 1, slot++) {
+        unsigned i = (unsigned)__builtin_ctzll(m);
+        if (!((mask >> i) & 1))
+            continue;
+        const libwrap_param *d = &p->param[i];
+        lw_argnum_add_int(&b->slot[slot].num, lw_arg_extend(d, values[i]),
+                          d->kind == LIBWRAP_PARAM_SIGNED);
+    }
+    LW_GUARD_CLEAR();
+    return 1;
+}
+
+/* ---- arguments_write.c ------------------------------------------------ */
+
+struct lw_json;
+/* Whether region `region` recorded arguments on any thread. */
+int lw_arguments_has(int32_t region);
+/* "arguments": [...] of the region's entry in "functions", merged over
+ * threads and call paths; nothing when it recorded none. */
+void lw_arguments_json(struct lw_json *j, int32_t region);
+/* The same for one call path node of thread `t` (its "callpath" entry). */
+void lw_arguments_json_node(struct lw_json *j, const lw_thread *t, const lw_node *n);
+/* The arguments section of profile.txt (nothing when none was recorded). */
+void lw_arguments_txt(FILE *f);
+
+#pragma GCC visibility pop
+
+#endif /* LIBWRAP_RUNTIME_ARGUMENTS_H */
