@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# args.sh abi|typed
+#
+# Argument recording (docs/arguments.md) end to end on argslib: integers of
+# every width (two on the stack), enums (one unsigned), double and float
+# (one on the stack), bool, C strings (NULL, unreadable, cut), size_t
+# parameters and ssize_t and string results, and parameters that cannot be
+# recorded. Wrappers generated with the forwarding given (ABI-level or
+# typed), each run link-time (-Wl,@args.wrap) and under LD_PRELOAD:
+#   - nothing selected: no "arguments" in the profile, no parameter event;
+#   - LIBWRAP_ARGUMENTS='al_*:*': exact counts, sums, min, max, histograms,
+#     values (check_args.py), per function and per call path;
+#   - sizes: exactly the size_t and ssize_t ones;
+#   - traced: one OTF2 parameter event per recorded value (otf2-print);
+#   - names that match nothing: exactly one warning each.
+# The program's stdout, stderr and exit status stay those of the unwrapped
+# run (stderr plus the warnings, in the last case).
+set -euo pipefail
+
+forward=$1
+src=$LIBWRAP_SOURCE_DIR/tests/arguments
+gen=$LIBWRAP_STAGE/libexec/libwrap/libwrap-gen
+inc=$LIBWRAP_STAGE/include
+rtlib=$LIBWRAP_STAGE/lib
+TEST_LABEL="args $forward"
+source "$LIBWRAP_SOURCE_DIR/tests/runtime/lib.sh"
+here=$PWD
+CHECK_ARGS="python3 $src/check_args.py"
+OTF2_PRINT=${OTF2_PRINT:-$(command -v otf2-print || true)}
+
+$CC -O2 -g -fPIC -shared -Wl,-soname,libargs.so -o libargs.so "$src/argslib.c"
+$CC -O2 -g -I"$src" -c "$src/args_app.c" -o args_app.o
+
+printf '#include "argslib.h"\n' > libwrap.h
+$CC -E -I"$src" libwrap.h > libwrap.i
+"$gen" --quiet --name args -x c --cppflags "-I$src" --ldflags "-L$here" --libs -largs \
+    --forward "$forward" -o gen libwrap.i
+for mode in linktime runtime; do
+    MODE=$(echo $mode | tr a-z A-Z)
+    $CC -O2 -fPIC -Wall -Wextra -Werror -DLIBWRAP_$MODE -I"$src" -I. -I"$inc" -c gen/args.wrappers.c \
+        -o $mode.o || fail "the $mode wrappers do not compile under -Wall -Wextra -Werror"
+done
+rt=(-L"$rtlib" -llibwrap_runtime -Wl,-rpath,"$rtlib" -Wl,-rpath,"$here")
+$CC -shared -o libwrap_args_linktime.so linktime.o -Wl,@gen/args.wrap -L. -largs "${rt[@]}"
+$CC -shared -o libwrap_args_runtime.so runtime.o -L. -Wl,--no-as-needed -largs "${rt[@]}" -ldl
+$CC -o plain args_app.o -L. -largs -Wl,-rpath,"$here"
+$CC -o linked args_app.o -Wl,@gen/args.wrap -L. -lwrap_args_linktime -largs "${rt[@]}"
+
+status=0
+./plain > plain.out 2> plain.err || status=$?
+[ "$status" = 5 ] || fail "the unwrapped program exited $status"
+
+# run NAME LINKAGE VAR=VALUE...: the program measured; stdout and the exit
+# status as unwrapped; stderr in NAME.err.
+run() {
+    local name=$1 linkage=$2 s=0
+    shift 2
+    local dir=$here/exp-$name
+    rm -rf "$dir"
+    if [ "$linkage" = linktime ]; then
+        env LIBWRAP_EXPERIMENT_DIRECTORY="$dir" "$@" ./linked > $name.out 2> $name.err || s=$?
+    else
+        env LIBWRAP_EXPERIMENT_DIRECTORY="$dir" "$@" LD_PRELOAD=$here/libwrap_args_runtime.so ./plain \
+            > $name.out 2> $name.err || s=$?
+    fi
+    [ "$s" = 5 ] || { cat $name.err >&2; fail "$name: exit status $s, unwrapped 5"; }
+    cmp -s plain.out $name.out || { diff plain.out $name.out >&2 || true; fail "$name: stdout differs"; }
+    $CHECK "$dir" "visits('al_ints') == 3" "visits('al_mixed') == 4" "visits('al_name') == 5" \
+        "visits('al_len') == 7" "visits('al_void') == 1" || fail "$name: visits differ from the calls"
+}
+same_stderr() {
+    cmp -s plain.err $1.err || { diff plain.err $1.err >&2 || true; fail "$1: stderr differs"; }
+}
+
+for linkage in linktime preload; do
+    n=$linkage
+    run $n-none $linkage
+    same_stderr $n-none
+    $CHECK_ARGS exp-$n-none none $forward plain.out || fail "$n-none"
+
+    run $n-all $linkage LIBWRAP_ARGUMENTS='al_*:*'
+    same_stderr $n-all
+    $CHECK_ARGS exp-$n-all all $forward plain.out || fail "$n-all"
+    grep -qx 'LIBWRAP_ARGUMENTS=al_\*:\*' exp-$n-all/config.txt || fail "$n-all: config.txt lacks LIBWRAP_ARGUMENTS"
+    grep -q 'recorded arguments' exp-$n-all/profile.txt || fail "$n-all: profile.txt lacks the arguments"
+
+    run $n-sizes $linkage LIBWRAP_ARGUMENTS=sizes
+    same_stderr $n-sizes
+    $CHECK_ARGS exp-$n-sizes sizes $forward plain.out || fail "$n-sizes"
+
+    # One warning per rule whose names match nothing (or only what cannot
+    # be recorded); the rest of stderr is the program's.
+    rules='al_nope:x,al_ints:zz,al_fill:out,al_int?:qq,bad,al_small:after,sizes'
+    run $n-warn $linkage LIBWRAP_ARGUMENTS="$rules"
+    grep -v '^libwrap: warning: LIBWRAP_ARGUMENTS' $n-warn.err > $n-warn.rest || true
+    cmp -s plain.err $n-warn.rest || { cat $n-warn.err >&2; fail "$n-warn: stderr has more than the warnings"; }
+    expect=(al_nope:x al_ints:zz al_fill:out 'al_int?:qq' '"bad"')
+    [ "$forward" = abi ] && expect+=(al_small:after)
+    nwarn=$(grep -c '^libwrap: warning: LIBWRAP_ARGUMENTS' $n-warn.err || true)
+    [ "$nwarn" = ${#expect[@]} ] || { cat $n-warn.err >&2; fail "$n-warn: $nwarn warnings, expected ${#expect[@]}"; }
+    for r in "${expect[@]}"; do
+        [ "$(grep -cF -- "$r" $n-warn.err)" = 1 ] || { cat $n-warn.err >&2; fail "$n-warn: not one warning about $r"; }
+    done
+    grep -q 'al_ints has no parameter "zz".*it has: i8, i16, i32, i64, u8, u16, u32, u64, return' $n-warn.err ||
+        { cat $n-warn.err >&2; fail "$n-warn: the warning does not list al_ints's parameters"; }
+    $CHECK_ARGS exp-$n-warn warn $forward plain.out || fail "$n-warn: what was recorded"
+
+    if [ -n "$OTF2_PRINT" ]; then
+        run $n-trace $linkage LIBWRAP_ENABLE_TRACING=true LIBWRAP_ARGUMENTS='al_*:*'
+        same_stderr $n-trace
+        "$OTF2_PRINT" exp-$n-trace/traces.otf2 > $n-trace.print 2> $n-trace.print.err ||
+            fail "$n-trace: otf2-print cannot read the trace: $(head -3 $n-trace.print.err)"
+        [ ! -s $n-trace.print.err ] || fail "$n-trace: otf2-print warns: $(head -3 $n-trace.print.err)"
+        $CHECK_ARGS exp-$n-trace all $forward plain.out $n-trace.print || fail "$n-trace"
+    fi
+    echo "ok $forward $linkage"
+done
+
+if [ -n "$OTF2_PRINT" ]; then
+    run trace-none linktime LIBWRAP_ENABLE_TRACING=true
+    "$OTF2_PRINT" exp-trace-none/traces.otf2 > trace-none.print
+    ! grep -q PARAMETER trace-none.print || fail "trace-none: parameter events without LIBWRAP_ARGUMENTS"
+    grep -q ENTER trace-none.print || fail "trace-none: no events"
+else
+    echo "otf2-print not found: the trace is not checked"
+fi
+echo "ok $forward"
