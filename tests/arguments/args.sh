@@ -116,6 +116,35 @@ for linkage in linktime preload; do
     echo "ok $forward $linkage"
 done
 
+# libwrap-report: the arguments as recorded, for a process and for a job of
+# two (its ranks' values added up), in the HTML report and in --diff.
+report=$LIBWRAP_STAGE/bin/libwrap-report
+$report --arguments exp-linktime-all > report.txt || fail "libwrap-report --arguments failed"
+grep -q '^al_mixed: s (const char \*) *4 ' report.txt && grep -qE '^ +2  "alpha"$' report.txt &&
+    grep -qE '^ +\[512, 1023\] +1 ' report.txt || { cat report.txt >&2; fail "report --arguments: rows missing"; }
+$report --arguments --format=json exp-linktime-all > report.json
+python3 "$src/check_report.py" exp-linktime-all report.json || fail "report --arguments --format=json"
+$report --arguments --format=tsv exp-linktime-all | grep -q $'^al_write\tal_write\tlen\tsize_t\tunsigned\t3\t1005\t' ||
+    fail "report --arguments --format=tsv"
+$report --arguments exp-linktime-none | grep -q 'no recorded arguments' || fail "report --arguments: no hint without arguments"
+mkdir -p job/rank-0 job/rank-1
+for r in 0 1; do cp exp-linktime-all/profile.json exp-linktime-all/config.txt job/rank-$r/; done
+$report --arguments --format=json job > job.json || fail "report --arguments on a job failed"
+python3 "$src/check_report.py" exp-linktime-all job.json 2 || fail "report --arguments on a job"
+$report --html=report.html exp-linktime-all > /dev/null && grep -q 'id="arguments"' report.html &&
+    [ "$(grep -c 'class="arg"' report.html)" -ge 40 ] || fail "the HTML report lacks the arguments"
+$report --diff exp-linktime-sizes exp-linktime-all > diff.txt || fail "report --diff failed"
+grep -qE '^al_write: len \(size_t\) +3 +3 ' diff.txt && grep -qE '^al_mixed: s \(const char \*\) +0 +4 .* new$' diff.txt ||
+    { cat diff.txt >&2; fail "report --diff: the arguments are missing"; }
+$report --diff --format=json exp-linktime-sizes exp-linktime-all | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+n = {(a["symbol"], a["argument"]): a for a in d["arguments"]}
+assert n[("al_write", "len")]["count"] == [3, 3] and n[("al_write", "len")]["sum"] == [1005, 1005], n[("al_write", "len")]
+assert n[("al_mixed", "s")]["status"] == "new" and {"value": "alpha", "count": [0, 2]} in n[("al_mixed", "s")]["values"]
+' || fail "report --diff --format=json: the arguments are wrong"
+echo "ok report"
+
 if [ -n "$OTF2_PRINT" ]; then
     run trace-none linktime LIBWRAP_ENABLE_TRACING=true
     "$OTF2_PRINT" exp-trace-none/traces.otf2 > trace-none.print
