@@ -8,7 +8,8 @@
  * Template variables (per function item): HAS_TABLE, NPARAMS, PARAMS
  * (items PNAME PTYPE PKIND PWIDTH PFLAGS PABI), PARAMS_PTR (the table, or
  * NULL), and for typed wrappers HAS_ARGS, CAPTURE, RECORD_RESULT,
- * RESULT_VALUE, USES_REC.
+ * RESULT_VALUE, USES_REC, PARAMS_BITS and RESULT_BIT (the bits of the
+ * runtime's record mask that call for each).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +97,10 @@ void emit_param_vars(lw_tvars *v, const lw_function *f, size_t i)
         free(c);
     }
     tvars_set_bool(v, "HAS_ARGS", any);
+    /* The bits of `record` the wrapper tests: its parameters', its result's. */
+    tvars_setf(v, "PARAMS_BITS", "0x%llxull",
+               nparams >= 64 ? ~0ull : (unsigned long long)((1ull << nparams) - 1));
+    tvars_setf(v, "RESULT_BIT", "0x%llxull", result ? (unsigned long long)(1ull << nparams) : 0ull);
     tvars_set(v, "CAPTURE", any ? cap.s : "");
     sb_free(&cap);
     bool record_result = result && f->ret_arg.kind != LW_ARG_NONE && !f->noreturn;

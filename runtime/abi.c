@@ -72,16 +72,20 @@ static inline __attribute__((always_inline)) lw_ra *lw_abi_free_slot(void **sp)
 }
 
 /* Records the parameters selected in `mask` of the call just entered:
- * integers here, anything else through the gate. */
-static __attribute__((noinline)) void lw_abi_record(int32_t id, const libwrap_params *p, uint64_t mask,
-                                                    void **sp, const uint64_t *xmm)
+ * integers from the saved registers and the stack here, anything else
+ * through the gate. The vector registers still hold the caller's
+ * arguments: nothing touched them since the trampoline was entered. */
+static __attribute__((noinline)) void lw_abi_record_slow(int32_t id, const libwrap_params *p, void **sp)
 {
-    uint64_t values[LIBWRAP_PARAMS_MAX];
+    uint64_t mask = LW_LOAD(p->record);
+    int res = lw_args_result_index(p);
+    if (res >= 0)
+        mask &= ~(1ull << res);
+    uint64_t values[LIBWRAP_PARAMS_MAX], xmm[8];
+    lw_abi_save_xmm(xmm);
     lw_abi_values(p, mask, sp, xmm, values);
-    if (lw_args_fast(id, p, mask, values) < 0) {
-        lw_abi_args a = {id, p, mask, values};
-        (void)lw_abi_gate(lw_abi_args_slow, (uintptr_t)&a, 0);
-    }
+    lw_abi_args a = {id, p, mask, values};
+    (void)lw_abi_gate(lw_abi_args_slow, (uintptr_t)&a, 0);
 }
 
 /*
@@ -91,10 +95,6 @@ static __attribute__((noinline)) void lw_abi_record(int32_t id, const libwrap_pa
  */
 static __attribute__((noinline)) uintptr_t lw_abi_enter_other(libwrap_abi_entry *e, void **sp)
 {
-    lw_abi_call c;
-    c.e = e;
-    c.sp = sp;
-    lw_abi_save_xmm(c.xmm);
 #ifndef LIBWRAP_NOP
     uint32_t flags = LW_LOAD(e->flags);
     int32_t id = __atomic_load_n(&e->region.id, __ATOMIC_ACQUIRE);
@@ -108,19 +108,18 @@ static __attribute__((noinline)) uintptr_t lw_abi_enter_other(libwrap_abi_entry 
             top->entry = e;
             top->sp = sp;
             lw_tls.ra_top = top + 1;
-            const libwrap_params *p = lw_abi_params(e);
-            uint64_t mask = LW_LOAD(p->record);
-            int res = lw_args_result_index(p);
-            if (res >= 0)
-                mask &= ~(1ull << res);
-            if (mask)
-                lw_abi_record(id, p, mask, sp, c.xmm);
+            if (lw_unlikely(lw_args_fast_from(LW_VALUES_ABI, id, 0, sp) < 0))
+                lw_abi_record_slow(id, lw_abi_params(e), sp);
             return (uintptr_t)top;
         }
     }
 #else
-    (void)lw_abi_record;
+    (void)lw_abi_record_slow;
 #endif
+    lw_abi_call c;
+    c.e = e;
+    c.sp = sp;
+    lw_abi_save_xmm(c.xmm);
     return lw_abi_gate(lw_abi_enter_slow, (uintptr_t)&c, 0);
 }
 
@@ -139,8 +138,8 @@ uintptr_t lw_abi_enter(libwrap_abi_entry *e, void **sp)
         if (lw_unlikely(id < 0))
             return LW_ABI_PASS;
         lw_ra *top;
-        /* Recorded arguments take the other path: one flag test, with the
-         * one for noreturn functions. */
+        /* Recorded parameters take the other path: one flag test, with
+         * the one for noreturn functions. */
         if (lw_likely(id > 0 && !(LW_LOAD(e->flags) & (LIBWRAP_ABI_NORETURN | LIBWRAP_ABI_RECORD)) &&
                       (top = lw_abi_free_slot(sp)))) {
             int r = lw_enter_fast(id, sp);
@@ -166,14 +165,16 @@ static __attribute__((noinline)) void lw_abi_exit_record(const libwrap_abi_entry
     int res = lw_args_result_index(p);
     if (res < 0 || !((LW_LOAD(p->record) >> res) & 1))
         return;
-    uint64_t xmm[8];
-    lw_abi_save_xmm(xmm);
     uint64_t values[LIBWRAP_PARAMS_MAX];
-    unsigned loc = p->param[res].abi;
-    values[res] = (loc & ~0xffu) == LIBWRAP_PARAM_ABI_SSE(0) ? xmm[0]
-                                                             : LW_ABI_SAVED_GPRS(sp)[LW_ABI_SAVED_RAX];
+    if ((p->param[res].abi & ~0xffu) == LIBWRAP_PARAM_ABI_SSE(0)) {
+        uint64_t xmm[8];
+        lw_abi_save_xmm(xmm);
+        values[res] = xmm[0];
+    } else {
+        values[res] = LW_ABI_SAVED_GPRS(sp)[LW_ABI_SAVED_RAX];
+    }
     uint64_t mask = 1ull << res;
-    if (lw_args_fast(id, p, mask, values) < 0) {
+    if (lw_args_fast_from(LW_VALUES_ARRAY, id, 1, values) < 0) {
         lw_abi_args a = {id, p, mask, values};
         (void)lw_abi_gate(lw_abi_args_slow, (uintptr_t)&a, 0);
     }
@@ -186,7 +187,7 @@ void lw_abi_exit(lw_ra *slot)
     const libwrap_abi_entry *e = slot->entry;
     int32_t id = e->region.id;
     /* The result first, the call still the innermost. */
-    if (lw_unlikely(LW_LOAD(e->flags) & LIBWRAP_ABI_RECORD))
+    if (lw_unlikely(LW_LOAD(e->flags) & LIBWRAP_ABI_RECORD_RESULT))
         lw_abi_exit_record(e, slot->sp, id);
     /* Frees the slot and any slot above it left by a longjmp. Before the
      * exit is recorded: a signal handler may reuse it from here on. */

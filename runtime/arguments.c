@@ -1,7 +1,7 @@
 /*
  * arguments.c - recording argument values (LIBWRAP_ARGUMENTS,
  * docs/arguments.md): the wrappers' entry points libwrap_record_params and
- * libwrap_record_result, and the full path behind lw_args_fast.
+ * libwrap_record_result, and the full path behind lw_args_fast_from.
  *
  * Values are aggregated per thread and per call path node, without a lock:
  * a node that records for the first time gets a block (lw_argblock) in its
@@ -51,13 +51,26 @@ static lw_argblock *lw_args_new_block(lw_thread *t, lw_node *n, int32_t id, cons
         a->blocks = blocks;
         a->cap = cap;
     }
-    lw_argblock *b = lw_args_alloc(a, sizeof *b + nslots * sizeof(lw_argagg));
+    lw_argblock *b = lw_args_alloc(a, sizeof *b + nslots * sizeof(lw_argslot));
     if (!b)
         return NULL;
     b->region = id;
     b->nslots = nslots;
     b->params = p;
     b->mask = mask;
+    b->ints = 1;
+    uint32_t k = 0;
+    for (uint64_t m = mask; m; m &= m - 1, k++) {
+        unsigned i = (unsigned)__builtin_ctzll(m);
+        const libwrap_param *d = &p->param[i];
+        lw_argslot *s = &b->slot[k];
+        s->index = (uint8_t)i;
+        s->shift = (uint8_t)(d->width && d->width < 8 ? 64 - 8 * d->width : 0);
+        s->sign = d->kind == LIBWRAP_PARAM_SIGNED;
+        s->result = (d->flags & LIBWRAP_PARAM_RESULT) != 0;
+        s->abi = d->abi;
+        b->ints &= d->kind == LIBWRAP_PARAM_SIGNED || d->kind == LIBWRAP_PARAM_UNSIGNED;
+    }
     a->blocks[a->n++] = b;
     n->args = a->n;
     return b;
@@ -213,13 +226,10 @@ void lw_args_params(int32_t id, const libwrap_params *p, uint64_t mask, const ui
     lw_argblock *b = lw_args_top_block(t, id, &n);
     if (!b && n)
         b = lw_args_new_block(t, n, id, p);
-    if (b) {
-        uint32_t slot = 0;
-        for (uint64_t m = b->mask; m; m &= m - 1, slot++) {
-            unsigned i = (unsigned)__builtin_ctzll(m);
-            if ((mask >> i) & 1)
-                lw_record(t, id, &b->slot[slot], slot, &p->param[i], values[i]);
-        }
+    for (uint32_t k = 0; b && k < b->nslots; k++) {
+        unsigned i = b->slot[k].index;
+        if ((mask >> i) & 1)
+            lw_record(t, id, &b->slot[k].agg, k, &p->param[i], values[i]);
     }
     errno = saved;
     LW_GUARD_CLEAR();
@@ -243,11 +253,13 @@ void libwrap_record_params(int32_t id, libwrap_params *params, const uint64_t *v
     (void)params;
     (void)values;
 #else
+    if (lw_args_fast_from(LW_VALUES_ARRAY, id, 0, values) >= 0)
+        return;
     uint64_t mask = LW_LOAD(params->record);
     int r = lw_args_result_index(params);
     if (r >= 0)
         mask &= ~(1ull << r);
-    if (mask && lw_args_fast(id, params, mask, values) < 0)
+    if (mask)
         lw_args_params(id, params, mask, values);
 #endif
 }
@@ -264,7 +276,7 @@ void libwrap_record_result(int32_t id, libwrap_params *params, uint64_t value)
         return;
     uint64_t values[LIBWRAP_PARAMS_MAX];
     values[r] = value;
-    if (lw_args_fast(id, params, 1ull << r, values) < 0)
+    if (lw_args_fast_from(LW_VALUES_ARRAY, id, 1, values) < 0)
         lw_args_params(id, params, 1ull << r, values);
 #endif
 }

@@ -10,8 +10,8 @@
  *   safe_copy.c         copying a string the program passed, never faulting
  *
  * The common case of recording, integers into a block that exists with no
- * trace, is the inline lw_args_fast below: it uses general registers only
- * and calls nothing, so the ABI trampoline's hooks (abi.c, built with
+ * trace, is the inline lw_args_fast_from below: it uses general registers
+ * only and calls nothing, so the ABI trampoline's hooks (abi.c, built with
  * -mgeneral-regs-only) use it too. Everything else is lw_args_params.
  */
 #ifndef LIBWRAP_RUNTIME_ARGUMENTS_H
@@ -76,6 +76,17 @@ typedef union lw_argagg {
     lw_argtop top;
 } lw_argagg;
 
+/* A recorded entry of a function's params, with what the common case
+ * needs of its description at hand. */
+typedef struct lw_argslot {
+    uint8_t index;  /* in params->param */
+    uint8_t shift;  /* 64 - 8 * width: extension by two shifts */
+    uint8_t sign;   /* sign-extended */
+    uint8_t result; /* the result (recorded at the exit) */
+    uint16_t abi;   /* its LIBWRAP_PARAM_ABI_* location */
+    lw_argagg agg;
+} lw_argslot;
+
 /* The recorded arguments of one call path node (or, merged, of one
  * function): a slot per selected entry of `params`, in the order of the
  * bits of `mask`. */
@@ -84,7 +95,8 @@ typedef struct lw_argblock {
     uint32_t nslots;
     const libwrap_params *params;
     uint64_t mask;
-    lw_argagg slot[];
+    uint32_t ints; /* every slot an integer: lw_args_fast_from records them all */
+    lw_argslot slot[];
 } lw_argblock;
 
 /* ---- arguments_select.c ---------------------------------------------- */
@@ -179,18 +191,39 @@ static inline __attribute__((always_inline)) lw_argblock *lw_args_top_block(cons
     uint32_t d = t->depth;
     if (!d || t->stack[d - 1].region != id || !(*node = t->stack[d - 1].node))
         return NULL;
+    /* Set only by this thread, to a block it made (lw_args_new_block). */
     uint32_t k = (*node)->args;
-    return k && k <= t->args.n ? t->args.blocks[k - 1] : NULL;
+    return k ? t->args.blocks[k - 1] : NULL;
+}
+
+/* Where lw_args_fast_from takes values from: an array indexed by entry
+ * (typed wrappers), or the general registers and stack of an ABI-level
+ * call whose return address is at `src` (integers are never in vector
+ * registers). */
+enum { LW_VALUES_ARRAY, LW_VALUES_ABI };
+
+static inline __attribute__((always_inline)) uint64_t lw_slot_value(int from, const void *src,
+                                                                    const lw_argslot *s)
+{
+    if (from == LW_VALUES_ARRAY)
+        return ((const uint64_t *)src)[s->index];
+    unsigned n = s->abi & 0xffu;
+    if ((s->abi & ~0xffu) == LIBWRAP_PARAM_ABI_STACK(0))
+        return ((const uint64_t *)src)[1 + n];
+    /* LIBWRAP_PARAM_ABI_GPR: the trampoline's saved registers, 88 bytes
+     * below the return address (LW_ABI_SAVED_GPRS, abi.h). */
+    return n < 6 ? ((const uint64_t *)src - 11)[n] : 0;
 }
 
 /*
- * The common case: integers of the call the thread has just entered, into
- * its node's block, no trace. values[i] for each bit i of `mask`. 1 done,
- * 0 nothing to record (runtime stopped, inside the runtime, not the
- * innermost call), -1 the full path is needed (lw_args_params).
+ * The common case: integers of the call the thread has just entered (its
+ * parameters, or with `result` its result), into its node's block, no
+ * trace; the values from `src` (see lw_slot_value). 1 done, 0 nothing to
+ * record (runtime stopped, inside the runtime, not the innermost call), -1
+ * the full path is needed (lw_args_params).
  */
-static inline __attribute__((always_inline)) int lw_args_fast(int32_t id, const libwrap_params *p,
-                                                             uint64_t mask, const uint64_t *values)
+static inline __attribute__((always_inline)) int lw_args_fast_from(int from, int32_t id, int result,
+                                                                  const void *src)
 {
     if (lw_unlikely(LW_LOAD(lw_state) != 1))
         return 0;
@@ -199,27 +232,21 @@ static inline __attribute__((always_inline)) int lw_args_fast(int32_t id, const 
         return 0;
     if (lw_unlikely(t->trace != NULL))
         return -1;
-    for (uint64_t m = mask; m; m &= m - 1) {
-        unsigned k = p->param[__builtin_ctzll(m)].kind;
-        if (k != LIBWRAP_PARAM_SIGNED && k != LIBWRAP_PARAM_UNSIGNED)
-            return -1;
-    }
     if (!lw_guard_take())
         return 0;
     lw_node *n = NULL;
     lw_argblock *b = lw_args_top_block(t, id, &n);
-    if (lw_unlikely(!b)) {
+    if (lw_unlikely(!b || !b->ints)) {
         LW_GUARD_CLEAR();
         return n ? -1 : 0;
     }
-    uint32_t slot = 0;
-    for (uint64_t m = b->mask; m; m &= m - 1, slot++) {
-        unsigned i = (unsigned)__builtin_ctzll(m);
-        if (!((mask >> i) & 1))
+    for (uint32_t k = 0; k < b->nslots; k++) {
+        lw_argslot *s = &b->slot[k];
+        if (s->result != result)
             continue;
-        const libwrap_param *d = &p->param[i];
-        lw_argnum_add_int(&b->slot[slot].num, lw_arg_extend(d, values[i]),
-                          d->kind == LIBWRAP_PARAM_SIGNED);
+        uint64_t v = lw_slot_value(from, src, s) << s->shift;
+        v = s->sign ? (uint64_t)((int64_t)v >> s->shift) : v >> s->shift;
+        lw_argnum_add_int(&s->agg.num, v, s->sign);
     }
     LW_GUARD_CLEAR();
     return 1;

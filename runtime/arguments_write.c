@@ -89,8 +89,9 @@ static int lw_top_merge(lw_argout *o, const lw_argtop *tp, int strings)
     return 0;
 }
 
-static void lw_argout_add(lw_argout *o, const lw_argagg *a)
+static void lw_argout_add(lw_argout *o, const lw_argslot *slot)
 {
+    const lw_argagg *a = &slot->agg;
     if (o->d->kind == LIBWRAP_PARAM_STRING || o->d->kind == LIBWRAP_PARAM_ENUM)
         (void)lw_top_merge(o, &a->top, o->d->kind == LIBWRAP_PARAM_STRING);
     else
@@ -117,9 +118,8 @@ static lw_argout *lw_argout_new(const lw_argblock *b)
     lw_argout *o = calloc(b->nslots, sizeof *o);
     if (!o)
         return NULL;
-    uint32_t slot = 0;
-    for (uint64_t m = b->mask; m; m &= m - 1, slot++)
-        o[slot].d = &b->params->param[__builtin_ctzll(m)];
+    for (uint32_t k = 0; k < b->nslots; k++)
+        o[k].d = &b->params->param[b->slot[k].index];
     return o;
 }
 

@@ -106,8 +106,14 @@ static int32_t lw_register(libwrap_region *region, libwrap_params *params, libwr
                 uint64_t record = params ? lw_args_select(region, params, abi != NULL) : 0;
                 if (record) {
                     __atomic_store_n(&params->record, record, __ATOMIC_RELAXED);
+                    /* The trampoline's hooks test a flag each: parameters
+                     * at entry, the result at exit. */
+                    int res = lw_args_result_index(params);
+                    uint64_t result = res >= 0 ? record & (1ull << res) : 0;
+                    uint32_t flags = (record & ~result ? LIBWRAP_ABI_RECORD : 0) |
+                                     (result ? LIBWRAP_ABI_RECORD_RESULT : 0);
                     if (abi)
-                        __atomic_fetch_or(&abi->flags, LIBWRAP_ABI_RECORD, __ATOMIC_RELAXED);
+                        __atomic_fetch_or(&abi->flags, flags, __ATOMIC_RELAXED);
                 }
             }
         }

@@ -11,8 +11,12 @@
 #   excluded  the same binary, bench_fn excluded by LIBWRAP_FILTERING_FILE
 #   trace     the same binary with LIBWRAP_ENABLE_TRACING=true (and profile)
 #   nop       the generated wrapper + the no-op runtime
+#   args      the profile binary recording bench_fn's integer argument
+#             (LIBWRAP_ARGUMENTS=bench_fn:x, docs/arguments.md)
+#   typed-args  the same with the typed wrapper
 # and prints ns per call, ratios against "hand" and the targets:
-#   profile/hand <= 1.25, excluded - plain <= 3 ns, trace/hand <= 2.
+#   profile/hand <= 1.25, excluded - plain <= 3 ns, trace/hand <= 2,
+#   args - profile <= 5 ns (and typed-args - typed).
 # Then instructions per call under callgrind (when valgrind is installed)
 # and uftrace's overhead on the same loop (when uftrace is installed).
 # Environment: N (calls per repetition, default 2000000), REPEAT (7),
@@ -60,13 +64,13 @@ else
     wrapflags="-Wl,--wrap=bench_fn"
 fi
 
-variants="plain hand profile excluded trace nop"
+variants="plain hand profile excluded trace nop args"
 typed_variant=""
 if [ -x "$gen" ] && "$gen" --name bench -x c -o gen_typed --quiet --forward typed bench.i >>gen.log 2>&1 &&
     $CC $CFLAGS -DLIBWRAP_LINKTIME -fPIC -c gen_typed/bench.wrappers.c -o wrap_typed.o 2>>gen.log; then
     link typed wrap_typed.o -Wl,@gen_typed/bench.wrap -L"$stage/lib" -llibwrap_runtime -Wl,-rpath,"$stage/lib"
     typed_variant=typed
-    variants="$variants $typed_variant"
+    variants="$variants $typed_variant typed-args"
 fi
 link plain
 link hand "$here/hand_wrap.c" -Wl,--wrap=bench_fn
@@ -95,7 +99,9 @@ for ((round = 0; round < ${ROUNDS:-3}; round++)); do
     keep_best excluded "$(measure excluded profile LIBWRAP_FILTERING_FILE=$work/exclude.filter)"
     keep_best trace "$(measure trace profile LIBWRAP_ENABLE_TRACING=true LIBWRAP_TOTAL_MEMORY=64M)"
     keep_best nop "$(measure nop nop)"
+    keep_best args "$(measure args profile LIBWRAP_ARGUMENTS=bench_fn:x)"
     [ -z "$typed_variant" ] || keep_best typed "$(measure typed typed)"
+    [ -z "$typed_variant" ] || keep_best typed-args "$(measure typed-args typed LIBWRAP_ARGUMENTS=bench_fn:x)"
 done
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
@@ -103,9 +109,9 @@ verdict() { awk -v v="$1" -v lim="$2" 'BEGIN { print (v <= lim ? "ok" : "OVER") 
 
 echo "libwrap overhead benchmark: $N calls x $REPEAT repetitions x ${ROUNDS:-3} rounds (best), $wrapper wrapper"
 echo "machine: $(nproc) cpus, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
-printf '%-10s %10s %12s\n' variant ns/call "vs hand"
+printf '%-11s %10s %12s\n' variant ns/call "vs hand"
 for v in $variants; do
-    printf '%-10s %10.2f %12s\n' "$v" "${ns[$v]}" "$(ratio "${ns[$v]}" "${ns[hand]}")"
+    printf '%-11s %10.2f %12s\n' "$v" "${ns[$v]}" "$(ratio "${ns[$v]}" "${ns[hand]}")"
 done
 r=$(ratio "${ns[profile]}" "${ns[hand]}")
 echo "target profile/hand <= 1.25: $r $(verdict "$r" 1.25)"
@@ -113,6 +119,14 @@ d=$(awk -v a="${ns[excluded]}" -v b="${ns[plain]}" 'BEGIN { printf "%.2f", a - b
 echo "target excluded - plain <= 3 ns: $d $(verdict "$d" 3)"
 r=$(ratio "${ns[trace]}" "${ns[hand]}")
 echo "target trace/hand <= 2: $r $(verdict "$r" 2)"
+# Argument recording: one integer per call, over profile mode, both
+# measured in this run.
+d=$(awk -v a="${ns[args]}" -v b="${ns[profile]}" 'BEGIN { printf "%.2f", a - b }')
+echo "target args - profile <= 5 ns (one integer recorded): $d $(verdict "$d" 5)"
+if [ -n "$typed_variant" ]; then
+    d=$(awk -v a="${ns[typed-args]}" -v b="${ns[typed]}" 'BEGIN { printf "%.2f", a - b }')
+    echo "target typed-args - typed <= 5 ns (one integer recorded): $d $(verdict "$d" 5)"
+fi
 
 if command -v valgrind >/dev/null; then
     # Instructions per call: the difference of two loop lengths cancels
@@ -125,11 +139,13 @@ if command -v valgrind >/dev/null; then
             sed -n 's/.*Collected : *\([0-9]*\).*/\1/p'
     }
     echo "instructions per call (callgrind):"
-    for v in plain hand profile excluded nop $typed_variant; do
+    for v in plain hand profile excluded nop args $typed_variant ${typed_variant:+typed-args}; do
         extra=()
         bin=$v
         case $v in
             excluded) bin=profile extra=(LIBWRAP_FILTERING_FILE=$work/exclude.filter) ;;
+            args) bin=profile extra=(LIBWRAP_ARGUMENTS=bench_fn:x) ;;
+            typed-args) bin=typed extra=(LIBWRAP_ARGUMENTS=bench_fn:x) ;;
         esac
         a=$(ir "$bin" 100000 "${extra[@]}")
         b=$(ir "$bin" 200000 "${extra[@]}")

@@ -256,12 +256,13 @@ typedef struct libwrap_abi_library {
     libwrap_params *params;
 } libwrap_abi_library;
 
-/* libwrap_abi_entry.flags: set by the generator, but LIBWRAP_ABI_RECORD */
+/* libwrap_abi_entry.flags: set by the generator, but LIBWRAP_ABI_RECORD* */
 #define LIBWRAP_ABI_NORETURN 0x1u   /* never returns: entry recorded, call forwarded as a tail jump */
 #define LIBWRAP_ABI_NO_ZERO 0x2u    /* no zero result stands for it (C++ object, reference): a
                                      * missing original stops the program */
 #define LIBWRAP_ABI_PARAMS 0x4u     /* lib->params[LIBWRAP_ABI_INDEX(flags)] describes it */
-#define LIBWRAP_ABI_RECORD 0x8u     /* runtime-owned, set at registration: arguments are recorded */
+#define LIBWRAP_ABI_RECORD 0x8u     /* runtime-owned, set at registration: parameters are recorded */
+#define LIBWRAP_ABI_RECORD_RESULT 0x10u /* runtime-owned, likewise: the result is recorded */
 /* The entry's index in its table, in the bits above the flags. */
 #define LIBWRAP_ABI_INDEX_SHIFT 8
 #define LIBWRAP_ABI_INDEX(flags) ((flags) >> LIBWRAP_ABI_INDEX_SHIFT)
