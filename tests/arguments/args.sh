@@ -43,8 +43,8 @@ done
 rt=(-L"$rtlib" -llibwrap_runtime -Wl,-rpath,"$rtlib" -Wl,-rpath,"$here")
 $CC -shared -o libwrap_args_linktime.so linktime.o -Wl,@gen/args.wrap -L. -largs "${rt[@]}"
 $CC -shared -o libwrap_args_runtime.so runtime.o -L. -Wl,--no-as-needed -largs "${rt[@]}" -ldl
-$CC -o plain args_app.o -L. -largs -Wl,-rpath,"$here"
-$CC -o linked args_app.o -Wl,@gen/args.wrap -L. -lwrap_args_linktime -largs "${rt[@]}"
+$CC -o plain args_app.o -L. -largs -Wl,-rpath,"$here" -lpthread
+$CC -o linked args_app.o -Wl,@gen/args.wrap -L. -lwrap_args_linktime -largs "${rt[@]}" -lpthread
 
 status=0
 ./plain > plain.out 2> plain.err || status=$?
@@ -66,7 +66,8 @@ run() {
     [ "$s" = 5 ] || { cat $name.err >&2; fail "$name: exit status $s, unwrapped 5"; }
     cmp -s plain.out $name.out || { diff plain.out $name.out >&2 || true; fail "$name: stdout differs"; }
     $CHECK "$dir" "visits('al_ints') == 3" "visits('al_mixed') == 4" "visits('al_name') == 5" \
-        "visits('al_len') == 7" "visits('al_void') == 1" || fail "$name: visits differ from the calls"
+        "visits('al_len') == 7" "visits('al_void') == 1001" "len(threads) == 5" ||
+        fail "$name: visits differ from the calls"
 }
 same_stderr() {
     cmp -s plain.err $1.err || { diff plain.err $1.err >&2 || true; fail "$1: stderr differs"; }
@@ -116,6 +117,26 @@ for linkage in linktime preload; do
     echo "ok $forward $linkage"
 done
 
+# The sanitizer builds of the runtime (LIBWRAP_SANITIZER_TESTS): recording
+# on five threads, traced, under AddressSanitizer and ThreadSanitizer.
+for san in address thread; do
+    srt=$LIBWRAP_BINARY_DIR/runtime/$san
+    [ -f "$srt/liblibwrap_runtime_$san.so" ] || continue
+    sf=(-fsanitize=$san -g -O1)
+    $CC "${sf[@]}" -I"$src" -c "$src/args_app.c" -o app_$san.o
+    $CC "${sf[@]}" -fPIC -DLIBWRAP_LINKTIME -I"$src" -I. -I"$inc" -c gen/args.wrappers.c -o lt_$san.o
+    $CC "${sf[@]}" -o linked_$san app_$san.o lt_$san.o -Wl,@gen/args.wrap -L. -largs \
+        -L"$srt" -llibwrap_runtime_$san -Wl,-rpath,"$srt" -Wl,-rpath,"$here" -lpthread
+    s=0
+    ASAN_OPTIONS=detect_leaks=0 TSAN_OPTIONS=halt_on_error=1:exitcode=66 LIBWRAP_ENABLE_TRACING=true \
+        LIBWRAP_ARGUMENTS='al_*:*' LIBWRAP_EXPERIMENT_DIRECTORY=$here/exp-$san ./linked_$san \
+        > $san.out 2> $san.err || s=$?
+    [ "$s" = 5 ] || { cat $san.err >&2; fail "$san: exit status $s"; }
+    cmp -s plain.out $san.out || fail "$san: stdout differs"
+    $CHECK_ARGS exp-$san all $forward plain.out || fail "$san: recorded values"
+    echo "ok $san"
+done
+
 # libwrap-report: the arguments as recorded, for a process and for a job of
 # two (its ranks' values added up), in the HTML report and in --diff.
 report=$LIBWRAP_STAGE/bin/libwrap-report
@@ -146,6 +167,22 @@ assert n[("al_mixed", "s")]["status"] == "new" and {"value": "alpha", "count": [
 echo "ok report"
 
 if [ -n "$OTF2_PRINT" ]; then
+    # A job of two processes (as srun starts them): the last one merges the
+    # parts into one archive, parameters and string values mapped.
+    for r in 0 1; do
+        SLURM_STEP_ID=0 SLURM_PROCID=$r SLURM_STEP_NUM_TASKS=2 SLURM_JOB_ID=4242 \
+            LIBWRAP_EXPERIMENT_DIRECTORY=$here/exp-job LIBWRAP_ENABLE_TRACING=true \
+            LIBWRAP_ARGUMENTS='al_*:*' ./linked > job-$r.out 2> job-$r.err || [ $? = 5 ] || fail "job rank $r"
+    done
+    [ -f exp-job/traces.otf2 ] || fail "job: no merged trace"
+    "$OTF2_PRINT" exp-job/traces.otf2 > job.print 2> job.print.err || fail "job: otf2-print: $(head -3 job.print.err)"
+    [ ! -s job.print.err ] || fail "job: otf2-print warns: $(head -3 job.print.err)"
+    one=$(grep -c '^PARAMETER' linktime-trace.print)
+    [ "$(grep -c '^PARAMETER' job.print)" = $((2 * one)) ] ||
+        fail "job: not the 2 x $one parameter events of two processes"
+    [ "$(grep -c 'Parameter: "s" <[0-9]*>, Value: "alpha"' job.print)" = 4 ] || fail "job: string values not mapped"
+    echo "ok job trace"
+
     run trace-none linktime LIBWRAP_ENABLE_TRACING=true
     "$OTF2_PRINT" exp-trace-none/traces.otf2 > trace-none.print
     ! grep -q PARAMETER trace-none.print || fail "trace-none: parameter events without LIBWRAP_ARGUMENTS"

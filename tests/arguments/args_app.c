@@ -6,10 +6,19 @@
 #include "argslib.h"
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+/* Threads record without a lock; their values are added up at the end. */
+static void *thread_calls(void *arg)
+{
+    for (int i = 0; i < 250; i++)
+        al_void((long)(intptr_t)arg);
+    return NULL;
+}
 
 int main(void)
 {
@@ -65,6 +74,12 @@ int main(void)
     char out[8];
     printf("fill %s\n", al_fill(out, 4));
     al_void(-12);
+    pthread_t th[4];
+    for (int t = 0; t < 4; t++)
+        if (pthread_create(&th[t], NULL, thread_calls, (void *)(intptr_t)(t + 1)) != 0)
+            return 3;
+    for (int t = 0; t < 4; t++)
+        pthread_join(th[t], NULL);
     fflush(stdout);
     fprintf(stderr, "args_app done\n");
     return 5;

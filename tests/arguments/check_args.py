@@ -82,7 +82,7 @@ def expected(out):
     e["al_small"] = [("after", "int", "signed", [9]),
                      ("return", "int", "signed", [int(v) for v in out["small"]])]
     e["al_fill"] = [("cap", "size_t", "unsigned", [4])]
-    e["al_void"] = [("x", "long", "signed", [-12])]
+    e["al_void"] = [("x", "long", "signed", [-12] + [t for t in (1, 2, 3, 4) for _ in range(250)])]
     return e
 
 
@@ -191,17 +191,32 @@ def main():
         for g, a in zip(got, args):
             check_arg(sym, g, *a)
 
-    # Each function is called from one call path: its node has the same.
-    def walk(nodes):
-        for n in nodes:
+    # The call paths: one per function and thread; a function called from
+    # one thread has its arguments there, al_void's five threads add up.
+    nodes = {}
+    def walk(nodes_, tid):
+        for n in nodes_:
             if n["symbol"] in exp:
-                if n.get("arguments") != funcs[n["symbol"]]["arguments"]:
-                    fail("call path %s: arguments differ from the function's" % n["symbol"])
+                nodes.setdefault(n["symbol"], []).append((tid, n.get("arguments")))
             elif "arguments" in n:
                 fail("call path %s recorded arguments, none were selected" % n["symbol"])
-            walk(n["children"])
+            walk(n["children"], tid)
     for t in prof["threads"]:
-        walk(t["callpath"])
+        walk(t["callpath"], t["id"])
+    for sym, lst in nodes.items():
+        flat = funcs[sym]["arguments"]
+        if len(lst) == 1:
+            if lst[0][1] != flat:
+                fail("call path %s: arguments differ from the function's" % sym)
+            continue
+        for k, a in enumerate(flat):
+            per = [args[k] for _, args in lst]
+            if sum(x["count"] for x in per) != a["count"] or ("sum" in a and sum(x["sum"] for x in per) != a["sum"]):
+                fail("call paths of %s: %s does not add up to the function's" % (sym, a["name"]))
+    if "al_void" in exp:
+        counts = sorted(args[0]["count"] for _, args in nodes["al_void"])
+        if counts != [1, 250, 250, 250, 250]:
+            fail("al_void: per-thread counts %r, expected 1 on the main thread, 250 on four" % counts)
 
     if trace:
         check_trace(trace, funcs, exp)
@@ -211,26 +226,27 @@ def main():
 
 def check_trace(path, funcs, exp):
     """One parameter event per recorded value, inside a call of its function."""
-    stack, events = [], {}
-    pat = re.compile(r'^(ENTER|LEAVE|PARAMETER_\w+)\s+\d+\s+\d+\s+'
+    stacks, events = {}, {}
+    pat = re.compile(r'^(ENTER|LEAVE|PARAMETER_\w+)\s+(\d+)\s+\d+\s+'
                      r'(?:Region: "([^"]*)" <\d+>|Parameter: "([^"]*)" <\d+>, Value: (.*))$')
     for line in open(path):
         m = pat.match(line.rstrip("\n"))
         if not m:
             continue
+        stack = stacks.setdefault(m.group(2), [])  # per location (thread)
         if m.group(1) == "ENTER":
-            stack.append(m.group(2))
+            stack.append(m.group(3))
         elif m.group(1) == "LEAVE":
-            if not stack or stack.pop() != m.group(2):
-                fail("trace: unbalanced LEAVE of %s" % m.group(2))
+            if not stack or stack.pop() != m.group(3):
+                fail("trace: unbalanced LEAVE of %s" % m.group(3))
         else:
             if not stack:
                 fail("trace: a parameter event outside any call: " + line.strip())
-            value = m.group(4)
+            value = m.group(5)
             if m.group(1) == "PARAMETER_STRING":
                 value = re.sub(r' <\d+>$', '', value)
                 value = value[1:-1] if value.startswith('"') else value
-            events.setdefault((stack[-1], m.group(3)), []).append((m.group(1), value))
+            events.setdefault((stack[-1], m.group(4)), []).append((m.group(1), value))
     want = {}
     for sym, args in exp.items():
         for name, typ, kind, values in args:
@@ -243,12 +259,12 @@ def check_trace(path, funcs, exp):
             fail("trace: %s:%s has %d parameter events, expected %d" % (key[0], key[1], len(got), len(values)))
         etype = {"signed": "PARAMETER_INT64", "unsigned": "PARAMETER_UINT64", "enum": "PARAMETER_UINT64"
                  if key == ("al_scale", "level") else "PARAMETER_INT64"}.get(kind, "PARAMETER_STRING")
-        for (t, v), w in zip(got, values):
-            if t != etype:
-                fail("trace: %s:%s is a %s event, expected %s" % (key[0], key[1], t, etype))
-            ok = float(v) == w if kind == "double" else (v == w if kind == "string" else int(v) == w)
-            if not ok:
-                fail("trace: %s:%s value %r, expected %r" % (key[0], key[1], v, w))
+        # Threads interleave: the values of each, not their order overall.
+        conv = float if kind == "double" else (str if kind == "string" else int)
+        if any(t != etype for t, _ in got):
+            fail("trace: %s:%s has events other than %s" % (key[0], key[1], etype))
+        if sorted(conv(v) for _, v in got) != sorted(values, key=conv):
+            fail("trace: %s:%s values %r, expected %r" % (key[0], key[1], [v for _, v in got], values))
 
 
 if __name__ == "__main__":
