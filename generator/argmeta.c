@@ -49,11 +49,15 @@ static bool is_size_type(CXType t)
     return false;
 }
 
+static bool is_const_char_kind(enum CXTypeKind k)
+{
+    return k == CXType_Char_S || k == CXType_Char_U;
+}
+
 /* const char: the pointee of a C string. */
 static bool is_const_char(CXType t)
 {
-    CXType c = clang_getCanonicalType(t);
-    return (c.kind == CXType_Char_S || c.kind == CXType_Char_U) && clang_isConstQualifiedType(t);
+    return is_const_char_kind(clang_getCanonicalType(t).kind) && clang_isConstQualifiedType(t);
 }
 
 static void set(lw_argmeta *m, lw_arg_kind kind, lw_abi_class cls)
@@ -134,8 +138,13 @@ void argmeta_classify(CXType t, bool cxx, lw_argmeta *m)
     case CXType_IncompleteArray:
     case CXType_VariableArray:
     case CXType_DependentSizedArray:
-        /* A parameter declared as an array is a pointer. */
-        set(m, is_const_char(clang_getArrayElementType(c)) ? LW_ARG_STRING : LW_ARG_NONE,
+        /* A parameter declared as an array is a pointer. The canonical
+         * type carries the element's const on the array itself. */
+        set(m, is_const_char(clang_getArrayElementType(c)) ||
+                       (clang_isConstQualifiedType(c) &&
+                        is_const_char_kind(clang_getCanonicalType(clang_getArrayElementType(c)).kind))
+                   ? LW_ARG_STRING
+                   : LW_ARG_NONE,
             LW_ABI_CLASS_INTEGER);
         m->width = 8;
         break;
