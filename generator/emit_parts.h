@@ -26,6 +26,13 @@ int emit_render(emit_batch *batch, const lw_emit_options *opt, const char *tmpl,
 /* NAME.wrappers.c and NAME.wrap (emit_wrappers.c). */
 int emit_wrappers(const lw_inventory *inv, const lw_emit_options *opt, emit_batch *batch);
 
+/* The same as LIBWRAP_PARAMS_MAX (libwrap/libwrap.h). */
+#define LW_PARAMS_MAX 64
+
+/* The parameter table of function f (inventory index i) and its value
+ * capture, as template variables of its item (emit_params.c). */
+void emit_param_vars(lw_tvars *v, const lw_function *f, size_t i);
+
 /* NAME.skipped.txt, missing.filter and uncertain.filter (emit_lists.c). */
 int emit_lists(const lw_inventory *inv, const lw_emit_options *opt, emit_batch *batch);
 

@@ -153,6 +153,7 @@ static void set_function_vars(lw_tvars *v, const lw_inventory *inv, size_t i, bo
     char *s;
 
     set_region_vars(v, f, i);
+    emit_param_vars(v, f, i);
     tvars_set(v, "WRAPPER", w);
     tvars_set(v, "WRAPPER_DECL", s = declarator_named(f->declarator, w));
     free(s);
@@ -253,11 +254,13 @@ static void set_abi_vars(lw_tvars *v, const lw_inventory *inv, size_t i, size_t 
 {
     const lw_function *f = &inv->funcs[i];
     set_region_vars(v, f, i);
+    emit_param_vars(v, f, i);
     tvars_setf(v, "INDEX", "%zu", k);
-    const char *flags = f->noreturn ? "LIBWRAP_ABI_NORETURN"
-                        : cxx && cxx_result_without_zero(f) ? "LIBWRAP_ABI_NO_ZERO"
-                                                             : "0";
-    tvars_set(v, "FLAGS", flags);
+    const char *flags = f->noreturn ? "LIBWRAP_ABI_NORETURN | "
+                        : cxx && cxx_result_without_zero(f) ? "LIBWRAP_ABI_NO_ZERO | "
+                                                             : "";
+    /* Its parameter table is lib->params[k]: the index rides in the flags. */
+    tvars_setf(v, "FLAGS", "%sLIBWRAP_ABI_PARAMS | (%zuu << LIBWRAP_ABI_INDEX_SHIFT)", flags, k);
 }
 
 int emit_wrappers(const lw_inventory *inv, const lw_emit_options *opt, emit_batch *batch)

@@ -4,6 +4,7 @@
  */
 #include "inventory.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +37,72 @@ static const char *const kind_names[] = {
     [LW_KIND_DESTRUCTOR] = "destructor",
     [LW_KIND_OPERATOR] = "operator",
 };
+
+static const char *const arg_kind_names[LW_ARG_KIND_COUNT_] = {
+    [LW_ARG_NONE] = "none",         [LW_ARG_SIGNED] = "signed", [LW_ARG_UNSIGNED] = "unsigned",
+    [LW_ARG_DOUBLE] = "double",     [LW_ARG_STRING] = "string", [LW_ARG_ENUM] = "enum",
+};
+
+const char *lw_arg_kind_name(lw_arg_kind kind)
+{
+    return (unsigned)kind < LW_ARG_KIND_COUNT_ ? arg_kind_names[kind] : "none";
+}
+
+lw_arg_kind lw_arg_kind_from_name(const char *name)
+{
+    for (int k = 0; k < LW_ARG_KIND_COUNT_; k++)
+        if (strcmp(name, arg_kind_names[k]) == 0)
+            return (lw_arg_kind)k;
+    return LW_ARG_KIND_COUNT_;
+}
+
+/* The encoding of LIBWRAP_PARAM_ABI_* (libwrap/libwrap.h). */
+#define LOC_GPR 0x100u
+#define LOC_SSE 0x200u
+#define LOC_STACK 0x400u
+
+static const char *const gpr_names[] = {"rdi", "rsi", "rdx", "rcx", "r8", "r9"};
+
+const char *lw_abi_loc_name(unsigned loc, bool result, char buf[24])
+{
+    unsigned n = loc & 0xffu;
+    switch (loc & ~0xffu) {
+    case LOC_GPR:
+        if (result)
+            return n == 0 ? "rax" : NULL;
+        return n < 6 ? gpr_names[n] : NULL;
+    case LOC_SSE:
+        if (result && n != 0)
+            return NULL;
+        snprintf(buf, 24, "xmm%u", n);
+        return n < 8 ? buf : NULL;
+    case LOC_STACK:
+        if (result)
+            return NULL;
+        snprintf(buf, 24, "stack+%u", 8 * n);
+        return buf;
+    default:
+        return NULL;
+    }
+}
+
+unsigned lw_abi_loc_from_name(const char *name, bool result)
+{
+    char buf[24];
+    for (unsigned n = 0; n < 6; n++)
+        if (strcmp(name, result ? "rax" : gpr_names[n]) == 0)
+            return LOC_GPR | (result ? 0 : n);
+    unsigned n;
+    char tail;
+    if (sscanf(name, "xmm%u%c", &n, &tail) == 1 && n < 8 && (!result || n == 0))
+        return LOC_SSE | n;
+    if (!result && sscanf(name, "stack+%u%c", &n, &tail) == 1 && n % 8 == 0 && n / 8 < 256) {
+        unsigned loc = LOC_STACK | (n / 8);
+        const char *back = lw_abi_loc_name(loc, false, buf);
+        return back && strcmp(back, name) == 0 ? loc : 0;
+    }
+    return 0;
+}
 
 const char *lw_skip_name(lw_skip skip)
 {

@@ -47,6 +47,42 @@ typedef enum lw_skip {
     LW_SKIP_COUNT_
 } lw_skip;
 
+/* What argument recording can take of a value (docs/arguments.md); the
+ * values are those of LIBWRAP_PARAM_* in libwrap/libwrap.h. */
+typedef enum lw_arg_kind {
+    LW_ARG_NONE = 0,     /* not recordable: pointers, structs, long double, ... */
+    LW_ARG_SIGNED,       /* signed integers */
+    LW_ARG_UNSIGNED,     /* unsigned integers, bool */
+    LW_ARG_DOUBLE,       /* float, double */
+    LW_ARG_STRING,       /* const char * */
+    LW_ARG_ENUM,         /* enumerations */
+    LW_ARG_KIND_COUNT_
+} lw_arg_kind;
+
+/* How the x86-64 System V ABI passes a value (argmeta.c), for the ABI-level
+ * wrappers: the register classes of its eightbytes, or memory. */
+typedef enum lw_abi_class {
+    LW_ABI_CLASS_UNKNOWN = 0, /* cannot tell (a small struct by value, a C++ class) */
+    LW_ABI_CLASS_INTEGER,     /* one general register (integers, pointers, enums) */
+    LW_ABI_CLASS_INTEGER2,    /* two general registers (__int128) */
+    LW_ABI_CLASS_SSE,         /* one vector register (float, double) */
+    LW_ABI_CLASS_SSE2,        /* two vector registers (double _Complex) */
+    LW_ABI_CLASS_MEMORY,      /* on the stack (a struct over 16 bytes, long double) */
+    LW_ABI_CLASS_NONE,        /* void: no result */
+} lw_abi_class;
+
+/* The argument metadata of a parameter or of the result. */
+typedef struct lw_argmeta {
+    lw_arg_kind kind;
+    unsigned width;        /* bytes */
+    bool size;             /* declared size_t or ssize_t (directly or through typedefs) */
+    bool zext;             /* an enumeration with an unsigned underlying type */
+    unsigned abi;          /* the location, LIBWRAP_PARAM_ABI_* encoding; 0 unknown */
+    /* Not in the JSON: how the ABI passes it, to place the next ones. */
+    lw_abi_class abi_class;
+    unsigned abi_size, abi_align; /* LW_ABI_CLASS_MEMORY: bytes on the stack */
+} lw_argmeta;
+
 typedef struct lw_param {
     char *name;           /* as declared; invented ("arg3") when unnamed */
     bool name_invented;
@@ -55,6 +91,7 @@ typedef struct lw_param {
     char *decl;           /* declarator usable in a wrapper, with a safe parameter
                            * name: "int (*libwrap_a2)(void *, int)" */
     char *fwd;            /* the safe name used in decl, to forward the argument */
+    lw_argmeta arg;       /* for argument recording */
 } lw_param;
 
 typedef struct lw_function {
@@ -67,6 +104,7 @@ typedef struct lw_function {
     char *ret_type;       /* spelled */
     char *ret_canonical;
     bool ret_void;
+    lw_argmeta ret_arg;   /* the result's argument metadata ("return") */
     lw_param *params;
     size_t nparams;
     /* The wrapper's head as a declarator in which "@@" stands for the
@@ -103,6 +141,15 @@ typedef struct lw_inventory {
 /* Names used in JSON and in the dump; stable, documented in docs/inventory.md. */
 const char *lw_skip_name(lw_skip skip);
 const char *lw_kind_name(lw_func_kind kind);
+/* "none", "signed", "unsigned", "double", "string", "enum"; LW_ARG_KIND_COUNT_
+ * for an unknown name. */
+const char *lw_arg_kind_name(lw_arg_kind kind);
+lw_arg_kind lw_arg_kind_from_name(const char *name);
+/* A location as text ("rdi", "xmm1", "stack+16", for a result "rax",
+ * "xmm0"), NULL for unknown; and back (0 for an unknown text). Writes into buf. */
+const char *lw_abi_loc_name(unsigned loc, bool result, char buf[24]);
+unsigned lw_abi_loc_from_name(const char *name, bool result);
+
 
 void inventory_init(lw_inventory *inv);
 void inventory_free(lw_inventory *inv);

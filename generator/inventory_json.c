@@ -22,6 +22,19 @@ static json_object *jstr(const char *s)
     return s ? json_object_new_string(s) : NULL;
 }
 
+/* {"kind", "width", "size", "zext", "abi"}: docs/inventory.md. */
+static json_object *argmeta_to_json(const lw_argmeta *m, bool result)
+{
+    char buf[24];
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "kind", jstr(lw_arg_kind_name(m->kind)));
+    json_object_object_add(o, "width", json_object_new_int(m->width));
+    json_object_object_add(o, "size", json_object_new_boolean(m->size));
+    json_object_object_add(o, "zext", json_object_new_boolean(m->zext));
+    json_object_object_add(o, "abi", jstr(lw_abi_loc_name(m->abi, result, buf)));
+    return o;
+}
+
 static json_object *function_to_json(const lw_function *f)
 {
     json_object *o = json_object_new_object();
@@ -34,6 +47,7 @@ static json_object *function_to_json(const lw_function *f)
     json_object *ret = json_object_new_object();
     json_object_object_add(ret, "type", jstr(f->ret_type));
     json_object_object_add(ret, "canonical", jstr(f->ret_canonical));
+    json_object_object_add(ret, "arg", argmeta_to_json(&f->ret_arg, true));
     json_object_object_add(o, "return", ret);
     json_object *params = json_object_new_array();
     for (size_t i = 0; i < f->nparams; i++) {
@@ -45,6 +59,7 @@ static json_object *function_to_json(const lw_function *f)
         json_object_object_add(po, "canonical", jstr(p->canonical));
         json_object_object_add(po, "decl", jstr(p->decl));
         json_object_object_add(po, "fwd", jstr(p->fwd));
+        json_object_object_add(po, "arg", argmeta_to_json(&p->arg, false));
         json_object_array_add(params, po);
     }
     json_object_object_add(o, "params", params);
@@ -143,6 +158,39 @@ static bool get_bool(reader *r, json_object *o, const char *key, size_t index)
     return v && json_object_get_boolean(v);
 }
 
+/* "arg" of a parameter or result; absent from inventories written before
+ * argument recording: nothing is recorded of them. */
+static void read_argmeta(reader *r, json_object *o, lw_argmeta *m, bool result, size_t idx)
+{
+    memset(m, 0, sizeof *m);
+    if (!json_object_object_get_ex(o, "arg", NULL))
+        return;
+    json_object *a = get(r, o, "arg", json_type_object, false, idx);
+    if (!a)
+        return;
+    char *kind = get_str(r, a, "kind", false, idx);
+    m->kind = lw_arg_kind_from_name(kind);
+    if (m->kind == LW_ARG_KIND_COUNT_) {
+        fail(r, idx, "unknown argument kind \"%s\"", kind);
+        m->kind = LW_ARG_NONE;
+    }
+    free(kind);
+    json_object *width = get(r, a, "width", json_type_int, false, idx);
+    int64_t w = width ? json_object_get_int64(width) : 0;
+    if (w < 0 || w > 255)
+        fail(r, idx, "%s", "an argument width is out of range");
+    m->width = w >= 0 && w <= 255 ? (unsigned)w : 0;
+    m->size = get_bool(r, a, "size", idx);
+    m->zext = get_bool(r, a, "zext", idx);
+    char *abi = get_str(r, a, "abi", true, idx);
+    if (abi) {
+        m->abi = lw_abi_loc_from_name(abi, result);
+        if (!m->abi)
+            fail(r, idx, "unknown argument location \"%s\"", abi);
+        free(abi);
+    }
+}
+
 static lw_skip skip_from_name(const char *name)
 {
     for (int i = 1; i < LW_SKIP_COUNT_; i++)
@@ -170,6 +218,7 @@ static void read_function(reader *r, json_object *o, lw_function *f, size_t idx)
         f->ret_type = get_str(r, ret, "type", false, idx);
         f->ret_canonical = get_str(r, ret, "canonical", false, idx);
         f->ret_void = strcmp(f->ret_canonical, "void") == 0;
+        read_argmeta(r, ret, &f->ret_arg, true, idx);
     }
     json_object *params = get(r, o, "params", json_type_array, false, idx);
     size_t n = params ? json_object_array_length(params) : 0;
@@ -188,6 +237,7 @@ static void read_function(reader *r, json_object *o, lw_function *f, size_t idx)
         p->canonical = get_str(r, po, "canonical", false, idx);
         p->decl = get_str(r, po, "decl", false, idx);
         p->fwd = get_str(r, po, "fwd", false, idx);
+        read_argmeta(r, po, &p->arg, false, idx);
     }
     f->declarator = get_str(r, o, "declarator", false, idx);
     f->variadic = get_bool(r, o, "variadic", idx);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "argmeta.h"
 #include "declarator.h"
 #include "fileio.h"
 #include "strbuf.h"
@@ -574,7 +575,7 @@ static bool declared_void(const lw_parse_options *opt, const char *symbol, const
     return false;
 }
 
-static bool fill_params(lw_function *f, CXCursor c, char **why)
+static bool fill_params(lw_function *f, CXCursor c, bool cxx, char **why)
 {
     int n = clang_Cursor_getNumArguments(c);
     if (n <= 0)
@@ -593,6 +594,7 @@ static bool fill_params(lw_function *f, CXCursor c, char **why)
         p->type = cx_string(clang_getTypeSpelling(t));
         p->canonical = cx_string(clang_getTypeSpelling(clang_getCanonicalType(t)));
         p->fwd = xstrdup_printf("libwrap_a%d", i + 1);
+        argmeta_classify(t, cxx, &p->arg);
         p->decl = declarator_param(t, p->fwd, why);
         if (!p->decl) {
             p->decl = xstrdup(p->type);
@@ -693,6 +695,7 @@ static bool prepend_this(lw_function *f, CXCursor c, char **why)
     p->canonical = xstrdup(p->type);
     p->fwd = xstrdup("libwrap_this");
     p->decl = xstrdup_printf("%s%s *libwrap_this", is_const ? "const " : "", type);
+    argmeta_pointer(&p->arg);
     free(type);
     return true;
 }
@@ -748,8 +751,8 @@ static bool has_virtual_base(CXCursor cls)
 
 static lw_param param_copy(const lw_param *p)
 {
-    return (lw_param){xstrdup(p->name), p->name_invented, xstrdup(p->type),
-                      xstrdup(p->canonical), xstrdup(p->decl), xstrdup(p->fwd)};
+    return (lw_param){xstrdup(p->name), p->name_invented, xstrdup(p->type), xstrdup(p->canonical),
+                      xstrdup(p->decl), xstrdup(p->fwd), p->arg};
 }
 
 /* A constructor or destructor is several functions in the Itanium ABI,
@@ -838,6 +841,7 @@ static void add_function(visit_ctx *ctx, CXCursor c)
     f->ret_type = cx_string(clang_getTypeSpelling(ret));
     f->ret_canonical = cx_string(clang_getTypeSpelling(clang_getCanonicalType(ret)));
     f->ret_void = clang_getCanonicalType(ret).kind == CXType_Void;
+    argmeta_classify_result(ret, ctx->cxx, &f->ret_arg);
 
     CXType canon_f = clang_getCanonicalType(ftype);
     f->unprototyped = canon_f.kind == CXType_FunctionNoProto;
@@ -873,9 +877,10 @@ static void add_function(visit_ctx *ctx, CXCursor c)
     }
 
     char *why = NULL;
-    bool params_ok = fill_params(f, c, &why);
+    bool params_ok = fill_params(f, c, ctx->cxx, &why);
     if (params_ok && ctx->cxx && takes_this(c))
         params_ok = prepend_this(f, c, &why);
+    argmeta_locate(f);
     if (f->unprototyped && declared_void(ctx->opt, f->symbol, f->name))
         f->unprototyped = false;
     if (params_ok)

@@ -1,6 +1,7 @@
 /*
  * diff.c - what changed between two runs: visits and times per function,
- * matched by linker symbol, largest change of exclusive time first.
+ * matched by linker symbol, largest change of exclusive time first; then
+ * the recorded arguments of either run (arguments_table.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -114,7 +115,12 @@ int lwr_print_diff(FILE *out, const lwr_profile *pa, const lwr_profile *pb, cons
                     (unsigned long long)v(rows[k].a, 1), (unsigned long long)v(rows[k].b, 1),
                     (unsigned long long)v(rows[k].a, 2), (unsigned long long)v(rows[k].b, 2));
         }
-        fputs("\n]}\n", out);
+        fputs("\n]", out);
+        if (lwr_profile_has_arguments(pa) || lwr_profile_has_arguments(pb)) {
+            fputs(", \"arguments\": ", out);
+            lwr_print_arguments_diff(out, pa, pb, o);
+        }
+        fputs("}\n", out);
     } else {
         size_t w = strlen("function");
         for (size_t k = 0; k < shown; k++)
@@ -138,6 +144,8 @@ int lwr_print_diff(FILE *out, const lwr_profile *pa, const lwr_profile *pb, cons
         }
         if (shown < n)
             fprintf(out, "(%zu more functions not shown; --top 0 shows all)\n", n - shown);
+        if (lwr_profile_has_arguments(pa) || lwr_profile_has_arguments(pb))
+            lwr_print_arguments_diff(out, pa, pb, o);
     }
     free(rows);
     free(sa);

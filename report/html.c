@@ -21,6 +21,8 @@ static const char css[] =
     "td.name,th.name{text-align:left;font-family:monospace}"
     "tr:hover td{background:#fff6dd}"
     ".meta{color:#555}.note{color:#777;font-style:italic}"
+    ".arg{margin:10px 0 18px}.arg h3{font-size:14px;font-family:monospace;margin:4px 0}"
+    ".hist td.bar{text-align:left;width:320px}.hist span{display:inline-block;height:11px;background:#4a7ab5}"
     "#timeline-canvas{border:1px solid #ddd}#timeline-tip{font-family:monospace;min-height:1.3em}";
 
 /* Click a column header to sort by it; numbers sort by their raw value. */
@@ -147,6 +149,67 @@ static void ranks_table(FILE *out, const lwr_profile *p)
     fputs("</tbody></table>\n", out);
 }
 
+/* One recorded argument: its statistics, then its log2 histogram or its
+ * most frequent values as bars. */
+static void html_argument(FILE *out, const lwr_func *f, const lwr_arg *a)
+{
+    char b1[48], b2[48], b3[48];
+    fputs("<div class=\"arg\"><h3>", out);
+    lwr_xml_escape(out, f->name);
+    fputs(": ", out);
+    lwr_xml_escape(out, a->name);
+    fputs(" <span class=\"meta\">(", out);
+    lwr_xml_escape(out, a->type);
+    fprintf(out, ")</span></h3><p class=\"meta\">%llu values", (unsigned long long)a->count);
+    if (a->numeric && a->count)
+        fprintf(out, ", sum %s, min %s, max %s, mean %.6g", lwr_num_fmt(b1, &a->sum), lwr_num_fmt(b2, &a->min),
+                lwr_num_fmt(b3, &a->max), lwr_num_double(&a->sum) / (double)a->count);
+    fputs("</p>\n<table class=\"hist\"><tbody>", out);
+    uint64_t most = 1;
+    for (size_t k = 0; k < a->nhist; k++)
+        most = a->hist[k].count > most ? a->hist[k].count : most;
+    for (size_t k = 0; k < a->nvalues; k++)
+        most = a->values[k].count > most ? a->values[k].count : most;
+    int dbl = strcmp(a->kind, "double") == 0;
+    for (size_t k = 0; k < a->nhist; k++) {
+        const lwr_bucket *h = &a->hist[k];
+        fprintf(out, "<tr><td class=\"name\">%s%s, %s%s</td><td>%llu</td><td class=\"bar\"><span style=\"width:%.1f%%\">"
+                     "</span></td></tr>",
+                h->lo.kind == LWR_NUM_NONE ? "(" : "[", h->lo.kind == LWR_NUM_NONE ? "-inf" : lwr_num_fmt(b1, &h->lo),
+                h->hi.kind == LWR_NUM_NONE ? "inf" : lwr_num_fmt(b2, &h->hi),
+                h->hi.kind == LWR_NUM_NONE || dbl ? ")" : "]", (unsigned long long)h->count,
+                100.0 * (double)h->count / (double)most);
+    }
+    for (size_t k = 0; k < a->nvalues && k < 20; k++) {
+        fputs("<tr><td class=\"name\">", out);
+        if (a->values[k].is_string)
+            fputc('"', out);
+        lwr_xml_escape(out, a->values[k].text);
+        if (a->values[k].is_string)
+            fputc('"', out);
+        fprintf(out, "</td><td>%llu</td><td class=\"bar\"><span style=\"width:%.1f%%\"></span></td></tr>",
+                (unsigned long long)a->values[k].count, 100.0 * (double)a->values[k].count / (double)most);
+    }
+    uint64_t rest = a->other;
+    for (size_t k = 20; k < a->nvalues; k++)
+        rest += a->values[k].count;
+    if (rest)
+        fprintf(out, "<tr><td class=\"name\">(other values)</td><td>%llu</td><td></td></tr>", (unsigned long long)rest);
+    fputs("</tbody></table></div>\n", out);
+}
+
+void lwr_html_arguments(FILE *out, const lwr_profile *p)
+{
+    if (!lwr_profile_has_arguments(p))
+        return;
+    fputs("<h2 id=\"arguments\">Arguments</h2>\n<p class=\"note\">Values recorded with LIBWRAP_ARGUMENTS: "
+          "log2 histograms of numbers (buckets [lo, hi]), the most frequent strings and enum values.</p>\n",
+          out);
+    for (size_t i = 0; i < p->nfuncs; i++)
+        for (size_t k = 0; k < p->funcs[i].nargs; k++)
+            html_argument(out, &p->funcs[i], &p->funcs[i].args[k]);
+}
+
 int lwr_html(const char *out_path, const lwr_profile *p, const char *trace_anchor, int64_t rank)
 {
     lwr_timeline *tl = NULL;
@@ -188,6 +251,8 @@ int lwr_html(const char *out_path, const lwr_profile *p, const char *trace_ancho
     fputs(". Sections: <a href=\"#functions\">functions</a>, ", out);
     if (p->is_job && p->rank < 0)
         fputs("<a href=\"#ranks\">ranks</a>, ", out);
+    if (lwr_profile_has_arguments(p))
+        fputs("<a href=\"#arguments\">arguments</a>, ", out);
     fputs("<a href=\"#flame\">flame graph</a>, <a href=\"#timeline\">timeline</a>, "
           "<a href=\"#threads\">threads</a>.</p>\n",
           out);
@@ -208,6 +273,7 @@ int lwr_html(const char *out_path, const lwr_profile *p, const char *trace_ancho
         fputs("<h2 id=\"ranks\">Ranks</h2>\n", out);
         ranks_table(out, p);
     }
+    lwr_html_arguments(out, p);
 
     fputs("<h2 id=\"flame\">Flame graph</h2>\n<p class=\"note\">Width is inclusive time; hover a frame for "
           "its visits and times.</p>\n",

@@ -300,6 +300,7 @@ static void fold_part(fold *f, lwr_profile *part, const part_name *pn)
             d->has_minmax = 0;
         for (size_t m = 0; m < part->nmetrics; m++)
             d->metrics[map[m]] += s->metrics[m];
+        lwr_args_merge(&d->args, &d->nargs, s->args, s->nargs);
         if (f->last_rank_seen[k] != pn->rank) {
             f->cur_visits[k] = f->cur_excl[k] = 0;
             f->last_rank_seen[k] = pn->rank;

@@ -19,7 +19,8 @@ static void usage(FILE *out)
           "       " LWR_PROG " --flamegraph[=FILE.svg] DIR     (default DIR/flamegraph.svg)\n"
           "       " LWR_PROG " --timeline[=FILE.json] DIR      (default DIR/timeline.json; needs the trace)\n"
           "       " LWR_PROG " --html[=FILE.html] DIR          (default DIR/report.html)\n"
-          "       " LWR_PROG " --diff DIR_A DIR_B [--format=...] [--top N]\n"
+          "       " LWR_PROG " --arguments [--format=...] [--top N] DIR   (recorded arguments, LIBWRAP_ARGUMENTS)\n"
+          "       " LWR_PROG " --diff [--arguments] DIR_A DIR_B [--format=...] [--top N]\n"
           "       " LWR_PROG " --merge DIR                     (a job: its ranks' traces into DIR/traces.otf2)\n"
           "DIR is a libwrap experiment directory (LIBWRAP_EXPERIMENT_DIRECTORY), or its profile.json\n"
           "or traces.otf2. The directory of a job (mpirun, srun) shows all its ranks, --rank N one of\n"
@@ -119,7 +120,7 @@ static int parse_count(const char *s, long *out)
 int main(int argc, char **argv)
 {
     enum { OPT_FORMAT = 256, OPT_TOP, OPT_SORT, OPT_THREADS, OPT_TREE, OPT_DEPTH, OPT_FLAME, OPT_TIMELINE,
-           OPT_HTML, OPT_DIFF, OPT_HELP, OPT_VERSION, OPT_RANK, OPT_MERGE };
+           OPT_HTML, OPT_DIFF, OPT_HELP, OPT_VERSION, OPT_RANK, OPT_MERGE, OPT_ARGUMENTS };
     static const struct option opts[] = {
         {"format", required_argument, 0, OPT_FORMAT},   {"top", required_argument, 0, OPT_TOP},
         {"sort", required_argument, 0, OPT_SORT},       {"threads", no_argument, 0, OPT_THREADS},
@@ -128,9 +129,9 @@ int main(int argc, char **argv)
         {"html", optional_argument, 0, OPT_HTML},       {"diff", no_argument, 0, OPT_DIFF},
         {"help", no_argument, 0, OPT_HELP},             {"version", no_argument, 0, OPT_VERSION},
         {"rank", required_argument, 0, OPT_RANK},       {"merge", no_argument, 0, OPT_MERGE},
-        {0, 0, 0, 0}};
+        {"arguments", no_argument, 0, OPT_ARGUMENTS},  {0, 0, 0, 0}};
     lwr_table_opts to = {LWR_TEXT, LWR_SORT_EXCLUSIVE, 0, 0};
-    int tree = 0, diff = 0, top_given = 0, merge = 0;
+    int tree = 0, diff = 0, top_given = 0, merge = 0, arguments = 0;
     long depth = 0;
     int64_t rank = -1;
     int want_flame = 0, want_timeline = 0, want_html = 0;
@@ -179,6 +180,7 @@ int main(int argc, char **argv)
         case OPT_HTML: want_html = 1; html_out = optarg; break;
         case OPT_DIFF: diff = 1; break;
         case OPT_MERGE: merge = 1; break;
+        case OPT_ARGUMENTS: arguments = 1; break;
         case OPT_RANK:
             if (parse_count(optarg, &n))
                 return usage_error("--rank %s: expected a rank of the job (0, 1, ...)", optarg);
@@ -204,8 +206,15 @@ int main(int argc, char **argv)
         experiment_init(&b, argv[optind + 1]);
         int rc = 1;
         if (experiment_profile(&a, &pa, rank) == 0) {
-            if (experiment_profile(&b, &pb, rank) == 0)
+            if (experiment_profile(&b, &pb, rank) != 0) {
+                rc = 1;
+            } else if (arguments) {
+                rc = lwr_print_arguments_diff(stdout, &pa, &pb, &to) ? 1 : 0;
+                if (to.format == LWR_JSON)
+                    putchar('\n');
+            } else {
                 rc = lwr_print_diff(stdout, &pa, &pb, &to) ? 1 : 0;
+            }
             lwr_profile_free(&pb);
         }
         lwr_profile_free(&pa);
@@ -236,8 +245,10 @@ int main(int argc, char **argv)
         experiment_free(&e);
         return rc < 0 ? 1 : 0;
     }
-    int table = top_given || !(tree || want_flame || want_timeline || want_html);
-    int need_profile = table || tree || want_flame || want_html;
+    if (arguments && (tree || want_flame || want_timeline || want_html || merge))
+        return usage_error("--arguments cannot be combined with pictures or --tree%s", "");
+    int table = !arguments && (top_given || !(tree || want_flame || want_timeline || want_html));
+    int need_profile = table || arguments || tree || want_flame || want_html;
     lwr_profile p;
     memset(&p, 0, sizeof p);
     int rc = 0;
@@ -250,6 +261,8 @@ int main(int argc, char **argv)
         goto out;
     }
     if (table && lwr_print_table(stdout, &p, &to))
+        rc = 1;
+    if (arguments && lwr_print_arguments(stdout, &p, &to))
         rc = 1;
     if (rc == 0 && tree && lwr_print_tree(stdout, &p, (int)depth))
         rc = 1;

@@ -291,6 +291,9 @@ static int read_profile(const ctx *c, json_object *root)
                         &f->has_minmax) ||
             read_metrics(c, e, where, &f->metrics))
             return -1;
+        const char *why = NULL;
+        if (lwr_args_parse(e, &f->args, &f->nargs, &why))
+            return fail(c, "%s.arguments: %s", where, why);
     }
 
     if (!has_threads)
@@ -395,6 +398,7 @@ void lwr_funcs_free(lwr_func *f, size_t n)
         free(f[i].name);
         free(f[i].file);
         free(f[i].metrics);
+        lwr_args_free(f[i].args, f[i].nargs);
     }
     free(f);
 }

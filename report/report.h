@@ -35,6 +35,45 @@ typedef struct lwr_rank_stat {
     int64_t min_rank, max_rank;
 } lwr_rank_stat;
 
+/* ---- recorded arguments (arguments.c) ---------------------------------- */
+
+/* A number of profile.json as written: exact for integers. */
+typedef enum { LWR_NUM_NONE, LWR_NUM_INT, LWR_NUM_UINT, LWR_NUM_DOUBLE } lwr_num_kind;
+typedef struct lwr_num {
+    lwr_num_kind kind;
+    int64_t i;
+    uint64_t u;
+    double d;
+} lwr_num;
+
+/* A bucket of a log2 histogram: values in [lo, hi] (integers) or [lo, hi)
+ * (floating point); a bound is LWR_NUM_NONE where it is infinite. */
+typedef struct lwr_bucket {
+    lwr_num lo, hi;
+    uint64_t count;
+} lwr_bucket;
+
+/* One of the most frequent values of a string or enum argument. */
+typedef struct lwr_argval {
+    char *text;    /* the string, or the enum's value as digits */
+    int is_string;
+    uint64_t count;
+    uint64_t overcount; /* at most this much of count may be others' (profile.json "overcount") */
+} lwr_argval;
+
+/* A recorded argument of a function (LIBWRAP_ARGUMENTS, docs/arguments.md). */
+typedef struct lwr_arg {
+    char *name, *type, *kind; /* kind: signed, unsigned, double, string, enum */
+    uint64_t count;
+    int numeric;            /* sum, min, max and hist are set */
+    lwr_num sum, min, max;
+    lwr_bucket *hist;
+    size_t nhist;
+    lwr_argval *values;     /* strings and enums, most frequent first */
+    size_t nvalues;
+    uint64_t other;         /* calls with a value not listed */
+} lwr_arg;
+
 typedef struct lwr_func {
     char *symbol;
     char *name;
@@ -47,6 +86,8 @@ typedef struct lwr_func {
     int has_rank_stats;
     uint64_t ranks_called;
     lwr_rank_stat rank_visits, rank_exclusive;
+    lwr_arg *args; /* recorded arguments, in the profile's order */
+    size_t nargs;
 } lwr_func;
 
 typedef struct lwr_thread {
@@ -107,6 +148,18 @@ void lwr_profile_free(lwr_profile *p);
 int lwr_thread_functions(const lwr_profile *p, const lwr_thread *t, lwr_func **out, size_t *n);
 void lwr_funcs_free(lwr_func *f, size_t n);
 
+/* Reads the "arguments" of a function entry (a json_object); 0, or -1 with
+ * *why saying what is wrong (a static string). */
+struct json_object;
+int lwr_args_parse(struct json_object *entry, lwr_arg **args, size_t *nargs, const char **why);
+void lwr_args_free(lwr_arg *a, size_t n);
+/* Adds `from` (another process's) into *to, argument by argument (name and
+ * type), values by value, histograms by bucket. */
+void lwr_args_merge(lwr_arg **to, size_t *nto, const lwr_arg *from, size_t nfrom);
+double lwr_num_double(const lwr_num *n);
+/* The number as written ("-" when none). */
+const char *lwr_num_fmt(char buf[48], const lwr_num *n);
+
 /* ---- jobs (job.c) ------------------------------------------------------- */
 
 /* Whether `dir` is the directory of a job: rank-N parts, no profile.json. */
@@ -136,6 +189,15 @@ void lwr_sort_funcs(lwr_func *f, size_t n, lwr_sort key);
 int lwr_print_table(FILE *out, const lwr_profile *p, const lwr_table_opts *o);
 int lwr_print_tree(FILE *out, const lwr_profile *p, int max_depth);
 int lwr_print_diff(FILE *out, const lwr_profile *a, const lwr_profile *b, const lwr_table_opts *o);
+/* The recorded arguments (--arguments): a row per function and argument,
+ * the histogram or the most frequent values below (text); TSV and JSON. */
+int lwr_print_arguments(FILE *out, const lwr_profile *p, const lwr_table_opts *o);
+/* The arguments of two runs side by side (--diff); 0 when neither has any
+ * and nothing was printed... in JSON, the value of "arguments". */
+int lwr_print_arguments_diff(FILE *out, const lwr_profile *a, const lwr_profile *b, const lwr_table_opts *o);
+int lwr_profile_has_arguments(const lwr_profile *p);
+/* The HTML report's section (html.c), nothing when none was recorded. */
+void lwr_html_arguments(FILE *out, const lwr_profile *p);
 
 /* ---- pictures ---------------------------------------------------------- */
 

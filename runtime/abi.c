@@ -8,6 +8,7 @@
  * The common case makes no call at all (tests/abi checks the object file).
  */
 #include "abi.h"
+#include "arguments.h"
 #include "hot.h"
 
 uint32_t lw_abi_xsave_size, lw_abi_xsave, lw_abi_vec, lw_abi_xinuse;
@@ -58,6 +59,70 @@ static inline uintptr_t lw_abi_gate(uintptr_t (*fn)(uintptr_t, uintptr_t), uintp
     return lw_abi_call_saving(fn, a, b);
 }
 
+/* A free return slot for a call at `sp` when the common case holds (no
+ * slot at or below this frame: that would be a tail call's caller or a
+ * call left by longjmp, which the slow path tells apart), else NULL. */
+static inline __attribute__((always_inline)) lw_ra *lw_abi_free_slot(void **sp)
+{
+    lw_ra *top = lw_tls.ra_top;
+    if (lw_likely(top && top != lw_tls.ra_end &&
+                  (top == lw_tls.ra_base || (uintptr_t)top[-1].sp > (uintptr_t)sp)))
+        return top;
+    return NULL;
+}
+
+/* Records the parameters selected in `mask` of the call just entered:
+ * integers from the saved registers and the stack here, anything else
+ * through the gate. The vector registers still hold the caller's
+ * arguments: nothing touched them since the trampoline was entered. */
+static __attribute__((noinline)) void lw_abi_record_slow(int32_t id, const libwrap_params *p, void **sp)
+{
+    uint64_t mask = LW_LOAD(p->record);
+    int res = lw_args_result_index(p);
+    if (res >= 0)
+        mask &= ~(1ull << res);
+    uint64_t values[LIBWRAP_PARAMS_MAX], xmm[8];
+    lw_abi_save_xmm(xmm);
+    lw_abi_values(p, mask, sp, xmm, values);
+    lw_abi_args a = {id, p, mask, values};
+    (void)lw_abi_gate(lw_abi_args_slow, (uintptr_t)&a, 0);
+}
+
+/*
+ * Everything but the common entry: a function whose arguments are
+ * recorded, and, through the gate, first calls, tracing, metrics. The
+ * vector registers are read first, while they hold the caller's arguments.
+ */
+static __attribute__((noinline)) uintptr_t lw_abi_enter_other(libwrap_abi_entry *e, void **sp)
+{
+#ifndef LIBWRAP_NOP
+    uint32_t flags = LW_LOAD(e->flags);
+    int32_t id = __atomic_load_n(&e->region.id, __ATOMIC_ACQUIRE);
+    lw_ra *top;
+    if ((flags & (LIBWRAP_ABI_RECORD | LIBWRAP_ABI_NORETURN)) == LIBWRAP_ABI_RECORD && id > 0 &&
+        __atomic_load_n(&e->orig, __ATOMIC_ACQUIRE) != NULL && (top = lw_abi_free_slot(sp))) {
+        int r = lw_enter_fast(id, sp);
+        if (r == 0)
+            return LW_ABI_PASS;
+        if (r > 0) {
+            top->entry = e;
+            top->sp = sp;
+            lw_tls.ra_top = top + 1;
+            if (lw_unlikely(lw_args_fast_from(LW_VALUES_ABI, id, 0, sp) < 0))
+                lw_abi_record_slow(id, lw_abi_params(e), sp);
+            return (uintptr_t)top;
+        }
+    }
+#else
+    (void)lw_abi_record_slow;
+#endif
+    lw_abi_call c;
+    c.e = e;
+    c.sp = sp;
+    lw_abi_save_xmm(c.xmm);
+    return lw_abi_gate(lw_abi_enter_slow, (uintptr_t)&c, 0);
+}
+
 /*
  * Entry. Returns a return slot (the entry was recorded: the trampoline
  * calls the original, then lw_abi_exit), LW_ABI_PASS (forward as a tail
@@ -72,11 +137,11 @@ uintptr_t lw_abi_enter(libwrap_abi_entry *e, void **sp)
         int32_t id = __atomic_load_n(&e->region.id, __ATOMIC_ACQUIRE);
         if (lw_unlikely(id < 0))
             return LW_ABI_PASS;
-        lw_ra *top = lw_tls.ra_top;
-        /* A slot at or below this frame is a tail call's caller or was
-         * abandoned (longjmp): the slow path tells them apart. */
-        if (lw_likely(id > 0 && !(e->flags & LIBWRAP_ABI_NORETURN) && top && top != lw_tls.ra_end &&
-                      (top == lw_tls.ra_base || (uintptr_t)top[-1].sp > (uintptr_t)sp))) {
+        lw_ra *top;
+        /* Recorded parameters take the other path: one flag test, with
+         * the one for noreturn functions. */
+        if (lw_likely(id > 0 && !(LW_LOAD(e->flags) & (LIBWRAP_ABI_NORETURN | LIBWRAP_ABI_RECORD)) &&
+                      (top = lw_abi_free_slot(sp)))) {
             int r = lw_enter_fast(id, sp);
             if (lw_likely(r > 0)) {
                 top->entry = e;
@@ -89,14 +154,41 @@ uintptr_t lw_abi_enter(libwrap_abi_entry *e, void **sp)
         }
 #endif
     }
-    return lw_abi_gate(lw_abi_enter_slow, (uintptr_t)e, (uintptr_t)sp);
+    return lw_abi_enter_other(e, sp);
+}
+
+/* The result of a call whose arguments are recorded, from %rax or %xmm0
+ * as the original left them. */
+static __attribute__((noinline)) void lw_abi_exit_record(const libwrap_abi_entry *e, void **sp, int32_t id)
+{
+    const libwrap_params *p = lw_abi_params(e);
+    int res = lw_args_result_index(p);
+    if (res < 0 || !((LW_LOAD(p->record) >> res) & 1))
+        return;
+    uint64_t values[LIBWRAP_PARAMS_MAX];
+    if ((p->param[res].abi & ~0xffu) == LIBWRAP_PARAM_ABI_SSE(0)) {
+        uint64_t xmm[8];
+        lw_abi_save_xmm(xmm);
+        values[res] = xmm[0];
+    } else {
+        values[res] = LW_ABI_SAVED_GPRS(sp)[LW_ABI_SAVED_RAX];
+    }
+    uint64_t mask = 1ull << res;
+    if (lw_args_fast_from(LW_VALUES_ARRAY, id, 1, values) < 0) {
+        lw_abi_args a = {id, p, mask, values};
+        (void)lw_abi_gate(lw_abi_args_slow, (uintptr_t)&a, 0);
+    }
 }
 
 /* Exit of the call that `slot` holds; the trampoline has taken the caller's
  * return address and %rbx out of it already. */
 void lw_abi_exit(lw_ra *slot)
 {
-    int32_t id = slot->entry->region.id;
+    const libwrap_abi_entry *e = slot->entry;
+    int32_t id = e->region.id;
+    /* The result first, the call still the innermost. */
+    if (lw_unlikely(LW_LOAD(e->flags) & LIBWRAP_ABI_RECORD_RESULT))
+        lw_abi_exit_record(e, slot->sp, id);
     /* Frees the slot and any slot above it left by a longjmp. Before the
      * exit is recorded: a signal handler may reuse it from here on. */
     lw_tls.ra_top = slot;

@@ -44,6 +44,65 @@ extern const char lw_abi_return_point[];
 uintptr_t lw_abi_enter(libwrap_abi_entry *e, void **sp);
 void lw_abi_exit(lw_ra *slot);
 
+/*
+ * The argument registers as the trampoline saved them: its frame pointer
+ * is 8 bytes below `sp` (where the return address is), its 80-byte area
+ * below that holds %rdi %rsi %rdx %rcx %r8 %r9 %rax %r10 from offset 0, at
+ * the call and again after the original returned (%rax and %rdx its
+ * results then). abi_x86_64.S lays it out so.
+ */
+#define LW_ABI_SAVED_GPRS(sp) ((const uint64_t *)(sp) - 11)
+#define LW_ABI_SAVED_RAX 6
+
+/* A call on its way to the slow paths: the entry, where its return address
+ * is, and %xmm0-7 as the caller set them, taken before any C code could
+ * change them (the gate's callees are ordinary C). */
+typedef struct lw_abi_call {
+    libwrap_abi_entry *e;
+    void **sp;
+    uint64_t xmm[8];
+} lw_abi_call;
+
+/* Stores the low 64 bits of %xmm0-7 into out[0..7] and changes nothing
+ * else (abi_x86_64.S): how the general-registers-only hooks see the
+ * floating-point arguments and result. */
+void lw_abi_save_xmm(uint64_t out[8]);
+
+/* Arguments to record through the gate (lw_abi_args_slow). */
+typedef struct lw_abi_args {
+    int32_t id;
+    const libwrap_params *params;
+    uint64_t mask;
+    const uint64_t *values;
+} lw_abi_args;
+
+static inline libwrap_params *lw_abi_params(const libwrap_abi_entry *e)
+{
+    return &e->lib->params[LIBWRAP_ABI_INDEX(e->flags)];
+}
+
+/* values[i] for each bit i of `mask`, from where the ABI put parameter i:
+ * a saved general register, a vector register (`xmm`), the stack
+ * arguments above the return address at `sp`. */
+static inline __attribute__((always_inline)) void lw_abi_values(const libwrap_params *p, uint64_t mask,
+                                                                void **sp, const uint64_t *xmm,
+                                                                uint64_t *values)
+{
+    const uint64_t *gpr = LW_ABI_SAVED_GPRS(sp);
+    for (uint64_t m = mask; m; m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctzll(m);
+        unsigned loc = p->param[i].abi, n = loc & 0xffu;
+        uint64_t v = 0;
+        if ((loc & ~0xffu) == LIBWRAP_PARAM_ABI_GPR(0))
+            v = n < 6 ? gpr[n] : 0;
+        else if ((loc & ~0xffu) == LIBWRAP_PARAM_ABI_SSE(0))
+            v = n < 8 ? xmm[n] : 0;
+        else if ((loc & ~0xffu) == LIBWRAP_PARAM_ABI_STACK(0))
+            v = ((const uint64_t *)sp)[1 + n];
+        values[i] = v;
+    }
+}
+
 /* Calls fn(a, b) with every vector, mask, x87 and control register as it
  * was before (abi_x86_64.S says how). */
 uintptr_t lw_abi_call_saving(uintptr_t (*fn)(uintptr_t, uintptr_t), uintptr_t a, uintptr_t b);
@@ -56,8 +115,9 @@ extern uint32_t lw_abi_xsave_size, lw_abi_xsave, lw_abi_vec, lw_abi_xinuse;
 void lw_abi_cpu_init(void);
 
 /* Slow paths (abi_slow.c), reached through lw_abi_call_saving. */
-uintptr_t lw_abi_enter_slow(uintptr_t entry, uintptr_t sp);
+uintptr_t lw_abi_enter_slow(uintptr_t call, uintptr_t unused); /* call: an lw_abi_call */
 uintptr_t lw_abi_exit_slow(uintptr_t id, uintptr_t unused);
+uintptr_t lw_abi_args_slow(uintptr_t args, uintptr_t unused); /* args: an lw_abi_args */
 /* The original cannot be found: errno ENOSYS, or the end of the program
  * when no zero value can stand for the result. */
 void lw_abi_missing(libwrap_abi_entry *e);

@@ -7,6 +7,7 @@
  * saved around it.
  */
 #include "abi.h"
+#include "arguments.h"
 #include "hot.h"
 
 #include <errno.h>
@@ -112,21 +113,44 @@ static lw_ra *lw_abi_slot(void **sp, void **frame)
     return top;
 }
 
-static uintptr_t lw_abi_enter_slow_(libwrap_abi_entry *e, void **sp)
+/* The parameters of the call just entered, when its function records them. */
+static void lw_abi_record_params(int32_t id, const lw_abi_call *c)
 {
+    if (!(LW_LOAD(c->e->flags) & LIBWRAP_ABI_RECORD))
+        return;
+    const libwrap_params *p = lw_abi_params(c->e);
+    uint64_t mask = LW_LOAD(p->record);
+    int res = lw_args_result_index(p);
+    if (res >= 0)
+        mask &= ~(1ull << res);
+    if (!mask)
+        return;
+    uint64_t values[LIBWRAP_PARAMS_MAX];
+    lw_abi_values(p, mask, c->sp, c->xmm, values);
+    lw_args_params(id, p, mask, values);
+}
+
+static uintptr_t lw_abi_enter_slow_(const lw_abi_call *c)
+{
+    libwrap_abi_entry *e = c->e;
+    void **sp = c->sp;
     if (!__atomic_load_n(&e->orig, __ATOMIC_ACQUIRE) && !lw_abi_resolve(e))
         return LW_ABI_MISSING;
 #ifdef LIBWRAP_NOP
     (void)sp;
     (void)lw_abi_slot;
+    (void)lw_abi_record_params;
     return LW_ABI_PASS;
 #else
-    int32_t id = libwrap_region_id(&e->region);
+    int32_t id = __atomic_load_n(&e->region.id, __ATOMIC_ACQUIRE);
+    if (!id)
+        id = lw_region_register_abi(e);
     if (id <= 0)
         return LW_ABI_PASS;
     if (e->flags & LIBWRAP_ABI_NORETURN) {
         /* No exit to record: the frame is closed as abandoned later. */
-        (void)lw_enter_full(id, sp);
+        if (lw_enter_full(id, sp))
+            lw_abi_record_params(id, c);
         return LW_ABI_PASS;
     }
     /* Inside the runtime (it called a wrapped allocator), or stopped. */
@@ -141,16 +165,26 @@ static uintptr_t lw_abi_enter_slow_(libwrap_abi_entry *e, void **sp)
     slot->entry = e;
     slot->sp = sp;
     lw_tls.ra_top = slot + 1;
+    lw_abi_record_params(id, c);
     return (uintptr_t)slot;
 #endif
 }
 
-uintptr_t lw_abi_enter_slow(uintptr_t entry, uintptr_t sp)
+uintptr_t lw_abi_enter_slow(uintptr_t call, uintptr_t unused)
 {
+    (void)unused;
     int saved = errno;
-    uintptr_t r = lw_abi_enter_slow_((libwrap_abi_entry *)entry, (void **)sp);
+    uintptr_t r = lw_abi_enter_slow_((const lw_abi_call *)call);
     errno = saved;
     return r;
+}
+
+uintptr_t lw_abi_args_slow(uintptr_t args, uintptr_t unused)
+{
+    (void)unused;
+    const lw_abi_args *a = (const lw_abi_args *)args;
+    lw_args_params(a->id, a->params, a->mask, a->values);
+    return 0;
 }
 
 uintptr_t lw_abi_exit_slow(uintptr_t id, uintptr_t unused)

@@ -6,7 +6,9 @@
  *
  *  1. saves the argument registers (%rdi %rsi %rdx %rcx %r8 %r9, %rax which
  *     holds the vector-register count of a variadic call, %r10 the static
- *     chain) and calls lw_abi_enter, which touches no vector or x87
+ *     chain) at 0..56(%rsp), 88 bytes below the return address (argument
+ *     recording reads them there: LW_ABI_SAVED_GPRS in abi.h, at entry and
+ *     at exit), and calls lw_abi_enter, which touches no vector or x87
  *     register; the vector arguments stay where the caller left them;
  *  2. if the call is not measured (filtered, runtime stopped, inside the
  *     runtime), restores them and tail-jumps to the original: the caller
@@ -407,6 +409,30 @@ lw_abi_call_saving:
 	ret
 	.cfi_endproc
 	.size	lw_abi_call_saving, .-lw_abi_call_saving
+
+/*
+ * void lw_abi_save_xmm(uint64_t out[8]): the low 64 bits of %xmm0-7 (the
+ * floating-point arguments, or %xmm0 the result) into out[], for the hooks
+ * that are built without vector registers (argument recording, abi.c).
+ * Only reads the vector registers.
+ */
+	.globl	lw_abi_save_xmm
+	.hidden	lw_abi_save_xmm
+	.type	lw_abi_save_xmm, @function
+	.p2align 4
+lw_abi_save_xmm:
+	.cfi_startproc
+	movq	%xmm0, 0(%rdi)
+	movq	%xmm1, 8(%rdi)
+	movq	%xmm2, 16(%rdi)
+	movq	%xmm3, 24(%rdi)
+	movq	%xmm4, 32(%rdi)
+	movq	%xmm5, 40(%rdi)
+	movq	%xmm6, 48(%rdi)
+	movq	%xmm7, 56(%rdi)
+	ret
+	.cfi_endproc
+	.size	lw_abi_save_xmm, .-lw_abi_save_xmm
 
 #endif
 

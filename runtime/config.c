@@ -151,6 +151,7 @@ void lw_config_load(void)
     lw_cfg.metric_plugins = lw_get_string("LIBWRAP_METRIC_PLUGINS");
     lw_cfg.listeners = lw_get_string("LIBWRAP_LISTENERS");
     lw_cfg.plugin_path = lw_get_string("LIBWRAP_PLUGIN_PATH");
+    lw_cfg.arguments = lw_get_string("LIBWRAP_ARGUMENTS");
 
     lw_log(LW_LOG_CONFIG, "profiling=%d tracing=%d timer=%s total_memory=%zu filter=%s",
            lw_cfg.profiling, lw_cfg.tracing, lw_cfg.timer == LW_TIMER_TSC ? "tsc" : "clock_gettime",
@@ -185,6 +186,7 @@ int lw_config_write(FILE *out, const char *experiment_dir)
     fprintf(out, "LIBWRAP_TOTAL_MEMORY=%zu\n", lw_cfg.total_memory);
     fprintf(out, "LIBWRAP_VERBOSE=%s\n", verbose);
     fprintf(out, "LIBWRAP_MPI_COLLECTIVES=%s\n", lw_cfg.mpi_collectives ? "true" : "false");
+    fprintf(out, "LIBWRAP_ARGUMENTS=%s\n", lw_or_none(lw_cfg.arguments));
     return ferror(out) ? -1 : 0;
 }
 

@@ -7,6 +7,7 @@
  *   region.c        region registry and the runtime filter
  *   profile.c       the hot path (libwrap_enter/exit) and the call tree
  *   profile_write.c profile.json, profile.txt
+ *   arguments*.c    argument recording (LIBWRAP_ARGUMENTS; arguments.h)
  *   lifecycle.c     start, finalisation, fork, fatal signals, results dir
  *   exec.c          exec family: write results, keep our environment
  *   job.c           jobs of many processes: rank, job directory, end of job
@@ -82,6 +83,7 @@ struct lw_config {
     char *metric_plugins;        /* LIBWRAP_METRIC_PLUGINS, NULL: none */
     char *listeners;             /* LIBWRAP_LISTENERS, NULL: none */
     char *plugin_path;           /* LIBWRAP_PLUGIN_PATH, NULL: none */
+    char *arguments;             /* LIBWRAP_ARGUMENTS; NULL: none */
 };
 
 extern struct lw_config lw_cfg;
@@ -147,7 +149,7 @@ static inline uint64_t lw_ticks_to_ns(uint64_t ticks)
 
 typedef struct lw_node {
     int32_t region; /* 0 for the root */
-    uint32_t reserved;
+    uint32_t args;  /* its recorded arguments: lw_thread.args.blocks[args - 1]; 0 none */
     struct lw_node *parent, *first_child, *next_sibling;
     struct lw_node *last_hit; /* child found by the last lookup */
     uint64_t visits, incl, excl, min, max; /* ticks */
@@ -183,6 +185,15 @@ lw_node *lw_tree_child(lw_tree *tree, lw_node *parent, int32_t region);
 
 /* ---- thread.c ---------------------------------------------------------- */
 
+/* A thread's recorded arguments (arguments.c): one block per call path
+ * node that recorded any, found through lw_node.args, in memory of its own
+ * that is never freed before the end (the finaliser reads it). */
+typedef struct lw_args_thread {
+    struct lw_argblock **blocks;
+    uint32_t n, cap;
+    lw_arena arena;
+} lw_args_thread;
+
 typedef struct lw_thread {
     uint32_t tid;           /* dense, 0 = first thread measured (main) */
     int alive;              /* cleared when the thread has ended */
@@ -197,6 +208,7 @@ typedef struct lw_thread {
     uint64_t scratch[LW_MAX_METRICS];
     void *metric_handle[LW_MAX_PLUGINS];   /* per metric source (lw_msources) */
     void *listener_handle[LW_MAX_PLUGINS]; /* per listener (lw_listeners) */
+    lw_args_thread args;
     struct lw_thread *next;
 } lw_thread;
 
@@ -245,6 +257,9 @@ void lw_thread_after_fork_child(void);
 /* ---- region.c ---------------------------------------------------------- */
 
 void lw_region_init(void); /* loads LIBWRAP_FILTERING_FILE */
+/* libwrap_region_register for an ABI-level entry, with its parameter table
+ * when it has one (LIBWRAP_ABI_PARAMS). */
+int32_t lw_region_register_abi(libwrap_abi_entry *e);
 size_t lw_region_count(void);
 const libwrap_region *lw_region_get(int32_t id);
 /* Stable snapshot of the region table for the trace writer. */

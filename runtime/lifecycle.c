@@ -17,7 +17,7 @@
  * directory (job.c). Nothing is claimed before the process has measured a
  * call, with or without tracing: the trace is opened at the first one.
  */
-#include "internal.h"
+#include "arguments.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -414,6 +414,8 @@ static void lw_finish_as(const char *why, enum lw_end end)
     /* Samples taken from now on are dropped: the profile and the
      * listeners see the same ones. */
     lw_samples_freeze();
+    if (measured)
+        lw_args_warn_unmatched();
     if (dir && write && lw_cfg.profiling)
         lw_profile_write(dir);
     clock_gettime(CLOCK_MONOTONIC, &t1);

@@ -57,6 +57,13 @@ typedef struct {
     uint64_t id, events;
 } mg_location;
 
+/* A parameter of recorded arguments (docs/arguments.md). */
+typedef struct {
+    uint32_t name;
+    OTF2_ParameterType type;
+    int defined;
+} mg_param;
+
 typedef struct {
     char *dir;  /* the part's directory */
     long rank;  /* from the directory name rank-N[.K] */
@@ -72,11 +79,16 @@ typedef struct {
     size_t nmembers;
     mg_class *classes;
     size_t nclasses;
+    mg_param *params;
+    size_t nparams;
     uint64_t resolution, offset, length, realtime;
     uint64_t chunk; /* event chunk size: the merged archive reads its files with it */
     size_t npoints;
     uint64_t ticks[8], ns[8];
     uint64_t *region_map, *class_map, *location_map;
+    /* Parameter events name a parameter and, for a string value, a string
+     * of the part: both are mapped to the merged definitions. */
+    uint64_t *param_map, *string_map;
 } mg_part;
 
 typedef struct {
@@ -228,6 +240,15 @@ static OTF2_CallbackCode rd_class(void *ud, OTF2_MetricRef self, uint8_t n,
     return OTF2_CALLBACK_SUCCESS;
 }
 
+static OTF2_CallbackCode rd_parameter(void *ud, OTF2_ParameterRef self, OTF2_StringRef name,
+                                      OTF2_ParameterType type)
+{
+    mg_part *p = ud;
+    MG_GROW(p->params, p->nparams, self);
+    p->params[self] = (mg_param){name, type, 1};
+    return OTF2_CALLBACK_SUCCESS;
+}
+
 static const char *mg_str(const mg_part *p, uint32_t ref)
 {
     return ref < p->nstrings && p->strings[ref] ? p->strings[ref] : "";
@@ -279,6 +300,7 @@ static int mg_read_part(mg_ctx *c, mg_part *p)
     OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(cb, rd_clock);
     OTF2_GlobalDefReaderCallbacks_SetMetricMemberCallback(cb, rd_member);
     OTF2_GlobalDefReaderCallbacks_SetMetricClassCallback(cb, rd_class);
+    OTF2_GlobalDefReaderCallbacks_SetParameterCallback(cb, rd_parameter);
     OTF2_Reader_RegisterGlobalDefCallbacks(rd, gdr, cb, p);
     OTF2_GlobalDefReaderCallbacks_Delete(cb);
     uint64_t n = 0;
@@ -340,6 +362,9 @@ static void mg_part_free(mg_part *p)
     free(p->region_map);
     free(p->class_map);
     free(p->location_map);
+    free(p->params);
+    free(p->param_map);
+    free(p->string_map);
     free(p->host);
     free(p->dir);
 }
@@ -627,8 +652,8 @@ static int mg_write(mg_ctx *c, const char *dir, mg_part *parts, size_t np, const
 {
     OTF2_ErrorCode rc = OTF2_SUCCESS;
     int result = -1;
-    mg_key *regions = NULL, *members = NULL, *classes = NULL, *hosts = NULL;
-    size_t nreg = 0, nmem = 0, ncls = 0, nhost = 0;
+    mg_key *regions = NULL, *members = NULL, *classes = NULL, *hosts = NULL, *params = NULL;
+    size_t nreg = 0, nmem = 0, ncls = 0, nhost = 0, npar = 0;
     mg_strings strs = {0};
 
     /* Readers read the linked event files in the chunks they were written
@@ -831,6 +856,54 @@ static int mg_write(mg_ctx *c, const char *dir, mg_part *parts, size_t np, const
             }
             p->class_map[k] = (uint64_t)id;
         }
+        /* Parameters by name and type; with string values, every string
+         * of the part (the values are among them). */
+        int strings = 0;
+        if (p->nparams && !(p->param_map = calloc(p->nparams, sizeof *p->param_map))) {
+            mg_fail(c, "out of memory");
+            free(part_host);
+            goto out;
+        }
+        for (size_t k = 0; k < p->nparams; k++) {
+            const mg_param *g = &p->params[k];
+            if (!g->defined)
+                continue;
+            strings |= g->type == OTF2_PARAMETER_TYPE_STRING;
+            char *key = NULL;
+            if (asprintf(&key, "%s\x1f%d", mg_str(p, g->name), (int)g->type) < 0) {
+                mg_fail(c, "out of memory");
+                free(part_host);
+                goto out;
+            }
+            int64_t id = mg_lookup(params, 0, npar, key);
+            if (id < 0) {
+                mg_key *t = realloc(params, (npar + 1) * sizeof *t);
+                if (!t) {
+                    free(key);
+                    mg_fail(c, "out of memory");
+                    free(part_host);
+                    goto out;
+                }
+                params = t;
+                params[npar] = (mg_key){key, npar};
+                id = (int64_t)npar++;
+                mg_check(&rc, OTF2_GlobalDefWriter_WriteParameter(w, (OTF2_ParameterRef)id,
+                                                                  mg_string(&strs, mg_str(p, g->name)),
+                                                                  g->type));
+            } else {
+                free(key);
+            }
+            p->param_map[k] = (uint64_t)id;
+        }
+        if (strings && p->nstrings) {
+            if (!(p->string_map = calloc(p->nstrings, sizeof *p->string_map))) {
+                mg_fail(c, "out of memory");
+                free(part_host);
+                goto out;
+            }
+            for (size_t k = 0; k < p->nstrings; k++)
+                p->string_map[k] = mg_string(&strs, mg_str(p, (uint32_t)k));
+        }
         for (size_t l = 0; l < p->nlocations; l++) {
             uint64_t gl = next_location++;
             p->location_map[l] = gl;
@@ -892,6 +965,18 @@ static int mg_write(mg_ctx *c, const char *dir, mg_part *parts, size_t np, const
                                 : OTF2_ERROR_MEM_ALLOC_FAILED);
                 OTF2_IdMap_Free(m);
             }
+            if (p->param_map) {
+                OTF2_IdMap *m = OTF2_IdMap_CreateFromUint64Array(p->nparams, p->param_map, false);
+                mg_check(&rc, m ? OTF2_DefWriter_WriteMappingTable(dw, OTF2_MAPPING_PARAMETER, m)
+                                : OTF2_ERROR_MEM_ALLOC_FAILED);
+                OTF2_IdMap_Free(m);
+            }
+            if (p->string_map) {
+                OTF2_IdMap *m = OTF2_IdMap_CreateFromUint64Array(p->nstrings, p->string_map, false);
+                mg_check(&rc, m ? OTF2_DefWriter_WriteMappingTable(dw, OTF2_MAPPING_STRING, m)
+                                : OTF2_ERROR_MEM_ALLOC_FAILED);
+                OTF2_IdMap_Free(m);
+            }
             /* global = local + offset, OTF2 interpolating between records. */
             for (size_t k = 0; k < p->npoints; k++) {
                 double g = mg_global_ns(p, p->ticks[k], epoch);
@@ -930,6 +1015,9 @@ out:
         free(classes[i].key);
     for (size_t i = 0; i < nhost; i++)
         free(hosts[i].key);
+    for (size_t i = 0; i < npar; i++)
+        free(params[i].key);
+    free(params);
     free(regions);
     free(members);
     free(classes);

@@ -60,6 +60,18 @@ static const libwrap_sample *lw_samples;
 static size_t lw_nsamples;
 static uint64_t lw_samples_written; /* events on LW_SAMPLES_LOCATION */
 
+/* Argument recording: a thread's cache of the global references of the
+ * parameters (key (region - 1) * 64 + slot, stored + 1) and of the string
+ * values it has met. */
+typedef struct lw_tparam {
+    uint32_t key1, ref;
+} lw_tparam;
+
+typedef struct lw_tstring {
+    const char *s; /* the global copy */
+    uint32_t ref;
+} lw_tstring;
+
 struct lw_trace_thread {
     OTF2_EvtWriter *writer;
     uint32_t tid;
@@ -70,6 +82,10 @@ struct lw_trace_thread {
     uint64_t lost;
     OTF2_Type *types;
     OTF2_MetricValue *values;
+    lw_tparam *params;   /* open addressing */
+    size_t params_mask, nparams;
+    lw_tstring *strings; /* open addressing */
+    size_t strings_mask, nstrings;
     lw_trace_thread *next;
 };
 
@@ -93,6 +109,25 @@ static char lw_process_host[256];
 static uint64_t lw_process_ticks[8], lw_process_ns[8];
 static int lw_errors;
 static int lw_write_failed;
+/*
+ * The parameters and string values of recorded arguments get global
+ * references, dense and in the order they are first met, which is the
+ * order OTF2 readers want their definitions in: a thread meeting one for
+ * the first time takes lw_args_lock (a leaf lock, on the hot path only
+ * then), later it finds it in its own cache. String values take the first
+ * string references; the definitions' own strings follow.
+ */
+typedef struct lw_gparam {
+    uint32_t key, type; /* OTF2_ParameterType */
+    const char *name;
+} lw_gparam;
+static pthread_mutex_t lw_args_lock = PTHREAD_MUTEX_INITIALIZER;
+static lw_gparam *lw_gparams;
+static char **lw_gstrings;
+static uint32_t lw_ngparams, lw_ngstrings, lw_gparams_cap, lw_gstrings_cap;
+static uint32_t *lw_gparams_index, *lw_gstrings_index; /* ref + 1 by hash; 0 free */
+static size_t lw_gparams_mask, lw_gstrings_mask;
+#define LW_TRACE_STRINGS_MAX (1u << 20) /* distinct string values, then one for all */
 
 /* The timestamp of the event being written: OTF2 asks for it after a flush. */
 static __thread uint64_t lw_now;
@@ -201,6 +236,11 @@ static int lw_trace_init(const char *dir, size_t budget, size_t nmetrics)
     lw_used = 0;
     lw_errors = 0;
     lw_write_failed = 0;
+    lw_ngparams = lw_ngstrings = 0;
+    lw_gparams_cap = lw_gstrings_cap = 0;
+    lw_gparams = NULL;
+    lw_gstrings = NULL;
+    lw_gparams_index = lw_gstrings_index = NULL;
     lw_closing = 0;
     lw_threads = NULL;
 
@@ -382,6 +422,248 @@ static void lw_trace_leave(lw_trace_thread *t, int32_t region, uint64_t ticks, c
     lw_end_event(t);
 }
 
+static uint64_t lw_hash(const char *s);
+
+static uint64_t lw_mix(uint64_t k)
+{
+    k *= 0x9e3779b97f4a7c15ull;
+    return k ^ (k >> 29);
+}
+
+/* An index of refs (stored + 1) by hash: the slot for `h` where `same`
+ * finds the entry, or the free slot to put it. */
+static size_t lw_index_find(const uint32_t *index, size_t mask, uint64_t h,
+                            int (*same)(uint32_t ref, const void *key), const void *key)
+{
+    size_t i = h & mask;
+    while (index[i] && !same(index[i] - 1, key))
+        i = (i + 1) & mask;
+    return i;
+}
+
+/* Doubles the index once it is half full; `hash` gives a ref's hash. */
+static int lw_index_grow(uint32_t **index, size_t *mask, uint32_t count, uint64_t (*hash)(uint32_t ref))
+{
+    size_t old = *index ? *mask + 1 : 0;
+    if ((size_t)(count + 1) * 2 <= old)
+        return 0;
+    size_t size = old ? old * 2 : 256;
+    uint32_t *n = calloc(size, sizeof *n);
+    if (!n)
+        return -1;
+    for (size_t i = 0; i < old; i++)
+        if ((*index)[i]) {
+            size_t j = hash((*index)[i] - 1) & (size - 1);
+            while (n[j])
+                j = (j + 1) & (size - 1);
+            n[j] = (*index)[i];
+        }
+    free(*index);
+    *index = n;
+    *mask = size - 1;
+    return 0;
+}
+
+static uint64_t lw_gparam_hash(uint32_t ref)
+{
+    return lw_mix(lw_gparams[ref].key);
+}
+
+static int lw_gparam_same(uint32_t ref, const void *key)
+{
+    return lw_gparams[ref].key == *(const uint32_t *)key;
+}
+
+static uint64_t lw_gstring_hash(uint32_t ref)
+{
+    return lw_hash(lw_gstrings[ref]);
+}
+
+static int lw_gstring_same(uint32_t ref, const void *key)
+{
+    return strcmp(lw_gstrings[ref], key) == 0;
+}
+
+/* Room for one more element of `elem` bytes in *array of *cap. */
+static int lw_grow_array(void **array, uint32_t *cap, uint32_t n, size_t elem)
+{
+    if (n < *cap)
+        return 0;
+    uint32_t c = *cap ? *cap * 2 : 64;
+    void *a = realloc(*array, (size_t)c * elem);
+    if (!a)
+        return -1;
+    *array = a;
+    *cap = c;
+    return 0;
+}
+
+/* The global reference of parameter `key`, defined now if new. */
+static int lw_gparam_ref(uint32_t key, uint32_t type, const char *name, uint32_t *ref)
+{
+    int rc = -1;
+    pthread_mutex_lock(&lw_args_lock);
+    if (lw_index_grow(&lw_gparams_index, &lw_gparams_mask, lw_ngparams, lw_gparam_hash) == 0) {
+        size_t i = lw_index_find(lw_gparams_index, lw_gparams_mask, lw_mix(key), lw_gparam_same, &key);
+        if (lw_gparams_index[i]) {
+            *ref = lw_gparams_index[i] - 1;
+            rc = 0;
+        } else if (lw_grow_array((void **)&lw_gparams, &lw_gparams_cap, lw_ngparams, sizeof *lw_gparams) == 0) {
+            lw_gparams[lw_ngparams] = (lw_gparam){key, type, name ? name : "?"};
+            *ref = lw_ngparams++;
+            lw_gparams_index[i] = *ref + 1;
+            rc = 0;
+        }
+    }
+    pthread_mutex_unlock(&lw_args_lock);
+    return rc;
+}
+
+/* The global reference of string `s`, defined now if new. */
+static int lw_gstring_ref(const char *s, uint32_t *ref, const char **copy)
+{
+    int rc = -1;
+    pthread_mutex_lock(&lw_args_lock);
+    if (lw_ngstrings >= LW_TRACE_STRINGS_MAX)
+        s = "(too many distinct strings)";
+    if (lw_index_grow(&lw_gstrings_index, &lw_gstrings_mask, lw_ngstrings, lw_gstring_hash) == 0) {
+        size_t i = lw_index_find(lw_gstrings_index, lw_gstrings_mask, lw_hash(s), lw_gstring_same, s);
+        char *c;
+        if (lw_gstrings_index[i]) {
+            *ref = lw_gstrings_index[i] - 1;
+            *copy = lw_gstrings[*ref];
+            rc = 0;
+        } else if (lw_grow_array((void **)&lw_gstrings, &lw_gstrings_cap, lw_ngstrings, sizeof *lw_gstrings) == 0 &&
+                   (c = strdup(s))) {
+            lw_gstrings[lw_ngstrings] = c;
+            *ref = lw_ngstrings++;
+            *copy = c;
+            lw_gstrings_index[i] = *ref + 1;
+            rc = 0;
+        }
+    }
+    pthread_mutex_unlock(&lw_args_lock);
+    return rc;
+}
+
+/* Grows a thread's cache (entries of `elem` bytes, free when `hash` is 0). */
+static int lw_cache_grow(void **table, size_t *mask, size_t count, size_t elem, uint64_t (*hash)(const void *))
+{
+    size_t old = *table ? *mask + 1 : 0;
+    if ((count + 1) * 2 <= old)
+        return 0;
+    size_t size = old ? old * 2 : 64;
+    char *t = calloc(size, elem);
+    if (!t)
+        return -1;
+    for (size_t i = 0; i < old; i++) {
+        const char *e = (const char *)*table + i * elem;
+        if (!hash(e))
+            continue;
+        size_t j = hash(e) & (size - 1);
+        while (hash(t + j * elem))
+            j = (j + 1) & (size - 1);
+        memcpy(t + j * elem, e, elem);
+    }
+    free(*table);
+    *table = t;
+    *mask = size - 1;
+    return 0;
+}
+
+static uint64_t lw_tparam_hash(const void *e)
+{
+    const lw_tparam *p = e;
+    return p->key1 ? lw_mix(p->key1 - 1) | 1 : 0;
+}
+
+static uint64_t lw_tstring_hash(const void *e)
+{
+    const lw_tstring *p = e;
+    return p->s ? lw_hash(p->s) | 1 : 0;
+}
+
+static int lw_param_ref(lw_trace_thread *t, uint32_t key, uint32_t type, const char *name, uint32_t *ref)
+{
+    uint64_t h = lw_mix(key) | 1;
+    size_t i = 0;
+    if (t->params)
+        for (i = h & t->params_mask; t->params[i].key1; i = (i + 1) & t->params_mask)
+            if (t->params[i].key1 == key + 1)
+                return *ref = t->params[i].ref, 0;
+    if (lw_gparam_ref(key, type, name, ref) < 0 ||
+        lw_cache_grow((void **)&t->params, &t->params_mask, t->nparams, sizeof *t->params, lw_tparam_hash) < 0)
+        return -1;
+    for (i = h & t->params_mask; t->params[i].key1; i = (i + 1) & t->params_mask)
+        ;
+    t->params[i] = (lw_tparam){key + 1, *ref};
+    t->nparams++;
+    return 0;
+}
+
+static int lw_string_ref(lw_trace_thread *t, const char *s, uint32_t *ref)
+{
+    uint64_t h = lw_hash(s) | 1;
+    size_t i = 0;
+    if (t->strings)
+        for (i = h & t->strings_mask; t->strings[i].s; i = (i + 1) & t->strings_mask)
+            if (strcmp(t->strings[i].s, s) == 0)
+                return *ref = t->strings[i].ref, 0;
+    const char *copy;
+    if (lw_gstring_ref(s, ref, &copy) < 0)
+        return -1;
+    /* Past the limit `copy` is the stand-in: not cached under `s`. */
+    if (strcmp(copy, s) != 0 ||
+        lw_cache_grow((void **)&t->strings, &t->strings_mask, t->nstrings, sizeof *t->strings, lw_tstring_hash) < 0)
+        return 0;
+    for (i = h & t->strings_mask; t->strings[i].s; i = (i + 1) & t->strings_mask)
+        ;
+    t->strings[i] = (lw_tstring){copy, *ref};
+    t->nstrings++;
+    return 0;
+}
+
+static void lw_trace_argument(lw_trace_thread *t, int32_t region, uint64_t ticks,
+                              const libwrap_argument *a)
+{
+    if (region <= 0 || !lw_begin_event(t))
+        return;
+    lw_now = ticks;
+    uint32_t key = ((uint32_t)region - 1) * 64u + (a->index & 63u), ref, sref;
+    OTF2_ErrorCode rc = OTF2_ERROR_MEM_ALLOC_FAILED;
+    char text[40];
+    switch (a->kind) {
+    case LIBWRAP_ARG_SIGNED:
+        if (lw_param_ref(t, key, OTF2_PARAMETER_TYPE_INT64, a->name, &ref) == 0)
+            rc = OTF2_EvtWriter_ParameterInt(t->writer, NULL, ticks, ref, a->value.i);
+        break;
+    case LIBWRAP_ARG_UNSIGNED:
+        if (lw_param_ref(t, key, OTF2_PARAMETER_TYPE_UINT64, a->name, &ref) == 0)
+            rc = OTF2_EvtWriter_ParameterUnsignedInt(t->writer, NULL, ticks, ref, a->value.u);
+        break;
+    case LIBWRAP_ARG_DOUBLE:
+    case LIBWRAP_ARG_STRING: {
+        /* OTF2 has no floating-point parameter: the value as text. */
+        const char *v = a->value.s;
+        if (a->kind == LIBWRAP_ARG_DOUBLE) {
+            snprintf(text, sizeof text, "%.17g", a->value.d);
+            v = text;
+        }
+        if (lw_param_ref(t, key, OTF2_PARAMETER_TYPE_STRING, a->name, &ref) == 0 &&
+            lw_string_ref(t, v ? v : "(null)", &sref) == 0)
+            rc = OTF2_EvtWriter_ParameterString(t->writer, NULL, ticks, ref, sref);
+        break;
+    }
+    default:
+        break;
+    }
+    if (rc == OTF2_SUCCESS)
+        t->events++;
+    else
+        t->lost++;
+    lw_end_event(t);
+}
+
 /* With lw_threads_lock held. */
 static void lw_close_writer(lw_trace_thread *t)
 {
@@ -412,7 +694,7 @@ typedef struct {
     OTF2_ErrorCode rc;
     char **keys; /* open addressing; keys[i] written as vals[i] */
     OTF2_StringRef *vals;
-    size_t mask;
+    size_t mask, used;
 } lw_defs;
 
 static uint64_t lw_hash(const char *s)
@@ -432,8 +714,10 @@ static OTF2_StringRef lw_string(lw_defs *d, const char *s)
     if (rc && !d->rc)
         d->rc = rc;
     /* Without memory for the table the string is simply written again. */
-    if (4 * (d->next + 1) < 3 * (d->mask + 1) && (d->keys[i] = strdup(s)))
+    if (4 * (d->used + 1) < 3 * (d->mask + 1) && (d->keys[i] = strdup(s))) {
         d->vals[i] = d->next;
+        d->used++;
+    }
     return d->next++;
 }
 
@@ -441,6 +725,18 @@ static void lw_check(lw_defs *d, OTF2_ErrorCode rc)
 {
     if (rc && !d->rc)
         d->rc = rc;
+}
+
+/* The string values of recorded arguments (references 0 ... n-1), then
+ * the parameters, in the order of their references. */
+static void lw_write_param_defs(lw_defs *d)
+{
+    for (uint32_t i = 0; i < lw_ngstrings; i++)
+        lw_check(d, OTF2_GlobalDefWriter_WriteString(d->w, i, lw_gstrings[i]));
+    d->next = lw_ngstrings;
+    for (uint32_t i = 0; i < lw_ngparams; i++)
+        lw_check(d, OTF2_GlobalDefWriter_WriteParameter(d->w, i, lw_string(d, lw_gparams[i].name),
+                                                        (OTF2_ParameterType)lw_gparams[i].type));
 }
 
 static void lw_write_metric_defs(lw_defs *d)
@@ -519,14 +815,15 @@ static OTF2_ErrorCode lw_write_global_defs(const libwrap_region *const *regions,
                                            uint64_t tick0, uint64_t tick_end, uint64_t resolution,
                                            uint64_t epoch_ns)
 {
-    lw_defs d = {OTF2_Archive_GetGlobalDefWriter(lw_archive), 0, OTF2_SUCCESS, NULL, NULL, 0};
+    lw_defs d = {OTF2_Archive_GetGlobalDefWriter(lw_archive), 0, OTF2_SUCCESS, NULL, NULL, 0, 0};
     char host[256] = "localhost";
     char name[64];
     size_t nthreads = 0, size = 64;
 
     for (lw_trace_thread *t = lw_threads; t; t = t->next)
         nthreads++;
-    while (size < 2 * (9 + nthreads + 3 * nregions + 3 * lw_nall_metrics + 3 * lw_nmetrics))
+    while (size < 2 * (9 + nthreads + 3 * nregions + 3 * lw_nall_metrics + 3 * lw_nmetrics +
+                       lw_ngparams))
         size *= 2;
     d.keys = calloc(size, sizeof *d.keys);
     d.vals = calloc(size, sizeof *d.vals);
@@ -538,6 +835,7 @@ static OTF2_ErrorCode lw_write_global_defs(const libwrap_region *const *regions,
     }
     lw_check(&d, OTF2_GlobalDefWriter_WriteClockProperties(
                      d.w, resolution, tick0, tick_end > tick0 ? tick_end - tick0 : 0, epoch_ns));
+    lw_write_param_defs(&d);
     if (lw_process.rank >= 0 && *lw_process_host)
         snprintf(host, sizeof host, "%s", lw_process_host);
     else
@@ -754,6 +1052,11 @@ static void lw_otf2_exit(void *t, int32_t region, uint64_t ticks, const uint64_t
     lw_trace_leave(t, region, ticks, metrics);
 }
 
+static void lw_otf2_argument(void *t, int32_t region, uint64_t ticks, const libwrap_argument *a)
+{
+    lw_trace_argument(t, region, ticks, a);
+}
+
 static void lw_otf2_thread_end(void *t)
 {
     lw_trace_thread_end(t);
@@ -802,6 +1105,7 @@ static const libwrap_listener lw_otf2_listener = {
     .thread_begin = lw_otf2_thread_begin,
     .enter = lw_otf2_enter,
     .exit = lw_otf2_exit,
+    .argument = lw_otf2_argument,
     .thread_end = lw_otf2_thread_end,
     .fork = lw_otf2_fork,
     .finalize = lw_otf2_finalize,

@@ -7,6 +7,7 @@
  * so recursion does not count the same time twice.
  */
 #include "internal.h"
+#include "arguments.h"
 #include "json.h"
 
 #include <errno.h>
@@ -100,7 +101,7 @@ static size_t lw_children(const lw_node *n, const lw_node ***out)
     return k;
 }
 
-static void lw_json_callpath(lw_json *j, const lw_node *n)
+static void lw_json_callpath(lw_json *j, const lw_thread *t, const lw_node *n)
 {
     const lw_node **kids;
     size_t k = lw_children(n, &kids);
@@ -114,8 +115,10 @@ static void lw_json_callpath(lw_json *j, const lw_node *n)
         lw_json_string(j, "name", lw_region_name(r));
         lw_json_times(j, c->visits, c->incl, c->excl, c->min, c->max);
         lw_json_metrics(j, c->metrics);
+        if (c->args)
+            lw_arguments_json_node(j, t, c);
         lw_json_array(j, "children");
-        lw_json_callpath(j, c);
+        lw_json_callpath(j, t, c);
         lw_json_end(j);
         lw_json_end(j);
     }
@@ -171,6 +174,7 @@ static int lw_write_txt(const char *path, const lw_flat *flat, size_t nflat)
             fprintf(f, " %16llu", (unsigned long long)flat[i].metrics[k]);
         fprintf(f, "  %s\n", lw_region_name(r));
     }
+    lw_arguments_txt(f);
     for (lw_thread *t = lw_thread_first(); t; t = t->next) {
         fprintf(f, "\nthread %u call paths\n%12s %14s %14s  %s\n", t->tid, "visits", "incl_us",
                 "excl_us", "call path");
@@ -259,6 +263,8 @@ static int lw_profile_write_c(const char *dir)
         lw_json_int(j, "line", r->line);
         lw_json_times(j, flat[i].visits, flat[i].incl, flat[i].excl, flat[i].min, flat[i].max);
         lw_json_metrics(j, flat[i].metrics);
+        if (lw_arguments_has(flat[i].region))
+            lw_arguments_json(j, flat[i].region);
         lw_json_end(j);
     }
     lw_json_end(j);
@@ -267,7 +273,7 @@ static int lw_profile_write_c(const char *dir)
         lw_json_object(j, NULL);
         lw_json_int(j, "id", threads[i]->tid);
         lw_json_array(j, "callpath");
-        lw_json_callpath(j, threads[i]->tree.root);
+        lw_json_callpath(j, threads[i], threads[i]->tree.root);
         lw_json_end(j);
         lw_json_end(j);
     }

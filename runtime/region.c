@@ -7,7 +7,7 @@
  * is published with a release store, so later calls read it lock-free. Ids
  * are dense from 1: region id i is lw_regions[i - 1].
  */
-#include "internal.h"
+#include "arguments.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -25,6 +25,7 @@ static lw_filter *lw_runtime_filter;
 
 void lw_region_init(void)
 {
+    lw_args_init();
     if (!lw_cfg.filtering_file)
         return;
     char err[1024];
@@ -43,10 +44,24 @@ int32_t libwrap_region_register(libwrap_region *region)
     __atomic_store_n(&region->id, 1, __ATOMIC_RELEASE);
     return 1;
 }
+
+int32_t libwrap_region_register_params(libwrap_region *region, libwrap_params *params)
+{
+    (void)params;
+    return libwrap_region_register(region);
+}
+
+int32_t lw_region_register_abi(libwrap_abi_entry *e)
+{
+    return libwrap_region_register(&e->region);
+}
 #else
 static size_t lw_regions_cap;
 
-int32_t libwrap_region_register(libwrap_region *region)
+/* Registers `region`; `params` (may be NULL) gets the arguments to record,
+ * and an ABI-level entry `abi` (or NULL) its LIBWRAP_ABI_RECORD flag,
+ * before the id is published: a wrapper that reads the id sees them. */
+static int32_t lw_register(libwrap_region *region, libwrap_params *params, libwrap_abi_entry *abi)
 {
     int32_t id = __atomic_load_n(&region->id, __ATOMIC_ACQUIRE);
     if (id)
@@ -88,6 +103,18 @@ int32_t libwrap_region_register(libwrap_region *region)
                 lw_regions[lw_nregions++] = region;
                 id = (int32_t)lw_nregions;
                 lw_log(LW_LOG_REGION, "%s is region %d", region->symbol, id);
+                uint64_t record = params ? lw_args_select(region, params, abi != NULL) : 0;
+                if (record) {
+                    __atomic_store_n(&params->record, record, __ATOMIC_RELAXED);
+                    /* The trampoline's hooks test a flag each: parameters
+                     * at entry, the result at exit. */
+                    int res = lw_args_result_index(params);
+                    uint64_t result = res >= 0 ? record & (1ull << res) : 0;
+                    uint32_t flags = (record & ~result ? LIBWRAP_ABI_RECORD : 0) |
+                                     (result ? LIBWRAP_ABI_RECORD_RESULT : 0);
+                    if (abi)
+                        __atomic_fetch_or(&abi->flags, flags, __ATOMIC_RELAXED);
+                }
             }
         }
         if (id > 0)
@@ -101,6 +128,24 @@ int32_t libwrap_region_register(libwrap_region *region)
     LW_STORE(lw_tls.guard, 0);
     errno = saved;
     return id;
+}
+
+int32_t libwrap_region_register(libwrap_region *region)
+{
+    return lw_register(region, NULL, NULL);
+}
+
+int32_t libwrap_region_register_params(libwrap_region *region, libwrap_params *params)
+{
+    return lw_register(region, params, NULL);
+}
+
+int32_t lw_region_register_abi(libwrap_abi_entry *e)
+{
+    libwrap_params *params = NULL;
+    if ((e->flags & LIBWRAP_ABI_PARAMS) && e->lib && e->lib->params)
+        params = &e->lib->params[LIBWRAP_ABI_INDEX(e->flags)];
+    return lw_register(&e->region, params, e);
 }
 #endif
 

@@ -150,6 +150,8 @@ void lw_thread_after_fork_child(void)
         return;
     }
     t->tree = fresh;
+    /* The recorded arguments were the parent's, as the tree was. */
+    memset(&t->args, 0, sizeof t->args);
     /* Frames open at fork() (the wrapper that forked and its callers) keep
      * their place in the new tree but are not counted in the child: their
      * visits belong to the parent. */

@@ -14,9 +14,12 @@
 #   listener  the same binary with an event listener whose enter and exit do
 #             nothing (empty_listener.c, LIBWRAP_LISTENERS=its path)
 #   nop       the generated wrapper + the no-op runtime
+#   args      the profile binary recording bench_fn's integer argument
+#             (LIBWRAP_ARGUMENTS=bench_fn:x, docs/arguments.md)
+#   typed-args  the same with the typed wrapper
 # and prints ns per call, ratios against "hand" and the targets:
 #   profile/hand <= 1.25, excluded - plain <= 3 ns, trace/hand <= 2,
-#   listener - profile <= 5 ns.
+#   listener - profile <= 5 ns, args - profile <= 5 ns (and typed-args - typed).
 # Then instructions per call under callgrind (when valgrind is installed)
 # and uftrace's overhead on the same loop (when uftrace is installed).
 # Environment: N (calls per repetition, default 2000000), REPEAT (7),
@@ -65,13 +68,13 @@ else
     wrapflags="-Wl,--wrap=bench_fn"
 fi
 
-variants="plain hand profile excluded trace listener nop"
+variants="plain hand profile excluded trace listener nop args"
 typed_variant=""
 if [ -x "$gen" ] && "$gen" --name bench -x c -o gen_typed --quiet --forward typed bench.i >>gen.log 2>&1 &&
     $CC $CFLAGS -DLIBWRAP_LINKTIME -fPIC -c gen_typed/bench.wrappers.c -o wrap_typed.o 2>>gen.log; then
     link typed wrap_typed.o -Wl,@gen_typed/bench.wrap -L"$stage/lib" -llibwrap_runtime -Wl,-rpath,"$stage/lib"
     typed_variant=typed
-    variants="$variants typed typed+listener"
+    variants="$variants typed typed+listener typed-args"
 fi
 link plain
 link hand "$here/hand_wrap.c" -Wl,--wrap=bench_fn
@@ -101,9 +104,11 @@ for ((round = 0; round < ${ROUNDS:-3}; round++)); do
     keep_best trace "$(measure trace profile LIBWRAP_ENABLE_TRACING=true LIBWRAP_TOTAL_MEMORY=64M)"
     keep_best listener "$(measure listener profile LIBWRAP_LISTENERS=$work/libwrap_plugin_empty.so)"
     keep_best nop "$(measure nop nop)"
+    keep_best args "$(measure args profile LIBWRAP_ARGUMENTS=bench_fn:x)"
     if [ -n "$typed_variant" ]; then
         keep_best typed "$(measure typed typed)"
         keep_best typed+listener "$(measure typed+listener typed LIBWRAP_LISTENERS=$work/libwrap_plugin_empty.so)"
+        keep_best typed-args "$(measure typed-args typed LIBWRAP_ARGUMENTS=bench_fn:x)"
     fi
 done
 
@@ -124,9 +129,15 @@ r=$(ratio "${ns[trace]}" "${ns[hand]}")
 echo "target trace/hand <= 2: $r $(verdict "$r" 2)"
 d=$(awk -v a="${ns[listener]}" -v b="${ns[profile]}" 'BEGIN { printf "%.2f", a - b }')
 echo "target listener - profile <= 5 ns: $d $(verdict "$d" 5)"
+# Argument recording: one integer per call, over profile mode, both
+# measured in this run.
+d=$(awk -v a="${ns[args]}" -v b="${ns[profile]}" 'BEGIN { printf "%.2f", a - b }')
+echo "target args - profile <= 5 ns (one integer recorded): $d $(verdict "$d" 5)"
 if [ -n "$typed_variant" ]; then
     d=$(awk -v a="${ns[typed+listener]}" -v b="${ns[typed]}" 'BEGIN { printf "%.2f", a - b }')
     echo "  typed wrapper: typed+listener - typed: $d ns $(verdict "$d" 5)"
+    d=$(awk -v a="${ns[typed-args]}" -v b="${ns[typed]}" 'BEGIN { printf "%.2f", a - b }')
+    echo "target typed-args - typed <= 5 ns (one integer recorded): $d $(verdict "$d" 5)"
 fi
 
 if command -v valgrind >/dev/null; then
@@ -140,13 +151,15 @@ if command -v valgrind >/dev/null; then
             sed -n 's/.*Collected : *\([0-9]*\).*/\1/p'
     }
     echo "instructions per call (callgrind):"
-    for v in plain hand profile excluded listener nop $typed_variant ${typed_variant:+typed+listener}; do
+    for v in plain hand profile excluded listener nop args $typed_variant ${typed_variant:+typed+listener} ${typed_variant:+typed-args}; do
         extra=()
         bin=$v
         case $v in
             excluded) bin=profile extra=(LIBWRAP_FILTERING_FILE=$work/exclude.filter) ;;
             listener) bin=profile extra=(LIBWRAP_LISTENERS=$work/libwrap_plugin_empty.so) ;;
             typed+listener) bin=typed extra=(LIBWRAP_LISTENERS=$work/libwrap_plugin_empty.so) ;;
+            args) bin=profile extra=(LIBWRAP_ARGUMENTS=bench_fn:x) ;;
+            typed-args) bin=typed extra=(LIBWRAP_ARGUMENTS=bench_fn:x) ;;
         esac
         a=$(ir "$bin" 100000 "${extra[@]}")
         b=$(ir "$bin" 200000 "${extra[@]}")

@@ -114,6 +114,129 @@ LIBWRAP_API void libwrap_exit(int32_t id);
 LIBWRAP_API void *libwrap_resolve_fallback(const char *symbol, const char *soname, const void *self);
 
 /*
+ * Argument recording (LIBWRAP_ARGUMENTS, docs/arguments.md). The generator
+ * describes each wrapped function's parameters and result in a constant
+ * table of libwrap_param; a libwrap_params next to the wrapper points to it
+ * and holds the runtime's selection. When the region registers, the runtime
+ * matches LIBWRAP_ARGUMENTS against the function and its parameter names
+ * and stores in `record` which of them to record; before that store is
+ * published (with the region's id, release/acquire) `record` is 0, and it
+ * never changes afterwards. A wrapper therefore tests one value per call:
+ *
+ *     uint64_t rec = __atomic_load_n(&params.record, __ATOMIC_RELAXED);
+ *     if (__builtin_expect(rec != 0, 0) && recorded)     // after libwrap_enter
+ *         libwrap_record_params(id, &params, values);     // values[i]: param[i]
+ *     RET result = original(ARGS);
+ *     if (__builtin_expect(rec != 0, 0) && recorded)     // before libwrap_exit
+ *         libwrap_record_result(id, &params, LIBWRAP_VALUE_INT(result));
+ */
+
+/* libwrap_param.kind: what can be recorded of a value. */
+#define LIBWRAP_PARAM_NONE 0u     /* nothing: pointers (but C strings), structs, unions,
+                                   * long double, __int128, _Complex, references */
+#define LIBWRAP_PARAM_SIGNED 1u   /* a signed integer (char, short, int, long, long long) */
+#define LIBWRAP_PARAM_UNSIGNED 2u /* an unsigned integer or bool */
+#define LIBWRAP_PARAM_DOUBLE 3u   /* float (width 4) or double (width 8) */
+#define LIBWRAP_PARAM_STRING 4u   /* const char *: a NUL-terminated string (copied with a bound) */
+#define LIBWRAP_PARAM_ENUM 5u     /* an enumeration */
+
+/* libwrap_param.flags */
+#define LIBWRAP_PARAM_SIZE 0x1u     /* declared as size_t or ssize_t (LIBWRAP_ARGUMENTS=sizes) */
+#define LIBWRAP_PARAM_RESULT 0x2u   /* the function's result, named "return" */
+#define LIBWRAP_PARAM_ZEXT 0x4u     /* an enumeration whose underlying type is unsigned */
+
+/*
+ * libwrap_param.abi: where an ABI-level wrapper finds the value at the call
+ * (x86-64 System V), or 0 where the generator cannot tell (after a struct
+ * passed by value in registers, say): such a parameter is recorded by typed
+ * wrappers only. For the result, GPR(0) is %rax and SSE(0) %xmm0.
+ */
+#define LIBWRAP_PARAM_ABI_UNKNOWN 0u
+#define LIBWRAP_PARAM_ABI_GPR(n) (0x100u | (n))   /* %rdi %rsi %rdx %rcx %r8 %r9: n = 0..5 */
+#define LIBWRAP_PARAM_ABI_SSE(n) (0x200u | (n))   /* %xmm0..%xmm7 */
+#define LIBWRAP_PARAM_ABI_STACK(n) (0x400u | (n)) /* the n-th eightbyte of the stack arguments */
+
+typedef struct libwrap_param {
+    const char *name; /* as declared ("argN" when unnamed, "this"); "return" for the result */
+    const char *type; /* the C type as declared */
+    uint8_t kind;     /* LIBWRAP_PARAM_NONE ... _ENUM */
+    uint8_t width;    /* size in bytes */
+    uint16_t flags;   /* LIBWRAP_PARAM_SIZE | _RESULT | _ZEXT */
+    uint16_t abi;     /* LIBWRAP_PARAM_ABI_* */
+    uint16_t reserved;
+} libwrap_param;
+
+/* At most this many entries (parameters and result) per function can be
+ * recorded: `record` has a bit for each. */
+#define LIBWRAP_PARAMS_MAX 64
+
+typedef struct libwrap_params {
+    const libwrap_param *param; /* the parameters in order (a C++ method's object
+                                 * pointer first), then the result if not void */
+    uint32_t n;                 /* entries in `param` */
+    uint32_t reserved;
+    uint64_t record;            /* runtime-owned: bit i set when param[i] is
+                                 * recorded; 0 when nothing is */
+} libwrap_params;
+
+#define LIBWRAP_PARAM_INIT(name, type, kind, width, flags, abi) \
+    {(name), (type), (kind), (width), (flags), (abi), 0}
+#define LIBWRAP_PARAMS_INIT(param, n) {(param), (n), 0, 0}
+
+/*
+ * The value a wrapper hands over for param[i] (values[i] of
+ * libwrap_record_params, the value of libwrap_record_result), as the ABI
+ * passes it: integers, enums and bool converted to uint64_t (only the low
+ * `width` bytes count), a double's bits, a float's bits in the low 32 bits,
+ * a string's address. The runtime reads a string without ever faulting: an
+ * address that is not readable is recorded as "(unreadable)", NULL as
+ * "(null)".
+ */
+static inline uint64_t libwrap_double_bits(double d)
+{
+    uint64_t u;
+    __builtin_memcpy(&u, &d, sizeof u);
+    return u;
+}
+
+static inline uint64_t libwrap_float_bits(float f)
+{
+    uint32_t u;
+    __builtin_memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+#define LIBWRAP_VALUE_INT(a) ((uint64_t)(a))
+#define LIBWRAP_VALUE_PTR(a) ((uint64_t)(uintptr_t)(a))
+#define LIBWRAP_VALUE_FLOAT(a) libwrap_float_bits(a)
+#define LIBWRAP_VALUE_DOUBLE(a) libwrap_double_bits(a)
+
+/*
+ * libwrap_region_register with the function's parameter table: also decides
+ * which parameters are recorded (params->record). Same contract otherwise.
+ */
+LIBWRAP_API int32_t libwrap_region_register_params(libwrap_region *region, libwrap_params *params);
+
+/* The region's id, registering it with its parameter table on first use. */
+static inline int32_t libwrap_region_id_params(libwrap_region *region, libwrap_params *params)
+{
+    int32_t id = __atomic_load_n(&region->id, __ATOMIC_ACQUIRE);
+    return id != 0 ? id : libwrap_region_register_params(region, params);
+}
+
+/*
+ * Records the selected parameters of the call of region `id` that the
+ * calling thread has just entered (libwrap_enter returned 1): values[i]
+ * for each param[i] whose bit is set in params->record (the others are not
+ * read). libwrap_record_result records the result before libwrap_exit.
+ * Both do nothing when the call is not the thread's innermost measured one
+ * or the runtime is stopped; no lock, no allocation except when a call path
+ * records for the first time, a system call only to copy a string.
+ */
+LIBWRAP_API void libwrap_record_params(int32_t id, libwrap_params *params, const uint64_t *values);
+LIBWRAP_API void libwrap_record_result(int32_t id, libwrap_params *params, uint64_t value);
+
+/*
  * ABI-level forwarding (x86-64 System V; docs/abi.md). A generated wrapper
  * is then two instructions, `lea ENTRY(%rip), %r11; jmp libwrap_trampoline`,
  * and one table entry: no type of the wrapped library is spelled or
@@ -127,12 +250,22 @@ typedef struct libwrap_abi_library {
     /* dlsym(RTLD_NEXT, symbol) made from the wrapper's own object (bracketed
      * by libwrap_resolve_begin/end); NULL in a link-time wrapper. */
     void *(*next)(const char *symbol);
+    /* The parameter tables of the entries, indexed by LIBWRAP_ABI_INDEX(flags);
+     * read only for entries flagged LIBWRAP_ABI_PARAMS (wrappers generated
+     * before argument recording have neither). */
+    libwrap_params *params;
 } libwrap_abi_library;
 
-/* libwrap_abi_entry.flags */
+/* libwrap_abi_entry.flags: set by the generator, but LIBWRAP_ABI_RECORD* */
 #define LIBWRAP_ABI_NORETURN 0x1u   /* never returns: entry recorded, call forwarded as a tail jump */
 #define LIBWRAP_ABI_NO_ZERO 0x2u    /* no zero result stands for it (C++ object, reference): a
                                      * missing original stops the program */
+#define LIBWRAP_ABI_PARAMS 0x4u     /* lib->params[LIBWRAP_ABI_INDEX(flags)] describes it */
+#define LIBWRAP_ABI_RECORD 0x8u     /* runtime-owned, set at registration: parameters are recorded */
+#define LIBWRAP_ABI_RECORD_RESULT 0x10u /* runtime-owned, likewise: the result is recorded */
+/* The entry's index in its table, in the bits above the flags. */
+#define LIBWRAP_ABI_INDEX_SHIFT 8
+#define LIBWRAP_ABI_INDEX(flags) ((flags) >> LIBWRAP_ABI_INDEX_SHIFT)
 
 /* One wrapped function: 64 bytes, `orig` first (the trampoline reads it). */
 typedef struct libwrap_abi_entry {

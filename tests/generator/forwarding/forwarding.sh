@@ -141,4 +141,18 @@ run rt_preload "$rt_calls" env LD_PRELOAD=$here/libwrap_hard_runtime.so ./plain
 run rt_order "$rt_calls" ./rt_order
 if [ -z "$runtime_lib" ]; then
     run rt_filtered 0 env STUB_EXCLUDE_ALL=1 LD_PRELOAD=$here/libwrap_hard_runtime.so ./plain
+    # Argument recording: every value that can be recorded is handed over,
+    # and the program's output stays the same.
+    run lt_so_args "$calls" env STUB_RECORD_ALL=1 ./lt_so
+    run rt_preload_args "$rt_calls" env STUB_RECORD_ALL=1 LD_PRELOAD=$here/libwrap_hard_runtime.so ./plain
+    for r in lt_so_args rt_preload_args; do
+        v=$(sed -n 's/.* values=\([0-9]*\).*/\1/p' "$r.count")
+        [ "${v:-0}" -gt "$calls" ] || fail "$r: the wrappers handed over only ${v:-0} argument values"
+    done
+else
+    # The real runtime recording every parameter and result it can.
+    run lt_so_args "$calls" env LIBWRAP_ARGUMENTS='*:*' ./lt_so
+    run rt_preload_args "$rt_calls" env LIBWRAP_ARGUMENTS='*:*' LD_PRELOAD=$here/libwrap_hard_runtime.so ./plain
+    grep -q '"arguments"' "$LIBWRAP_EXPERIMENT_DIRECTORY/profile.json" ||
+        fail "rt_preload_args: no argument recorded"
 fi

@@ -9,7 +9,10 @@
  *   - excludes every region when STUB_EXCLUDE_ALL is set (the wrappers'
  *     filtered fast path);
  *   - warns on EVERY call of libwrap_resolve_fallback that finds nothing, so
- *     "exactly one warning" proves that a wrapper disables itself.
+ *     "exactly one warning" proves that a wrapper disables itself;
+ *   - with STUB_RECORD_ALL set, selects every parameter and result that
+ *     can be recorded (argument recording), counts the values the wrappers
+ *     hand over ("values=V") and clobbers errno there too.
  */
 #define _GNU_SOURCE /* RTLD_DEFAULT */
 #define LIBWRAP_BUILDING_RUNTIME
@@ -21,7 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int regions, enters, exits;
+static int regions, enters, exits, values;
 static __thread int resolving;
 
 int32_t libwrap_region_register(libwrap_region *region)
@@ -32,6 +35,41 @@ int32_t libwrap_region_register(libwrap_region *region)
                                      __ATOMIC_ACQUIRE))
         return expected;
     return id;
+}
+
+int32_t libwrap_region_register_params(libwrap_region *region, libwrap_params *params)
+{
+    if (getenv("STUB_RECORD_ALL") && params->record == 0) {
+        uint64_t mask = 0;
+        for (uint32_t i = 0; i < params->n && i < LIBWRAP_PARAMS_MAX; i++)
+            if (params->param[i].kind != LIBWRAP_PARAM_NONE)
+                mask |= 1ull << i;
+        __atomic_store_n(&params->record, mask, __ATOMIC_RELAXED);
+    }
+    return libwrap_region_register(region);
+}
+
+void libwrap_record_params(int32_t id, libwrap_params *params, const uint64_t *v)
+{
+    if (id <= 0 || !params->record)
+        abort();
+    for (uint32_t i = 0; i < params->n; i++)
+        if (((params->record >> i) & 1) && !(params->param[i].flags & LIBWRAP_PARAM_RESULT)) {
+            /* A string's address is that of a string: read it. */
+            if (params->param[i].kind == LIBWRAP_PARAM_STRING && v[i])
+                (void)*(volatile const char *)(uintptr_t)v[i];
+            __atomic_add_fetch(&values, 1, __ATOMIC_SEQ_CST);
+        }
+    errno = 0xa165;
+}
+
+void libwrap_record_result(int32_t id, libwrap_params *params, uint64_t value)
+{
+    (void)value;
+    if (id <= 0 || !params->n || !(params->param[params->n - 1].flags & LIBWRAP_PARAM_RESULT))
+        abort();
+    __atomic_add_fetch(&values, 1, __ATOMIC_SEQ_CST);
+    errno = 0xa166;
 }
 
 int libwrap_enter(int32_t id, void *frame)
@@ -108,6 +146,6 @@ __attribute__((destructor)) static void stub_report(void)
     FILE *f = path ? fopen(path, "w") : NULL;
     if (!f)
         return;
-    fprintf(f, "regions=%d enters=%d exits=%d\n", regions, enters, exits);
+    fprintf(f, "regions=%d enters=%d exits=%d values=%d\n", regions, enters, exits, values);
     fclose(f);
 }

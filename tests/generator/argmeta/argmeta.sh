@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# argmeta.sh: the argument metadata of the inventory against the "// ARG:"
+# expectations of argmeta.h (kind, width, size_t-ness, x86-64 location of
+# every parameter and result).
+set -euo pipefail
+src=$LIBWRAP_SOURCE_DIR/tests/generator/argmeta
+gen=$LIBWRAP_STAGE/libexec/libwrap/libwrap-gen
+rm -rf "$LIBWRAP_SCRATCH" && mkdir -p "$LIBWRAP_SCRATCH" && cd "$LIBWRAP_SCRATCH"
+printf '#include "argmeta.h"\n' > libwrap.h
+${CC:-cc} -E -I"$src" libwrap.h > libwrap.i
+"$gen" --quiet --name am -x c --cppflags "-I$src" -o gen libwrap.i
+python3 - "$src/argmeta.h" gen/am.inventory.json <<'PY'
+import json, re, sys
+want = {}
+for line in open(sys.argv[1]):
+    m = re.match(r"// ARG: (\S+) (.*)", line)
+    if m:
+        want[m.group(1)] = dict(w.split("=", 1) for w in m.group(2).split())
+funcs = {f["symbol"]: f for f in json.load(open(sys.argv[2]))["functions"]}
+
+def text(a):
+    t = "%s/%d/%s" % (a["kind"], a["width"], a["abi"] or "-")
+    return t + ("/size" if a["size"] else "") + ("/zext" if a["zext"] else "")
+
+bad = 0
+for sym, exp in want.items():
+    f = funcs.get(sym)
+    if not f:
+        print("argmeta: %s is not in the inventory" % sym); bad += 1; continue
+    got = {p["name"]: text(p["arg"]) for p in f["params"]}
+    got["return"] = text(f["return"]["arg"])
+    if got != exp:
+        bad += 1
+        for k in sorted(set(got) | set(exp)):
+            if got.get(k) != exp.get(k):
+                print("argmeta: %s %s: %s, expected %s" % (sym, k, got.get(k), exp.get(k)))
+print("argmeta: %d functions, %d wrong" % (len(want), bad))
+sys.exit(1 if bad else 0)
+PY
