@@ -10,6 +10,8 @@
 #include "abi.h"
 #include "hot.h"
 
+#include <stddef.h>
+
 uint32_t lw_abi_xsave_size, lw_abi_xsave, lw_abi_vec, lw_abi_xinuse;
 
 static inline void lw_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
@@ -58,15 +60,51 @@ static inline uintptr_t lw_abi_gate(uintptr_t (*fn)(uintptr_t, uintptr_t), uintp
     return lw_abi_call_saving(fn, a, b);
 }
 
+/* The offsets the trampoline's assembly uses (abi.h). */
+#define LW_AT(type, field, off) _Static_assert(offsetof(type, field) == (off), #type "." #field)
+LW_AT(libwrap_abi_entry, orig, LW_E_ORIG);
+LW_AT(libwrap_abi_entry, state, LW_E_STATE);
+_Static_assert(offsetof(libwrap_abi_entry, region) + offsetof(libwrap_region, id) == LW_E_ID,
+               "libwrap_abi_entry.region.id");
+LW_AT(lw_tls_block, hot, LW_T_HOT);
+LW_AT(lw_tls_block, guard, LW_T_GUARD);
+LW_AT(lw_tls_block, ra_top, LW_T_RA_TOP);
+LW_AT(lw_tls_block, ra_end, LW_T_RA_END);
+LW_AT(lw_thread, stack, LW_TH_STACK);
+LW_AT(lw_thread, depth, LW_TH_DEPTH);
+LW_AT(lw_thread, cap, LW_TH_CAP);
+LW_AT(lw_frame, node, LW_F_NODE);
+LW_AT(lw_frame, start, LW_F_START);
+LW_AT(lw_frame, frame, LW_F_FRAME);
+LW_AT(lw_frame, region, LW_F_REGION);
+LW_AT(lw_frame, inherited, LW_F_REGION + 4);
+_Static_assert(sizeof(lw_frame) == LW_F_SIZE, "lw_frame size");
+LW_AT(lw_node, region, LW_N_REGION);
+LW_AT(lw_node, last_hit, LW_N_LAST_HIT);
+LW_AT(lw_node, visits, LW_N_VISITS);
+LW_AT(lw_node, incl, LW_N_INCL);
+LW_AT(lw_node, min, LW_N_MIN);
+LW_AT(lw_node, max, LW_N_MAX);
+LW_AT(lw_ra, ra, LW_RA_RA);
+LW_AT(lw_ra, rbx, LW_RA_RBX);
+LW_AT(lw_ra, entry, LW_RA_ENTRY);
+LW_AT(lw_ra, sp, LW_RA_SP);
+LW_AT(lw_ra, frame, LW_RA_FRAME);
+LW_AT(lw_ra, depth, LW_RA_DEPTH);
+_Static_assert(sizeof(lw_ra) == LW_RA_SIZE, "lw_ra size");
+
 /*
- * Entry. Returns a return slot (the entry was recorded: the trampoline
- * calls the original, then lw_abi_exit), LW_ABI_PASS (forward as a tail
- * jump) or LW_ABI_MISSING.
+ * Entry, when the trampoline's own fast path did not take the call.
+ * Returns a return slot (the entry was recorded: the trampoline calls the
+ * original, then lw_abi_exit), LW_ABI_PASS (forward as a tail jump) or
+ * LW_ABI_MISSING.
  */
 uintptr_t lw_abi_enter(libwrap_abi_entry *e, void **sp)
 {
     if (lw_likely(__atomic_load_n(&e->orig, __ATOMIC_ACQUIRE) != NULL)) {
 #ifdef LIBWRAP_NOP
+        /* Nothing is measured: the trampoline jumps straight from now on. */
+        __atomic_store_n(&e->state, LW_ABI_STATE_EXCLUDED, __ATOMIC_RELAXED);
         return LW_ABI_PASS;
 #else
         int32_t id = __atomic_load_n(&e->region.id, __ATOMIC_ACQUIRE);
@@ -74,13 +112,17 @@ uintptr_t lw_abi_enter(libwrap_abi_entry *e, void **sp)
             return LW_ABI_PASS;
         lw_ra *top = lw_tls.ra_top;
         /* A slot at or below this frame is a tail call's caller or was
-         * abandoned (longjmp): the slow path tells them apart. */
-        if (lw_likely(id > 0 && !(e->flags & LIBWRAP_ABI_NORETURN) && top && top != lw_tls.ra_end &&
-                      (top == lw_tls.ra_base || (uintptr_t)top[-1].sp > (uintptr_t)sp))) {
+         * abandoned (longjmp): the slow path tells them apart. ra_base[-1]
+         * is a sentinel above every frame. */
+        if (lw_likely(id > 0 && !(e->flags & LIBWRAP_ABI_NORETURN) && top != lw_tls.ra_end &&
+                      (uintptr_t)top[-1].sp > (uintptr_t)sp)) {
             int r = lw_enter_fast(id, sp);
             if (lw_likely(r > 0)) {
+                lw_thread *t = lw_tls.self;
                 top->entry = e;
                 top->sp = sp;
+                top->depth = t->depth - 1;
+                top->frame = t->stack + top->depth;
                 lw_tls.ra_top = top + 1;
                 return (uintptr_t)top;
             }

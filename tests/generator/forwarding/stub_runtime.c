@@ -3,9 +3,9 @@
  * makes the wrappers' obligations visible:
  *   - counts regions, enters and exits and writes "regions=R enters=E
  *     exits=X" to $STUB_COUNT_FILE at exit;
- *   - clobbers errno in libwrap_enter/libwrap_exit, which the real runtime
- *     never does, so a wrapper that does not restore errno changes the
- *     driver's output;
+ *   - keeps errno, as libwrap.h promises of the real runtime (the wrappers
+ *     leave errno to it; the real runtime's keeping is what
+ *     fwd_real_runtime and rt_errno check);
  *   - excludes every region when STUB_EXCLUDE_ALL is set (the wrappers'
  *     filtered fast path);
  *   - warns on EVERY call of libwrap_resolve_fallback that finds nothing, so
@@ -39,7 +39,6 @@ int libwrap_enter(int32_t id, void *frame)
     if (id <= 0 || frame == NULL)
         abort();
     __atomic_add_fetch(&enters, 1, __ATOMIC_SEQ_CST);
-    errno = 0x5eed;
     return 1;
 }
 
@@ -48,7 +47,6 @@ void libwrap_exit(int32_t id)
     if (id <= 0)
         abort();
     __atomic_add_fetch(&exits, 1, __ATOMIC_SEQ_CST);
-    errno = 0xdead;
 }
 
 void *libwrap_resolve_fallback(const char *symbol, const char *soname, const void *self)
