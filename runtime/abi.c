@@ -11,6 +11,8 @@
 #include "arguments.h"
 #include "hot.h"
 
+#include <stddef.h>
+
 uint32_t lw_abi_xsave_size, lw_abi_xsave, lw_abi_vec, lw_abi_xinuse;
 
 static inline void lw_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
@@ -59,16 +61,63 @@ static inline uintptr_t lw_abi_gate(uintptr_t (*fn)(uintptr_t, uintptr_t), uintp
     return lw_abi_call_saving(fn, a, b);
 }
 
-/* A free return slot for a call at `sp` when the common case holds (no
- * slot at or below this frame: that would be a tail call's caller or a
- * call left by longjmp, which the slow path tells apart), else NULL. */
+/* The offsets the trampoline's assembly uses (abi.h). */
+#define LW_AT(type, field, off) _Static_assert(offsetof(type, field) == (off), #type "." #field)
+LW_AT(libwrap_abi_entry, orig, LW_E_ORIG);
+LW_AT(libwrap_abi_entry, state, LW_E_STATE);
+_Static_assert(offsetof(libwrap_abi_entry, region) + offsetof(libwrap_region, id) == LW_E_ID,
+               "libwrap_abi_entry.region.id");
+LW_AT(lw_tls_block, hot, LW_T_HOT);
+LW_AT(lw_tls_block, guard, LW_T_GUARD);
+LW_AT(lw_tls_block, ra_top, LW_T_RA_TOP);
+LW_AT(lw_tls_block, ra_end, LW_T_RA_END);
+LW_AT(lw_thread, stack, LW_TH_STACK);
+LW_AT(lw_thread, depth, LW_TH_DEPTH);
+LW_AT(lw_thread, cap, LW_TH_CAP);
+LW_AT(lw_frame, node, LW_F_NODE);
+LW_AT(lw_frame, start, LW_F_START);
+LW_AT(lw_frame, frame, LW_F_FRAME);
+LW_AT(lw_frame, region, LW_F_REGION);
+LW_AT(lw_frame, inherited, LW_F_REGION + 4);
+_Static_assert(sizeof(lw_frame) == LW_F_SIZE, "lw_frame size");
+LW_AT(lw_node, region, LW_N_REGION);
+LW_AT(lw_node, last_hit, LW_N_LAST_HIT);
+LW_AT(lw_node, visits, LW_N_VISITS);
+LW_AT(lw_node, incl, LW_N_INCL);
+LW_AT(lw_node, min, LW_N_MIN);
+LW_AT(lw_node, max, LW_N_MAX);
+LW_AT(lw_ra, ra, LW_RA_RA);
+LW_AT(lw_ra, rbx, LW_RA_RBX);
+LW_AT(lw_ra, entry, LW_RA_ENTRY);
+LW_AT(lw_ra, sp, LW_RA_SP);
+LW_AT(lw_ra, frame, LW_RA_FRAME);
+LW_AT(lw_ra, depth, LW_RA_DEPTH);
+_Static_assert(sizeof(lw_ra) == LW_RA_SIZE, "lw_ra size");
+
+/* A free return slot for a call at `sp` when the common case holds, else
+ * NULL: a slot at or below this frame is a tail call's caller or was
+ * abandoned (longjmp), which the slow path tells apart. ra_base[-1] is a
+ * sentinel above every frame. */
 static inline __attribute__((always_inline)) lw_ra *lw_abi_free_slot(void **sp)
 {
     lw_ra *top = lw_tls.ra_top;
-    if (lw_likely(top && top != lw_tls.ra_end &&
-                  (top == lw_tls.ra_base || (uintptr_t)top[-1].sp > (uintptr_t)sp)))
+    if (lw_likely(top != lw_tls.ra_end && (uintptr_t)top[-1].sp > (uintptr_t)sp))
         return top;
     return NULL;
+}
+
+/* Takes slot `top` for the call just entered at `sp`: its exit takes the
+ * trampoline's fast path unless `slow_exit` (a result to record). */
+static inline __attribute__((always_inline)) uintptr_t lw_abi_take_slot(lw_ra *top, libwrap_abi_entry *e,
+                                                                        void **sp, int slow_exit)
+{
+    lw_thread *t = lw_tls.self;
+    top->entry = e;
+    top->sp = sp;
+    top->depth = slow_exit ? LW_RA_NO_FAST_EXIT : t->depth - 1;
+    top->frame = t->stack + (t->depth - 1);
+    lw_tls.ra_top = top + 1;
+    return (uintptr_t)top;
 }
 
 /* Records the parameters selected in `mask` of the call just entered:
@@ -89,8 +138,8 @@ static __attribute__((noinline)) void lw_abi_record_slow(int32_t id, const libwr
 }
 
 /*
- * Everything but the common entry: a function whose arguments are
- * recorded, and, through the gate, first calls, tracing, metrics. The
+ * Everything but the common entry: a function whose arguments or result
+ * are recorded, and, through the gate, first calls, tracing, metrics. The
  * vector registers are read first, while they hold the caller's arguments.
  */
 static __attribute__((noinline)) uintptr_t lw_abi_enter_other(libwrap_abi_entry *e, void **sp)
@@ -99,22 +148,22 @@ static __attribute__((noinline)) uintptr_t lw_abi_enter_other(libwrap_abi_entry 
     uint32_t flags = LW_LOAD(e->flags);
     int32_t id = __atomic_load_n(&e->region.id, __ATOMIC_ACQUIRE);
     lw_ra *top;
-    if ((flags & (LIBWRAP_ABI_RECORD | LIBWRAP_ABI_NORETURN)) == LIBWRAP_ABI_RECORD && id > 0 &&
-        __atomic_load_n(&e->orig, __ATOMIC_ACQUIRE) != NULL && (top = lw_abi_free_slot(sp))) {
+    if (!(flags & LIBWRAP_ABI_NORETURN) && (flags & (LIBWRAP_ABI_RECORD | LIBWRAP_ABI_RECORD_RESULT)) &&
+        id > 0 && __atomic_load_n(&e->orig, __ATOMIC_ACQUIRE) != NULL && (top = lw_abi_free_slot(sp))) {
         int r = lw_enter_fast(id, sp);
         if (r == 0)
             return LW_ABI_PASS;
         if (r > 0) {
-            top->entry = e;
-            top->sp = sp;
-            lw_tls.ra_top = top + 1;
-            if (lw_unlikely(lw_args_fast_from(LW_VALUES_ABI, id, 0, sp) < 0))
+            uintptr_t slot = lw_abi_take_slot(top, e, sp, (flags & LIBWRAP_ABI_RECORD_RESULT) != 0);
+            if ((flags & LIBWRAP_ABI_RECORD) &&
+                lw_unlikely(lw_args_fast_from(LW_VALUES_ABI, id, 0, sp) < 0))
                 lw_abi_record_slow(id, lw_abi_params(e), sp);
-            return (uintptr_t)top;
+            return slot;
         }
     }
 #else
     (void)lw_abi_record_slow;
+    (void)lw_abi_take_slot;
 #endif
     lw_abi_call c;
     c.e = e;
@@ -124,31 +173,32 @@ static __attribute__((noinline)) uintptr_t lw_abi_enter_other(libwrap_abi_entry 
 }
 
 /*
- * Entry. Returns a return slot (the entry was recorded: the trampoline
- * calls the original, then lw_abi_exit), LW_ABI_PASS (forward as a tail
- * jump) or LW_ABI_MISSING.
+ * Entry, when the trampoline's own fast path did not take the call.
+ * Returns a return slot (the entry was recorded: the trampoline calls the
+ * original, then lw_abi_exit), LW_ABI_PASS (forward as a tail jump) or
+ * LW_ABI_MISSING.
  */
 uintptr_t lw_abi_enter(libwrap_abi_entry *e, void **sp)
 {
     if (lw_likely(__atomic_load_n(&e->orig, __ATOMIC_ACQUIRE) != NULL)) {
 #ifdef LIBWRAP_NOP
+        /* Nothing is measured: the trampoline jumps straight from now on. */
+        __atomic_store_n(&e->state, LW_ABI_STATE_EXCLUDED, __ATOMIC_RELAXED);
         return LW_ABI_PASS;
 #else
         int32_t id = __atomic_load_n(&e->region.id, __ATOMIC_ACQUIRE);
         if (lw_unlikely(id < 0))
             return LW_ABI_PASS;
         lw_ra *top;
-        /* Recorded parameters take the other path: one flag test, with
-         * the one for noreturn functions. */
-        if (lw_likely(id > 0 && !(LW_LOAD(e->flags) & (LIBWRAP_ABI_NORETURN | LIBWRAP_ABI_RECORD)) &&
+        /* Recorded arguments take the other path: one flag test, with the
+         * one for noreturn functions. */
+        if (lw_likely(id > 0 &&
+                      !(LW_LOAD(e->flags) &
+                        (LIBWRAP_ABI_NORETURN | LIBWRAP_ABI_RECORD | LIBWRAP_ABI_RECORD_RESULT)) &&
                       (top = lw_abi_free_slot(sp)))) {
             int r = lw_enter_fast(id, sp);
-            if (lw_likely(r > 0)) {
-                top->entry = e;
-                top->sp = sp;
-                lw_tls.ra_top = top + 1;
-                return (uintptr_t)top;
-            }
+            if (lw_likely(r > 0))
+                return lw_abi_take_slot(top, e, sp, 0);
             if (r == 0)
                 return LW_ABI_PASS;
         }

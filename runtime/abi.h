@@ -12,6 +12,53 @@
 #ifndef LIBWRAP_RUNTIME_ABI_H
 #define LIBWRAP_RUNTIME_ABI_H
 
+/* libwrap_abi_entry.state, owned by the runtime (abi_slow.c sets it). */
+#define LW_ABI_STATE_UNKNOWN 0  /* the C hooks decide */
+#define LW_ABI_STATE_MISSING 1  /* the original cannot be found */
+#define LW_ABI_STATE_FAST 2     /* original known, region measured, returns: the
+                                 * trampoline's own fast path may take the call */
+#define LW_ABI_STATE_EXCLUDED 3 /* original known, region excluded: a straight jump */
+#define LW_ABI_STATE_SLOW 4     /* region measured, every call through the C hooks */
+
+/*
+ * What the trampoline's assembly reads and writes, by offset (abi.c checks
+ * each against the C layout at compile time). Its fast path is the common
+ * case of lw_enter_fast and lw_exit_fast (hot.h) without events.
+ */
+#define LW_E_ORIG 0        /* libwrap_abi_entry */
+#define LW_E_STATE 28
+#define LW_E_ID 60         /* region.id */
+#define LW_T_HOT 16        /* lw_tls_block */
+#define LW_T_GUARD 24
+#define LW_T_RA_TOP 32
+#define LW_T_RA_END 48
+#define LW_TH_STACK 0      /* lw_thread */
+#define LW_TH_DEPTH 8
+#define LW_TH_CAP 12
+#define LW_F_NODE 0        /* lw_frame */
+#define LW_F_START 8
+#define LW_F_FRAME 16
+#define LW_F_REGION 24     /* and `inherited`, 0, in the same 8 bytes */
+#define LW_F_SIZE 32
+#define LW_N_REGION 0      /* lw_node */
+#define LW_N_LAST_HIT 32
+#define LW_N_VISITS 40
+#define LW_N_INCL 48
+#define LW_N_MIN 56
+#define LW_N_MAX 64
+#define LW_RA_RA 0         /* lw_ra */
+#define LW_RA_RBX 8
+#define LW_RA_ENTRY 16
+#define LW_RA_SP 24
+#define LW_RA_FRAME 32
+#define LW_RA_DEPTH 40
+#define LW_RA_SIZE 48
+/* lw_ra.depth of a slot whose exit must take the C hook: no depth - 1 the
+ * exit's fast path computes equals it (lw_thread_none's is UINT32_MAX - 1). */
+#define LW_RA_NO_FAST_EXIT 0x80000000u
+
+#ifndef __ASSEMBLER__
+
 #include "internal.h"
 
 #pragma GCC visibility push(hidden)
@@ -20,16 +67,24 @@
  * A return slot: while a measured original runs, its caller's return
  * address and %rbx wait here, and %rbx points here (the trampoline's CFI
  * says so, so that unwinders find the caller). The layout is the
- * trampoline's: do not reorder.
+ * trampoline's: do not reorder. ra_base[-1] is a sentinel whose `sp` is
+ * the highest address, so the newest slot always has a predecessor.
  */
 typedef struct lw_ra {
     void *ra;                 /* 0: the caller's return address */
     void *rbx;                /* 8: the caller's %rbx */
     libwrap_abi_entry *entry; /* 16 */
     void **sp;                /* 24: where the return address was: the frame's identity */
+    /* The frame this call opened, stack[depth] of its thread: the exit's
+     * fast path closes it when it is still the top one. depth is
+     * LW_RA_NO_FAST_EXIT when the exit must take the C hook. */
+    lw_frame *frame;          /* 32 */
+    uint32_t depth;           /* 40 */
+    uint32_t reserved;
 } lw_ra;
 
 #define LW_RA_SLOTS 32768u
+
 
 /* Where an original called by the trampoline returns to: a call whose
  * return address is this one is a tail call made by a measured original
@@ -122,6 +177,13 @@ uintptr_t lw_abi_args_slow(uintptr_t args, uintptr_t unused); /* args: an lw_abi
  * when no zero value can stand for the result. */
 void lw_abi_missing(libwrap_abi_entry *e);
 
+/* Compensation's calibration (compensate.c): a wrapper like a generated
+ * one, of lw_abi_calib_entry. */
+extern libwrap_abi_entry lw_abi_calib_entry;
+extern const char lw_abi_calib_stub[];
+
 #pragma GCC visibility pop
+
+#endif /* __ASSEMBLER__ */
 
 #endif /* LIBWRAP_RUNTIME_ABI_H */

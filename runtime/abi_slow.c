@@ -20,7 +20,7 @@ extern _Unwind_Word _Unwind_GetCFA(struct _Unwind_Context *) __attribute__((weak
 
 static int lw_abi_resolve(libwrap_abi_entry *e)
 {
-    if (__atomic_load_n(&e->state, __ATOMIC_RELAXED) || !e->lib || !e->lib->next)
+    if (__atomic_load_n(&e->state, __ATOMIC_RELAXED) == LW_ABI_STATE_MISSING || !e->lib || !e->lib->next)
         return 0;
     /* dlsym itself calls a wrapped function (an allocator): that call fails
      * instead of resolving again, as in the typed wrappers. */
@@ -30,7 +30,7 @@ static int lw_abi_resolve(libwrap_abi_entry *e)
     if (!p)
         p = libwrap_resolve_fallback(e->region.symbol, e->lib->soname, e->self);
     if (!p) {
-        __atomic_store_n(&e->state, 1, __ATOMIC_RELAXED);
+        __atomic_store_n(&e->state, LW_ABI_STATE_MISSING, __ATOMIC_RELAXED);
         return 0;
     }
     __atomic_store_n(&e->orig, p, __ATOMIC_RELEASE);
@@ -78,7 +78,12 @@ static int lw_in_stack(const lw_thread *t, const void *p)
 static lw_ra *lw_abi_slot(void **sp, void **frame)
 {
     if (!lw_tls.ra_base) {
-        lw_ra *base = lw_map(LW_RA_SLOTS * sizeof *base);
+        /* One more in front: the sentinel ra_base[-1] (abi.h). */
+        lw_ra *base = lw_map((LW_RA_SLOTS + 1) * sizeof *base);
+        if (base) {
+            base->sp = (void **)UINTPTR_MAX;
+            base++;
+        }
         if (!base) {
             static int warned;
             libwrap_warn_once(&warned, "cannot allocate a thread's return slots (out of memory): "
@@ -113,6 +118,24 @@ static lw_ra *lw_abi_slot(void **sp, void **frame)
     return top;
 }
 
+/*
+ * What the trampoline does with the entry's later calls (e->state), once
+ * its region is known: a straight jump when it is excluded, its own fast
+ * path when it is measured, returns and records no argument, the C hooks
+ * otherwise (noreturn functions, recorded arguments or results; the flags
+ * are set at registration, before this).
+ */
+static void lw_abi_settle(libwrap_abi_entry *e, int32_t id)
+{
+    uint32_t slow = LIBWRAP_ABI_NORETURN | LIBWRAP_ABI_RECORD | LIBWRAP_ABI_RECORD_RESULT;
+    int32_t state = id < 0                       ? LW_ABI_STATE_EXCLUDED
+                    : (LW_LOAD(e->flags) & slow) ? LW_ABI_STATE_SLOW
+                                                 : LW_ABI_STATE_FAST;
+    if (id > 0 && e != &lw_abi_calib_entry)
+        lw_region_set_kind(id, LW_KIND_ABI);
+    __atomic_store_n(&e->state, state, __ATOMIC_RELAXED);
+}
+
 /* The parameters of the call just entered, when its function records them. */
 static void lw_abi_record_params(int32_t id, const lw_abi_call *c)
 {
@@ -140,11 +163,21 @@ static uintptr_t lw_abi_enter_slow_(const lw_abi_call *c)
     (void)sp;
     (void)lw_abi_slot;
     (void)lw_abi_record_params;
+    (void)lw_abi_settle;
+    /* Nothing is measured: the trampoline jumps straight from now on. */
+    __atomic_store_n(&e->state, LW_ABI_STATE_EXCLUDED, __ATOMIC_RELAXED);
     return LW_ABI_PASS;
 #else
     int32_t id = __atomic_load_n(&e->region.id, __ATOMIC_ACQUIRE);
     if (!id)
         id = lw_region_register_abi(e);
+    /* Once; not while the runtime calls the wrapped function itself (a
+     * negative id then stands for "not now": the region stays
+     * unregistered), nor when the runtime does not run. */
+    if (__atomic_load_n(&e->state, __ATOMIC_RELAXED) == LW_ABI_STATE_UNKNOWN && id != 0 &&
+        __atomic_load_n(&e->region.id, __ATOMIC_ACQUIRE) == id && !LW_LOAD(lw_tls.guard) &&
+        LW_LOAD(lw_state) == 1)
+        lw_abi_settle(e, id);
     if (id <= 0)
         return LW_ABI_PASS;
     if (e->flags & LIBWRAP_ABI_NORETURN) {
@@ -164,6 +197,13 @@ static uintptr_t lw_abi_enter_slow_(const lw_abi_call *c)
      * used and gave back the slot: take it now. */
     slot->entry = e;
     slot->sp = sp;
+    slot->depth = LW_RA_NO_FAST_EXIT;
+    lw_thread *t = lw_tls.self;
+    /* A result to record: the exit takes the C hook (lw_abi_exit). */
+    if (t && t->depth && !(LW_LOAD(e->flags) & LIBWRAP_ABI_RECORD_RESULT)) {
+        slot->depth = t->depth - 1;
+        slot->frame = t->stack + slot->depth;
+    }
     lw_tls.ra_top = slot + 1;
     lw_abi_record_params(id, c);
     return (uintptr_t)slot;

@@ -32,6 +32,8 @@
  */
 #if defined(__x86_64__)
 
+#include "abi.h"
+
 /* DW_CFA_expression REG, [DW_OP_breg3 (rbx) OFFSET]: REG is saved at %rbx+OFFSET. */
 #define CFI_SAVED_AT_RBX(reg, offset) .cfi_escape 0x10, reg, 0x02, 0x73, offset
 
@@ -58,14 +60,230 @@
 	movq	56(%rsp), %r10
 .endm
 
+/* The fast path's scratch registers, pushed and popped with their CFI. */
+.macro PUSH reg
+	pushq	\reg
+	.cfi_adjust_cfa_offset 8
+.endm
+.macro POP reg
+	popq	\reg
+	.cfi_adjust_cfa_offset -8
+.endm
+
 	.text
 
+/*
+ * The fast path (the common case, in the trampoline itself): the table
+ * entry says LW_ABI_STATE_FAST, the thread is not inside the runtime and
+ * may take the fast path (lw_tls.hot), a return slot is free and no older
+ * one is a leftover at or below this call, the frame stack has room and its
+ * top frame is live, and the node of this region under it is the one found
+ * last time. Then: the slot and the frame are filled, the entry timestamp
+ * is taken last, and the original is called with %rax %rdx %rcx %rbx (the
+ * only registers used) as the caller left them. Anything else goes to the
+ * C hooks below (lw_abi_enter and lw_abi_exit), which handle every case.
+ * The same steps as lw_enter_fast and lw_exit_fast (hot.h): keep them alike.
+ * The guard is taken with `bts`: set, and the carry says it was set before
+ * (a call from inside the runtime, or from a signal handler that
+ * interrupted it), in one instruction.
+ */
 	.globl	libwrap_trampoline
 	.type	libwrap_trampoline, @function
 	.p2align 4
 libwrap_trampoline:
+lw_abi_trampoline:
 	.cfi_startproc
 	.cfi_personality 0x1b, lw_abi_personality
+	cmpl	$LW_ABI_STATE_FAST, LW_E_STATE(%r11)
+	jne	.Lnot_fast
+	.cfi_remember_state
+	PUSH	%rbx
+	.cfi_rel_offset %rbx, 0
+	PUSH	%rax
+	PUSH	%rdx
+	PUSH	%rcx
+	.cfi_remember_state
+	/* The return address is at 32(%rsp). */
+	movq	lw_tls@gottpoff(%rip), %rcx
+	btsl	$0, %fs:LW_T_GUARD(%rcx)
+	jc	.Lfast_pass			/* inside the runtime: not measured */
+	movq	%fs:LW_T_RA_TOP(%rcx), %rbx
+	cmpq	%fs:LW_T_RA_END(%rcx), %rbx
+	jae	.Lfast_to_c
+	leaq	32(%rsp), %rax			/* the call's identity */
+	cmpq	%rax, LW_RA_SP-LW_RA_SIZE(%rbx)
+	jbe	.Lfast_to_c			/* a leftover, or a tail call */
+	/* After the guard: the finaliser clears it (internal.h). */
+	movq	%fs:LW_T_HOT(%rcx), %rcx
+	movl	LW_TH_DEPTH(%rcx), %edx
+	cmpl	LW_TH_CAP(%rcx), %edx
+	jae	.Lfast_to_c			/* no room, or no thread */
+	movq	%r11, LW_RA_ENTRY(%rbx)
+	movq	%rax, LW_RA_SP(%rbx)
+	movl	%edx, LW_RA_DEPTH(%rbx)
+	shlq	$5, %rdx
+	addq	LW_TH_STACK(%rcx), %rdx		/* the new frame */
+	cmpq	%rax, LW_F_FRAME-LW_F_SIZE(%rdx)
+	jbe	.Lfast_to_c			/* the top frame was abandoned */
+	movq	%rax, LW_F_FRAME(%rdx)
+	movq	LW_F_NODE-LW_F_SIZE(%rdx), %rax
+	movq	LW_N_LAST_HIT(%rax), %rax
+	movl	LW_E_ID(%r11), %r11d
+	cmpl	%r11d, LW_N_REGION(%rax)
+	jne	.Lfast_to_c_r11			/* not the child found last time */
+	movq	%rax, LW_F_NODE(%rdx)
+	movq	%r11, LW_F_REGION(%rdx)		/* and inherited = 0 */
+	movq	%rdx, LW_RA_FRAME(%rbx)
+	incl	LW_TH_DEPTH(%rcx)
+	movq	%rdx, %r11
+	rdtsc
+	movl	%eax, LW_F_START(%r11)
+	movl	%edx, LW_F_START+4(%r11)
+	movq	lw_tls@gottpoff(%rip), %rcx
+	addq	$LW_RA_SIZE, %fs:LW_T_RA_TOP(%rcx)
+	movl	$0, %fs:LW_T_GUARD(%rcx)
+	movq	LW_RA_ENTRY(%rbx), %r11
+	POP	%rcx
+	POP	%rdx
+	POP	%rax
+	popq	LW_RA_RBX(%rbx)			/* the caller's %rbx into the slot */
+	.cfi_adjust_cfa_offset -8
+	CFI_SAVED_AT_RBX(0x03, LW_RA_RBX)
+	popq	LW_RA_RA(%rbx)			/* and its return address */
+	CFI_SAVED_AT_RBX(0x10, LW_RA_RA)
+	/* While the original runs, this frame's stack pointer equals its
+	 * caller's at the call (the return address was popped). Unwinders
+	 * identify a frame by its callee's CFA (libgcc finds an exception's
+	 * handler frame again so in its second phase): with the usual CFA the
+	 * caller and this frame would be one. This CFA is one byte above the
+	 * caller's stack pointer, which is given by its own rule, CFA - 1. */
+	.cfi_def_cfa_offset 1
+	.cfi_escape 0x16, 0x07, 0x02, 0x31, 0x1c	/* DW_CFA_val_expression rsp: CFA - 1 */
+	/* Both paths call the original here, %r11 its entry, %rbx its slot:
+	 * one return point. */
+.Lcall_original:
+	call	*LW_E_ORIG(%r11)
+	.globl	lw_abi_return_point
+	.hidden	lw_abi_return_point
+lw_abi_return_point:
+	/* Back from the original, %rsp as at our entry plus 8. */
+	pushq	0(%rbx)
+	.cfi_def_cfa_offset 8
+	.cfi_restore %rsp
+	.cfi_offset 16, -8
+	.cfi_remember_state
+	/* The exit's fast path: the timestamp first, then the checks. */
+	PUSH	%rax
+	PUSH	%rdx
+	PUSH	%rcx
+	rdtsc
+	shlq	$32, %rdx
+	orq	%rdx, %rax
+	movq	lw_tls@gottpoff(%rip), %rcx
+	/* Frees the slot and any slot above it left by a longjmp, before
+	 * anything else: a signal handler may reuse it from here on. */
+	movq	%rbx, %fs:LW_T_RA_TOP(%rcx)
+	btsl	$0, %fs:LW_T_GUARD(%rcx)
+	jc	.Lexit_to_c
+	movq	%fs:LW_T_HOT(%rcx), %rdx
+	movl	LW_RA_DEPTH(%rbx), %ecx
+	incl	%ecx
+	cmpl	%ecx, LW_TH_DEPTH(%rdx)
+	jne	.Lexit_to_c_guard		/* not the top frame, or no thread */
+	decl	LW_TH_DEPTH(%rdx)
+	movq	LW_RA_FRAME(%rbx), %rdx
+	subq	LW_F_START(%rdx), %rax
+	jb	.Lexit_backwards
+.Lexit_dt:
+	movq	LW_F_NODE(%rdx), %rdx
+	incq	LW_N_VISITS(%rdx)
+	addq	%rax, LW_N_INCL(%rdx)
+	cmpq	LW_N_MIN(%rdx), %rax
+	jae	1f
+	movq	%rax, LW_N_MIN(%rdx)
+1:	cmpq	LW_N_MAX(%rdx), %rax
+	jbe	2f
+	movq	%rax, LW_N_MAX(%rdx)
+2:	movq	lw_tls@gottpoff(%rip), %rcx
+	movl	$0, %fs:LW_T_GUARD(%rcx)
+	POP	%rcx
+	POP	%rdx
+	POP	%rax
+	movq	LW_RA_RBX(%rbx), %rbx
+	.cfi_restore %rbx
+	ret
+
+.Lexit_backwards:
+	.cfi_restore_state
+	.cfi_remember_state
+	.cfi_adjust_cfa_offset 24
+	xorl	%eax, %eax		/* the clock went back (another core's TSC): 0 */
+	jmp	.Lexit_dt
+
+.Lexit_to_c_guard:
+	.cfi_restore_state
+	.cfi_adjust_cfa_offset 24
+	movq	lw_tls@gottpoff(%rip), %rcx
+	movl	$0, %fs:LW_T_GUARD(%rcx)
+.Lexit_to_c:
+	POP	%rcx
+	POP	%rdx
+	POP	%rax
+	/* The C hook, every register as the original left it. */
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	movq	%rsp, %rbp
+	.cfi_def_cfa_register %rbp
+	subq	$80, %rsp
+	SAVE_GPRS
+	movq	%r11, 64(%rsp)
+	movq	8(%rbx), %rax
+	movq	%rax, 72(%rsp)
+	.cfi_offset %rbx, -24
+	movq	%rbx, %rdi
+	call	lw_abi_exit
+	RESTORE_GPRS
+	movq	64(%rsp), %r11
+	movq	72(%rsp), %rbx
+	.cfi_restore %rbx
+	leave
+	.cfi_def_cfa %rsp, 8
+	.cfi_restore %rbp
+	ret
+
+	/* The entry's fast path could not take the call. */
+.Lfast_to_c_r11:
+	.cfi_restore_state
+	.cfi_remember_state
+	movq	LW_RA_ENTRY(%rbx), %r11
+.Lfast_to_c:
+	movq	lw_tls@gottpoff(%rip), %rcx
+	movl	$0, %fs:LW_T_GUARD(%rcx)
+	POP	%rcx
+	POP	%rdx
+	POP	%rax
+	POP	%rbx
+	.cfi_restore %rbx
+	jmp	.Lc_enter
+
+.Lfast_pass:
+	.cfi_restore_state
+	POP	%rcx
+	POP	%rdx
+	POP	%rax
+	POP	%rbx
+	.cfi_restore %rbx
+	jmp	*LW_E_ORIG(%r11)
+
+.Lnot_fast:
+	.cfi_restore_state
+	cmpl	$LW_ABI_STATE_EXCLUDED, LW_E_STATE(%r11)
+	jne	.Lc_enter
+	jmp	*LW_E_ORIG(%r11)		/* filtered out: as if unwrapped */
+
+	/* Every other case: the C hooks, with the argument registers saved. */
+.Lc_enter:
 	pushq	%rbp
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbp, 0
@@ -88,8 +306,7 @@ libwrap_trampoline:
 	movq	8(%rbp), %r11
 	movq	%r11, 0(%rbx)
 	CFI_SAVED_AT_RBX(0x10, 0)
-	movq	64(%rsp), %r11
-	movq	(%r11), %r11		/* entry->orig */
+	movq	64(%rsp), %r11		/* the entry */
 	RESTORE_GPRS
 	movq	%rbp, %rsp
 	.cfi_def_cfa_register %rsp
@@ -97,44 +314,9 @@ libwrap_trampoline:
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %rbp
 	addq	$8, %rsp		/* the return address: kept in the slot */
-	/* While the original runs, this frame's stack pointer equals its
-	 * caller's at the call (the return address was popped). Unwinders
-	 * identify a frame by its callee's CFA (libgcc finds an exception's
-	 * handler frame again so in its second phase): with the usual CFA the
-	 * caller and this frame would be one. This CFA is one byte above the
-	 * caller's stack pointer, which is given by its own rule, CFA - 1. */
 	.cfi_def_cfa_offset 1
 	.cfi_escape 0x16, 0x07, 0x02, 0x31, 0x1c	/* DW_CFA_val_expression rsp: CFA - 1 */
-	call	*%r11
-	.globl	lw_abi_return_point
-	.hidden	lw_abi_return_point
-lw_abi_return_point:
-	/* Back from the original, %rsp as at our entry plus 8. */
-	pushq	0(%rbx)
-	.cfi_def_cfa_offset 8
-	.cfi_restore %rsp
-	.cfi_offset 16, -8
-	pushq	%rbp
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %rbp, 0
-	movq	%rsp, %rbp
-	.cfi_def_cfa_register %rbp
-	subq	$80, %rsp
-	SAVE_GPRS
-	movq	%r11, 64(%rsp)
-	movq	8(%rbx), %rax
-	movq	%rax, 72(%rsp)
-	.cfi_offset %rbx, -24
-	movq	%rbx, %rdi
-	call	lw_abi_exit
-	RESTORE_GPRS
-	movq	64(%rsp), %r11
-	movq	72(%rsp), %rbx
-	.cfi_restore %rbx
-	leave
-	.cfi_def_cfa %rsp, 8
-	.cfi_restore %rbp
-	ret
+	jmp	.Lcall_original
 
 .Lnot_measured:
 	.cfi_restore_state
@@ -163,6 +345,19 @@ lw_abi_return_point:
 	ret
 	.cfi_endproc
 	.size	libwrap_trampoline, .-libwrap_trampoline
+
+/* The compensation's calibration (compensate.c) calls an empty function
+ * through the trampoline as a generated wrapper does, with its own entry. */
+	.globl	lw_abi_calib_stub
+	.hidden	lw_abi_calib_stub
+	.type	lw_abi_calib_stub, @function
+	.p2align 4
+lw_abi_calib_stub:
+	.cfi_startproc
+	leaq	lw_abi_calib_entry(%rip), %r11
+	jmp	lw_abi_trampoline
+	.cfi_endproc
+	.size	lw_abi_calib_stub, .-lw_abi_calib_stub
 
 /*
  * uintptr_t lw_abi_call_saving(fn, a, b): fn(a, b), ordinary C, with the

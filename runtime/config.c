@@ -17,6 +17,7 @@
 
 struct lw_config lw_cfg = {
     .profiling = true,
+    .compensate = true,
     .tracing = false,
     .mpi_collectives = true,
     .timer = LW_TIMER_TSC,
@@ -131,6 +132,7 @@ void lw_config_load(void)
     lw_get_bool("LIBWRAP_ENABLE_TRACING", &lw_cfg.tracing);
     lw_cfg.tracing_requested = lw_cfg.tracing;
     lw_get_bool("LIBWRAP_MPI_COLLECTIVES", &lw_cfg.mpi_collectives);
+    lw_get_bool("LIBWRAP_COMPENSATE", &lw_cfg.compensate);
 
     if ((v = getenv("LIBWRAP_TIMER")) && *v) {
         if (!strcasecmp(v, "tsc"))
@@ -182,6 +184,7 @@ int lw_config_write(FILE *out, const char *experiment_dir)
     fprintf(out, "LIBWRAP_EXPERIMENT_DIRECTORY=%s\n", experiment_dir);
     fprintf(out, "LIBWRAP_FILTERING_FILE=%s\n", lw_or_none(lw_cfg.filtering_file));
     fprintf(out, "LIBWRAP_TIMER=%s\n", lw_timer_name());
+    lw_compensate_config_write(out);
     lw_plugins_config_write(out);
     fprintf(out, "LIBWRAP_TOTAL_MEMORY=%zu\n", lw_cfg.total_memory);
     fprintf(out, "LIBWRAP_VERBOSE=%s\n", verbose);
@@ -205,6 +208,8 @@ const char *lw_config_setting(const char *name)
         return lw_cfg.tracing ? "true" : "false";
     if (!strcmp(name, "LIBWRAP_TIMER"))
         return lw_timer_name();
+    if (!strcmp(name, "LIBWRAP_COMPENSATE"))
+        return lw_compensating() ? "true" : "false";
     if (!strcmp(name, "LIBWRAP_EXPERIMENT_DIRECTORY"))
         return lw_experiment_dir_claimed();
     if (!strcmp(name, "LIBWRAP_FILTERING_FILE"))

@@ -5,10 +5,13 @@
  *
  * These functions use general-purpose registers only and call nothing: abi.c
  * is compiled with -mgeneral-regs-only, so that a trampoline need not save
- * the vector and x87 registers around them. Everything else (first call of
- * a thread, a growing tree or stack, metrics, tracing, abandoned frames, the
+ * the vector and x87 registers around them. Neither touches errno. Everything
+ * else (first call of a thread, a growing tree or stack, metrics, listeners
+ * that take each call, a full event buffer, abandoned frames, the
  * clock_gettime timer) is the full path's: they return -1 and leave the
- * thread as they found it, and the caller takes the full path.
+ * thread as they found it, and the caller takes the full path. The ABI
+ * trampoline's assembly (abi_x86_64.S) has its own copy of the common case
+ * without events; keep the two alike.
  */
 #ifndef LIBWRAP_RUNTIME_HOT_H
 #define LIBWRAP_RUNTIME_HOT_H
@@ -23,20 +26,18 @@ static inline __attribute__((always_inline)) void lw_frame_open(lw_frame *f, lw_
 {
     f->node = n;
     f->start = now;
-    f->child = 0;
     f->frame = frame;
     f->region = id;
     f->inherited = 0;
 }
 
-/* Adds one visit of `dt` ticks, `child` of them in callees, to `n`: the one
- * place that defines the statistics, shared by the fast and full exits. */
-static inline __attribute__((always_inline)) void lw_node_account(lw_node *n, uint64_t dt,
-                                                                   uint64_t child)
+/* Adds one visit of `dt` ticks to `n`: the one place that defines the
+ * statistics, shared by the fast and full exits (and the trampoline's
+ * assembly, which does the same). */
+static inline __attribute__((always_inline)) void lw_node_account(lw_node *n, uint64_t dt)
 {
     n->visits++;
     n->incl += dt;
-    n->excl += dt - (child < dt ? child : dt);
     if (dt < n->min)
         n->min = dt;
     if (dt > n->max)
@@ -46,16 +47,15 @@ static inline __attribute__((always_inline)) void lw_node_account(lw_node *n, ui
 /* The node of region `id` under the top frame when it is the one found
  * last time, nothing else needs doing and the stack has room: the common
  * case of an entry. NULL otherwise, also when a frame at or below `frame`
- * was abandoned (longjmp). */
+ * was abandoned (longjmp). The sentinel frame stack[-1] makes an empty
+ * stack no special case. */
 static inline __attribute__((always_inline)) lw_node *lw_known_child(const lw_thread *t, int32_t id,
                                                                      void *frame)
 {
     uint32_t d = t->depth;
     const lw_frame *f = t->stack + d;
-    lw_node *parent = d ? f[-1].node : t->tree.root;
-    lw_node *n;
-    if (lw_unlikely((d && (uintptr_t)f[-1].frame <= (uintptr_t)frame) || d == t->cap || !parent ||
-                    !(n = parent->last_hit) || n->region != id))
+    lw_node *n = f[-1].node->last_hit;
+    if (lw_unlikely((uintptr_t)f[-1].frame <= (uintptr_t)frame || d == t->cap || n->region != id))
         return NULL;
     return n;
 }
@@ -75,67 +75,79 @@ static inline __attribute__((always_inline)) int lw_guard_take(void)
     return 1;
 }
 
+/* The fast paths' version of it: with the guard set, the thread's fast
+ * state (lw_tls.fast), which the finaliser clears before its membarrier:
+ * one check for "measurement runs" and "this thread may take the fast
+ * path". NULL: the guard is given back. */
+static inline __attribute__((always_inline)) lw_thread *lw_guard_take_fast(void)
+{
+    LW_STORE(lw_tls.guard, 1);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    lw_thread *t = LW_LOAD(lw_tls.fast);
+    if (lw_unlikely(!t))
+        LW_GUARD_CLEAR();
+    return t;
+}
+
 /*
  * Entry into region `id` (> 0): 1 recorded (libwrap_exit must follow), 0 not
- * recorded (runtime stopped, or the thread is inside the runtime), -1 the
- * full path is needed (lw_enter_full).
+ * recorded (the thread is inside the runtime), -1 the full path is needed
+ * (lw_enter_full: also for a stopped runtime, which it answers with 0).
  */
 static inline __attribute__((always_inline)) int lw_enter_fast(int32_t id, void *frame)
 {
-    if (lw_unlikely(LW_LOAD(lw_state) != 1))
-        return 0;
-    lw_thread *t = lw_tls.self;
-    if (lw_unlikely(!t || !lw_timer_tsc))
-        return -1;
     if (lw_unlikely(LW_LOAD(lw_tls.guard)))
         return 0;
-    if (!lw_guard_take())
-        return 0;
-    lw_node *n;
-    if (lw_unlikely(t->slow || t->listen || !(n = lw_known_child(t, id, frame)))) {
+    lw_thread *t = lw_guard_take_fast();
+    if (lw_unlikely(!t))
+        return -1;
+    lw_node *n = lw_known_child(t, id, frame);
+    if (lw_unlikely(!n || (t->ev_pos && t->ev_pos == t->ev_end))) {
         LW_GUARD_CLEAR();
         return -1;
     }
-    lw_frame_open(t->stack + t->depth, n, id, lw_rdtsc(), frame);
+    uint64_t now = lw_rdtsc();
+    if (t->ev_pos) {
+        libwrap_event *e = t->ev_pos;
+        e->ticks = now;
+        e->region = id;
+        e->reserved = 0;
+        t->ev_pos = e + 1;
+    }
+    lw_frame_open(t->stack + t->depth, n, id, now, frame);
     t->depth++;
     LW_GUARD_CLEAR();
     return 1;
 }
 
-/* Closes the top frame at `now` when it is region `id`'s and needs no more
- * than the statistics (no metrics): the common case of an exit. 0 when
- * it is not so, and nothing was done. */
-static inline __attribute__((always_inline)) int lw_close_known(lw_thread *t, int32_t id, uint64_t now)
-{
-    uint32_t d = t->depth;
-    lw_frame *f = t->stack + d - 1;
-    lw_node *n;
-    if (lw_unlikely(!d || t->slow || f->region != id || !(n = f->node)))
-        return 0;
-    uint64_t dt = now > f->start ? now - f->start : 0;
-    lw_node_account(n, dt, f->child);
-    if (d > 1)
-        f[-1].child += dt;
-    t->depth = d - 1;
-    return 1;
-}
-
 /* Exit from region `id`: 0 done (or nothing to record), -1 the full path is
- * needed (lw_exit_full). */
+ * needed (lw_exit_full). A top frame that is not region `id`'s (the
+ * sentinel's region is 0) is the full path's. */
 static inline __attribute__((always_inline)) int lw_exit_fast(int32_t id)
 {
-    if (lw_unlikely(LW_LOAD(lw_state) != 1))
+    if (lw_unlikely(LW_LOAD(lw_tls.guard)))
         return 0;
-    lw_thread *t = lw_tls.self;
-    if (lw_unlikely(!t || LW_LOAD(lw_tls.guard)))
-        return 0;
-    if (lw_unlikely(!lw_timer_tsc || t->slow || t->listen))
+    lw_thread *t = lw_guard_take_fast();
+    if (lw_unlikely(!t))
         return -1;
-    if (!lw_guard_take())
-        return 0;
-    int closed = lw_close_known(t, id, lw_rdtsc());
+    uint32_t d = t->depth;
+    lw_frame *f = t->stack + d - 1;
+    if (lw_unlikely(f->region != id || (t->ev_pos && t->ev_pos == t->ev_end))) {
+        LW_GUARD_CLEAR();
+        return -1;
+    }
+    uint64_t now = lw_rdtsc();
+    if (t->ev_pos) {
+        libwrap_event *e = t->ev_pos;
+        e->ticks = now;
+        e->region = -id;
+        e->reserved = 0;
+        t->ev_pos = e + 1;
+    }
+    lw_node_account(f->node, now > f->start ? now - f->start : 0);
+    t->depth = d - 1;
     LW_GUARD_CLEAR();
-    return closed ? 0 : -1;
+    return 0;
 }
 
 /* The full paths, in profile.c: everything the fast ones leave out. */

@@ -69,8 +69,12 @@ enum lw_log_domain {
     LW_LOG_ALL = 0x3ffu,
 };
 
+struct lw_json;
+
 struct lw_config {
     bool profiling;
+    bool compensate;             /* LIBWRAP_COMPENSATE: take the measurement's own cost
+                                  * out of the profile's times (compensate.c) */
     bool tracing;                /* LIBWRAP_ENABLE_TRACING: loads the otf2 listener; off
                                   * when it cannot be loaded */
     bool tracing_requested;      /* as set */
@@ -147,19 +151,34 @@ static inline uint64_t lw_ticks_to_ns(uint64_t ticks)
 
 /* ---- profile.c: the call tree ----------------------------------------- */
 
+/* The layouts of lw_node, lw_frame, lw_thread and lw_tls_block are read by
+ * the ABI trampoline's assembly too (abi.h lists the offsets it uses; abi.c
+ * checks them at compile time). */
 typedef struct lw_node {
     int32_t region; /* 0 for the root */
     uint32_t args;  /* its recorded arguments: lw_thread.args.blocks[args - 1]; 0 none */
     struct lw_node *parent, *first_child, *next_sibling;
-    struct lw_node *last_hit; /* child found by the last lookup */
-    uint64_t visits, incl, excl, min, max; /* ticks */
+    /* The child found by the last lookup; lw_node_none (region 0, never a
+     * match) until there is one, so the hot path needs no NULL test. */
+    struct lw_node *last_hit;
+    uint64_t visits, incl, min, max; /* ticks */
+    /* Filled in when the profile is written (profile_write.c): exclusive
+     * time, inclusive minus the callees' inclusive time (the hot path keeps
+     * no per-frame callee sum: with one clock both are the same sums); and
+     * both with the measurement's own cost taken out (compensate.c). */
+    uint64_t excl, incl_c, excl_c;
     uint64_t metrics[];   /* lw_nmetrics inclusive sums */
 } lw_node;
 
+extern lw_node lw_node_none;
+
+/* A frame of the call stack: 32 bytes. stack[-1], below every thread's
+ * first frame, is a sentinel: the root of the tree as its node, the highest
+ * frame address (nothing below it is ever abandoned) and region 0 (no exit
+ * matches it), so the hot path needs no test for an empty stack. */
 typedef struct lw_frame {
-    lw_node *node;
+    lw_node *node;  /* never NULL: a call whose node cannot be had is not recorded */
     uint64_t start;
-    uint64_t child; /* ticks spent in callees that have returned */
     void *frame;    /* the wrapper's frame address */
     int32_t region;
     int inherited;  /* entered before fork(): not counted in the child */
@@ -195,16 +214,23 @@ typedef struct lw_args_thread {
 } lw_args_thread;
 
 typedef struct lw_thread {
+    lw_frame *stack;        /* stack[-1] is the sentinel frame */
+    uint32_t depth, cap;
     uint32_t tid;           /* dense, 0 = first thread measured (main) */
     int alive;              /* cleared when the thread has ended */
     int *guard;             /* the thread's lw_tls.guard, read by the finaliser */
+    struct lw_thread **fastp; /* the thread's lw_tls.fast and .hot, cleared by */
+    struct lw_thread **hotp;  /* the finaliser */
     int slow;               /* metrics, or frames inherited at fork: slow path */
+    int listen;             /* listeners are loaded (lw_listen_*); those that take
+                             * each call (lw_listeners_percall) need the slow path */
+    /* The event buffer (listeners with `events`, no SYNC metrics): the fast
+     * paths append a record per entry and exit; full, it is delivered
+     * (lw_events_flush). NULL when events are not buffered. */
+    libwrap_event *ev_pos, *ev_end, *ev_base;
     lw_tree tree;
-    lw_frame *stack;
     uint64_t *mstack;       /* lw_nmetrics values per frame */
-    uint32_t depth, cap;
     uintptr_t stack_lo, stack_hi; /* the thread's stack, for longjmp detection */
-    int listen;             /* event listeners are loaded: slow path */
     uint64_t scratch[LW_MAX_METRICS];
     void *metric_handle[LW_MAX_PLUGINS];   /* per metric source (lw_msources) */
     void *listener_handle[LW_MAX_PLUGINS]; /* per listener (lw_listeners) */
@@ -212,20 +238,41 @@ typedef struct lw_thread {
     struct lw_thread *next;
 } lw_thread;
 
-/* The hot path's thread-local data, in one initial-exec TLS block: one
+/*
+ * The hot path's thread-local data, in one initial-exec TLS block: one
  * offset load, then %fs-relative accesses. `guard` is the recursion guard,
  * set while the thread runs runtime code; it lives here, not in lw_thread,
- * because it is needed before the thread state exists. */
+ * because it is needed before the thread state exists.
+ *
+ * `fast` is the thread's state when its calls may take the fast paths
+ * (lw_enter_fast, lw_exit_fast: the TSC timer, no metrics, no listener that
+ * wants each call, no frames inherited at fork), else NULL; `hot` the same
+ * when, besides, no event is buffered: the ABI trampoline's own assembly
+ * fast path; else &lw_thread_none, never NULL, so that the assembly needs
+ * no test for it. Both are read after the guard is set, which makes them
+ * the check that measurement still runs: the finaliser clears them for
+ * every thread before its membarrier (lw_finish), so a thread either sees
+ * them cleared or is seen holding its guard.
+ */
 typedef struct lw_tls_block {
     lw_thread *self;
+    lw_thread *fast;
+    lw_thread *hot;
     int guard;
+    int reserved;
     struct lw_ra *ra_top, *ra_base, *ra_end; /* the ABI trampolines' return slots (abi.c) */
 } lw_tls_block;
 extern __thread lw_tls_block lw_tls __attribute__((tls_model("initial-exec")));
+/* "No thread" for lw_tls.hot: its depth (UINT32_MAX) and cap (0) fail the
+ * trampoline's checks. */
+extern lw_thread lw_thread_none;
 
 void *lw_map(size_t bytes); /* zeroed anonymous memory, NULL on failure */
 lw_thread *lw_thread_attach(void);
 int lw_thread_grow_stack(lw_thread *t);
+/* Sets the calling thread's lw_tls.fast and .hot from t's flags (its own
+ * thread only, measurement running). */
+void lw_thread_set_paths(lw_thread *t);
 /* Closes the open frames of `t` at `now` (thread end, finalisation). */
 void lw_thread_close_frames(lw_thread *t, uint64_t now);
 /*
@@ -267,10 +314,37 @@ const libwrap_region *const *lw_region_table(size_t *n);
 void lw_region_lock(void); /* lock 1 of the order given at lw_thread_registry_lock */
 void lw_region_unlock(void);
 void lw_region_after_fork_child(void);
+/* How a region's calls are forwarded: the wrapper kind whose measurement
+ * cost is compensated (compensate.c). Typed unless the ABI path said so. */
+enum lw_wrapper_kind { LW_KIND_TYPED, LW_KIND_ABI, LW_NKINDS };
+void lw_region_set_kind(int32_t id, enum lw_wrapper_kind kind);
+enum lw_wrapper_kind lw_region_kind(int32_t id);
 
 /* ---- profile_write.c --------------------------------------------------- */
 
 int lw_profile_write(const char *dir);
+
+/* ---- compensate.c: the measurement's own cost ------------------------- */
+
+/*
+ * Calibrated at start (lw_compensate_calibrate, from the constructor after
+ * the plugins are loaded) for the timer and the path the run uses, per
+ * wrapper kind, in ticks per call: `inside` lands in the measured call's
+ * own interval (from its entry timestamp to the original's first
+ * instruction, and from the original's return to the exit timestamp),
+ * `total` is the whole cost a call adds to its caller's interval. Both 0
+ * when compensation is off (LIBWRAP_COMPENSATE=false, or not calibrated).
+ */
+typedef struct lw_cost {
+    double inside, total;
+} lw_cost;
+extern lw_cost lw_costs[LW_NKINDS];
+void lw_compensate_calibrate(void);
+int lw_compensating(void);
+/* config.txt's lines, profile.json's "compensation", profile.txt's note. */
+void lw_compensate_config_write(FILE *out);
+void lw_compensate_json(struct lw_json *j);
+void lw_compensate_txt(FILE *f);
 
 /* ---- lifecycle.c ------------------------------------------------------- */
 
@@ -379,6 +453,13 @@ extern lw_msource lw_msources[LW_MAX_PLUGINS];
 extern uint32_t lw_nmsources;
 extern const libwrap_listener *lw_listeners[LW_MAX_PLUGINS];
 extern uint32_t lw_nlisteners;
+/* Bit k: listener k gets enter and exit per call (it has no `events`, or
+ * SYNC metrics are measured); the others get the buffered events. */
+extern uint32_t lw_listeners_percall;
+/* Events are buffered per thread: a listener has `events` and no SYNC
+ * metric is measured. Records per thread buffer (from LIBWRAP_TOTAL_MEMORY). */
+extern int lw_events_buffered;
+extern size_t lw_events_per_buffer;
 
 void lw_plugins_load(void);
 /* Metric i (SYNC ones first, then ASYNC ones); NULL past the end. */
@@ -404,11 +485,14 @@ void lw_plugins_finish(uint64_t end_ticks);
 /* Inside a job, in the process that completed it. */
 void lw_plugins_job_complete(const char *dir);
 /* The ASYNC samples as profile.json's "samples" section. */
-struct lw_json;
 void lw_samples_json(struct lw_json *j);
 void lw_samples_txt(FILE *f);
 /* One line of config.txt per metric setting that was given. */
 void lw_plugins_config_write(FILE *out);
+/* Delivers t's buffered events to the listeners that take them, and
+ * empties the buffer. Not on the fast path: called when the buffer is full,
+ * before the thread's other listener callbacks, at its end and at the end. */
+void lw_events_flush(lw_thread *t);
 
 static inline void lw_metrics_read(lw_thread *t, uint64_t *out)
 {
@@ -416,23 +500,43 @@ static inline void lw_metrics_read(lw_thread *t, uint64_t *out)
         lw_msources[k].read(t->metric_handle[k], out + lw_msources[k].first);
 }
 
+/* Appends an event to t's buffer, delivering the buffer first when full. */
+static inline void lw_event_put(lw_thread *t, int32_t region, uint64_t now)
+{
+    if (t->ev_pos == t->ev_end)
+        lw_events_flush(t);
+    t->ev_pos->ticks = now;
+    t->ev_pos->region = region;
+    t->ev_pos->reserved = 0;
+    t->ev_pos++;
+}
+
 static inline void lw_listen_enter(lw_thread *t, int32_t id, uint64_t now, const uint64_t *m)
 {
+    if (t->ev_pos)
+        lw_event_put(t, id, now);
     for (uint32_t k = 0; k < lw_nlisteners; k++)
-        if (lw_listeners[k]->enter)
+        if ((lw_listeners_percall & (1u << k)) && lw_listeners[k]->enter)
             lw_listeners[k]->enter(t->listener_handle[k], id, now, m);
 }
 
 static inline void lw_listen_exit(lw_thread *t, int32_t id, uint64_t now, const uint64_t *m)
 {
+    if (t->ev_pos)
+        lw_event_put(t, -id, now);
     for (uint32_t k = 0; k < lw_nlisteners; k++)
-        if (lw_listeners[k]->exit)
+        if ((lw_listeners_percall & (1u << k)) && lw_listeners[k]->exit)
             lw_listeners[k]->exit(t->listener_handle[k], id, now, m);
 }
 
+/* A per-call callback other than enter and exit: the buffered events of
+ * the thread are delivered first, so that every listener sees its
+ * thread's callbacks in the order of the calls. */
 static inline void lw_listen_argument(lw_thread *t, int32_t id, uint64_t ticks,
                                       const libwrap_argument *a)
 {
+    if (t->ev_pos && t->ev_pos != t->ev_base)
+        lw_events_flush(t);
     for (uint32_t k = 0; k < lw_nlisteners; k++)
         if (lw_listeners[k]->argument)
             lw_listeners[k]->argument(t->listener_handle[k], id, ticks, a);

@@ -338,6 +338,8 @@ static void lw_start(void)
         lw_exec_check();
     lw_log(LW_LOG_LIFECYCLE, "started in %s (pid %ld)", lw_program_name(), (long)getpid());
     LW_STORE(lw_state, 1);
+    /* With the plugins loaded: the paths the run takes are known. */
+    lw_compensate_calibrate();
     LW_STORE(lw_tls.guard, 0);
     errno = saved;
 }
@@ -387,8 +389,15 @@ static void lw_finish_as(const char *why, enum lw_end end)
     lw_region_lock();
     lw_thread_registry_lock();
     int others = 0;
-    for (lw_thread *t = lw_thread_first(); t; t = t->next)
+    for (lw_thread *t = lw_thread_first(); t; t = t->next) {
         others |= t != lw_tls.self && t->alive;
+        /* The fast paths' check that measurement runs (internal.h). A
+         * thread that has ended has no TLS left to write to. */
+        if (t->alive) {
+            LW_STORE(*t->fastp, NULL);
+            LW_STORE(*t->hotp, &lw_thread_none);
+        }
+    }
     if (others)
         lw_barrier_all_threads();
     int measured = 0;

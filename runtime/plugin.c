@@ -49,6 +49,11 @@ lw_msource lw_msources[LW_MAX_PLUGINS];
 uint32_t lw_nmsources;
 const libwrap_listener *lw_listeners[LW_MAX_PLUGINS];
 uint32_t lw_nlisteners;
+uint32_t lw_listeners_percall;
+int lw_events_buffered;
+size_t lw_events_per_buffer;
+/* Listener k's `events`, when it has one (LIBWRAP_PLUGIN_EVENTS). */
+static void (*lw_listener_events[LW_MAX_PLUGINS])(void *, const libwrap_event *, size_t);
 
 static lw_plugin lw_plugins[LW_MAX_PLUGINS];
 static uint32_t lw_nplugins;
@@ -412,7 +417,26 @@ static void lw_add_listener(const char *name, int builtin)
         return;
     }
     pl->listener_slot = (int)lw_nlisteners;
+    lw_listener_events[lw_nlisteners] = pl->p->kinds & LIBWRAP_PLUGIN_EVENTS ? l->events : NULL;
     lw_listeners[lw_nlisteners++] = l;
+}
+
+/* Which listeners take buffered events: those that can, unless SYNC
+ * metrics are measured (a record carries none). The buffer's size comes
+ * from the memory budget: 1/256 of it, 4 to 64 KiB per thread. */
+static void lw_choose_event_delivery(void)
+{
+    for (uint32_t k = 0; k < lw_nlisteners; k++) {
+        if (lw_listener_events[k] && !lw_nmetrics)
+            lw_events_buffered = 1;
+        else
+            lw_listeners_percall |= 1u << k;
+    }
+    size_t bytes = lw_cfg.total_memory / 256;
+    bytes = bytes < 4096 ? 4096 : bytes > 65536 ? 65536 : bytes;
+    lw_events_per_buffer = bytes / sizeof(libwrap_event);
+    if (lw_events_buffered)
+        lw_log(LW_LOG_PLUGIN, "events are buffered, %zu per thread", lw_events_per_buffer);
 }
 
 /* An item of LIBWRAP_METRIC_PLUGINS or LIBWRAP_LISTENERS (lw_list_each). */
@@ -491,6 +515,7 @@ void lw_plugins_load(void)
             lw_cfg.tracing = false; /* said by lw_load */
     }
     lw_list_each(lw_cfg.listeners, lw_named, &(lw_adder){lw_add_listener});
+    lw_choose_event_delivery();
 }
 
 const lw_metric *lw_metric_get(size_t i)
@@ -505,6 +530,18 @@ size_t lw_metric_count_all(void)
 
 /* ---- events ------------------------------------------------------------- */
 
+void lw_events_flush(lw_thread *t)
+{
+    libwrap_event *base = t->ev_base;
+    size_t n = base ? (size_t)(t->ev_pos - base) : 0;
+    if (!n)
+        return;
+    for (uint32_t k = 0; k < lw_nlisteners; k++)
+        if (lw_listener_events[k] && !(lw_listeners_percall & (1u << k)))
+            lw_listener_events[k](t->listener_handle[k], base, n);
+    t->ev_pos = base;
+}
+
 void lw_plugins_thread_begin(lw_thread *t)
 {
     for (uint32_t k = 0; k < lw_nmsources; k++) {
@@ -515,10 +552,27 @@ void lw_plugins_thread_begin(lw_thread *t)
         t->listener_handle[k] =
             lw_listeners[k]->thread_begin ? lw_listeners[k]->thread_begin(t->tid) : NULL;
     t->listen = lw_nlisteners != 0;
+    /* Mapped once per thread and never unmapped, as the tree: the
+     * finaliser may deliver a running thread's events. */
+    if (lw_events_buffered && !t->ev_base) {
+        libwrap_event *buf = lw_map(lw_events_per_buffer * sizeof *buf);
+        if (buf) {
+            t->ev_base = buf;
+            t->ev_end = buf + lw_events_per_buffer;
+        } else {
+            static int warned;
+            libwrap_warn_once(&warned, "cannot allocate a thread's event buffer (out of memory): "
+                                       "its calls are profiled, not traced");
+        }
+    }
+    t->ev_pos = lw_events_buffered ? t->ev_base : NULL;
 }
 
 void lw_plugins_thread_end(lw_thread *t)
 {
+    if (t->ev_pos)
+        lw_events_flush(t);
+    t->ev_pos = NULL;
     for (uint32_t k = 0; k < lw_nlisteners; k++) {
         if (lw_listeners[k]->thread_end)
             lw_listeners[k]->thread_end(t->listener_handle[k]);

@@ -9,7 +9,12 @@
  *
  * Times are kept in ticks and converted when the profile is written.
  * Exclusive time = inclusive time - inclusive time of the callees, with both
- * measured by the same timestamps, so the two always add up.
+ * measured by the same timestamps, so the two always add up; it is derived
+ * when the profile is written, the hot path keeps inclusive time only.
+ *
+ * errno: the fast paths do not touch it; the full paths save and restore it
+ * (lw_enter_full_keep_errno, lw_exit_full_keep_errno), so that a wrapper
+ * need not (libwrap.h).
  */
 #include "hot.h"
 
@@ -19,6 +24,8 @@
 
 #define LW_ARENA_CHUNK ((size_t)256 << 10)
 #define LW_HASH_INITIAL 1024
+
+lw_node lw_node_none; /* region 0: no lookup ever matches it */
 
 static size_t lw_node_bytes(void)
 {
@@ -40,6 +47,7 @@ static lw_node *lw_node_new(lw_tree *tree, lw_node *parent, int32_t region)
     tree->arena.cur += bytes;
     n->region = region;
     n->parent = parent;
+    n->last_hit = &lw_node_none;
     n->min = UINT64_MAX;
     if (parent) {
         n->next_sibling = parent->first_child;
@@ -122,8 +130,8 @@ static void lw_pop(lw_thread *t, uint64_t now, const uint64_t *mnow)
     lw_frame *f = &t->stack[d];
     uint64_t dt = now > f->start ? now - f->start : 0;
     lw_node *n = f->node;
-    if (n && !f->inherited) {
-        lw_node_account(n, dt, f->child);
+    if (!f->inherited) {
+        lw_node_account(n, dt);
         const uint64_t *mstart = t->mstack + (size_t)d * lw_nmetrics;
         for (size_t i = 0; i < lw_nmetrics; i++) {
             if (lw_unlikely(lw_metric_absolute & (1u << i))) {
@@ -138,8 +146,6 @@ static void lw_pop(lw_thread *t, uint64_t now, const uint64_t *mnow)
     }
     if (t->listen && !f->inherited) /* a call entered before fork() was not the child's */
         lw_listen_exit(t, f->region, now, mnow);
-    if (d)
-        t->stack[d - 1].child += dt;
 }
 
 static const uint64_t *lw_read_metrics(lw_thread *t)
@@ -190,14 +196,15 @@ static __attribute__((noinline)) int lw_enter_slow(lw_thread *t, int32_t id, voi
         LW_GUARD_CLEAR();
         return 0;
     }
-    lw_node *parent = d ? t->stack[d - 1].node : t->tree.root;
-    lw_node *n = NULL;
-    if (parent) {
-        n = parent->last_hit;
-        if (!n || n->region != id) {
-            n = lw_tree_child(&t->tree, parent, id);
-            parent->last_hit = n;
+    lw_node *parent = (t->stack + d)[-1].node; /* the root under the sentinel */
+    lw_node *n = parent->last_hit;
+    if (n->region != id) {
+        n = lw_tree_child(&t->tree, parent, id);
+        if (!n) { /* out of memory: this call is not recorded */
+            LW_GUARD_CLEAR();
+            return 0;
         }
+        parent->last_hit = n;
     }
     lw_frame *f = &t->stack[d];
     lw_frame_open(f, n, id, now, frame);
@@ -260,6 +267,14 @@ int lw_enter_full(int32_t id, void *frame)
     return lw_enter_slow(t, id, frame, now);
 }
 
+static __attribute__((noinline)) int lw_enter_full_keep_errno(int32_t id, void *frame)
+{
+    int saved = errno;
+    int r = lw_enter_full(id, frame);
+    errno = saved;
+    return r;
+}
+
 int libwrap_enter(int32_t id, void *frame)
 {
 #ifdef LIBWRAP_NOP
@@ -269,10 +284,11 @@ int libwrap_enter(int32_t id, void *frame)
     (void)lw_enter_slow;
     (void)lw_enter_listen;
     (void)lw_enter_clock;
+    (void)lw_enter_full_keep_errno;
     return 0;
 #else
     int r = lw_enter_fast(id, frame);
-    return lw_likely(r >= 0) ? r : lw_enter_full(id, frame);
+    return lw_likely(r >= 0) ? r : lw_enter_full_keep_errno(id, frame);
 #endif
 }
 
@@ -286,6 +302,13 @@ static __attribute__((noinline)) int lw_enter_first(int32_t id, void *frame)
     LW_GUARD_CLEAR();
     errno = saved;
     return t ? lw_enter_full(id, frame) : 0;
+}
+
+static __attribute__((noinline)) void lw_exit_full_keep_errno(int32_t id)
+{
+    int saved = errno;
+    lw_exit_full(id);
+    errno = saved;
 }
 
 /* The top frame is not `id`: frames above the matching one were abandoned
@@ -316,6 +339,20 @@ static __attribute__((noinline)) void lw_exit_slow(lw_thread *t, int32_t id, uin
 static __attribute__((noinline)) void lw_exit_clock(lw_thread *t, int32_t id)
 {
     lw_exit_slow(t, id, lw_ticks());
+}
+
+/* Closes the top frame at `now` when it is region `id`'s and needs no more
+ * than the statistics (no metrics, not inherited): 0 when it is not so,
+ * and nothing was done. */
+static inline int lw_close_known(lw_thread *t, int32_t id, uint64_t now)
+{
+    uint32_t d = t->depth;
+    lw_frame *f = t->stack + d - 1;
+    if (lw_unlikely(t->slow || f->region != id))
+        return 0;
+    lw_node_account(f->node, now > f->start ? now - f->start : 0);
+    t->depth = d - 1;
+    return 1;
 }
 
 /* The full exit: everything lw_exit_fast (hot.h) leaves out. */
@@ -351,8 +388,9 @@ void libwrap_exit(int32_t id)
     (void)lw_exit_slow;
     (void)lw_exit_listen;
     (void)lw_exit_clock;
+    (void)lw_exit_full_keep_errno;
 #else
     if (lw_unlikely(lw_exit_fast(id) < 0))
-        lw_exit_full(id);
+        lw_exit_full_keep_errno(id);
 #endif
 }

@@ -5,6 +5,12 @@
  * "functions" list sums all call paths of all threads; a function's
  * inclusive time and metrics count only its outermost activation on a path,
  * so recursion does not count the same time twice.
+ *
+ * Before anything is written, each tree is finished (lw_tree_finish):
+ * exclusive times derived, and the measurement's own cost taken out of the
+ * times (compensate.c, docs/runtime.md). The times written are the
+ * compensated ones; with compensation on, the measured ones follow as
+ * "inclusive_raw_ns" and "exclusive_raw_ns".
  */
 #include "internal.h"
 #include "arguments.h"
@@ -20,8 +26,56 @@ typedef struct lw_flat {
     int32_t region;
     int active; /* activations on the current path */
     uint64_t visits, incl, excl, min, max;
+    uint64_t incl_c, excl_c;
     uint64_t metrics[LW_MAX_METRICS];
 } lw_flat;
+
+/* Ticks of the measurement's own cost in a node's interval (compensate.c). */
+static double lw_inside(const lw_node *n)
+{
+    return lw_costs[lw_region_kind(n->region)].inside;
+}
+
+static double lw_outside(const lw_node *n)
+{
+    const lw_cost *c = &lw_costs[lw_region_kind(n->region)];
+    return c->total - c->inside;
+}
+
+/*
+ * Exclusive time, and the compensated times, of n and its subtree. A call's
+ * own interval holds `inside` of its measurement, and each callee's call
+ * adds `total - inside` to it besides the callee's own interval:
+ *
+ *   excl_c = excl - visits * inside - sum over callees (visits * (total - inside))
+ *   incl_c = excl_c + sum over callees incl_c
+ *
+ * which is incl - visits * inside - (calls below) * total, unless a clamp
+ * at 0 applied; so no time is negative, callees stay within their caller
+ * and exclusive within inclusive.
+ */
+static void lw_tree_finish(lw_node *n)
+{
+    uint64_t incl_callees = 0, incl_c_callees = 0;
+    double cost_callees = 0;
+    for (lw_node *c = n->first_child; c; c = c->next_sibling) {
+        lw_tree_finish(c);
+        incl_callees += c->incl;
+        incl_c_callees += c->incl_c;
+        cost_callees += (double)c->visits * lw_outside(c);
+    }
+    n->excl = n->incl > incl_callees ? n->incl - incl_callees : 0;
+    double e = (double)n->excl - (double)n->visits * lw_inside(n) - cost_callees;
+    n->excl_c = e > 0 ? (uint64_t)(e + 0.5) : 0;
+    n->incl_c = n->excl_c + incl_c_callees;
+}
+
+/* A call's min or max, less its own measurement's cost. */
+static uint64_t lw_minmax_c(int32_t region, uint64_t v)
+{
+    double c = (double)v - lw_costs[lw_region_kind(region)].inside;
+    return c > 0 ? (uint64_t)(c + 0.5) : 0;
+}
 
 static void lw_flat_add(lw_flat *flat, const lw_node *n)
 {
@@ -29,6 +83,7 @@ static void lw_flat_add(lw_flat *flat, const lw_node *n)
         lw_flat *f = &flat[c->region];
         f->visits += c->visits;
         f->excl += c->excl;
+        f->excl_c += c->excl_c;
         if (c->visits) {
             if (c->min < f->min)
                 f->min = c->min;
@@ -37,6 +92,7 @@ static void lw_flat_add(lw_flat *flat, const lw_node *n)
         }
         if (!f->active) {
             f->incl += c->incl;
+            f->incl_c += c->incl_c;
             for (size_t i = 0; i < lw_nmetrics; i++)
                 if (lw_metric_absolute & (1u << i))
                     f->metrics[i] = c->metrics[i] > f->metrics[i] ? c->metrics[i] : f->metrics[i];
@@ -52,8 +108,8 @@ static void lw_flat_add(lw_flat *flat, const lw_node *n)
 static int lw_flat_cmp(const void *a, const void *b)
 {
     const lw_flat *x = a, *y = b;
-    if (x->excl != y->excl)
-        return x->excl < y->excl ? 1 : -1;
+    if (x->excl_c != y->excl_c)
+        return x->excl_c < y->excl_c ? 1 : -1;
     return x->region - y->region;
 }
 
@@ -76,14 +132,20 @@ static void lw_json_metrics(lw_json *j, const uint64_t *values)
     lw_json_end(j);
 }
 
-static void lw_json_times(lw_json *j, uint64_t visits, uint64_t incl, uint64_t excl, uint64_t min,
-                          uint64_t max)
+/* A node's or a function's times: `raw` its measured inclusive and
+ * exclusive times, written besides when compensation is on. */
+static void lw_json_times(lw_json *j, uint64_t visits, uint64_t incl_c, uint64_t excl_c,
+                          uint64_t min_c, uint64_t max_c, uint64_t incl, uint64_t excl)
 {
     lw_json_uint(j, "visits", visits);
-    lw_json_uint(j, "inclusive_ns", lw_ticks_to_ns(incl));
-    lw_json_uint(j, "exclusive_ns", lw_ticks_to_ns(excl));
-    lw_json_uint(j, "min_ns", visits ? lw_ticks_to_ns(min) : 0);
-    lw_json_uint(j, "max_ns", lw_ticks_to_ns(max));
+    lw_json_uint(j, "inclusive_ns", lw_ticks_to_ns(incl_c));
+    lw_json_uint(j, "exclusive_ns", lw_ticks_to_ns(excl_c));
+    lw_json_uint(j, "min_ns", visits ? lw_ticks_to_ns(min_c) : 0);
+    lw_json_uint(j, "max_ns", lw_ticks_to_ns(max_c));
+    if (lw_compensating()) {
+        lw_json_uint(j, "inclusive_raw_ns", lw_ticks_to_ns(incl));
+        lw_json_uint(j, "exclusive_raw_ns", lw_ticks_to_ns(excl));
+    }
 }
 
 /* Children in the order of their first call (the tree keeps them newest first). */
@@ -113,7 +175,8 @@ static void lw_json_callpath(lw_json *j, const lw_thread *t, const lw_node *n)
         lw_json_object(j, NULL);
         lw_json_string(j, "symbol", r->symbol);
         lw_json_string(j, "name", lw_region_name(r));
-        lw_json_times(j, c->visits, c->incl, c->excl, c->min, c->max);
+        lw_json_times(j, c->visits, c->incl_c, c->excl_c, lw_minmax_c(c->region, c->min),
+                      lw_minmax_c(c->region, c->max), c->incl, c->excl);
         lw_json_metrics(j, c->metrics);
         if (c->args)
             lw_arguments_json_node(j, t, c);
@@ -134,7 +197,7 @@ static void lw_txt_tree(FILE *f, const lw_node *n, int depth)
         if (!r)
             continue;
         fprintf(f, "%12llu %14.3f %14.3f  %*s%s\n", (unsigned long long)kids[i]->visits,
-                lw_ticks_to_ns(kids[i]->incl) / 1e3, lw_ticks_to_ns(kids[i]->excl) / 1e3,
+                lw_ticks_to_ns(kids[i]->incl_c) / 1e3, lw_ticks_to_ns(kids[i]->excl_c) / 1e3,
                 2 * depth, "", lw_region_name(r));
         lw_txt_tree(f, kids[i], depth + 1);
     }
@@ -159,6 +222,7 @@ static int lw_write_txt(const char *path, const lw_flat *flat, size_t nflat)
     else
         fprintf(f, "libwrap profile of %s (pid %ld), timer %s\n\n", lw_program_name(), (long)getpid(),
                 lw_timer_name());
+    lw_compensate_txt(f);
     /* The metrics (inclusive, summed over call paths as in profile.json),
      * a column each, before the function's name. */
     fprintf(f, "%12s %14s %14s %12s", "visits", "incl_us", "excl_us", "mean_us");
@@ -167,9 +231,9 @@ static int lw_write_txt(const char *path, const lw_flat *flat, size_t nflat)
     fprintf(f, "  %s\n", "function");
     for (size_t i = 0; i < nflat; i++) {
         const libwrap_region *r = lw_region_get(flat[i].region);
-        double incl = lw_ticks_to_ns(flat[i].incl) / 1e3;
+        double incl = lw_ticks_to_ns(flat[i].incl_c) / 1e3;
         fprintf(f, "%12llu %14.3f %14.3f %12.3f", (unsigned long long)flat[i].visits, incl,
-                lw_ticks_to_ns(flat[i].excl) / 1e3, incl / (double)flat[i].visits);
+                lw_ticks_to_ns(flat[i].excl_c) / 1e3, incl / (double)flat[i].visits);
         for (size_t k = 0; k < lw_nmetrics; k++)
             fprintf(f, " %16llu", (unsigned long long)flat[i].metrics[k]);
         fprintf(f, "  %s\n", lw_region_name(r));
@@ -205,6 +269,7 @@ static int lw_profile_write_c(const char *dir)
     size_t k = 0;
     for (lw_thread *t = lw_thread_first(); t; t = t->next) {
         threads[k++] = t;
+        lw_tree_finish(t->tree.root);
         lw_flat_add(flat, t->tree.root);
     }
     qsort(threads, nthreads, sizeof *threads, lw_thread_cmp);
@@ -241,6 +306,7 @@ static int lw_profile_write_c(const char *dir)
         lw_json_string(j, "job", job->id);
     }
     lw_json_string(j, "timer", lw_timer_name());
+    lw_compensate_json(j);
     lw_json_array(j, "metrics");
     for (size_t i = 0; i < lw_nmetrics; i++) {
         const lw_metric *m = lw_metric_get(i);
@@ -261,7 +327,9 @@ static int lw_profile_write_c(const char *dir)
         lw_json_string(j, "name", lw_region_name(r));
         lw_json_string(j, "file", r->file ? r->file : "");
         lw_json_int(j, "line", r->line);
-        lw_json_times(j, flat[i].visits, flat[i].incl, flat[i].excl, flat[i].min, flat[i].max);
+        lw_json_times(j, flat[i].visits, flat[i].incl_c, flat[i].excl_c,
+                      lw_minmax_c(flat[i].region, flat[i].min),
+                      lw_minmax_c(flat[i].region, flat[i].max), flat[i].incl, flat[i].excl);
         lw_json_metrics(j, flat[i].metrics);
         if (lw_arguments_has(flat[i].region))
             lw_arguments_json(j, flat[i].region);

@@ -20,6 +20,7 @@
 /* Lock 1 of the order in internal.h. */
 static pthread_mutex_t lw_regions_mutex = PTHREAD_MUTEX_INITIALIZER;
 static const libwrap_region **lw_regions;
+static unsigned char *lw_region_kinds; /* enum lw_wrapper_kind, beside lw_regions */
 static size_t lw_nregions;
 static lw_filter *lw_runtime_filter;
 
@@ -94,12 +95,16 @@ static int32_t lw_register(libwrap_region *region, libwrap_params *params, libwr
             if (lw_nregions == lw_regions_cap) {
                 size_t cap = lw_regions_cap ? lw_regions_cap * 2 : 256;
                 const libwrap_region **v = realloc(lw_regions, cap * sizeof *v);
-                if (v) {
+                if (v)
                     lw_regions = v;
+                unsigned char *k = v ? realloc(lw_region_kinds, cap) : NULL;
+                if (k) {
+                    lw_region_kinds = k;
                     lw_regions_cap = cap;
                 }
             }
             if (lw_nregions < lw_regions_cap) {
+                lw_region_kinds[lw_nregions] = LW_KIND_TYPED;
                 lw_regions[lw_nregions++] = region;
                 id = (int32_t)lw_nregions;
                 lw_log(LW_LOG_REGION, "%s is region %d", region->symbol, id);
@@ -163,6 +168,25 @@ const libwrap_region *const *lw_region_table(size_t *n)
 {
     *n = lw_nregions;
     return lw_regions;
+}
+
+/* Once per region, from the ABI path's first call of it. */
+void lw_region_set_kind(int32_t id, enum lw_wrapper_kind kind)
+{
+    int guard = LW_LOAD(lw_tls.guard);
+    LW_STORE(lw_tls.guard, 1);
+    pthread_mutex_lock(&lw_regions_mutex);
+    if (id > 0 && (size_t)id <= lw_nregions)
+        lw_region_kinds[id - 1] = (unsigned char)kind;
+    pthread_mutex_unlock(&lw_regions_mutex);
+    LW_STORE(lw_tls.guard, guard);
+}
+
+/* With the region lock held (the finaliser). */
+enum lw_wrapper_kind lw_region_kind(int32_t id)
+{
+    return id > 0 && (size_t)id <= lw_nregions ? (enum lw_wrapper_kind)lw_region_kinds[id - 1]
+                                               : LW_KIND_TYPED;
 }
 
 void lw_region_lock(void)

@@ -12,7 +12,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-__thread lw_tls_block lw_tls __attribute__((tls_model("initial-exec")));
+lw_thread lw_thread_none = {.depth = UINT32_MAX, .cap = 0};
+__thread lw_tls_block lw_tls __attribute__((tls_model("initial-exec"))) = {.hot = &lw_thread_none};
 
 /* Lock 2 of the order in internal.h. */
 static pthread_mutex_t lw_threads_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -36,6 +37,8 @@ static void lw_thread_destructor(void *p)
     pthread_mutex_lock(&lw_threads_mutex);
     /* Set under the lock: a finaliser holding it must not wait for us. */
     LW_STORE(lw_tls.guard, 1);
+    LW_STORE(lw_tls.fast, NULL);
+    LW_STORE(lw_tls.hot, &lw_thread_none);
     if (lw_state == 1 && t->alive) {
         lw_thread_close_frames(t, lw_ticks());
         lw_plugins_thread_end(t);
@@ -54,10 +57,14 @@ void lw_thread_init_process(void)
 int lw_thread_grow_stack(lw_thread *t)
 {
     uint32_t cap = t->cap ? t->cap * 2 : 64;
-    lw_frame *stack = lw_map(cap * sizeof *stack);
+    /* One more frame in front: the sentinel stack[-1] (internal.h). */
+    lw_frame *stack = lw_map((cap + 1) * sizeof *stack);
     uint64_t *mstack = lw_nmetrics ? lw_map(cap * lw_nmetrics * sizeof *mstack) : NULL;
     if (!stack || (lw_nmetrics && !mstack))
         return -1;
+    stack++;
+    stack[-1].node = t->tree.root;
+    stack[-1].frame = (void *)UINTPTR_MAX;
     if (t->depth) {
         memcpy(stack, t->stack, t->depth * sizeof *stack);
         if (mstack)
@@ -69,6 +76,13 @@ int lw_thread_grow_stack(lw_thread *t)
     t->mstack = mstack;
     t->cap = cap;
     return 0;
+}
+
+void lw_thread_set_paths(lw_thread *t)
+{
+    lw_thread *fast = lw_timer_tsc && !t->slow && !(t->listen && lw_listeners_percall) ? t : NULL;
+    LW_STORE(lw_tls.fast, fast);
+    LW_STORE(lw_tls.hot, fast && !t->ev_pos ? t : &lw_thread_none);
 }
 
 lw_thread *lw_thread_attach(void)
@@ -91,6 +105,8 @@ lw_thread *lw_thread_attach(void)
         pthread_attr_destroy(&attr);
     }
     t->guard = &lw_tls.guard;
+    t->fastp = &lw_tls.fast;
+    t->hotp = &lw_tls.hot;
     t->alive = 1;
     lw_note_measured();
 
@@ -104,14 +120,17 @@ lw_thread *lw_thread_attach(void)
     lw_plugins_thread_begin(t);
     t->slow = lw_nmetrics != 0;
 
-    pthread_mutex_lock(&lw_threads_mutex);
-    t->next = lw_threads;
-    lw_threads = t;
-    pthread_mutex_unlock(&lw_threads_mutex);
-
     if (lw_thread_key_ok)
         pthread_setspecific(lw_thread_key, t);
     lw_tls.self = t;
+    pthread_mutex_lock(&lw_threads_mutex);
+    t->next = lw_threads;
+    lw_threads = t;
+    /* Under the lock, after the check: the finaliser clears the fast paths
+     * of the threads it finds in the list, and stops measurement first. */
+    if (LW_LOAD(lw_state) == 1)
+        lw_thread_set_paths(t);
+    pthread_mutex_unlock(&lw_threads_mutex);
     lw_log(LW_LOG_THREAD, "thread %u started", t->tid);
     return t;
 }
@@ -141,6 +160,8 @@ void lw_thread_after_fork_child(void)
     lw_next_tid = 1;
     lw_thread *t = lw_tls.self;
     lw_tree fresh;
+    LW_STORE(lw_tls.fast, NULL);
+    LW_STORE(lw_tls.hot, &lw_thread_none);
     if (t && lw_tree_init(&fresh) < 0) {
         lw_tls.self = NULL;
         t = NULL;
@@ -152,6 +173,7 @@ void lw_thread_after_fork_child(void)
     t->tree = fresh;
     /* The recorded arguments were the parent's, as the tree was. */
     memset(&t->args, 0, sizeof t->args);
+    t->stack[-1].node = t->tree.root;
     /* Frames open at fork() (the wrapper that forked and its callers) keep
      * their place in the new tree but are not counted in the child: their
      * visits belong to the parent. */
@@ -159,11 +181,12 @@ void lw_thread_after_fork_child(void)
     lw_node *parent = t->tree.root;
     for (uint32_t i = 0; i < t->depth; i++) {
         lw_node *n = lw_tree_child(&t->tree, parent, t->stack[i].region);
-        t->stack[i].node = n;
+        /* Without memory for its node the frame keeps its place under its
+         * parent's: it is not counted anyway. */
+        t->stack[i].node = n ? n : parent;
         t->stack[i].start = now;
-        t->stack[i].child = 0;
         t->stack[i].inherited = 1;
-        parent = n ? n : parent;
+        parent = t->stack[i].node;
     }
     t->tid = 0;
     t->alive = 1;
@@ -176,4 +199,5 @@ void lw_thread_after_fork_child(void)
             memcpy(t->mstack + (size_t)i * lw_nmetrics, t->scratch, lw_nmetrics * sizeof(uint64_t));
     }
     lw_threads = t;
+    lw_thread_set_paths(t);
 }

@@ -4,7 +4,6 @@
  */
 #include "bench_lib.h"
 
-#include <errno.h>
 #include <libwrap/libwrap.h>
 
 int __real_bench_fn(int x);
@@ -16,13 +15,9 @@ int __wrap_bench_fn(int x)
     int32_t id = libwrap_region_id(&region);
     if (id < 0)
         return __real_bench_fn(x);
-    int saved_errno = errno;
     int recorded = libwrap_enter(id, __builtin_frame_address(0));
-    errno = saved_errno;
     int result = __real_bench_fn(x);
-    saved_errno = errno;
     if (recorded)
         libwrap_exit(id);
-    errno = saved_errno;
     return result;
 }

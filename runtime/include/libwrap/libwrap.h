@@ -12,14 +12,10 @@
  *         int32_t id = libwrap_region_id(&region);       // registers once
  *         if (id < 0)                                     // filtered or stopped
  *             return original(ARGS);
- *         int saved_errno = errno;
  *         int recorded = libwrap_enter(id, __builtin_frame_address(0));
- *         errno = saved_errno;
  *         RET result = original(ARGS);
- *         saved_errno = errno;
  *         if (recorded)
  *             libwrap_exit(id);
- *         errno = saved_errno;
  *         return result;
  *     }
  *
@@ -27,7 +23,10 @@
  * at any time, including from signal handlers of the measured program (they
  * then record nothing), before the runtime's constructor has run and after
  * its finalisation has started (calls become no-ops). None of them changes
- * errno. None of them takes a lock on the hot path (libwrap_enter/exit).
+ * errno, whatever they do inside (listeners, metric sources, the first call
+ * of a thread): a wrapper need not save it, and the caller's errno reaches
+ * the original, the original's the caller. None of them takes a lock on the
+ * hot path (libwrap_enter/exit).
  *
  * Configuration comes from the environment (LIBWRAP_* variables, see
  * docs/runtime.md); there is no initialisation call for wrappers to make.

@@ -33,8 +33,10 @@
  * A plugin that cannot be found, loaded, or that was built for another ABI
  * version, is one warning, and the run goes on without it.
  *
- * Threads. Every callback of the hot path (read, enter, exit, argument) is
- * called on the measured thread itself, with that thread's handle, from
+ * Threads. Every callback of the hot path (read, enter, exit, argument,
+ * events) is called on the measured thread itself, with that thread's
+ * handle (events of a thread still running at the end: on the thread that
+ * finalises, before that thread's thread_end), from
  * inside a measured call: it must not take a lock that the measured program
  * may hold, should not allocate, and must return. It may change errno (the
  * runtime restores it). Calls of the measured library made from a callback
@@ -66,6 +68,9 @@ extern "C" {
 
 #define LIBWRAP_PLUGIN_METRIC 0x1u   /* libwrap_plugin.metric is set */
 #define LIBWRAP_PLUGIN_LISTENER 0x2u /* libwrap_plugin.listener is set */
+/* The listener table has the `events` member (a plugin built against an
+ * older plugin.h has not: the runtime reads it only when this is set). */
+#define LIBWRAP_PLUGIN_EVENTS 0x4u
 
 /* At most this many metrics per process, all sources together. */
 #define LIBWRAP_MAX_METRICS 16
@@ -211,6 +216,16 @@ typedef struct libwrap_sample {
     uint64_t value;
 } libwrap_sample;
 
+/*
+ * A buffered event (libwrap_listener.events): the entry of region `region`
+ * when it is > 0, the exit of region -region when it is < 0, at `ticks`.
+ */
+typedef struct libwrap_event {
+    uint64_t ticks;
+    int32_t region;
+    uint32_t reserved; /* 0 */
+} libwrap_event;
+
 typedef struct libwrap_listener {
     /* Process start, once. `request` is LIBWRAP_LISTENER_<NAME> or NULL;
      * `metrics`, `nmetrics` the SYNC metrics that enter and exit will carry.
@@ -239,15 +254,30 @@ typedef struct libwrap_listener {
     /* Inside a job, in the process that finished it last: every process of
      * the job has finalised into `experiment_directory`. */
     void (*job_complete)(const char *experiment_directory);
+    /*
+     * Optional (LIBWRAP_PLUGIN_EVENTS in libwrap_plugin.kinds): the entries
+     * and exits of a thread's measured calls in batches, in the order they
+     * happened, instead of one enter and one exit call each. The runtime's
+     * fast path only appends a 16-byte record to a per-thread buffer; a full
+     * buffer is delivered here on the measured thread, and so is the rest
+     * before that thread's other callbacks (argument, thread_end) and
+     * before finalize, so a listener sees each thread's events in order.
+     * Used when no SYNC metric is measured; with SYNC metrics (whose values
+     * a record cannot carry) the listener gets enter and exit instead, so it
+     * implements both. `ev` is valid during the call only. Hot-path rules
+     * (above) apply, though it is called once per some thousand events.
+     */
+    void (*events)(void *thread, const libwrap_event *ev, size_t n);
     /* Zero: callbacks added by later versions of this header. */
-    void (*reserved[4])(void);
+    void (*reserved[3])(void);
 } libwrap_listener;
 
 /* ---- the plugin -------------------------------------------------------- */
 
 typedef struct libwrap_plugin {
     uint32_t abi_version; /* LIBWRAP_PLUGIN_ABI_VERSION it was built with */
-    uint32_t kinds;       /* LIBWRAP_PLUGIN_METRIC | LIBWRAP_PLUGIN_LISTENER */
+    uint32_t kinds;       /* LIBWRAP_PLUGIN_METRIC | LIBWRAP_PLUGIN_LISTENER
+                           * [| LIBWRAP_PLUGIN_EVENTS] */
     const char *name;     /* for messages */
     const libwrap_metric_source *metric;
     const libwrap_listener *listener;

@@ -5,8 +5,8 @@
 # -Wall -Wextra -Werror in both linkages, and runs driver.c unwrapped and
 # wrapped six ways; every wrapped stdout must be byte-identical to the
 # unwrapped one, and the measured calls must be exactly the calls made.
-# Without RUNTIME_LIB the wrappers link stub_runtime.c, which counts enters
-# and clobbers errno; with it (the real liblibwrap_runtime.so) the
+# Without RUNTIME_LIB the wrappers link stub_runtime.c, which counts enters;
+# with it (the real liblibwrap_runtime.so, which keeps errno for them) the
 # profile's visits are counted. The forwarding is typed unless the fourth
 # argument says abi (the ABI trampoline needs the real runtime); then the
 # library and the driver are built by WCC OPT too.

@@ -3,16 +3,16 @@
  * makes the wrappers' obligations visible:
  *   - counts regions, enters and exits and writes "regions=R enters=E
  *     exits=X" to $STUB_COUNT_FILE at exit;
- *   - clobbers errno in libwrap_enter/libwrap_exit, which the real runtime
- *     never does, so a wrapper that does not restore errno changes the
- *     driver's output;
+ *   - keeps errno, as libwrap.h promises of the real runtime (the wrappers
+ *     leave errno to it; the real runtime's keeping is what
+ *     fwd_real_runtime and rt_errno check);
  *   - excludes every region when STUB_EXCLUDE_ALL is set (the wrappers'
  *     filtered fast path);
  *   - warns on EVERY call of libwrap_resolve_fallback that finds nothing, so
  *     "exactly one warning" proves that a wrapper disables itself;
  *   - with STUB_RECORD_ALL set, selects every parameter and result that
  *     can be recorded (argument recording), counts the values the wrappers
- *     hand over ("values=V") and clobbers errno there too.
+ *     hand over ("values=V"), keeping errno there too.
  */
 #define _GNU_SOURCE /* RTLD_DEFAULT */
 #define LIBWRAP_BUILDING_RUNTIME
@@ -60,7 +60,6 @@ void libwrap_record_params(int32_t id, libwrap_params *params, const uint64_t *v
                 (void)*(volatile const char *)(uintptr_t)v[i];
             __atomic_add_fetch(&values, 1, __ATOMIC_SEQ_CST);
         }
-    errno = 0xa165;
 }
 
 void libwrap_record_result(int32_t id, libwrap_params *params, uint64_t value)
@@ -69,7 +68,6 @@ void libwrap_record_result(int32_t id, libwrap_params *params, uint64_t value)
     if (id <= 0 || !params->n || !(params->param[params->n - 1].flags & LIBWRAP_PARAM_RESULT))
         abort();
     __atomic_add_fetch(&values, 1, __ATOMIC_SEQ_CST);
-    errno = 0xa166;
 }
 
 int libwrap_enter(int32_t id, void *frame)
@@ -77,7 +75,6 @@ int libwrap_enter(int32_t id, void *frame)
     if (id <= 0 || frame == NULL)
         abort();
     __atomic_add_fetch(&enters, 1, __ATOMIC_SEQ_CST);
-    errno = 0x5eed;
     return 1;
 }
 
@@ -86,7 +83,6 @@ void libwrap_exit(int32_t id)
     if (id <= 0)
         abort();
     __atomic_add_fetch(&exits, 1, __ATOMIC_SEQ_CST);
-    errno = 0xdead;
 }
 
 void *libwrap_resolve_fallback(const char *symbol, const char *soname, const void *self)

@@ -40,14 +40,10 @@ static long inner(long x)
     int32_t id = libwrap_region_id(&inner_region);
     if (id < 0)
         return inner_original(x);
-    int saved_errno = errno;
     int recorded = libwrap_enter(id, __builtin_frame_address(0));
-    errno = saved_errno;
     long result = inner_original(x);
-    saved_errno = errno;
     if (recorded)
         libwrap_exit(id);
-    errno = saved_errno;
     return result;
 }
 
@@ -64,14 +60,10 @@ static long outer(long k)
     int32_t id = libwrap_region_id(&outer_region);
     if (id < 0)
         return outer_original(k);
-    int saved_errno = errno;
     int recorded = libwrap_enter(id, __builtin_frame_address(0));
-    errno = saved_errno;
     long result = outer_original(k);
-    saved_errno = errno;
     if (recorded)
         libwrap_exit(id);
-    errno = saved_errno;
     return result;
 }
 
