@@ -118,15 +118,16 @@ LIBWRAP_API void *libwrap_resolve_fallback(const char *symbol, const char *sonam
  * table of libwrap_param; a libwrap_params next to the wrapper points to it
  * and holds the runtime's selection. When the region registers, the runtime
  * matches LIBWRAP_ARGUMENTS against the function and its parameter names
- * and stores in `record` which of them to record; before that store is
- * published (with the region's id, release/acquire) `record` is 0, and it
- * never changes afterwards. A wrapper therefore tests one value per call:
+ * and stores in `record` which of them to record; it stores it before the
+ * region's id is published (release/acquire), and it never changes
+ * afterwards. A wrapper therefore reads one value per call and tests it, at
+ * entry for its parameters' bits, at exit for its result's (N parameters):
  *
  *     uint64_t rec = __atomic_load_n(&params.record, __ATOMIC_RELAXED);
- *     if (__builtin_expect(rec != 0, 0) && recorded)     // after libwrap_enter
- *         libwrap_record_params(id, &params, values);     // values[i]: param[i]
+ *     if (__builtin_expect((rec & ((1ull << N) - 1)) != 0, 0) && recorded)  // after libwrap_enter
+ *         libwrap_record_params(id, &params, values);   // values[i]: param[i]
  *     RET result = original(ARGS);
- *     if (__builtin_expect(rec != 0, 0) && recorded)     // before libwrap_exit
+ *     if (__builtin_expect((rec & (1ull << N)) != 0, 0) && recorded)        // before libwrap_exit
  *         libwrap_record_result(id, &params, LIBWRAP_VALUE_INT(result));
  */
 
