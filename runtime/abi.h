@@ -32,9 +32,12 @@
 #define LW_T_GUARD 24
 #define LW_T_RA_TOP 32
 #define LW_T_RA_END 48
+#define LW_T_HOT_EV 56
 #define LW_TH_STACK 0      /* lw_thread */
 #define LW_TH_DEPTH 8
 #define LW_TH_CAP 12
+#define LW_TH_EV_POS 64
+#define LW_TH_EV_END 72
 #define LW_F_NODE 0        /* lw_frame */
 #define LW_F_START 8
 #define LW_F_FRAME 16

@@ -75,18 +75,75 @@
 /*
  * The fast path (the common case, in the trampoline itself): the table
  * entry says LW_ABI_STATE_FAST, the thread is not inside the runtime and
- * may take the fast path (lw_tls.hot), a return slot is free and no older
- * one is a leftover at or below this call, the frame stack has room and its
- * top frame is live, and the node of this region under it is the one found
- * last time. Then: the slot and the frame are filled, the entry timestamp
- * is taken last, and the original is called with %rax %rdx %rcx %rbx (the
- * only registers used) as the caller left them. Anything else goes to the
- * C hooks below (lw_abi_enter and lw_abi_exit), which handle every case.
- * The same steps as lw_enter_fast and lw_exit_fast (hot.h): keep them alike.
- * The guard is taken with `bts`: set, and the carry says it was set before
- * (a call from inside the runtime, or from a signal handler that
- * interrupted it), in one instruction.
+ * may take the fast path (lw_tls.hot, or lw_tls.hot_ev when its events are
+ * buffered for listeners), a return slot is free and no older one is a
+ * leftover at or below this call, the frame stack (and the event buffer)
+ * has room and its top frame is live, and the node of this region under it
+ * is the one found last time. Then: the slot and the frame are filled, the
+ * entry timestamp is taken last, and the original is called with %rax %rdx
+ * %rcx %rbx (the only registers used) as the caller left them. Anything
+ * else goes to the C hooks below (lw_abi_enter and lw_abi_exit), which
+ * handle every case. The same steps as lw_enter_fast and lw_exit_fast
+ * (hot.h): keep them alike. The guard is taken with `bts`: set, and the
+ * carry says it was set before (a call from inside the runtime, or from a
+ * signal handler that interrupted it), in one instruction.
  */
+
+/* The entry once the thread's state is in %rcx and the frame index in
+ * %edx, checked against the stack's capacity; `ev` appends the event. */
+.macro FAST_ENTER ev
+	movq	%r11, LW_RA_ENTRY(%rbx)
+	movq	%rax, LW_RA_SP(%rbx)
+	movl	%edx, LW_RA_DEPTH(%rbx)
+	shlq	$5, %rdx
+	addq	LW_TH_STACK(%rcx), %rdx		/* the new frame */
+	cmpq	%rax, LW_F_FRAME-LW_F_SIZE(%rdx)
+	jbe	.Lfast_to_c			/* the top frame was abandoned */
+	movq	%rax, LW_F_FRAME(%rdx)
+	movq	LW_F_NODE-LW_F_SIZE(%rdx), %rax
+	movq	LW_N_LAST_HIT(%rax), %rax
+	movl	LW_E_ID(%r11), %r11d
+	cmpl	%r11d, LW_N_REGION(%rax)
+	jne	.Lfast_to_c_r11			/* not the child found last time */
+	movq	%rax, LW_F_NODE(%rdx)
+	movq	%r11, LW_F_REGION(%rdx)		/* and inherited = 0 */
+	movq	%rdx, LW_RA_FRAME(%rbx)
+	incl	LW_TH_DEPTH(%rcx)
+	movq	%rdx, %r11
+	rdtsc
+	movl	%eax, LW_F_START(%r11)
+	movl	%edx, LW_F_START+4(%r11)
+.if \ev
+	movq	LW_F_REGION(%r11), %r11		/* the event: ticks, region, 0 */
+	shlq	$32, %rdx
+	orq	%rdx, %rax
+	movq	LW_TH_EV_POS(%rcx), %rdx
+	movq	%rax, 0(%rdx)
+	movq	%r11, 8(%rdx)
+	addq	$16, LW_TH_EV_POS(%rcx)
+.endif
+	movq	lw_tls@gottpoff(%rip), %rcx
+	addq	$LW_RA_SIZE, %fs:LW_T_RA_TOP(%rcx)
+	movl	$0, %fs:LW_T_GUARD(%rcx)
+	movq	LW_RA_ENTRY(%rbx), %r11
+	POP	%rcx
+	POP	%rdx
+	POP	%rax
+	popq	LW_RA_RBX(%rbx)			/* the caller's %rbx into the slot */
+	.cfi_adjust_cfa_offset -8
+	CFI_SAVED_AT_RBX(0x03, LW_RA_RBX)
+	popq	LW_RA_RA(%rbx)			/* and its return address */
+	CFI_SAVED_AT_RBX(0x10, LW_RA_RA)
+	/* While the original runs, this frame's stack pointer equals its
+	 * caller's at the call (the return address was popped). Unwinders
+	 * identify a frame by its callee's CFA (libgcc finds an exception's
+	 * handler frame again so in its second phase): with the usual CFA the
+	 * caller and this frame would be one. This CFA is one byte above the
+	 * caller's stack pointer, which is given by its own rule, CFA - 1. */
+	.cfi_def_cfa_offset 1
+	.cfi_escape 0x16, 0x07, 0x02, 0x31, 0x1c	/* DW_CFA_val_expression rsp: CFA - 1 */
+.endm
+
 	.globl	libwrap_trampoline
 	.type	libwrap_trampoline, @function
 	.p2align 4
@@ -117,48 +174,8 @@ lw_abi_trampoline:
 	movq	%fs:LW_T_HOT(%rcx), %rcx
 	movl	LW_TH_DEPTH(%rcx), %edx
 	cmpl	LW_TH_CAP(%rcx), %edx
-	jae	.Lfast_to_c			/* no room, or no thread */
-	movq	%r11, LW_RA_ENTRY(%rbx)
-	movq	%rax, LW_RA_SP(%rbx)
-	movl	%edx, LW_RA_DEPTH(%rbx)
-	shlq	$5, %rdx
-	addq	LW_TH_STACK(%rcx), %rdx		/* the new frame */
-	cmpq	%rax, LW_F_FRAME-LW_F_SIZE(%rdx)
-	jbe	.Lfast_to_c			/* the top frame was abandoned */
-	movq	%rax, LW_F_FRAME(%rdx)
-	movq	LW_F_NODE-LW_F_SIZE(%rdx), %rax
-	movq	LW_N_LAST_HIT(%rax), %rax
-	movl	LW_E_ID(%r11), %r11d
-	cmpl	%r11d, LW_N_REGION(%rax)
-	jne	.Lfast_to_c_r11			/* not the child found last time */
-	movq	%rax, LW_F_NODE(%rdx)
-	movq	%r11, LW_F_REGION(%rdx)		/* and inherited = 0 */
-	movq	%rdx, LW_RA_FRAME(%rbx)
-	incl	LW_TH_DEPTH(%rcx)
-	movq	%rdx, %r11
-	rdtsc
-	movl	%eax, LW_F_START(%r11)
-	movl	%edx, LW_F_START+4(%r11)
-	movq	lw_tls@gottpoff(%rip), %rcx
-	addq	$LW_RA_SIZE, %fs:LW_T_RA_TOP(%rcx)
-	movl	$0, %fs:LW_T_GUARD(%rcx)
-	movq	LW_RA_ENTRY(%rbx), %r11
-	POP	%rcx
-	POP	%rdx
-	POP	%rax
-	popq	LW_RA_RBX(%rbx)			/* the caller's %rbx into the slot */
-	.cfi_adjust_cfa_offset -8
-	CFI_SAVED_AT_RBX(0x03, LW_RA_RBX)
-	popq	LW_RA_RA(%rbx)			/* and its return address */
-	CFI_SAVED_AT_RBX(0x10, LW_RA_RA)
-	/* While the original runs, this frame's stack pointer equals its
-	 * caller's at the call (the return address was popped). Unwinders
-	 * identify a frame by its callee's CFA (libgcc finds an exception's
-	 * handler frame again so in its second phase): with the usual CFA the
-	 * caller and this frame would be one. This CFA is one byte above the
-	 * caller's stack pointer, which is given by its own rule, CFA - 1. */
-	.cfi_def_cfa_offset 1
-	.cfi_escape 0x16, 0x07, 0x02, 0x31, 0x1c	/* DW_CFA_val_expression rsp: CFA - 1 */
+	jae	.Lfast_enter_ev			/* no room, or no thread: events? */
+	FAST_ENTER 0
 	/* Both paths call the original here, %r11 its entry, %rbx its slot:
 	 * one return point. */
 .Lcall_original:
@@ -189,7 +206,7 @@ lw_abi_return_point:
 	movl	LW_RA_DEPTH(%rbx), %ecx
 	incl	%ecx
 	cmpl	%ecx, LW_TH_DEPTH(%rdx)
-	jne	.Lexit_to_c_guard		/* not the top frame, or no thread */
+	jne	.Lexit_ev			/* not the top frame, or no thread: events? */
 	decl	LW_TH_DEPTH(%rdx)
 	movq	LW_RA_FRAME(%rbx), %rdx
 	subq	LW_F_START(%rdx), %rax
@@ -213,10 +230,33 @@ lw_abi_return_point:
 	.cfi_restore %rbx
 	ret
 
-.Lexit_backwards:
+	/* The exit with events buffered (lw_tls.hot_ev): the same, and the
+	 * event (ticks, -region, 0) appended. */
+.Lexit_ev:
 	.cfi_restore_state
 	.cfi_remember_state
 	.cfi_adjust_cfa_offset 24
+	movq	lw_tls@gottpoff(%rip), %rcx
+	movq	%fs:LW_T_HOT_EV(%rcx), %rdx
+	movl	LW_RA_DEPTH(%rbx), %ecx
+	incl	%ecx
+	cmpl	%ecx, LW_TH_DEPTH(%rdx)
+	jne	.Lexit_to_c_guard
+	movq	LW_TH_EV_POS(%rdx), %rcx
+	cmpq	LW_TH_EV_END(%rdx), %rcx
+	jae	.Lexit_to_c_guard		/* a full buffer: delivered by the C path */
+	decl	LW_TH_DEPTH(%rdx)
+	addq	$16, LW_TH_EV_POS(%rdx)
+	movq	%rax, 0(%rcx)
+	movq	LW_RA_FRAME(%rbx), %rdx
+	PUSH	%rsi
+	movl	LW_F_REGION(%rdx), %esi
+	negl	%esi
+	movq	%rsi, 8(%rcx)
+	POP	%rsi
+	subq	LW_F_START(%rdx), %rax
+	jae	.Lexit_dt
+.Lexit_backwards:
 	xorl	%eax, %eax		/* the clock went back (another core's TSC): 0 */
 	jmp	.Lexit_dt
 
@@ -251,6 +291,21 @@ lw_abi_return_point:
 	.cfi_def_cfa %rsp, 8
 	.cfi_restore %rbp
 	ret
+
+	/* The entry with events buffered (lw_tls.hot_ev). */
+.Lfast_enter_ev:
+	.cfi_restore_state
+	.cfi_remember_state
+	movq	lw_tls@gottpoff(%rip), %rcx
+	movq	%fs:LW_T_HOT_EV(%rcx), %rcx
+	movq	LW_TH_EV_POS(%rcx), %rdx
+	cmpq	LW_TH_EV_END(%rcx), %rdx
+	jae	.Lfast_to_c			/* a full buffer, or no thread */
+	movl	LW_TH_DEPTH(%rcx), %edx
+	cmpl	LW_TH_CAP(%rcx), %edx
+	jae	.Lfast_to_c			/* no room */
+	FAST_ENTER 1
+	jmp	.Lcall_original
 
 	/* The entry's fast path could not take the call. */
 .Lfast_to_c_r11:

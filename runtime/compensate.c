@@ -139,6 +139,7 @@ static lw_thread *lw_calib_thread(void)
     t->guard = &lw_tls.guard;
     t->fastp = &lw_tls.fast;
     t->hotp = &lw_tls.hot;
+    t->hot_evp = &lw_tls.hot_ev;
     if (lw_events_buffered) {
         /* Room for a round's events: the buffer never fills here. */
         size_t n = 2 * LW_CALIB_CALLS + 16;
@@ -178,6 +179,7 @@ void lw_compensate_calibrate(void)
     lw_thread *fast = lw_timer_tsc && !(lw_nlisteners && lw_listeners_percall) ? t : NULL;
     lw_tls.fast = fast;
     lw_tls.hot = fast && !t->ev_pos ? t : &lw_thread_none;
+    lw_tls.hot_ev = fast && t->ev_pos ? t : &lw_thread_none;
     LW_STORE(lw_tls.guard, 0);
 
     struct timespec m0, m1;
@@ -208,6 +210,7 @@ void lw_compensate_calibrate(void)
     lw_tls.self = saved.self;
     lw_tls.fast = saved.fast;
     lw_tls.hot = saved.hot;
+    lw_tls.hot_ev = saved.hot_ev;
     errno = saved_errno;
 
 #if !defined(__x86_64__)

@@ -18,6 +18,8 @@
 
 #include "internal.h"
 
+#include <string.h>
+
 #pragma GCC visibility push(hidden)
 
 /* Fills a new top frame: the one definition for the fast and full entries. */
@@ -27,8 +29,10 @@ static inline __attribute__((always_inline)) void lw_frame_open(lw_frame *f, lw_
     f->node = n;
     f->start = now;
     f->frame = frame;
-    f->region = id;
-    f->inherited = 0;
+    /* region and inherited (0) in one store: adjacent, little-endian (the
+     * trampoline does the same; abi.c checks the layout). */
+    uint64_t region_word = (uint32_t)id;
+    memcpy(&f->region, &region_word, sizeof region_word);
 }
 
 /* Adds one visit of `dt` ticks to `n`: the one place that defines the

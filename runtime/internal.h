@@ -8,6 +8,7 @@
  *   profile.c       the hot path (libwrap_enter/exit) and the call tree
  *   profile_write.c profile.json, profile.txt
  *   arguments*.c    argument recording (LIBWRAP_ARGUMENTS; arguments.h)
+ *   compensate.c    the measurement's own cost, calibrated at start
  *   lifecycle.c     start, finalisation, fork, fatal signals, results dir
  *   exec.c          exec family: write results, keep our environment
  *   job.c           jobs of many processes: rank, job directory, end of job
@@ -219,8 +220,9 @@ typedef struct lw_thread {
     uint32_t tid;           /* dense, 0 = first thread measured (main) */
     int alive;              /* cleared when the thread has ended */
     int *guard;             /* the thread's lw_tls.guard, read by the finaliser */
-    struct lw_thread **fastp; /* the thread's lw_tls.fast and .hot, cleared by */
-    struct lw_thread **hotp;  /* the finaliser */
+    struct lw_thread **fastp; /* the thread's lw_tls.fast, .hot and .hot_ev, */
+    struct lw_thread **hotp;  /* cleared by the finaliser */
+    struct lw_thread **hot_evp;
     int slow;               /* metrics, or frames inherited at fork: slow path */
     int listen;             /* listeners are loaded (lw_listen_*); those that take
                              * each call (lw_listeners_percall) need the slow path */
@@ -247,12 +249,13 @@ typedef struct lw_thread {
  * `fast` is the thread's state when its calls may take the fast paths
  * (lw_enter_fast, lw_exit_fast: the TSC timer, no metrics, no listener that
  * wants each call, no frames inherited at fork), else NULL; `hot` the same
- * when, besides, no event is buffered: the ABI trampoline's own assembly
- * fast path; else &lw_thread_none, never NULL, so that the assembly needs
- * no test for it. Both are read after the guard is set, which makes them
- * the check that measurement still runs: the finaliser clears them for
- * every thread before its membarrier (lw_finish), so a thread either sees
- * them cleared or is seen holding its guard.
+ * when, besides, no event is buffered, and `hot_ev` when events are: the
+ * ABI trampoline's own assembly fast paths, with and without events; else
+ * &lw_thread_none, never NULL, so that the assembly needs no test for them.
+ * They are read after the guard is set, which makes them the check that
+ * measurement still runs: the finaliser clears them for every thread before
+ * its membarrier (lw_finish), so a thread either sees them cleared or is
+ * seen holding its guard.
  */
 typedef struct lw_tls_block {
     lw_thread *self;
@@ -261,6 +264,7 @@ typedef struct lw_tls_block {
     int guard;
     int reserved;
     struct lw_ra *ra_top, *ra_base, *ra_end; /* the ABI trampolines' return slots (abi.c) */
+    lw_thread *hot_ev;
 } lw_tls_block;
 extern __thread lw_tls_block lw_tls __attribute__((tls_model("initial-exec")));
 /* "No thread" for lw_tls.hot: its depth (UINT32_MAX) and cap (0) fail the

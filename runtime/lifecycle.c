@@ -396,6 +396,7 @@ static void lw_finish_as(const char *why, enum lw_end end)
         if (t->alive) {
             LW_STORE(*t->fastp, NULL);
             LW_STORE(*t->hotp, &lw_thread_none);
+            LW_STORE(*t->hot_evp, &lw_thread_none);
         }
     }
     if (others)

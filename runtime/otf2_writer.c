@@ -3,22 +3,37 @@
  * event listener "otf2", a plugin of its own (libwrap/plugin.h), so that
  * only a run that traces loads libotf2.
  *
- * One OTF2 location and event writer per thread; events are written without
- * a lock. The memory budget (LIBWRAP_TOTAL_MEMORY) is enforced through
- * OTF2's memory callbacks: when a new event chunk would exceed it, the
- * allocation is refused, which makes OTF2 flush that thread's buffer to
- * disk and start again in a fresh chunk (it records a BUFFER_FLUSH event).
- * Every thread always gets its first chunk, so the real minimum is one chunk
- * per thread. The global definitions are written once, by lw_trace_finalize.
+ * Writing an OTF2 event costs some 30 to 50 ns, more than the measured
+ * call itself for the functions libwrap is made for. So during the run
+ * this listener only stages each thread's events in a compact private
+ * form (a few bytes an event: varints of the time since the thread's last
+ * event and of the region, and of the metric values' changes), takes them
+ * in batches from the runtime's event buffer (`events`, no SYNC metrics) or
+ * one by one (`enter`, `exit`, with SYNC metrics), and appends each full
+ * staging buffer to one temporary file of the experiment directory (opened
+ * O_TMPFILE: nothing is left behind, whatever the end). The OTF2 archive is
+ * written at the end (finalize), from that file: one location and event
+ * writer per thread, the global definitions, the ASYNC samples.
  *
- * The archive is opened at the process's first measured call (the first
- * thread_begin), so that a process that measures nothing (a launcher, a
- * shell) creates nothing. A fork() child traces nothing: the trace stays
- * the parent's.
+ * The memory budget (LIBWRAP_TOTAL_MEMORY) bounds the staging buffers (1/16
+ * of it each, 4 to 256 KiB) and, at the end, OTF2's event chunks through
+ * its memory callbacks: when a new chunk would exceed the budget, the
+ * allocation is refused, which makes OTF2 flush that location's buffer to
+ * disk and start again in a fresh chunk (it records a BUFFER_FLUSH event).
+ * Every thread always gets its first chunk, so the real minimum is one
+ * chunk per thread. Events that cannot be written (to the temporary file
+ * or to the archive) are counted and reported once.
+ *
+ * The directory is claimed and the temporary file opened at the process's
+ * first measured call (the first thread_begin), so that a process that
+ * measures nothing (a launcher, a shell) creates nothing. A fork() child
+ * traces nothing: the trace stays the parent's.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <sched.h>
@@ -26,6 +41,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <otf2/OTF2_Pthread_Locks.h>
@@ -73,15 +89,23 @@ typedef struct lw_tstring {
 } lw_tstring;
 
 struct lw_trace_thread {
-    OTF2_EvtWriter *writer;
     uint32_t tid;
-    int busy;   /* inside lw_trace_enter/leave: finalisation waits for it */
-    int closed; /* writer closed, by thread end or by finalisation */
+    int busy;   /* inside an event callback: finalisation waits for it */
+    int closed; /* the thread has ended, or finalisation has begun */
+    /* Staging: events encoded since the last append to the temporary
+     * file, and the values the next one is encoded against. */
+    unsigned char *buf;
+    size_t len, cap;
+    uint32_t staged;
+    uint64_t last_ticks;
+    uint64_t last_metric[LIBWRAP_MAX_METRICS];
+    /* The conversion at the end. */
+    OTF2_EvtWriter *writer;
     uint64_t events;      /* enter, leave and metric records written */
     uint64_t otf2_events; /* as OTF2 counts them (with BUFFER_FLUSH), for the Location */
     uint64_t lost;
-    OTF2_Type *types;
-    OTF2_MetricValue *values;
+    /* Argument recording: the thread's cache of parameter and string
+     * references (lw_param_ref, lw_string_ref). */
     lw_tparam *params;   /* open addressing */
     size_t params_mask, nparams;
     lw_tstring *strings; /* open addressing */
@@ -129,8 +153,24 @@ static uint32_t *lw_gparams_index, *lw_gstrings_index; /* ref + 1 by hash; 0 fre
 static size_t lw_gparams_mask, lw_gstrings_mask;
 #define LW_TRACE_STRINGS_MAX (1u << 20) /* distinct string values, then one for all */
 
-/* The timestamp of the event being written: OTF2 asks for it after a flush. */
-static __thread uint64_t lw_now;
+/* The temporary file: staged events, appended in chunks of one thread's
+ * events (lw_chunk_head, then the encoded events), each thread's in order. */
+typedef struct lw_chunk_head {
+    uint32_t tid;
+    uint32_t bytes;
+    uint32_t events;
+    uint32_t reserved;
+} lw_chunk_head;
+static int lw_spill = -1;
+static pthread_mutex_t lw_spill_lock = PTHREAD_MUTEX_INITIALIZER;
+static int lw_spill_failed;   /* nothing more is appended */
+static uint64_t lw_spill_lost; /* events of chunks that could not be appended */
+static char lw_spill_error[128];
+static size_t lw_stage_size;
+
+/* The timestamp of the event being written: OTF2 asks for it after a
+ * flush. Events are written by the finalising thread alone. */
+static uint64_t lw_now;
 /* The thread's own writer while it writes an event: a signal handler that
  * ends the process there must not wait for itself in lw_trace_finalize. */
 static __thread lw_trace_thread *lw_writing;
@@ -222,14 +262,29 @@ static uint64_t lw_chunk_size(size_t budget)
     return size;
 }
 
+/* The temporary file in `dir`, unnamed (O_TMPFILE); where the file system
+ * cannot, a named one removed at once. */
+static int lw_spill_open(const char *dir)
+{
+    int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd >= 0)
+        return fd;
+    char *path = NULL;
+    if (asprintf(&path, "%s/.traces-XXXXXX", dir) < 0)
+        return -1;
+    fd = mkostemp(path, O_CLOEXEC);
+    if (fd >= 0)
+        unlink(path);
+    free(path);
+    return fd;
+}
+
+/* At the first thread: the directory is the experiment's. */
 static int lw_trace_init(const char *dir, size_t budget, size_t nmetrics)
 {
-    OTF2_ErrorCode rc;
-
-    if (lw_archive)
-        return 0;
+    if (lw_dir)
+        return lw_spill >= 0 ? 0 : -1;
     OTF2_Error_RegisterCallback(lw_otf2_error, NULL);
-    free(lw_dir);
     lw_dir = strdup(dir);
     lw_nmetrics = nmetrics > LIBWRAP_MAX_METRICS ? LIBWRAP_MAX_METRICS : nmetrics;
     lw_budget = budget;
@@ -243,6 +298,8 @@ static int lw_trace_init(const char *dir, size_t budget, size_t nmetrics)
     lw_gparams_index = lw_gstrings_index = NULL;
     lw_closing = 0;
     lw_threads = NULL;
+    lw_stage_size = budget / 16;
+    lw_stage_size = lw_stage_size < 4096 ? 4096 : lw_stage_size > (256u << 10) ? (256u << 10) : lw_stage_size;
 
     /* OTF2 refuses an existing archive only after it has begun to write
      * the new one; check first, so that an old trace stays untouched. */
@@ -257,7 +314,20 @@ static int lw_trace_init(const char *dir, size_t budget, size_t nmetrics)
         }
         free(path);
     }
-    lw_archive = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, lw_chunk_size(budget),
+    lw_spill = lw_spill_open(dir);
+    if (lw_spill < 0) {
+        lw_message("cannot create a temporary file in '%s': %s; tracing is off", dir,
+                   strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* The archive, at the end. */
+static int lw_archive_open(void)
+{
+    OTF2_ErrorCode rc;
+    lw_archive = OTF2_Archive_Open(lw_dir, "traces", OTF2_FILEMODE_WRITE, lw_chunk_size(lw_budget),
                                    OTF2_CHUNK_SIZE_MIN, OTF2_SUBSTRATE_POSIX,
                                    OTF2_COMPRESSION_NONE);
     if (!lw_archive) {
@@ -322,7 +392,7 @@ static OTF2_ErrorCode lw_write_properties(void)
 
 static lw_trace_thread *lw_trace_thread_begin(uint32_t tid)
 {
-    if (!__atomic_load_n(&lw_archive, __ATOMIC_RELAXED) ||
+    if (__atomic_load_n(&lw_spill, __ATOMIC_RELAXED) < 0 ||
         __atomic_load_n(&lw_closing, __ATOMIC_ACQUIRE))
         return NULL;
 
@@ -330,20 +400,17 @@ static lw_trace_thread *lw_trace_thread_begin(uint32_t tid)
     if (!t)
         return NULL;
     t->tid = tid;
-    if (lw_nmetrics) {
-        t->types = malloc(lw_nmetrics * sizeof *t->types);
-        t->values = malloc(lw_nmetrics * sizeof *t->values);
-        if (!t->types || !t->values)
-            goto fail;
-        for (size_t i = 0; i < lw_nmetrics; i++)
-            t->types[i] = OTF2_TYPE_UINT64;
+    t->cap = lw_stage_size;
+    t->buf = malloc(t->cap);
+    if (!t->buf) {
+        free(t);
+        return NULL;
     }
-    /* The archive serialises this through its locking callbacks; the list
-     * lock keeps finalisation from closing the archive meanwhile. */
+    __atomic_add_fetch(&lw_used, t->cap, __ATOMIC_RELAXED);
+    /* The list lock keeps finalisation from closing the trace meanwhile. */
     pthread_mutex_lock(&lw_threads_lock);
-    if (lw_archive && !lw_closing)
-        t->writer = OTF2_Archive_GetEvtWriter(lw_archive, tid);
-    if (t->writer) {
+    int ok = lw_spill >= 0 && !lw_closing;
+    if (ok) {
         /* Kept in thread order, the order of the Location definitions. */
         lw_trace_thread **pos = &lw_threads;
         while (*pos && (*pos)->tid < tid)
@@ -352,11 +419,10 @@ static lw_trace_thread *lw_trace_thread_begin(uint32_t tid)
         *pos = t;
     }
     pthread_mutex_unlock(&lw_threads_lock);
-    if (t->writer)
+    if (ok)
         return t;
-fail:
-    free(t->types);
-    free(t->values);
+    __atomic_sub_fetch(&lw_used, t->cap, __ATOMIC_RELAXED);
+    free(t->buf);
     free(t);
     return NULL;
 }
@@ -383,43 +449,275 @@ static void lw_end_event(lw_trace_thread *t)
     __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE);
 }
 
-static void lw_metric_event(lw_trace_thread *t, uint64_t ticks, const uint64_t *metrics)
+/* Appends t's staged events to the temporary file as one chunk. */
+static void lw_stage_flush(lw_trace_thread *t)
 {
-    for (size_t i = 0; i < lw_nmetrics; i++)
-        t->values[i].unsigned_int = metrics[i];
-    if (OTF2_EvtWriter_Metric(t->writer, NULL, ticks, 0, (uint8_t)lw_nmetrics, t->types,
-                              t->values) == OTF2_SUCCESS)
+    if (!t->len)
+        return;
+    lw_chunk_head head = {t->tid, (uint32_t)t->len, t->staged, 0};
+    pthread_mutex_lock(&lw_spill_lock);
+    int ok = !lw_spill_failed;
+    if (ok) {
+        struct iovec iov[2] = {{&head, sizeof head}, {t->buf, t->len}};
+        size_t want = sizeof head + t->len, done = 0;
+        while (done < want) {
+            ssize_t n = writev(lw_spill, iov, 2);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0) {
+                snprintf(lw_spill_error, sizeof lw_spill_error, "%s",
+                         n < 0 ? strerror(errno) : "nothing written");
+                ok = 0;
+                break;
+            }
+            done += (size_t)n;
+            for (int i = 0; i < 2 && n > 0; i++) {
+                size_t k = (size_t)n < iov[i].iov_len ? (size_t)n : iov[i].iov_len;
+                iov[i].iov_base = (char *)iov[i].iov_base + k;
+                iov[i].iov_len -= k;
+                n -= (ssize_t)k;
+            }
+        }
+        /* A chunk cut short is not read back (lw_convert stops at it). */
+        lw_spill_failed = !ok;
+    }
+    if (!ok)
+        lw_spill_lost += t->staged;
+    pthread_mutex_unlock(&lw_spill_lock);
+    t->len = 0;
+    t->staged = 0;
+}
+
+static inline unsigned char *lw_put(unsigned char *p, uint64_t v)
+{
+    while (v >= 0x80) {
+        *p++ = (unsigned char)(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = (unsigned char)v;
+    return p;
+}
+
+static inline uint64_t lw_zigzag(int64_t v)
+{
+    return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+/* The most one event takes: ticks, region, metric values (10 bytes each). */
+#define LW_EVENT_MAX(nmetrics) (10 + 10 + 10 * (nmetrics))
+
+/* Stages one event: the entry (region > 0) or exit (< 0) at `ticks`, and
+ * the metric values when there are any. */
+static inline void lw_stage(lw_trace_thread *t, int32_t region, uint64_t ticks,
+                            const uint64_t *metrics)
+{
+    if (t->cap - t->len < LW_EVENT_MAX(lw_nmetrics))
+        lw_stage_flush(t);
+    unsigned char *p = t->buf + t->len;
+    p = lw_put(p, lw_zigzag((int64_t)(ticks - t->last_ticks)));
+    t->last_ticks = ticks;
+    int with = lw_nmetrics && metrics;
+    p = lw_put(p, lw_zigzag(region) << 1 | (uint64_t)with);
+    for (size_t i = 0; with && i < lw_nmetrics; i++) {
+        p = lw_put(p, lw_zigzag((int64_t)(metrics[i] - t->last_metric[i])));
+        t->last_metric[i] = metrics[i];
+    }
+    t->len = (size_t)(p - t->buf);
+    t->staged++;
+}
+
+static void lw_trace_event(lw_trace_thread *t, int32_t region, uint64_t ticks,
+                           const uint64_t *metrics)
+{
+    if (!lw_begin_event(t))
+        return;
+    lw_stage(t, region, ticks, metrics);
+    lw_end_event(t);
+}
+
+/* A batch from the runtime's buffer: no metrics, so at most 20 bytes an
+ * event; as many as surely fit are encoded without a check each. */
+static void lw_trace_events(lw_trace_thread *t, const libwrap_event *ev, size_t n)
+{
+    if (!lw_begin_event(t))
+        return;
+    while (n) {
+        size_t room = (t->cap - t->len) / 20;
+        if (!room) {
+            lw_stage_flush(t);
+            continue;
+        }
+        size_t k = n < room ? n : room;
+        unsigned char *p = t->buf + t->len;
+        uint64_t last = t->last_ticks;
+        for (size_t j = 0; j < k; j++) {
+            p = lw_put(p, lw_zigzag((int64_t)(ev[j].ticks - last)));
+            last = ev[j].ticks;
+            p = lw_put(p, lw_zigzag(ev[j].region) << 1);
+        }
+        t->last_ticks = last;
+        t->len = (size_t)(p - t->buf);
+        t->staged += (uint32_t)k;
+        ev += k;
+        n -= k;
+    }
+    lw_end_event(t);
+}
+
+static void lw_trace_thread_end(lw_trace_thread *t)
+{
+    if (!lw_begin_event(t))
+        return;
+    lw_stage_flush(t);
+    __atomic_store_n(&t->closed, 1, __ATOMIC_RELAXED);
+    lw_end_event(t);
+}
+
+/* ---- the archive, at the end -------------------------------------------- */
+
+static inline int lw_get(const unsigned char **p, const unsigned char *end, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (unsigned shift = 0; *p < end && shift < 64; shift += 7) {
+        unsigned char b = *(*p)++;
+        x |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            *v = x;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static inline int64_t lw_unzigzag(uint64_t v)
+{
+    return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+static void lw_write_metrics(lw_trace_thread *t, uint64_t ticks, const uint64_t *values)
+{
+    OTF2_Type types[LIBWRAP_MAX_METRICS];
+    OTF2_MetricValue v[LIBWRAP_MAX_METRICS];
+    for (size_t i = 0; i < lw_nmetrics; i++) {
+        types[i] = OTF2_TYPE_UINT64;
+        v[i].unsigned_int = values[i];
+    }
+    if (OTF2_EvtWriter_Metric(t->writer, NULL, ticks, 0, (uint8_t)lw_nmetrics, types, v) ==
+        OTF2_SUCCESS)
         t->events++;
     else
         t->lost++;
 }
 
-static void lw_trace_enter(lw_trace_thread *t, int32_t region, uint64_t ticks, const uint64_t *metrics)
+/* A staged parameter record into thread t's event writer. */
+static void lw_convert_parameter(lw_trace_thread *t, uint64_t ref, uint64_t value)
 {
-    if (!lw_begin_event(t))
-        return;
-    lw_now = ticks;
-    if (lw_nmetrics && metrics)
-        lw_metric_event(t, ticks, metrics);
-    if (OTF2_EvtWriter_Enter(t->writer, NULL, ticks, (OTF2_RegionRef)(region - 1)) == OTF2_SUCCESS)
+    OTF2_ErrorCode rc = OTF2_ERROR_INVALID_DATA;
+    lw_now = t->last_ticks;
+    if (t->writer && ref < lw_ngparams) {
+        switch (lw_gparams[ref].type) {
+        case OTF2_PARAMETER_TYPE_INT64:
+            rc = OTF2_EvtWriter_ParameterInt(t->writer, NULL, t->last_ticks, (OTF2_ParameterRef)ref,
+                                             lw_unzigzag(value));
+            break;
+        case OTF2_PARAMETER_TYPE_UINT64:
+            rc = OTF2_EvtWriter_ParameterUnsignedInt(t->writer, NULL, t->last_ticks,
+                                                     (OTF2_ParameterRef)ref, value);
+            break;
+        default:
+            rc = OTF2_EvtWriter_ParameterString(t->writer, NULL, t->last_ticks,
+                                                (OTF2_ParameterRef)ref, (OTF2_StringRef)value);
+            break;
+        }
+    }
+    if (rc == OTF2_SUCCESS)
         t->events++;
     else
         t->lost++;
-    lw_end_event(t);
 }
 
-static void lw_trace_leave(lw_trace_thread *t, int32_t region, uint64_t ticks, const uint64_t *metrics)
+/* One chunk of thread t's events into its event writer. */
+static void lw_convert_chunk(lw_trace_thread *t, const unsigned char *p, const unsigned char *end,
+                             uint32_t n)
 {
-    if (!lw_begin_event(t))
-        return;
-    lw_now = ticks;
-    if (lw_nmetrics && metrics)
-        lw_metric_event(t, ticks, metrics);
-    if (OTF2_EvtWriter_Leave(t->writer, NULL, ticks, (OTF2_RegionRef)(region - 1)) == OTF2_SUCCESS)
-        t->events++;
-    else
-        t->lost++;
-    lw_end_event(t);
+    uint64_t values[LIBWRAP_MAX_METRICS];
+    for (uint32_t k = 0; k < n; k++) {
+        uint64_t dt, key;
+        if (!lw_get(&p, end, &dt) || !lw_get(&p, end, &key)) {
+            t->lost += n - k; /* cannot happen: the chunk was written whole */
+            return;
+        }
+        t->last_ticks += (uint64_t)lw_unzigzag(dt);
+        if (key == 0) { /* a recorded argument (lw_trace_argument) */
+            uint64_t ref = 0, value = 0;
+            lw_get(&p, end, &ref);
+            lw_get(&p, end, &value);
+            lw_convert_parameter(t, ref, value);
+            continue;
+        }
+        int32_t region = (int32_t)lw_unzigzag(key >> 1);
+        int with = key & 1;
+        for (size_t i = 0; with && i < lw_nmetrics; i++) {
+            uint64_t d = 0;
+            lw_get(&p, end, &d);
+            values[i] = t->last_metric[i] += (uint64_t)lw_unzigzag(d);
+        }
+        if (!t->writer) {
+            t->lost += 1 + (uint64_t)(with && lw_nmetrics);
+            continue;
+        }
+        lw_now = t->last_ticks;
+        if (with && lw_nmetrics)
+            lw_write_metrics(t, t->last_ticks, values);
+        OTF2_ErrorCode rc =
+            region > 0 ? OTF2_EvtWriter_Enter(t->writer, NULL, t->last_ticks, (OTF2_RegionRef)(region - 1))
+                       : OTF2_EvtWriter_Leave(t->writer, NULL, t->last_ticks, (OTF2_RegionRef)(-region - 1));
+        if (rc == OTF2_SUCCESS)
+            t->events++;
+        else
+            t->lost++;
+    }
+}
+
+static lw_trace_thread *lw_thread_of(uint32_t tid)
+{
+    static lw_trace_thread *last;
+    if (last && last->tid == tid)
+        return last;
+    for (lw_trace_thread *t = lw_threads; t; t = t->next)
+        if (t->tid == tid)
+            return last = t;
+    return NULL;
+}
+
+/* The temporary file into the archive's event files, chunk after chunk. */
+static void lw_convert(void)
+{
+    for (lw_trace_thread *t = lw_threads; t; t = t->next) {
+        t->writer = OTF2_Archive_GetEvtWriter(lw_archive, t->tid);
+        t->last_ticks = 0;
+        memset(t->last_metric, 0, sizeof t->last_metric);
+    }
+    size_t cap = lw_stage_size;
+    unsigned char *buf = malloc(cap);
+    off_t off = 0;
+    lw_chunk_head head;
+    while (buf && pread(lw_spill, &head, sizeof head, off) == (ssize_t)sizeof head) {
+        if (head.bytes > cap) {
+            unsigned char *b = realloc(buf, head.bytes);
+            if (!b)
+                break;
+            buf = b;
+            cap = head.bytes;
+        }
+        if (pread(lw_spill, buf, head.bytes, off + (off_t)sizeof head) != (ssize_t)head.bytes)
+            break; /* cut short: its events were counted lost when it was written */
+        off += (off_t)(sizeof head + head.bytes);
+        lw_trace_thread *t = lw_thread_of(head.tid);
+        if (t)
+            lw_convert_chunk(t, buf, buf + head.bytes, head.events);
+    }
+    free(buf);
 }
 
 static uint64_t lw_hash(const char *s);
@@ -623,68 +921,78 @@ static int lw_string_ref(lw_trace_thread *t, const char *s, uint32_t *ref)
     return 0;
 }
 
+/* The most a parameter record takes: ticks, the 0 that marks it, the
+ * parameter's reference, the value. */
+#define LW_PARAM_MAX (10 + 1 + 5 + 10)
+
+/*
+ * A recorded argument, staged like the events: region 0 marks a parameter
+ * record, then its parameter's reference and its value (zigzag for signed
+ * integers; a string's reference for strings and, as text, for doubles:
+ * OTF2 has no floating-point parameter). lw_convert_chunk makes it an
+ * OTF2 parameter event between its call's Enter and Leave.
+ */
 static void lw_trace_argument(lw_trace_thread *t, int32_t region, uint64_t ticks,
                               const libwrap_argument *a)
 {
     if (region <= 0 || !lw_begin_event(t))
         return;
-    lw_now = ticks;
-    uint32_t key = ((uint32_t)region - 1) * 64u + (a->index & 63u), ref, sref;
-    OTF2_ErrorCode rc = OTF2_ERROR_MEM_ALLOC_FAILED;
+    uint32_t key = ((uint32_t)region - 1) * 64u + (a->index & 63u), ref = 0, sref = 0;
+    uint64_t value = 0;
+    int ok = 0;
     char text[40];
     switch (a->kind) {
     case LIBWRAP_ARG_SIGNED:
-        if (lw_param_ref(t, key, OTF2_PARAMETER_TYPE_INT64, a->name, &ref) == 0)
-            rc = OTF2_EvtWriter_ParameterInt(t->writer, NULL, ticks, ref, a->value.i);
+        ok = lw_param_ref(t, key, OTF2_PARAMETER_TYPE_INT64, a->name, &ref) == 0;
+        value = lw_zigzag(a->value.i);
         break;
     case LIBWRAP_ARG_UNSIGNED:
-        if (lw_param_ref(t, key, OTF2_PARAMETER_TYPE_UINT64, a->name, &ref) == 0)
-            rc = OTF2_EvtWriter_ParameterUnsignedInt(t->writer, NULL, ticks, ref, a->value.u);
+        ok = lw_param_ref(t, key, OTF2_PARAMETER_TYPE_UINT64, a->name, &ref) == 0;
+        value = a->value.u;
         break;
     case LIBWRAP_ARG_DOUBLE:
     case LIBWRAP_ARG_STRING: {
-        /* OTF2 has no floating-point parameter: the value as text. */
         const char *v = a->value.s;
         if (a->kind == LIBWRAP_ARG_DOUBLE) {
             snprintf(text, sizeof text, "%.17g", a->value.d);
             v = text;
         }
-        if (lw_param_ref(t, key, OTF2_PARAMETER_TYPE_STRING, a->name, &ref) == 0 &&
-            lw_string_ref(t, v ? v : "(null)", &sref) == 0)
-            rc = OTF2_EvtWriter_ParameterString(t->writer, NULL, ticks, ref, sref);
+        ok = lw_param_ref(t, key, OTF2_PARAMETER_TYPE_STRING, a->name, &ref) == 0 &&
+             lw_string_ref(t, v ? v : "(null)", &sref) == 0;
+        value = sref;
         break;
     }
     default:
         break;
     }
-    if (rc == OTF2_SUCCESS)
-        t->events++;
-    else
+    if (ok) {
+        if (t->cap - t->len < LW_PARAM_MAX)
+            lw_stage_flush(t);
+        unsigned char *p = t->buf + t->len;
+        p = lw_put(p, lw_zigzag((int64_t)(ticks - t->last_ticks)));
+        t->last_ticks = ticks;
+        p = lw_put(p, 0);
+        p = lw_put(p, ref);
+        p = lw_put(p, value);
+        t->len = (size_t)(p - t->buf);
+        t->staged++;
+    } else {
         t->lost++;
+    }
     lw_end_event(t);
 }
 
 /* With lw_threads_lock held. */
 static void lw_close_writer(lw_trace_thread *t)
 {
-    if (__atomic_load_n(&t->closed, __ATOMIC_RELAXED))
+    if (!t->writer)
         return;
     OTF2_EvtWriter_GetNumberOfEvents(t->writer, &t->otf2_events);
     /* Closing writes the rest of the buffer: a failure there loses events
      * that were counted as written; lw_count_lost finds out how many. */
     if (OTF2_Archive_CloseEvtWriter(lw_archive, t->writer) != OTF2_SUCCESS)
         lw_write_failed = 1;
-    __atomic_store_n(&t->closed, 1, __ATOMIC_RELAXED);
-}
-
-static void lw_trace_thread_end(lw_trace_thread *t)
-{
-    if (!t)
-        return;
-    pthread_mutex_lock(&lw_threads_lock);
-    if (lw_archive && !lw_closing)
-        lw_close_writer(t);
-    pthread_mutex_unlock(&lw_threads_lock);
+    t->writer = NULL;
 }
 
 /* Global definition strings, numbered in the order written, each once. */
@@ -932,7 +1240,9 @@ static uint64_t lw_count_lost(void)
         uint64_t read = 0;
         OTF2_EvtReader *er = r ? OTF2_Reader_GetEvtReader(r, t->tid) : NULL;
         if (er) {
-            OTF2_Reader_ReadAllLocalEvents(r, er, &read);
+            /* At most as many as were written: a file cut short can make
+             * OTF2's reader take garbage for records without end. */
+            OTF2_Reader_ReadLocalEvents(r, er, t->otf2_events, &read);
             OTF2_Reader_CloseEvtReader(r, er);
         }
         /* OTF2's count includes its BUFFER_FLUSH records, ours does not. */
@@ -957,16 +1267,34 @@ static uint64_t lw_trace_finalize(const libwrap_region *const *regions, size_t n
     OTF2_ErrorCode rc;
 
     pthread_mutex_lock(&lw_threads_lock);
-    if (!lw_archive) {
+    if (lw_spill < 0) {
         pthread_mutex_unlock(&lw_threads_lock);
         return 0;
     }
     __atomic_store_n(&lw_closing, 1, __ATOMIC_SEQ_CST);
     for (lw_trace_thread *t = lw_threads; t; t = t->next) {
         /* An event in flight on another thread finishes in a few hundred
-         * nanoseconds, or after a flush to disk. */
+         * nanoseconds, or after an append to the temporary file. */
         while (t != lw_writing && __atomic_load_n(&t->busy, __ATOMIC_SEQ_CST))
             sched_yield();
+        /* A thread still running has not ended: its last events. */
+        if (t != lw_writing)
+            lw_stage_flush(t);
+        __atomic_sub_fetch(&lw_used, t->cap, __ATOMIC_RELAXED);
+        free(t->buf);
+        t->buf = NULL;
+        t->len = t->cap = 0;
+    }
+    if (lw_archive_open() < 0) {
+        close(lw_spill);
+        lw_spill = -1;
+        pthread_mutex_unlock(&lw_threads_lock);
+        return 0;
+    }
+    lw_convert();
+    close(lw_spill);
+    lw_spill = -1;
+    for (lw_trace_thread *t = lw_threads; t; t = t->next) {
         lw_close_writer(t);
         written += t->events;
         lost += t->lost;
@@ -989,12 +1317,14 @@ static uint64_t lw_trace_finalize(const libwrap_region *const *regions, size_t n
         for (lw_trace_thread *t = lw_threads; t; t = t->next)
             written += t->events;
     }
+    lost += lw_spill_lost;
     pthread_mutex_unlock(&lw_threads_lock);
 
     if (lost)
         lw_message("%" PRIu64 " of %" PRIu64 " events could not be written to '%s/traces' "
                    "(%s); the trace is incomplete: check free disk space",
-                   lost, lost + written, lw_dir, lw_errors ? lw_first_error : "unknown error");
+                   lost, lost + written, lw_dir,
+                   lw_spill_lost ? lw_spill_error : lw_errors ? lw_first_error : "unknown error");
     if (rc)
         lw_message("cannot write the definitions of '%s/traces.otf2' (%s); the trace is "
                    "unreadable: check free disk space",
@@ -1044,12 +1374,17 @@ static void *lw_otf2_thread_begin(uint32_t tid)
 
 static void lw_otf2_enter(void *t, int32_t region, uint64_t ticks, const uint64_t *metrics)
 {
-    lw_trace_enter(t, region, ticks, metrics);
+    lw_trace_event(t, region, ticks, metrics);
 }
 
 static void lw_otf2_exit(void *t, int32_t region, uint64_t ticks, const uint64_t *metrics)
 {
-    lw_trace_leave(t, region, ticks, metrics);
+    lw_trace_event(t, -region, ticks, metrics);
+}
+
+static void lw_otf2_events(void *t, const libwrap_event *ev, size_t n)
+{
+    lw_trace_events(t, ev, n);
 }
 
 static void lw_otf2_argument(void *t, int32_t region, uint64_t ticks, const libwrap_argument *a)
@@ -1064,10 +1399,14 @@ static void lw_otf2_thread_end(void *t)
 
 static void lw_otf2_fork(void)
 {
-    /* The parent's archive and writers are the parent's. */
+    /* The parent's temporary file and staging are the parent's. */
     __atomic_store_n(&lw_forked, 1, __ATOMIC_RELAXED);
     pthread_mutex_init(&lw_open_lock, NULL);
     pthread_mutex_init(&lw_threads_lock, NULL);
+    pthread_mutex_init(&lw_spill_lock, NULL);
+    if (lw_spill >= 0)
+        close(lw_spill);
+    lw_spill = -1;
     lw_archive = NULL;
     lw_threads = NULL;
 }
@@ -1110,8 +1449,10 @@ static const libwrap_listener lw_otf2_listener = {
     .fork = lw_otf2_fork,
     .finalize = lw_otf2_finalize,
     .job_complete = lw_otf2_job_complete,
+    .events = lw_otf2_events,
 };
 
-static const libwrap_plugin lw_plugin = {LIBWRAP_PLUGIN_ABI_VERSION, LIBWRAP_PLUGIN_LISTENER, "otf2",
+static const libwrap_plugin lw_plugin = {LIBWRAP_PLUGIN_ABI_VERSION,
+                                         LIBWRAP_PLUGIN_LISTENER | LIBWRAP_PLUGIN_EVENTS, "otf2",
                                          NULL, &lw_otf2_listener};
 LIBWRAP_PLUGIN_DEFINE(lw_plugin)

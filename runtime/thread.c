@@ -13,7 +13,8 @@
 #include <unistd.h>
 
 lw_thread lw_thread_none = {.depth = UINT32_MAX, .cap = 0};
-__thread lw_tls_block lw_tls __attribute__((tls_model("initial-exec"))) = {.hot = &lw_thread_none};
+__thread lw_tls_block lw_tls __attribute__((tls_model("initial-exec"))) = {
+    .hot = &lw_thread_none, .hot_ev = &lw_thread_none};
 
 /* Lock 2 of the order in internal.h. */
 static pthread_mutex_t lw_threads_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -39,6 +40,7 @@ static void lw_thread_destructor(void *p)
     LW_STORE(lw_tls.guard, 1);
     LW_STORE(lw_tls.fast, NULL);
     LW_STORE(lw_tls.hot, &lw_thread_none);
+    LW_STORE(lw_tls.hot_ev, &lw_thread_none);
     if (lw_state == 1 && t->alive) {
         lw_thread_close_frames(t, lw_ticks());
         lw_plugins_thread_end(t);
@@ -83,6 +85,7 @@ void lw_thread_set_paths(lw_thread *t)
     lw_thread *fast = lw_timer_tsc && !t->slow && !(t->listen && lw_listeners_percall) ? t : NULL;
     LW_STORE(lw_tls.fast, fast);
     LW_STORE(lw_tls.hot, fast && !t->ev_pos ? t : &lw_thread_none);
+    LW_STORE(lw_tls.hot_ev, fast && t->ev_pos ? t : &lw_thread_none);
 }
 
 lw_thread *lw_thread_attach(void)
@@ -107,6 +110,7 @@ lw_thread *lw_thread_attach(void)
     t->guard = &lw_tls.guard;
     t->fastp = &lw_tls.fast;
     t->hotp = &lw_tls.hot;
+    t->hot_evp = &lw_tls.hot_ev;
     t->alive = 1;
     lw_note_measured();
 
@@ -162,6 +166,7 @@ void lw_thread_after_fork_child(void)
     lw_tree fresh;
     LW_STORE(lw_tls.fast, NULL);
     LW_STORE(lw_tls.hot, &lw_thread_none);
+    LW_STORE(lw_tls.hot_ev, &lw_thread_none);
     if (t && lw_tree_init(&fresh) < 0) {
         lw_tls.self = NULL;
         t = NULL;

@@ -50,6 +50,15 @@ extern "C" {
 #define LIBWRAP_API
 #endif
 
+/* libwrap_enter and libwrap_exit are called on every measured call: where
+ * GCC can, through the GOT directly rather than through a PLT stub. */
+#if !defined(LIBWRAP_BUILDING_RUNTIME) && defined(__GNUC__) && !defined(__clang__) && \
+    (defined(__x86_64__) || defined(__i386__))
+#define LIBWRAP_HOT_CALL __attribute__((noplt))
+#else
+#define LIBWRAP_HOT_CALL
+#endif
+
 /*
  * A measured function ("region"). The generator emits one static instance per
  * wrapped function. The first four fields are constant; `id` belongs to the
@@ -94,10 +103,10 @@ static inline int32_t libwrap_region_id(libwrap_region *region)
  * libwrap_exit must not be called. No lock, no system call, no allocation
  * except when the thread's call tree grows.
  */
-LIBWRAP_API int libwrap_enter(int32_t id, void *frame);
+LIBWRAP_API LIBWRAP_HOT_CALL int libwrap_enter(int32_t id, void *frame);
 
 /* Records exit from region `id`, matching the last libwrap_enter that returned 1. */
-LIBWRAP_API void libwrap_exit(int32_t id);
+LIBWRAP_API LIBWRAP_HOT_CALL void libwrap_exit(int32_t id);
 
 /*
  * Wrappers in runtime mode (LD_PRELOAD or link order) find the original with
@@ -273,7 +282,9 @@ typedef struct libwrap_abi_entry {
     const libwrap_abi_library *lib;
     const void *self;                /* the wrapper itself, skipped by the fallback lookup */
     uint32_t flags;                  /* LIBWRAP_ABI_* */
-    int32_t state;                   /* runtime-owned: 1 once the original is known to be missing */
+    int32_t state;                   /* runtime-owned, 0 at first: how the trampoline takes
+                                      * the calls (its own fast path, a straight jump, the
+                                      * runtime's hooks), once the runtime knows */
     libwrap_region region;
 } libwrap_abi_entry;
 

@@ -36,9 +36,9 @@
  * Threads. Every callback of the hot path (read, enter, exit, argument,
  * events) is called on the measured thread itself, with that thread's
  * handle (events of a thread still running at the end: on the thread that
- * finalises, before that thread's thread_end), from
- * inside a measured call: it must not take a lock that the measured program
- * may hold, should not allocate, and must return. It may change errno (the
+ * finalises, before that thread's thread_end), from inside a measured
+ * call: it must not take a lock that the measured program may hold, should
+ * not allocate, and must return. It may change errno (the
  * runtime restores it). Calls of the measured library made from a callback
  * are not measured. Callbacks that are not on the hot path (init, region,
  * thread_begin, thread_end, fork, finalize, job_complete) may allocate and
