@@ -111,13 +111,8 @@ static inline __attribute__((always_inline)) int lw_enter_fast(int32_t id, void 
         return -1;
     }
     uint64_t now = lw_rdtsc();
-    if (t->ev_pos) {
-        libwrap_event *e = t->ev_pos;
-        e->ticks = now;
-        e->region = id;
-        e->reserved = 0;
-        t->ev_pos = e + 1;
-    }
+    if (t->ev_pos)
+        lw_event_store(t, id, now);
     lw_frame_open(t->stack + t->depth, n, id, now, frame);
     t->depth++;
     LW_GUARD_CLEAR();
@@ -141,13 +136,8 @@ static inline __attribute__((always_inline)) int lw_exit_fast(int32_t id)
         return -1;
     }
     uint64_t now = lw_rdtsc();
-    if (t->ev_pos) {
-        libwrap_event *e = t->ev_pos;
-        e->ticks = now;
-        e->region = -id;
-        e->reserved = 0;
-        t->ev_pos = e + 1;
-    }
+    if (t->ev_pos)
+        lw_event_store(t, -id, now);
     lw_node_account(f->node, now > f->start ? now - f->start : 0);
     t->depth = d - 1;
     LW_GUARD_CLEAR();

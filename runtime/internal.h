@@ -505,14 +505,23 @@ static inline void lw_metrics_read(lw_thread *t, uint64_t *out)
 }
 
 /* Appends an event to t's buffer, delivering the buffer first when full. */
+/* One record into the thread's event buffer, which has room (the fast
+ * paths of hot.h check that first; they make no call). */
+static inline __attribute__((always_inline)) void lw_event_store(lw_thread *t, int32_t region,
+                                                                 uint64_t now)
+{
+    libwrap_event *e = t->ev_pos;
+    e->ticks = now;
+    e->region = region;
+    e->reserved = 0;
+    t->ev_pos = e + 1;
+}
+
 static inline void lw_event_put(lw_thread *t, int32_t region, uint64_t now)
 {
     if (t->ev_pos == t->ev_end)
         lw_events_flush(t);
-    t->ev_pos->ticks = now;
-    t->ev_pos->region = region;
-    t->ev_pos->reserved = 0;
-    t->ev_pos++;
+    lw_event_store(t, region, now);
 }
 
 static inline void lw_listen_enter(lw_thread *t, int32_t id, uint64_t now, const uint64_t *m)

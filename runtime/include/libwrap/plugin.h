@@ -237,7 +237,9 @@ typedef struct libwrap_listener {
     /* A thread's first measured call (again in the child after fork). */
     void *(*thread_begin)(uint32_t thread);
     /* Hot path: entry and exit of a measured call on the calling thread,
-     * with the SYNC metric values at that moment (nmetrics of them). */
+     * with the SYNC metric values at that moment (nmetrics of them). A
+     * listener that takes `events` gets these only while SYNC metrics are
+     * measured. */
     void (*enter)(void *thread, int32_t region, uint64_t ticks, const uint64_t *metrics);
     void (*exit)(void *thread, int32_t region, uint64_t ticks, const uint64_t *metrics);
     /* Hot path: a recorded argument of the call just entered (parameters,
