@@ -324,6 +324,27 @@ enum lw_wrapper_kind { LW_KIND_TYPED, LW_KIND_ABI, LW_NKINDS };
 void lw_region_set_kind(int32_t id, enum lw_wrapper_kind kind);
 enum lw_wrapper_kind lw_region_kind(int32_t id);
 
+/* ---- outfile.c ---------------------------------------------------------- */
+
+/*
+ * A result file (profile.json, profile.txt, config.txt) is composed in
+ * memory and written with write(2), never through a stdio stream of the
+ * file: a fork() from another thread while it is written (the end of
+ * measurement does not hold fork back) would give the child a copy of the
+ * stream's buffer, which the child's exit flushes into our file.
+ */
+typedef struct lw_out {
+    FILE *f;
+    char *buf;
+    size_t len;
+} lw_out;
+
+FILE *lw_out_open(lw_out *o); /* a memory stream; NULL on failure */
+/* Closes the stream and writes what it holds into `fd` (closed after) or a
+ * new `path`: 0, or -1 with errno. */
+int lw_out_write_fd(lw_out *o, int fd);
+int lw_out_write(lw_out *o, const char *path);
+
 /* ---- profile_write.c --------------------------------------------------- */
 
 int lw_profile_write(const char *dir);

@@ -343,13 +343,14 @@ static int lw_claim_or_join(const char *dir)
         rc = lw_same_job(cfg) ? 0 : -1;
         goto out;
     }
-    FILE *f = fopen(tmp, "we");
+    lw_out o;
+    FILE *f = lw_out_open(&o);
     if (!f)
         goto out;
     lw_config_write(f, dir);
     fprintf(f, "JOB_LAUNCHER=%s\nJOB_ID=%s\nJOB_SIZE=%ld\nJOB_KEY=%s\n", j->launcher, j->id,
             j->size, j->key);
-    if (fclose(f) != 0) {
+    if (lw_out_write_fd(&o, open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) != 0) {
         int err = errno;
         unlink(tmp);
         errno = err;

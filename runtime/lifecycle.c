@@ -122,9 +122,14 @@ static char *lw_claim(const char *base)
         }
         int fd = open(cfg, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd >= 0) {
-            FILE *f = fdopen(fd, "w");
-            if (!f || lw_config_write(f, dir) < 0 || fclose(f) != 0)
+            lw_out o;
+            FILE *f = lw_out_open(&o);
+            if (!f) {
+                close(fd);
                 lw_warn("cannot write %s: %s", cfg, strerror(errno));
+            } else if (lw_config_write(f, dir) < 0 || lw_out_write_fd(&o, fd) != 0) {
+                lw_warn("cannot write %s: %s", cfg, strerror(errno));
+            }
             free(cfg);
             lw_log(LW_LOG_LIFECYCLE, "results go to %s", dir);
             return dir;

@@ -17,6 +17,7 @@
 #include "json.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,7 +213,8 @@ static char *lw_path(const char *dir, const char *name)
 
 static int lw_write_txt(const char *path, const lw_flat *flat, size_t nflat)
 {
-    FILE *f = fopen(path, "we");
+    lw_out o;
+    FILE *f = lw_out_open(&o);
     if (!f)
         return -1;
     if (lw_job_info.active)
@@ -245,7 +247,7 @@ static int lw_write_txt(const char *path, const lw_flat *flat, size_t nflat)
         lw_txt_tree(f, t->tree.root, 0);
     }
     lw_samples_txt(f);
-    return fclose(f);
+    return lw_out_write(&o, path);
 }
 
 static int lw_profile_write_c(const char *dir)
@@ -284,7 +286,8 @@ static int lw_profile_write_c(const char *dir)
     char *json_path = lw_path(dir, "profile.json");
     char *txt_path = lw_path(dir, "profile.txt");
     lw_json *j = malloc(sizeof *j);
-    FILE *f = json_path && txt_path && j ? fopen(json_path, "we") : NULL;
+    lw_out o;
+    FILE *f = json_path && txt_path && j ? lw_out_open(&o) : NULL;
     if (!f) {
         if (json_path && txt_path && j)
             lw_warn("cannot write %s: %s", json_path, strerror(errno));
@@ -348,7 +351,7 @@ static int lw_profile_write_c(const char *dir)
     lw_json_end(j);
     free(threads);
     rc = lw_json_finish(j);
-    if (fclose(f) != 0)
+    if (lw_out_write(&o, json_path) != 0)
         rc = -1;
     if (rc < 0)
         lw_warn("cannot write %s: %s", json_path, strerror(errno));
