@@ -138,6 +138,16 @@ static void lw_json_metrics(lw_json *j, const uint64_t *values)
 static void lw_json_times(lw_json *j, uint64_t visits, uint64_t incl_c, uint64_t excl_c,
                           uint64_t min_c, uint64_t max_c, uint64_t incl, uint64_t excl)
 {
+    /* Compensation takes a call's own overhead out of its min and max, but
+     * not that of its callees, which the mean loses too: the mean bounds
+     * them, as it bounds true times. */
+    if (visits) {
+        uint64_t mean = incl_c / visits;
+        min_c = min_c < mean ? min_c : mean;
+        max_c = max_c > mean ? max_c : mean;
+        if (visits == 1) /* the one call is its mean */
+            min_c = max_c = incl_c;
+    }
     lw_json_uint(j, "visits", visits);
     lw_json_uint(j, "inclusive_ns", lw_ticks_to_ns(incl_c));
     lw_json_uint(j, "exclusive_ns", lw_ticks_to_ns(excl_c));
