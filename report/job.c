@@ -118,11 +118,6 @@ typedef struct {
     size_t nranks;
 } fold;
 
-static uint64_t hash(const char *s)
-{
-    return lw_fnv1a(s);
-}
-
 static void rehash(fold *f)
 {
     size_t n = f->mask ? 2 * (f->mask + 1) : 256;
@@ -134,7 +129,7 @@ static void rehash(fold *f)
     }
     f->mask = n - 1;
     for (size_t i = 0; i < f->p->nfuncs; i++) {
-        size_t k = hash(f->p->funcs[i].symbol) & f->mask;
+        size_t k = lw_fnv1a(f->p->funcs[i].symbol) & f->mask;
         while (f->slots[k])
             k = (k + 1) & f->mask;
         f->slots[k] = i + 1;
@@ -144,7 +139,7 @@ static void rehash(fold *f)
 /* The job's function for `src`, added (zero) if new. */
 static size_t func_index(fold *f, const lwr_func *src)
 {
-    size_t k = hash(src->symbol) & f->mask;
+    size_t k = lw_fnv1a(src->symbol) & f->mask;
     for (; f->slots[k]; k = (k + 1) & f->mask)
         if (strcmp(f->p->funcs[f->slots[k] - 1].symbol, src->symbol) == 0)
             return f->slots[k] - 1;
@@ -182,7 +177,7 @@ static size_t func_index(fold *f, const lwr_func *src)
     /* Ranks folded before this one did not call it. */
     f->first_missing[i] = f->nranks ? -2 : -1;
     f->sum_visits[i] = f->sum_excl[i] = 0;
-    k = hash(src->symbol) & f->mask;
+    k = lw_fnv1a(src->symbol) & f->mask;
     while (f->slots[k])
         k = (k + 1) & f->mask;
     f->slots[k] = i + 1;

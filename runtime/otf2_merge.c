@@ -460,11 +460,6 @@ typedef struct {
     OTF2_ErrorCode rc;
 } mg_strings;
 
-static uint64_t mg_hash(const char *s)
-{
-    return lw_fnv1a(s);
-}
-
 static int mg_strings_grow(mg_strings *t)
 {
     size_t cap = t->mask ? 2 * (t->mask + 1) : 256;
@@ -477,7 +472,7 @@ static int mg_strings_grow(mg_strings *t)
     }
     for (size_t i = 0; t->keys && i <= t->mask; i++)
         if (t->keys[i]) {
-            size_t j = mg_hash(t->keys[i]) & (cap - 1);
+            size_t j = lw_fnv1a(t->keys[i]) & (cap - 1);
             while (keys[j])
                 j = (j + 1) & (cap - 1);
             keys[j] = t->keys[i];
@@ -499,7 +494,7 @@ static uint32_t mg_string(mg_strings *t, const char *s)
             t->rc = OTF2_ERROR_MEM_ALLOC_FAILED;
         return 0;
     }
-    size_t i = mg_hash(s) & t->mask;
+    size_t i = lw_fnv1a(s) & t->mask;
     for (; t->keys[i]; i = (i + 1) & t->mask)
         if (strcmp(t->keys[i], s) == 0)
             return t->vals[i];

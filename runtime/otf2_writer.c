@@ -720,7 +720,6 @@ static void lw_convert(void)
     free(buf);
 }
 
-static uint64_t lw_hash(const char *s);
 
 static uint64_t lw_mix(uint64_t k)
 {
@@ -774,7 +773,7 @@ static int lw_gparam_same(uint32_t ref, const void *key)
 
 static uint64_t lw_gstring_hash(uint32_t ref)
 {
-    return lw_hash(lw_gstrings[ref]);
+    return lw_fnv1a(lw_gstrings[ref]);
 }
 
 static int lw_gstring_same(uint32_t ref, const void *key)
@@ -825,7 +824,7 @@ static int lw_gstring_ref(const char *s, uint32_t *ref, const char **copy)
     if (lw_ngstrings >= LW_TRACE_STRINGS_MAX)
         s = "(too many distinct strings)";
     if (lw_index_grow(&lw_gstrings_index, &lw_gstrings_mask, lw_ngstrings, lw_gstring_hash) == 0) {
-        size_t i = lw_index_find(lw_gstrings_index, lw_gstrings_mask, lw_hash(s), lw_gstring_same, s);
+        size_t i = lw_index_find(lw_gstrings_index, lw_gstrings_mask, lw_fnv1a(s), lw_gstring_same, s);
         char *c;
         if (lw_gstrings_index[i]) {
             *ref = lw_gstrings_index[i] - 1;
@@ -878,7 +877,7 @@ static uint64_t lw_tparam_hash(const void *e)
 static uint64_t lw_tstring_hash(const void *e)
 {
     const lw_tstring *p = e;
-    return p->s ? lw_hash(p->s) | 1 : 0;
+    return p->s ? lw_fnv1a(p->s) | 1 : 0;
 }
 
 static int lw_param_ref(lw_trace_thread *t, uint32_t key, uint32_t type, const char *name, uint32_t *ref)
@@ -901,7 +900,7 @@ static int lw_param_ref(lw_trace_thread *t, uint32_t key, uint32_t type, const c
 
 static int lw_string_ref(lw_trace_thread *t, const char *s, uint32_t *ref)
 {
-    uint64_t h = lw_hash(s) | 1;
+    uint64_t h = lw_fnv1a(s) | 1;
     size_t i = 0;
     if (t->strings)
         for (i = h & t->strings_mask; t->strings[i].s; i = (i + 1) & t->strings_mask)
@@ -1005,17 +1004,12 @@ typedef struct {
     size_t mask, used;
 } lw_defs;
 
-static uint64_t lw_hash(const char *s)
-{
-    return lw_fnv1a(s);
-}
-
 static OTF2_StringRef lw_string(lw_defs *d, const char *s)
 {
     size_t i;
 
     s = s ? s : "";
-    for (i = lw_hash(s) & d->mask; d->keys[i]; i = (i + 1) & d->mask)
+    for (i = lw_fnv1a(s) & d->mask; d->keys[i]; i = (i + 1) & d->mask)
         if (strcmp(d->keys[i], s) == 0)
             return d->vals[i];
     OTF2_ErrorCode rc = OTF2_GlobalDefWriter_WriteString(d->w, d->next, s);

@@ -643,7 +643,6 @@ void lw_plugins_end_threads(void)
 
 void lw_plugins_finish(uint64_t end_ticks)
 {
-    lw_samples_freeze();
     if (lw_nlisteners) {
         size_t n;
         const libwrap_region *const *regions = lw_region_table(&n);
