@@ -10,6 +10,7 @@
 #include "abi.h"
 #include "arguments.h"
 #include "hot.h"
+#include "lane.h"
 
 #include <stddef.h>
 
@@ -110,18 +111,94 @@ static inline __attribute__((always_inline)) lw_ra *lw_abi_free_slot(void **sp)
     return NULL;
 }
 
-/* Takes slot `top` for the call just entered at `sp`: its exit takes the
- * trampoline's fast path unless `slow_exit` (a result to record). */
-static inline __attribute__((always_inline)) uintptr_t lw_abi_take_slot(lw_ra *top, libwrap_abi_entry *e,
-                                                                        void **sp, int slow_exit)
+/*
+ * The common case of a measured entry: the frame opened and a return slot
+ * taken under one hold of the guard, the slot claimed before it is filled
+ * (a signal handler that interrupts takes the next one: lane.h). Returns
+ * the slot, or 0 when the full path is needed (nothing done). Its exit takes
+ * the trampoline's fast path unless `slow_exit` (a result to record).
+ */
+static inline __attribute__((always_inline)) uintptr_t lw_abi_enter_fast(libwrap_abi_entry *e, void **sp,
+                                                                         int32_t id, int slow_exit)
 {
-    lw_thread *t = lw_tls.self;
-    top->entry = e;
-    top->sp = sp;
-    top->depth = slow_exit ? LW_RA_NO_FAST_EXIT : t->depth - 1;
-    top->frame = t->stack + (t->depth - 1);
-    lw_tls.ra_top = top + 1;
-    return (uintptr_t)top;
+    lw_thread *t = lw_guard_take_fast();
+    if (lw_unlikely(!t))
+        return 0;
+    lw_ra *top = lw_abi_free_slot(sp);
+    uintptr_t r = 0;
+    if (lw_likely(top != NULL)) {
+        LW_STORE(lw_tls.ra_top, top + 1);
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        if (lw_likely(lw_enter_known(t, id, sp))) {
+            top->entry = e;
+            top->sp = sp;
+            top->depth = slow_exit ? LW_RA_NO_FAST_EXIT : t->depth - 1;
+            top->frame = t->stack + (t->depth - 1);
+            r = (uintptr_t)top;
+        } else {
+            LW_STORE(lw_tls.ra_top, top);
+        }
+    }
+    LW_GUARD_CLEAR();
+    return r;
+}
+
+static uintptr_t lw_abi_lane_ticks(uintptr_t unused_a, uintptr_t unused_b)
+{
+    (void)unused_a;
+    (void)unused_b;
+    return (uintptr_t)lw_ticks();
+}
+
+/* The clock for the lane: the TSC here, clock_gettime through the gate
+ * (ordinary C may change vector registers). */
+static inline uint64_t lw_abi_lane_now(void)
+{
+    return lw_timer_tsc ? lw_rdtsc() : (uint64_t)lw_abi_gate(lw_abi_lane_ticks, 0, 0);
+}
+
+/*
+ * A call made while the thread's guard is held. The runtime calling the
+ * function itself: forwarded unmeasured. A signal handler that interrupted
+ * the runtime (LW_GUARD_SIGNAL): the call goes to the thread's lane
+ * (lane.h) with a return slot of its own, taken before it is filled.
+ */
+static __attribute__((noinline)) uintptr_t lw_abi_enter_busy(libwrap_abi_entry *e, void **sp)
+{
+#ifndef LIBWRAP_NOP
+    if (!(LW_LOAD(lw_tls.guard) & LW_GUARD_SIGNAL) ||
+        __atomic_load_n(&e->region.id, __ATOMIC_ACQUIRE) < 0)
+        return LW_ABI_PASS;
+    lw_lane *l = LW_LOAD(lw_tls.lane);
+    lw_ra *slot = lw_tls.ra_top;
+    if (!l || !slot || slot == lw_tls.ra_end) {
+        lw_lane_lose();
+        return LW_ABI_PASS;
+    }
+    uint64_t now = lw_abi_lane_now();
+    if (LW_LOAD(e->flags) & LIBWRAP_ABI_NORETURN) {
+        /* Its visit; no exit will come. */
+        if (lw_lane_push(l, now))
+            lw_lane_pop(l, (uintptr_t)e, now);
+        return LW_ABI_PASS;
+    }
+    LW_STORE(lw_tls.ra_top, slot + 1);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    slot->entry = e;
+    slot->sp = sp;
+    slot->frame = NULL;
+    slot->depth = LW_RA_LANE;
+    if (!lw_lane_push(l, now)) {
+        LW_STORE(lw_tls.ra_top, slot);
+        return LW_ABI_PASS;
+    }
+    return (uintptr_t)slot;
+#else
+    (void)e;
+    (void)sp;
+    (void)lw_abi_lane_now;
+    return LW_ABI_PASS;
+#endif
 }
 
 /* Records the parameters selected in `mask` of the call just entered:
@@ -151,23 +228,17 @@ static __attribute__((noinline)) uintptr_t lw_abi_enter_other(libwrap_abi_entry 
 #ifndef LIBWRAP_NOP
     uint32_t flags = LW_LOAD(e->flags);
     int32_t id = __atomic_load_n(&e->region.id, __ATOMIC_ACQUIRE);
-    lw_ra *top;
+    uintptr_t slot;
     if (!(flags & LIBWRAP_ABI_NORETURN) && (flags & (LIBWRAP_ABI_RECORD | LIBWRAP_ABI_RECORD_RESULT)) &&
-        id > 0 && __atomic_load_n(&e->orig, __ATOMIC_ACQUIRE) != NULL && (top = lw_abi_free_slot(sp))) {
-        int r = lw_enter_fast(id, sp);
-        if (r == 0)
-            return LW_ABI_PASS;
-        if (r > 0) {
-            uintptr_t slot = lw_abi_take_slot(top, e, sp, (flags & LIBWRAP_ABI_RECORD_RESULT) != 0);
-            if ((flags & LIBWRAP_ABI_RECORD) &&
-                lw_unlikely(lw_args_fast_from(LW_VALUES_ABI, id, 0, sp) < 0))
-                lw_abi_record_slow(id, lw_abi_params(e), sp);
-            return slot;
-        }
+        id > 0 && __atomic_load_n(&e->orig, __ATOMIC_ACQUIRE) != NULL &&
+        (slot = lw_abi_enter_fast(e, sp, id, (flags & LIBWRAP_ABI_RECORD_RESULT) != 0))) {
+        if ((flags & LIBWRAP_ABI_RECORD) && lw_unlikely(lw_args_fast_from(LW_VALUES_ABI, id, 0, sp) < 0))
+            lw_abi_record_slow(id, lw_abi_params(e), sp);
+        return slot;
     }
 #else
     (void)lw_abi_record_slow;
-    (void)lw_abi_take_slot;
+    (void)lw_abi_enter_fast;
 #endif
     lw_abi_call c;
     c.e = e;
@@ -185,6 +256,8 @@ static __attribute__((noinline)) uintptr_t lw_abi_enter_other(libwrap_abi_entry 
 uintptr_t lw_abi_enter(libwrap_abi_entry *e, void **sp)
 {
     if (lw_likely(__atomic_load_n(&e->orig, __ATOMIC_ACQUIRE) != NULL)) {
+        if (lw_unlikely(LW_LOAD(lw_tls.guard)))
+            return lw_abi_enter_busy(e, sp);
 #ifdef LIBWRAP_NOP
         /* Nothing is measured: the trampoline jumps straight from now on. */
         __atomic_store_n(&e->state, LW_ABI_STATE_EXCLUDED, __ATOMIC_RELAXED);
@@ -193,19 +266,14 @@ uintptr_t lw_abi_enter(libwrap_abi_entry *e, void **sp)
         int32_t id = __atomic_load_n(&e->region.id, __ATOMIC_ACQUIRE);
         if (lw_unlikely(id < 0))
             return LW_ABI_PASS;
-        lw_ra *top;
+        uintptr_t slot;
         /* Recorded arguments take the other path: one flag test, with the
          * one for noreturn functions. */
         if (lw_likely(id > 0 &&
                       !(LW_LOAD(e->flags) &
                         (LIBWRAP_ABI_NORETURN | LIBWRAP_ABI_RECORD | LIBWRAP_ABI_RECORD_RESULT)) &&
-                      (top = lw_abi_free_slot(sp)))) {
-            int r = lw_enter_fast(id, sp);
-            if (lw_likely(r > 0))
-                return lw_abi_take_slot(top, e, sp, 0);
-            if (r == 0)
-                return LW_ABI_PASS;
-        }
+                      (slot = lw_abi_enter_fast(e, sp, id, 0))))
+            return slot;
 #endif
     }
     return lw_abi_enter_other(e, sp);
@@ -234,10 +302,31 @@ static __attribute__((noinline)) void lw_abi_exit_record(const libwrap_abi_entry
     }
 }
 
+/* The exit of a call of a signal handler's lane (lw_abi_enter_busy). */
+static __attribute__((noinline)) void lw_abi_exit_lane(lw_ra *slot)
+{
+#ifndef LIBWRAP_NOP
+    uintptr_t who = (uintptr_t)slot->entry;
+    uint64_t now = lw_abi_lane_now();
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    LW_STORE(lw_tls.ra_top, slot);
+    lw_lane *l = LW_LOAD(lw_tls.lane);
+    if (l && l->depth)
+        lw_lane_pop(l, who, now);
+#else
+    LW_STORE(lw_tls.ra_top, slot);
+#endif
+}
+
 /* Exit of the call that `slot` holds; the trampoline has taken the caller's
- * return address and %rbx out of it already. */
+ * return address and %rbx out of it already, and the slot is still taken:
+ * it is freed here once everything is read from it. */
 void lw_abi_exit(lw_ra *slot)
 {
+    if (lw_unlikely(slot->depth == LW_RA_LANE)) {
+        lw_abi_exit_lane(slot);
+        return;
+    }
     const libwrap_abi_entry *e = slot->entry;
     int32_t id = e->region.id;
     /* The result first, the call still the innermost. */

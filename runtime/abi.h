@@ -59,6 +59,12 @@
 /* lw_ra.depth of a slot whose exit must take the C hook: no depth - 1 the
  * exit's fast path computes equals it (lw_thread_none's is UINT32_MAX - 1). */
 #define LW_RA_NO_FAST_EXIT 0x80000000u
+/* lw_ra.depth of a call of a signal handler's lane (lane.h): its exit is the
+ * lane's. */
+#define LW_RA_LANE 0xc0000000u
+/* lw_tls.guard's bit for "a signal handler interrupted the runtime", as in
+ * internal.h. */
+#define LW_GUARD_SIGNAL 2
 
 #ifndef __ASSEMBLER__
 
@@ -93,6 +99,11 @@ typedef struct lw_ra {
  * return address is this one is a tail call made by a measured original
  * (GMP's mpn_gcd_22 jumps to mpn_gcd_11 so), not a new call. */
 extern const char lw_abi_return_point[];
+
+/* The trampoline's code where its own fast path holds the guard
+ * (abi_x86_64.S): a signal handler that interrupted it there may leave by
+ * longjmp without harm (signal.c). */
+extern const char lw_abi_hot_begin[], lw_abi_hot_end[], lw_abi_hot2_begin[], lw_abi_hot2_end[];
 
 /* Results of lw_abi_enter besides a slot address. */
 #define LW_ABI_PASS ((uintptr_t)0)    /* forward as a tail jump, nothing recorded */

@@ -90,8 +90,11 @@ static lw_ra *lw_abi_slot(void **sp, void **frame)
                                        "its calls are forwarded unmeasured");
             return NULL;
         }
-        lw_tls.ra_base = lw_tls.ra_top = base;
+        /* The end first: a signal handler's call may come in between. */
         lw_tls.ra_end = base + LW_RA_SLOTS;
+        lw_tls.ra_base = base;
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        lw_tls.ra_top = base;
     }
     lw_ra *top = lw_tls.ra_top;
     const lw_thread *t = lw_tls.self;
@@ -194,7 +197,11 @@ static uintptr_t lw_abi_enter_slow_(const lw_abi_call *c)
     if (!slot || !lw_enter_full(id, frame))
         return LW_ABI_PASS;
     /* lw_enter_full may have called wrapped functions (allocators) that
-     * used and gave back the slot: take it now. */
+     * used and gave back the slot: take it now, under the guard, and before
+     * it is filled (a signal handler that interrupts takes the next one). */
+    LW_STORE(lw_tls.guard, 1);
+    LW_STORE(lw_tls.ra_top, slot + 1);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
     slot->entry = e;
     slot->sp = sp;
     slot->depth = LW_RA_NO_FAST_EXIT;
@@ -204,7 +211,7 @@ static uintptr_t lw_abi_enter_slow_(const lw_abi_call *c)
         slot->depth = t->depth - 1;
         slot->frame = t->stack + slot->depth;
     }
-    lw_tls.ra_top = slot + 1;
+    LW_GUARD_CLEAR();
     lw_abi_record_params(id, c);
     return (uintptr_t)slot;
 #endif

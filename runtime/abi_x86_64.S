@@ -123,7 +123,6 @@
 	addq	$16, LW_TH_EV_POS(%rcx)
 .endif
 	movq	lw_tls@gottpoff(%rip), %rcx
-	addq	$LW_RA_SIZE, %fs:LW_T_RA_TOP(%rcx)
 	movl	$0, %fs:LW_T_GUARD(%rcx)
 	movq	LW_RA_ENTRY(%rbx), %r11
 	POP	%rcx
@@ -163,13 +162,24 @@ lw_abi_trampoline:
 	/* The return address is at 32(%rsp). */
 	movq	lw_tls@gottpoff(%rip), %rcx
 	btsl	$0, %fs:LW_T_GUARD(%rcx)
-	jc	.Lfast_pass			/* inside the runtime: not measured */
+	jc	.Lfast_busy			/* inside the runtime */
+	/* From here to lw_abi_hot_end, and from .Lfast_enter_ev to
+	 * lw_abi_hot2_end, the guard is held by this fast path alone, whose
+	 * every step leaves the runtime consistent: a signal handler that
+	 * interrupts it may leave by longjmp (signal.c). */
+	.globl	lw_abi_hot_begin
+	.hidden	lw_abi_hot_begin
+lw_abi_hot_begin:
 	movq	%fs:LW_T_RA_TOP(%rcx), %rbx
 	cmpq	%fs:LW_T_RA_END(%rcx), %rbx
 	jae	.Lfast_to_c
 	leaq	32(%rsp), %rax			/* the call's identity */
 	cmpq	%rax, LW_RA_SP-LW_RA_SIZE(%rbx)
 	jbe	.Lfast_to_c			/* a leftover, or a tail call */
+	/* The slot is taken before it is filled: a call from a signal
+	 * handler that interrupts the rest (guard held: the handler's lane,
+	 * lane.h) takes the next one. .Lfast_to_c gives it back. */
+	addq	$LW_RA_SIZE, %fs:LW_T_RA_TOP(%rcx)
 	/* After the guard: the finaliser clears it (internal.h). */
 	movq	%fs:LW_T_HOT(%rcx), %rcx
 	movl	LW_TH_DEPTH(%rcx), %edx
@@ -197,9 +207,9 @@ lw_abi_return_point:
 	shlq	$32, %rdx
 	orq	%rdx, %rax
 	movq	lw_tls@gottpoff(%rip), %rcx
-	/* Frees the slot and any slot above it left by a longjmp, before
-	 * anything else: a signal handler may reuse it from here on. */
-	movq	%rbx, %fs:LW_T_RA_TOP(%rcx)
+	/* The slot stays taken until everything is read from it: a signal
+	 * handler's call takes the next one. The guard already held: a call
+	 * of a handler's lane (lane.h), or the runtime stopped this thread. */
 	btsl	$0, %fs:LW_T_GUARD(%rcx)
 	jc	.Lexit_to_c
 	movq	%fs:LW_T_HOT(%rcx), %rdx
@@ -222,12 +232,17 @@ lw_abi_return_point:
 	jbe	2f
 	movq	%rax, LW_N_MAX(%rdx)
 2:	movq	lw_tls@gottpoff(%rip), %rcx
+	/* The caller's %rbx out of the slot, then the slot (and any slot
+	 * above it left by a longjmp) freed: from here on a signal handler's
+	 * call may reuse it. */
+	movq	%rbx, %rdx
+	movq	LW_RA_RBX(%rbx), %rbx
+	.cfi_restore %rbx
+	movq	%rdx, %fs:LW_T_RA_TOP(%rcx)
 	movl	$0, %fs:LW_T_GUARD(%rcx)
 	POP	%rcx
 	POP	%rdx
 	POP	%rax
-	movq	LW_RA_RBX(%rbx), %rbx
-	.cfi_restore %rbx
 	ret
 
 	/* The exit with events buffered (lw_tls.hot_ev): the same, and the
@@ -265,6 +280,9 @@ lw_abi_return_point:
 	.cfi_adjust_cfa_offset 24
 	movq	lw_tls@gottpoff(%rip), %rcx
 	movl	$0, %fs:LW_T_GUARD(%rcx)
+	.globl	lw_abi_hot_end
+	.hidden	lw_abi_hot_end
+lw_abi_hot_end:
 .Lexit_to_c:
 	POP	%rcx
 	POP	%rdx
@@ -293,6 +311,9 @@ lw_abi_return_point:
 	ret
 
 	/* The entry with events buffered (lw_tls.hot_ev). */
+	.globl	lw_abi_hot2_begin
+	.hidden	lw_abi_hot2_begin
+lw_abi_hot2_begin:
 .Lfast_enter_ev:
 	.cfi_restore_state
 	.cfi_remember_state
@@ -307,13 +328,15 @@ lw_abi_return_point:
 	FAST_ENTER 1
 	jmp	.Lcall_original
 
-	/* The entry's fast path could not take the call. */
+	/* The entry's fast path could not take the call: the slot given back
+	 * (it is %rbx, or above, when a check failed before it was taken). */
 .Lfast_to_c_r11:
 	.cfi_restore_state
 	.cfi_remember_state
 	movq	LW_RA_ENTRY(%rbx), %r11
 .Lfast_to_c:
 	movq	lw_tls@gottpoff(%rip), %rcx
+	movq	%rbx, %fs:LW_T_RA_TOP(%rcx)
 	movl	$0, %fs:LW_T_GUARD(%rcx)
 	POP	%rcx
 	POP	%rdx
@@ -322,13 +345,21 @@ lw_abi_return_point:
 	.cfi_restore %rbx
 	jmp	.Lc_enter
 
-.Lfast_pass:
+	.globl	lw_abi_hot2_end
+	.hidden	lw_abi_hot2_end
+lw_abi_hot2_end:
+	/* The guard was held: the runtime calls the function itself (not
+	 * measured), or a signal handler interrupted the runtime (the lane:
+	 * the C hook records the call). */
+.Lfast_busy:
 	.cfi_restore_state
+	testl	$LW_GUARD_SIGNAL, %fs:LW_T_GUARD(%rcx)
 	POP	%rcx
 	POP	%rdx
 	POP	%rax
 	POP	%rbx
 	.cfi_restore %rbx
+	jnz	.Lc_enter
 	jmp	*LW_E_ORIG(%r11)
 
 .Lnot_fast:

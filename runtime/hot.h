@@ -93,6 +93,21 @@ static inline __attribute__((always_inline)) lw_thread *lw_guard_take_fast(void)
     return t;
 }
 
+/* With the guard held and `t` the thread's fast state: opens the frame of
+ * region `id` when the common case holds (1), else does nothing (0). */
+static inline __attribute__((always_inline)) int lw_enter_known(lw_thread *t, int32_t id, void *frame)
+{
+    lw_node *n = lw_known_child(t, id, frame);
+    if (lw_unlikely(!n || (t->ev_pos && t->ev_pos == t->ev_end)))
+        return 0;
+    uint64_t now = lw_rdtsc();
+    if (t->ev_pos)
+        lw_event_store(t, id, now);
+    lw_frame_open(t->stack + t->depth, n, id, now, frame);
+    t->depth++;
+    return 1;
+}
+
 /*
  * Entry into region `id` (> 0): 1 recorded (libwrap_exit must follow), 0 not
  * recorded (the thread is inside the runtime), -1 the full path is needed
@@ -105,18 +120,9 @@ static inline __attribute__((always_inline)) int lw_enter_fast(int32_t id, void 
     lw_thread *t = lw_guard_take_fast();
     if (lw_unlikely(!t))
         return -1;
-    lw_node *n = lw_known_child(t, id, frame);
-    if (lw_unlikely(!n || (t->ev_pos && t->ev_pos == t->ev_end))) {
-        LW_GUARD_CLEAR();
-        return -1;
-    }
-    uint64_t now = lw_rdtsc();
-    if (t->ev_pos)
-        lw_event_store(t, id, now);
-    lw_frame_open(t->stack + t->depth, n, id, now, frame);
-    t->depth++;
+    int r = lw_enter_known(t, id, frame) ? 1 : -1;
     LW_GUARD_CLEAR();
-    return 1;
+    return r;
 }
 
 /* Exit from region `id`: 0 done (or nothing to record), -1 the full path is

@@ -50,6 +50,13 @@
  * sees everything the thread wrote to its stack and tree before, which is
  * what lets it close that thread's frames (lw_finish). */
 #define LW_GUARD_CLEAR() __atomic_store_n(&lw_tls.guard, 0, __ATOMIC_RELEASE)
+/* lw_tls.guard: bit 0 the runtime runs on this thread; bit 1 (with it) a
+ * signal handler interrupted it, and the handler's wrapped calls go to the
+ * thread's lane (lane.h, signal.c). The same value as abi.h's. */
+#define LW_GUARD_SIGNAL 2
+/* The guard of a thread whose signal handler left the runtime by longjmp
+ * (signal.c): held for good, and not waited for by the finaliser. */
+#define LW_GUARD_ABANDONED 5
 
 /* ---- config.c ---------------------------------------------------------- */
 
@@ -237,6 +244,7 @@ typedef struct lw_thread {
     void *metric_handle[LW_MAX_PLUGINS];   /* per metric source (lw_msources) */
     void *listener_handle[LW_MAX_PLUGINS]; /* per listener (lw_listeners) */
     lw_args_thread args;
+    struct lw_lane *lane;   /* calls of signal handlers waiting for a merge (lane.h) */
     struct lw_thread *next;
 } lw_thread;
 
@@ -265,6 +273,8 @@ typedef struct lw_tls_block {
     int reserved;
     struct lw_ra *ra_top, *ra_base, *ra_end; /* the ABI trampolines' return slots (abi.c) */
     lw_thread *hot_ev;
+    struct lw_lane *lane; /* self->lane, for signal handlers (lane.h) */
+    uintptr_t busy_pc;    /* where a signal interrupted the runtime (signal.c) */
 } lw_tls_block;
 extern __thread lw_tls_block lw_tls __attribute__((tls_model("initial-exec")));
 /* "No thread" for lw_tls.hot: its depth (UINT32_MAX) and cap (0) fail the
@@ -323,6 +333,11 @@ void lw_region_after_fork_child(void);
 enum lw_wrapper_kind { LW_KIND_TYPED, LW_KIND_ABI, LW_NKINDS };
 void lw_region_set_kind(int32_t id, enum lw_wrapper_kind kind);
 enum lw_wrapper_kind lw_region_kind(int32_t id);
+
+/* ---- signal.c ---------------------------------------------------------- */
+
+/* One warning at the end when a signal handler left the runtime by longjmp. */
+void lw_signal_report(void);
 
 /* ---- outfile.c ---------------------------------------------------------- */
 

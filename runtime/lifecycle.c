@@ -18,6 +18,7 @@
  * call, with or without tracing: the trace is opened at the first one.
  */
 #include "arguments.h"
+#include "lane.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -367,7 +368,8 @@ static int lw_tree_has_visits(const lw_node *n)
 static int lw_wait_not_busy(const lw_thread *t)
 {
     for (int i = 0; i < 2000; i++) {
-        if (!__atomic_load_n(t->guard, __ATOMIC_ACQUIRE))
+        int guard = __atomic_load_n(t->guard, __ATOMIC_ACQUIRE);
+        if (!guard || guard == LW_GUARD_ABANDONED)
             return 1;
         if (i < 100) {
             sched_yield();
@@ -431,6 +433,8 @@ static void lw_finish_as(const char *why, enum lw_end end)
     lw_samples_freeze();
     if (measured)
         lw_args_warn_unmatched();
+    lw_lane_report();
+    lw_signal_report();
     if (dir && write && lw_cfg.profiling)
         lw_profile_write(dir);
     clock_gettime(CLOCK_MONOTONIC, &t1);

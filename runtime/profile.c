@@ -17,6 +17,7 @@
  * need not (libwrap.h).
  */
 #include "hot.h"
+#include "lane.h"
 
 #include <errno.h>
 #include <string.h>
@@ -157,6 +158,8 @@ static const uint64_t *lw_read_metrics(lw_thread *t)
 
 void lw_thread_close_frames(lw_thread *t, uint64_t now)
 {
+    /* Handler calls still waiting go under the frames they interrupted. */
+    lw_lane_merge(t);
     const uint64_t *m = lw_read_metrics(t);
     while (t->depth)
         lw_pop(t, now, m);
@@ -252,6 +255,8 @@ int lw_enter_full(int32_t id, void *frame)
         return lw_enter_first(id, frame);
     if (lw_unlikely(LW_LOAD(lw_tls.guard)))
         return 0;
+    if (lw_unlikely(lw_lane_pending(t)))
+        lw_lane_settle(t);
     if (!lw_guard_take())
         return 0;
     if (lw_unlikely(!lw_timer_tsc))
@@ -275,6 +280,28 @@ static __attribute__((noinline)) int lw_enter_full_keep_errno(int32_t id, void *
     return r;
 }
 
+/* A call made while the thread's guard is held: by the runtime itself (not
+ * measured, 0), or by a signal handler that interrupted the runtime (the
+ * thread's lane, lane.h: 1 when it is recorded there). */
+static __attribute__((noinline)) int lw_enter_busy(int32_t id)
+{
+    lw_lane *l = LW_LOAD(lw_tls.lane);
+    if (!(LW_LOAD(lw_tls.guard) & LW_GUARD_SIGNAL) || id <= 0)
+        return 0;
+    if (!l) {
+        lw_lane_lose();
+        return 0;
+    }
+    return lw_lane_push(l, lw_ticks());
+}
+
+static __attribute__((noinline)) void lw_exit_busy(int32_t id)
+{
+    lw_lane *l = LW_LOAD(lw_tls.lane);
+    if ((LW_LOAD(lw_tls.guard) & LW_GUARD_SIGNAL) && l && l->depth)
+        lw_lane_pop(l, lw_lane_typed(id), lw_ticks());
+}
+
 int libwrap_enter(int32_t id, void *frame)
 {
 #ifdef LIBWRAP_NOP
@@ -285,8 +312,11 @@ int libwrap_enter(int32_t id, void *frame)
     (void)lw_enter_listen;
     (void)lw_enter_clock;
     (void)lw_enter_full_keep_errno;
+    (void)lw_enter_busy;
     return 0;
 #else
+    if (lw_unlikely(LW_LOAD(lw_tls.guard)))
+        return lw_enter_busy(id);
     int r = lw_enter_fast(id, frame);
     return lw_likely(r >= 0) ? r : lw_enter_full_keep_errno(id, frame);
 #endif
@@ -363,6 +393,8 @@ void lw_exit_full(int32_t id)
     lw_thread *t = lw_tls.self;
     if (lw_unlikely(!t || LW_LOAD(lw_tls.guard)))
         return;
+    if (lw_unlikely(lw_lane_pending(t)))
+        lw_lane_settle(t);
     if (!lw_guard_take())
         return;
     if (lw_unlikely(!lw_timer_tsc)) {
@@ -389,7 +421,12 @@ void libwrap_exit(int32_t id)
     (void)lw_exit_listen;
     (void)lw_exit_clock;
     (void)lw_exit_full_keep_errno;
+    (void)lw_exit_busy;
 #else
+    if (lw_unlikely(LW_LOAD(lw_tls.guard))) {
+        lw_exit_busy(id);
+        return;
+    }
     if (lw_unlikely(lw_exit_fast(id) < 0))
         lw_exit_full_keep_errno(id);
 #endif

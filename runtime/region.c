@@ -8,6 +8,7 @@
  * are dense from 1: region id i is lw_regions[i - 1].
  */
 #include "arguments.h"
+#include "lane.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -73,8 +74,13 @@ static int32_t lw_register(libwrap_region *region, libwrap_params *params, libwr
      * lw_ensure_started and before any lock: this thread may be the one
      * running the start-up (pthread_once would wait for itself) or holding
      * the lock. Not stored: a later call, outside the runtime, registers it. */
-    if (LW_LOAD(lw_tls.guard))
+    if (LW_LOAD(lw_tls.guard)) {
+        /* A signal handler that interrupted the runtime: the call is
+         * counted in the thread's lane, registered at its merge. */
+        if ((LW_LOAD(lw_tls.guard) & LW_GUARD_SIGNAL) && !abi)
+            lw_lane_first_call(region, params);
         return LW_REGION_FILTERED;
+    }
     lw_ensure_started();
     if (LW_LOAD(lw_state) != 1)
         return LW_REGION_FILTERED;

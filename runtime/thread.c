@@ -5,6 +5,7 @@
  * so that the finaliser writes the profiles of threads already gone.
  */
 #include "internal.h"
+#include "lane.h"
 
 #include <pthread.h>
 #include <string.h>
@@ -49,6 +50,7 @@ static void lw_thread_destructor(void *p)
     }
     pthread_mutex_unlock(&lw_threads_mutex);
     lw_tls.self = NULL;
+    LW_STORE(lw_tls.lane, NULL);
 }
 
 void lw_thread_init_process(void)
@@ -107,6 +109,7 @@ lw_thread *lw_thread_attach(void)
         }
         pthread_attr_destroy(&attr);
     }
+    lw_lane_attach(t);
     t->guard = &lw_tls.guard;
     t->fastp = &lw_tls.fast;
     t->hotp = &lw_tls.hot;
@@ -176,6 +179,7 @@ void lw_thread_after_fork_child(void)
         return;
     }
     t->tree = fresh;
+    lw_lane_after_fork_child(t);
     /* The recorded arguments were the parent's, as the tree was. */
     memset(&t->args, 0, sizeof t->args);
     t->stack[-1].node = t->tree.root;

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# signals.sh KIND
+#
+# Signal handlers that call the wrapped library while the program calls it
+# too (sigapp.c): an assembly loop that checks every callee-saved register
+# after each call, a C loop (errno kept), SA_NODEFER, a signal raised in a
+# handler, a handler on a sigaltstack making nested wrapped calls, a handler
+# that leaves by siglongjmp, and zlib (crc32 in the handler, adler32 in
+# main). Timers fire every millisecond, so signals land inside the
+# wrappers and the runtime. With wrappers of KIND (abi: the default
+# ABI-level forwarding; typed) in both linkages, built as the generated
+# Makefile builds them: stdout, stderr and the exit status must equal the
+# unwrapped run's, and every function's visits must be the calls made,
+# the handlers' included.
+set -euo pipefail
+
+kind=$1
+src=$LIBWRAP_SOURCE_DIR/tests/signals
+gen=$LIBWRAP_STAGE/libexec/libwrap/libwrap-gen
+inc=$LIBWRAP_STAGE/include
+rtlib=$LIBWRAP_STAGE/lib
+TEST_LABEL="signals $kind"
+source "$LIBWRAP_SOURCE_DIR/tests/runtime/lib.sh"
+here=$PWD
+cc=${CC:-cc}
+
+$cc -O2 -g -fPIC -shared -Wl,-soname,libsig.so -o libsig.so "$src/siglib.c"
+$cc -O2 -g -I"$src" -c "$src/sigapp.c" -o sigapp.o
+$cc -g -c "$src/sigloop.S" -o sigloop.o
+
+rt=(-L"$rtlib" -llibwrap_runtime -Wl,-rpath,"$rtlib" -Wl,-rpath,"$here")
+exec_objs=(-Wl,--whole-archive "$rtlib/liblibwrap_exec.a" -Wl,--no-whole-archive)
+# wrap NAME HEADER LIBS: the wrapper libraries of one library
+wrap() {
+    local name=$1 header=$2 libs=$3
+    printf '#include <%s>\n' "$header" > $name.h
+    $cc -E -I"$src" $name.h > $name.i
+    "$gen" --quiet --name $name -x c --cppflags "-I$src" --ldflags "-L$here" --libs "$libs" \
+        --forward $kind -o gen-$name $name.i
+    for mode in linktime runtime; do
+        local MODE=$(echo $mode | tr a-z A-Z)
+        $cc -O2 -fPIC -Wall -Wextra -Werror -DLIBWRAP_$MODE -I"$inc" -I"$src" \
+            -c gen-$name/$name.wrappers.c -o $name-$mode.o ||
+            fail "the $name $mode wrappers do not compile under -Wall -Wextra -Werror"
+    done
+    $cc -shared -o libwrap_${name}_linktime.so $name-linktime.o "${exec_objs[@]}" \
+        -Wl,@gen-$name/$name.wrap -L. $libs "${rt[@]}"
+    $cc -shared -o libwrap_${name}_runtime.so $name-runtime.o "${exec_objs[@]}" -L. \
+        -Wl,--no-as-needed $libs "${rt[@]}" -ldl
+}
+wrap sig siglib.h -lsig
+wrap zlib zlib.h -lz
+
+$cc -o plain sigapp.o sigloop.o -L. -lsig -lz -Wl,-rpath,"$here"
+$cc -o linked sigapp.o sigloop.o -Wl,@gen-sig/sig.wrap -Wl,@gen-zlib/zlib.wrap -L. \
+    -lwrap_sig_linktime -lwrap_zlib_linktime -lsig -lz "${rt[@]}"
+preload="$here/libwrap_sig_runtime.so $here/libwrap_zlib_runtime.so"
+
+# run SCENARIO MODE COMMAND...
+run() {
+    local scenario=$1 mode=$2
+    shift 2
+    local name=$scenario-$mode dir=$here/exp-$scenario-$mode s=0 ps=0
+    rm -rf "$dir"
+    ./plain $scenario plain-$scenario.counts > plain-$name.out 2> plain-$name.err || ps=$?
+    LIBWRAP_EXPERIMENT_DIRECTORY="$dir" "$@" $scenario $name.counts > $name.out 2> $name.err || s=$?
+    [ "$s" = "$ps" ] || { cat $name.err >&2; fail "$name: exit status $s, unwrapped $ps"; }
+    local err=$name.err
+    if [ $scenario = jump ]; then
+        # A handler that leaves the runtime by siglongjmp stops that
+        # thread's measurement with one warning (docs/runtime.md).
+        grep -v '^libwrap: warning: a signal handler that interrupted the runtime was left by longjmp' \
+            $name.err > $name.err.kept || true
+        err=$name.err.kept
+    fi
+    cmp -s plain-$name.out $name.out || { diff plain-$name.out $name.out >&2 || true; fail "$name: stdout differs"; }
+    cmp -s plain-$name.err $err || { diff plain-$name.err $err >&2 || true; fail "$name: stderr differs"; }
+    # The calls made, from the program's own counts.
+    local c
+    c=$(tr '\n' ' ' < $name.counts)
+    local internal=0
+    [ $mode = preload ] && internal=2
+    $CHECK "$dir" "all(f['min_ns'] <= f['max_ns'] for f in prof['functions'])" ||
+        fail "$name: the profile is not consistent"
+    python3 "$src/check_counts.py" "$dir" $name.counts $scenario $internal ||
+        fail "$name: visits differ from the calls made"
+    echo "ok $name ($c)"
+}
+
+for scenario in regs cloop nested zlib; do
+    run $scenario linktime ./linked
+    run $scenario preload env LD_PRELOAD="$preload" ./plain
+done
+# The jump: the output is the program's; the handler's calls are counted
+# exactly when no jump left the runtime, and never more than were made.
+for mode in linktime preload; do
+    if [ $mode = linktime ]; then cmd=(./linked); else cmd=(env LD_PRELOAD="$preload" ./plain); fi
+    s=0
+    rm -rf exp-jump-$mode
+    LIBWRAP_EXPERIMENT_DIRECTORY=$here/exp-jump-$mode "${cmd[@]}" jump jump-$mode.counts \
+        > jump-$mode.out 2> jump-$mode.err || s=$?
+    ./plain jump plain-jump.counts > plain-jump.out 2> plain-jump.err
+    [ "$s" = 0 ] || fail "jump-$mode: exit status $s"
+    cmp -s plain-jump.out jump-$mode.out || fail "jump-$mode: stdout differs"
+    { grep -v '^libwrap: warning: a signal handler that interrupted the runtime was left by longjmp' \
+        jump-$mode.err || true; } | cmp -s plain-jump.err - || fail "jump-$mode: stderr differs: $(cat jump-$mode.err)"
+    ticks=$(awk '$1 == "tick" {print $2}' jump-$mode.counts)
+    if grep -q 'left by longjmp' jump-$mode.err; then
+        $CHECK exp-jump-$mode "visits('sig_tick') <= $ticks" || fail "jump-$mode: more visits than calls"
+    else
+        $CHECK exp-jump-$mode "visits('sig_tick') == $ticks" || fail "jump-$mode: visits differ"
+    fi
+    echo "ok jump-$mode"
+done
