@@ -47,8 +47,12 @@ int libwrap_clone_prepare(int flags)
         return 0;
     int saved = errno;
     lw_fork_prepare();
+    int mine = lw_fork_pending();
+    if (mine)
+        lw_log(LW_LOG_LIFECYCLE, "clone (flags 0x%x): the child is measured as a fork child",
+               (unsigned)flags);
     errno = saved;
-    return lw_fork_pending();
+    return mine;
 }
 
 void libwrap_clone_parent(void)

@@ -101,6 +101,20 @@ clone)
         cmp -s m.cmp n.cmp || fail "$how: output differs: $(diff m.cmp n.cmp)"
         [ ! -s n.err ] || fail "$how: unmeasured run wrote to stderr: $(cat n.err)"
     done
+    # Two copies of the interposer (a wrapper library's, preloaded, in front
+    # of the runtime's): each of the two clone() calls (the one refused for
+    # want of a stack, the real one) is prepared once, each part written once.
+    [ -n "${RT_INTERPOSERS:-}" ] || { echo "PASS $scenario"; exit 0; }
+    for how in exit return; do
+        rm -rf exp exp.*
+        LD_PRELOAD=$RT_INTERPOSERS LIBWRAP_VERBOSE=lifecycle run 0 clone "$how"
+        [ "$(grep -c 'measured as a fork child' err.txt)" = 2 ] || fail "two copies, $how: not prepared once per call: $(cat err.txt)"
+        $CHECK exp "visits('lib_add') == 3" >/dev/null
+        set -- exp/fork-*
+        [ $# = 1 ] && [ -d "$1" ] || fail "two copies, $how: expected one exp/fork-PID directory, found: $*"
+        $CHECK "$1" "visits('lib_add') == 6" "visits('lib_call') == 1" >/dev/null
+        [ ! -e exp.1 ] || fail "two copies, $how: a second directory: $(ls -d exp.*)"
+    done
     ;;
 forkfinish)
     # Children forked before the finalisation write their own profile (one
