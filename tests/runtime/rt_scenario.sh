@@ -75,7 +75,11 @@ clone)
         rm -rf exp exp.*
         run 0 clone "$how"
         grep -qx "parent, child status $st" out.txt || fail "$how: output: $(cat out.txt)"
-        [ ! -s err.txt ] || fail "$how: unexpected messages: $(cat err.txt)"
+        # ASan's note on a noreturn call made on the child's own stack, as
+        # without libwrap, is not ours.
+        grep -v -e '__asan_handle_no_return' -e '^False positive error reports may follow' \
+            -e 'google/sanitizers/issues/189' err.txt >own.err || true
+        [ ! -s own.err ] || fail "$how: unexpected messages: $(cat own.err)"
         $CHECK exp "visits('lib_add') == 3" "visits('lib_clone') == 1" "'lib_call' not in paths" >/dev/null
         [ ! -e exp.1 ] || fail "$how: a second directory: $(ls -d exp.*)"
         set -- exp/fork-*
