@@ -225,7 +225,7 @@ running)
     ;;
 trace)
     # Through the core: balanced events after longjmp, one location per
-    # thread, and a fork child that writes a profile without a trace.
+    # thread, and a fork or clone child that writes a profile without a trace.
     printer=${OTF2_PRINT:-otf2-print}
     export LIBWRAP_ENABLE_TRACING=true
     run 0 longjmp
@@ -245,6 +245,14 @@ trace)
     set -- exp/fork-*
     $CHECK "$1" "visits('lib_add') == 6"
     [ ! -e "$1/traces.otf2" ] || fail "the fork child must not write a trace"
+    # The same for a clone() child whose function returns.
+    rm -rf exp
+    run 0 clone return
+    "$printer" exp/traces.otf2 >events.txt
+    [ "$(grep -c '^ENTER' events.txt)" = 4 ] || fail "clone parent: expected 4 ENTER events"
+    set -- exp/fork-*
+    $CHECK "$1" "visits('lib_add') == 6"
+    [ ! -e "$1/traces.otf2" ] || fail "the clone child must not write a trace"
     ;;
 metrics)
     LIBWRAP_METRIC_RUSAGE=ru_minflt,ru_nvcsw run 0 nest
