@@ -11,6 +11,7 @@
  *   compensate.c    the measurement's own cost, calibrated at start
  *   lifecycle.c     start, finalisation, fork, fatal signals, results dir
  *   exec.c          exec family: write results, keep our environment
+ *   clone.c         clone() without CLONE_VM handled as a fork
  *   job.c           jobs of many processes: rank, job directory, end of job
  *   mpi.c           what the runtime does inside MPI_Init and MPI_Finalize
  *   resolve.c       libwrap_resolve_fallback and friends
@@ -397,6 +398,19 @@ void lw_finish(const char *why);
 /* The same before an exec: the new image measures on, so a job's rank is
  * not finished yet. */
 void lw_finish_for_exec(void);
+/*
+ * The steps around a new process (the pthread_atfork handlers, and clone.c
+ * for a clone() without CLONE_VM): prepare claims the parent's directory if
+ * it measured and takes the runtime's locks (nothing when measurement is
+ * not running or the calling thread is inside the runtime); parent gives
+ * them back; child gives the child its own fork-PID directory and an empty
+ * call tree. lw_fork_pending: prepare took the locks in this thread and
+ * neither parent nor child has run since.
+ */
+void lw_fork_prepare(void);
+void lw_fork_parent(void);
+void lw_fork_child(void);
+int lw_fork_pending(void);
 /* The experiment directory of this process, created and claimed on first
  * use; NULL on error. In a job it is <job dir>/rank-N. */
 const char *lw_experiment_dir(void);

@@ -12,7 +12,9 @@
  * the process that creates <dir>/config.txt with O_EXCL owns <dir>;
  * otherwise <dir>.1, <dir>.2, ... are tried. So an exec'd program with the
  * same PID, or two runs given the same LIBWRAP_EXPERIMENT_DIRECTORY, never
- * overwrite each other. A fork()ed child claims <parent dir>/fork-<pid>.
+ * overwrite each other. A fork()ed child claims <parent dir>/fork-<pid>;
+ * so does a child of clone() without CLONE_VM, through the same steps
+ * (clone.c).
  * A rank of a job claims <job dir>/rank-N the same way, in the job's
  * directory (job.c). Nothing is claimed before the process has measured a
  * call, with or without tracing: the trace is opened at the first one.
@@ -212,7 +214,7 @@ static void lw_barrier_all_threads(void)
     nanosleep(&ts, NULL);
 }
 
-static void lw_fork_prepare(void)
+void lw_fork_prepare(void)
 {
     if (LW_LOAD(lw_state) != 1 || LW_LOAD(lw_tls.guard))
         return;
@@ -228,7 +230,12 @@ static void lw_fork_prepare(void)
     lw_fork_locked = 1;
 }
 
-static void lw_fork_parent(void)
+int lw_fork_pending(void)
+{
+    return lw_fork_locked;
+}
+
+void lw_fork_parent(void)
 {
     if (!lw_fork_locked)
         return;
@@ -239,7 +246,7 @@ static void lw_fork_parent(void)
     LW_STORE(lw_tls.guard, 0);
 }
 
-static void lw_fork_child(void)
+void lw_fork_child(void)
 {
     if (!lw_fork_locked)
         return;

@@ -5,15 +5,19 @@
  * each scenario (argv[1]) makes a known set of calls that the test scripts
  * check in profile.json (check_profile.py).
  */
+#define _GNU_SOURCE /* clone */
 #include "libwrap/libwrap.h"
 #include "rt_lib.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <pthread.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -39,6 +43,7 @@ WRAP(lib_exit, (int status), (status))
 WRAP(lib_crash, (int how), (how))
 WRAP(lib_jump, (jmp_buf * env, int value), (env, value))
 WRAP(lib_fork, (void), ())
+WRAP(lib_clone, (int flags, int (*fn)(void *)), (flags, fn))
 
 static long calls = 1000;
 static const char *self;
@@ -146,6 +151,82 @@ static int run_fork(void)
     }
     int status;
     waitpid(pid, &status, 0);
+    lib_add(2, 2);
+    printf("parent, child status %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    return 0;
+}
+
+/* The children of clone(): 6 x lib_add, 1 x lib_call, then exit(0) or a
+ * return of 3 (glibc's clone then ends the child with the exit system
+ * call: stdio is not flushed). */
+static int clone_calls(void)
+{
+    for (int i = 0; i < 5; i++)
+        lib_add(i, 1);
+    lib_call(add_one, 1);
+    printf("child %d\n", (int)getpid());
+    fflush(stdout);
+    return 3;
+}
+
+static int clone_exit(void *arg)
+{
+    clone_calls();
+    exit(0);
+}
+
+static int clone_return(void *arg)
+{
+    return clone_calls();
+}
+
+static const char *clone_exec_to;
+
+/* In the parent's memory (CLONE_VM | CLONE_VFORK): exec or _exit only. */
+static int clone_vfork(void *arg)
+{
+    if (clone_exec_to)
+        execl(clone_exec_to, clone_exec_to, "none", (char *)NULL);
+    _exit(5);
+}
+
+/*
+ * clone() as fork(): HOW is "exit" (the child calls exit), "return" (its
+ * function returns), "vfork" (CLONE_VM | CLONE_VFORK, the child _exits),
+ * "vfork-exec" (the same, the child execs this program measuring nothing).
+ * The parent makes 2 calls of lib_add before, one after, and lib_clone.
+ */
+static int run_clone(const char *how)
+{
+    int flags = SIGCHLD;
+    int (*fn)(void *) = clone_exit;
+    if (!strcmp(how, "return")) {
+        fn = clone_return;
+    } else if (!strncmp(how, "vfork", 5)) {
+        flags |= CLONE_VM | CLONE_VFORK;
+        fn = clone_vfork;
+        clone_exec_to = how[5] ? self : NULL;
+    } else if (strcmp(how, "exit")) {
+        return 2;
+    }
+    lib_add(1, 1);
+    lib_add(1, 1);
+    /* Refused by glibc after the runtime prepared it: the parent goes on. */
+    errno = 0;
+    if (clone(fn, NULL, flags, NULL) != -1 || errno != EINVAL) {
+        printf("clone without a stack: %s\n", strerror(errno));
+        return 1;
+    }
+    int pid = lib_clone(flags, fn);
+    if (pid < 0) {
+        perror("rt_app: clone");
+        return 1;
+    }
+    int status;
+    if (waitpid(pid, &status, 0) != pid) {
+        perror("rt_app: waitpid");
+        return 1;
+    }
     lib_add(2, 2);
     printf("parent, child status %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
     return 0;
@@ -273,6 +354,8 @@ int main(int argc, char **argv)
         return run_errno();
     if (!strcmp(s, "fork"))
         return run_fork();
+    if (!strcmp(s, "clone"))
+        return run_clone(argc > 2 ? argv[2] : "");
     if (!strcmp(s, "forkfinish"))
         return run_forkfinish();
     if (!strcmp(s, "running"))

@@ -2,12 +2,15 @@
  * rt_lib.c - the "library" measured by the runtime tests: the originals
  * that rt_app.c's wrappers (written as the generator writes them) call.
  */
+#define _GNU_SOURCE /* clone */
 #include "rt_lib.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 int real_lib_add(int a, int b)
@@ -54,4 +57,16 @@ int real_lib_jump(jmp_buf *env, int value)
 int real_lib_fork(void)
 {
     return fork();
+}
+
+/* clone(fn) with `flags` on a stack of its own, which stays mapped (in the
+ * parent; a child without CLONE_VM has its own copy). */
+int real_lib_clone(int flags, int (*fn)(void *))
+{
+    size_t size = 256 * 1024;
+    char *stack =
+        mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+    if (stack == MAP_FAILED)
+        return -1;
+    return clone(fn, stack + size, flags, NULL);
 }

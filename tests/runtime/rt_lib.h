@@ -13,6 +13,7 @@ int lib_exit(int status);
 int lib_crash(int how);
 int lib_jump(jmp_buf *env, int value);
 int lib_fork(void);
+int lib_clone(int flags, int (*fn)(void *));
 
 int real_lib_add(int a, int b);
 int real_lib_call(int (*cb)(int), int x);
@@ -22,5 +23,6 @@ int real_lib_exit(int status);
 int real_lib_crash(int how);
 int real_lib_jump(jmp_buf *env, int value);
 int real_lib_fork(void);
+int real_lib_clone(int flags, int (*fn)(void *));
 
 #endif

@@ -64,6 +64,62 @@ fork)
         "path('lib_add') == 5" "path('lib_call/lib_add') == 1" "prof['pid'] != 0"
     [ ! -e exp.1 ] || fail "the child wrote outside the parent's directory"
     ;;
+clone)
+    # clone() without CLONE_VM is a fork: the parent's calls counted once in
+    # exp, the child's (exit() or a return from its function) in
+    # exp/fork-PID, nested under the open lib_clone with 0 visits. With
+    # CLONE_VM | CLONE_VFORK the child (_exit, or an exec of a run that
+    # measures nothing) is left alone. Output and status as unmeasured.
+    for how in exit:0 return:3 vfork:5 vfork-exec:0; do
+        st=${how#*:} how=${how%:*}
+        rm -rf exp exp.*
+        run 0 clone "$how"
+        grep -qx "parent, child status $st" out.txt || fail "$how: output: $(cat out.txt)"
+        # ASan's note on a noreturn call made on the child's own stack, as
+        # without libwrap, is not ours.
+        grep -v -e '__asan_handle_no_return' -e '^False positive error reports may follow' \
+            -e 'google/sanitizers/issues/189' err.txt >own.err || true
+        [ ! -s own.err ] || fail "$how: unexpected messages: $(cat own.err)"
+        $CHECK exp "visits('lib_add') == 3" "visits('lib_clone') == 1" "'lib_call' not in paths" >/dev/null
+        [ ! -e exp.1 ] || fail "$how: a second directory: $(ls -d exp.*)"
+        set -- exp/fork-*
+        case $how in
+        exit | return)
+            [ $# = 1 ] && [ -d "$1" ] || fail "$how: expected one exp/fork-PID directory, found: $*"
+            grep -qx "child ${1##*/fork-}" out.txt || fail "$how: child directory not named for the child's pid"
+            $CHECK "$1" "visits('lib_add') == 6" "visits('lib_call') == 1" "visits('lib_clone') == 0" \
+                "path('lib_clone/lib_add') == 5" "path('lib_clone/lib_call/lib_add') == 1" \
+                "prof['pid'] == ${1##*/fork-}" >/dev/null
+            ;;
+        *)
+            [ ! -e "$1" ] || fail "$how: the child left $*"
+            ;;
+        esac
+        [ -n "$NOP" ] || continue
+        mv out.txt m.out
+        nst=0
+        "$NOP" clone "$how" >n.out 2>n.err || nst=$?
+        [ "$nst" = 0 ] || fail "$how: exit status 0 measured, $nst unmeasured"
+        sed 's/^child [0-9]*$/child PID/' m.out >m.cmp
+        sed 's/^child [0-9]*$/child PID/' n.out >n.cmp
+        cmp -s m.cmp n.cmp || fail "$how: output differs: $(diff m.cmp n.cmp)"
+        [ ! -s n.err ] || fail "$how: unmeasured run wrote to stderr: $(cat n.err)"
+    done
+    # Two copies of the interposer (a wrapper library's, preloaded, in front
+    # of the runtime's): each of the two clone() calls (the one refused for
+    # want of a stack, the real one) is prepared once, each part written once.
+    [ -n "${RT_INTERPOSERS:-}" ] || { echo "PASS $scenario"; exit 0; }
+    for how in exit return; do
+        rm -rf exp exp.*
+        LD_PRELOAD=$RT_INTERPOSERS LIBWRAP_VERBOSE=lifecycle run 0 clone "$how"
+        [ "$(grep -c 'measured as a fork child' err.txt)" = 2 ] || fail "two copies, $how: not prepared once per call: $(cat err.txt)"
+        $CHECK exp "visits('lib_add') == 3" >/dev/null
+        set -- exp/fork-*
+        [ $# = 1 ] && [ -d "$1" ] || fail "two copies, $how: expected one exp/fork-PID directory, found: $*"
+        $CHECK "$1" "visits('lib_add') == 6" "visits('lib_call') == 1" >/dev/null
+        [ ! -e exp.1 ] || fail "two copies, $how: a second directory: $(ls -d exp.*)"
+    done
+    ;;
 forkfinish)
     # Children forked before the finalisation write their own profile (one
     # call each); those forked after it write nothing. No deadlock, no
@@ -169,7 +225,7 @@ running)
     ;;
 trace)
     # Through the core: balanced events after longjmp, one location per
-    # thread, and a fork child that writes a profile without a trace.
+    # thread, and a fork or clone child that writes a profile without a trace.
     printer=${OTF2_PRINT:-otf2-print}
     export LIBWRAP_ENABLE_TRACING=true
     run 0 longjmp
@@ -189,6 +245,14 @@ trace)
     set -- exp/fork-*
     $CHECK "$1" "visits('lib_add') == 6"
     [ ! -e "$1/traces.otf2" ] || fail "the fork child must not write a trace"
+    # The same for a clone() child whose function returns.
+    rm -rf exp
+    run 0 clone return
+    "$printer" exp/traces.otf2 >events.txt
+    [ "$(grep -c '^ENTER' events.txt)" = 4 ] || fail "clone parent: expected 4 ENTER events"
+    set -- exp/fork-*
+    $CHECK "$1" "visits('lib_add') == 6"
+    [ ! -e "$1/traces.otf2" ] || fail "the clone child must not write a trace"
     ;;
 metrics)
     LIBWRAP_METRIC_RUSAGE=ru_minflt,ru_nvcsw run 0 nest
