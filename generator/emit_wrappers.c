@@ -123,16 +123,61 @@ static char *include_path(const char *header, const char *outdir)
     return result;
 }
 
-/* What every wrapper's template variables hold, typed or ABI-level: its
- * inventory index N (the C names derive from it, stable across runs) and
- * its region's symbol, name and place. */
-static void set_region_vars(lw_tvars *v, const lw_function *f, size_t i)
+/* The N of version k of function i: the inventory index for the default
+ * version (and for an unversioned symbol), "vb_12" for the second version
+ * of function 12. Stable across runs, and drop.c still finds the index as
+ * the last number of a C name (libwrap_w_vb_12). */
+static char *item_n(const lw_function *f, size_t i, size_t k)
 {
-    char *s;
-    tvars_setf(v, "N", "%zu", i);
+    if (f->nversions == 0 || k == f->default_version)
+        return xstrdup_printf("%zu", i);
+    return xstrdup_printf("v%c%c_%zu", 'a' + (char)(k / 26 % 26), 'a' + (char)(k % 26), i);
+}
+
+/* What every wrapper's template variables hold, typed or ABI-level: its
+ * item name N (the C names derive from it), its region's symbol, name and
+ * place, and its symbol version (docs/inventory.md): version k of a
+ * function with several is its own wrapper and region, "foo@V1" or
+ * "foo@@V2" as nm -D spells them. */
+static void set_region_vars(lw_tvars *v, const lw_function *f, size_t i, size_t k)
+{
+    char *s, *n = item_n(f, i, k), *base = item_n(f, i, f->default_version);
+    bool versioned = f->nversions > 0;
+    bool is_default = !versioned || k == f->default_version;
+    tvars_set(v, "N", n);
+    tvars_set(v, "BASE_N", base);
     tvars_set(v, "SYMBOL", s = emit_c_string(f->symbol));
     free(s);
+    char *vsym = inventory_version_symbol(f, k);
+    tvars_set(v, "REGION_SYMBOL", s = emit_c_string(vsym));
+    free(s);
+    free(vsym);
+    tvars_set_bool(v, "VERSIONED", versioned);
+    tvars_set_bool(v, "DEFAULT", is_default);
+    tvars_set_bool(v, "LOCAL_AT_LINKTIME", !is_default);
+    /* The wrapper's linker name, as a C string expression: a versioned
+     * wrapper is defined under a local name that .symver exports. */
+    char *sym = emit_c_string(f->symbol);
+    if (!versioned)
+        tvars_setf(v, "ASM_LABEL", "LIBWRAP_LABEL(\"%s\")", sym);
+    else if (is_default)
+        tvars_setf(v, "ASM_LABEL", "LIBWRAP_VLABEL(\"%s\", \"libwrap_x_%s\")", sym, n);
+    else
+        tvars_setf(v, "ASM_LABEL", "\"libwrap_x_%s\"", n);
+    free(sym);
+    free(n);
+    free(base);
+    /* The version as .symver defines it (foo@V1, foo@@V2). */
+    if (versioned)
+        tvars_setf(v, "VERSION_DEF", "%s%s%s", f->symbol, is_default ? "@@" : "@", f->versions[k]);
+    else
+        tvars_set(v, "VERSION_DEF", "");
     char *display = inventory_display_name(f);
+    if (versioned) {
+        char *d = xstrdup_printf("%s%s%s", display, is_default ? "@@" : "@", f->versions[k]);
+        free(display);
+        display = d;
+    }
     tvars_set(v, "NAME", s = emit_c_string(display));
     free(s);
     free(display);
@@ -142,17 +187,18 @@ static void set_region_vars(lw_tvars *v, const lw_function *f, size_t i)
 }
 
 /* The C names are derived from the inventory index, stable across runs. */
-static void set_function_vars(lw_tvars *v, const lw_inventory *inv, size_t i, bool cxx)
+static void set_function_vars(lw_tvars *v, const lw_inventory *inv, size_t i, size_t ver, bool cxx)
 {
     const lw_function *f = &inv->funcs[i];
     /* The C++ body returns the original's result directly, which a
      * variadic wrapper cannot (va_end comes after the call). */
     bool cxx_body = cxx && !f->variadic;
-    char *w = xstrdup_printf("libwrap_w_%zu", i);
-    char *r = xstrdup_printf("libwrap_r_%zu", i);
-    char *s;
+    char *s, *n = item_n(f, i, ver);
+    char *w = xstrdup_printf("libwrap_w_%s", n);
+    char *r = xstrdup_printf("libwrap_r_%s", n);
+    free(n);
 
-    set_region_vars(v, f, i);
+    set_region_vars(v, f, i, ver);
     emit_param_vars(v, f, i);
     tvars_set(v, "WRAPPER", w);
     tvars_set(v, "WRAPPER_DECL", s = declarator_named(f->declarator, w));
@@ -200,19 +246,30 @@ static void set_function_vars(lw_tvars *v, const lw_inventory *inv, size_t i, bo
             decl = declarator_named(t ? t : f->declarator, r);
             free(t);
         }
-        const char *orig = f->variadic ? f->va_twin : f->symbol;
+        char *vsym = inventory_version_symbol(f, ver);
+        const char *orig = f->variadic ? f->va_twin : vsym;
         tvars_set_bool(v, "DECLARE_REAL", true);
         tvars_set(v, "REAL", r);
         tvars_set(v, "REAL_DECL", decl);
         free(decl);
-        char *label = f->variadic ? xstrdup(orig) : xstrdup_printf("__real_%s", orig);
+        char *label = f->variadic ? xstrdup(orig) : xstrdup_printf("__real_%s", f->symbol);
         tvars_set(v, "REAL_LABEL", s = emit_c_string(label));
         free(s);
         free(label);
         tvars_set_bool(v, "RESOLVE", true);
         tvars_set(v, "RESOLVE_SYMBOL", s = emit_c_string(orig));
         free(s);
+        free(vsym);
         tvars_set(v, "TWIN_WRAPPER", "");
+    }
+    /* At link time only the default version's wrapper exists; its original
+     * tells which version the program's link chose. */
+    if (twin_wrapped) {
+        tvars_setf(v, "LINK_REAL", "libwrap_r_%zu", (size_t)(twin - inv->funcs));
+    } else {
+        char *base = item_n(f, i, f->default_version);
+        tvars_setf(v, "LINK_REAL", "libwrap_r_%s", base);
+        free(base);
     }
     free(w);
     free(r);
@@ -250,10 +307,12 @@ static bool cxx_result_without_zero(const lw_function *f)
 
 /* One entry of the ABI-level table (templates/wrappers_abi.c.in), the
  * k-th (INDEX). */
-static void set_abi_vars(lw_tvars *v, const lw_inventory *inv, size_t i, size_t k, bool cxx)
+static void set_abi_vars(lw_tvars *v, const lw_inventory *inv, size_t i, size_t ver, size_t k,
+                         size_t base_k, bool cxx)
 {
     const lw_function *f = &inv->funcs[i];
-    set_region_vars(v, f, i);
+    set_region_vars(v, f, i, ver);
+    tvars_setf(v, "BASE_INDEX", "%zu", base_k);
     emit_param_vars(v, f, i);
     tvars_setf(v, "INDEX", "%zu", k);
     const char *flags = f->noreturn ? "LIBWRAP_ABI_NORETURN | "
@@ -294,26 +353,54 @@ int emit_wrappers(const lw_inventory *inv, const lw_emit_options *opt, emit_batc
         tvars_set(vars, "HEADER", inc);
         free(inc);
     }
+    /* One item per wrapper: a function with several symbol versions has
+     * one per version. The version nodes, in order of first use, make the
+     * version script NAME.versions. */
     tvars_list(vars, "FUNCTIONS");
+    tvars_list(vars, "VERSION_NODES");
+    char **nodes = NULL;
+    size_t nnodes = 0;
     for (size_t i = 0; i < inv->nfuncs; i++) {
-        if (!inventory_is_wrapped(inv, &inv->funcs[i]))
+        const lw_function *f = &inv->funcs[i];
+        if (!inventory_is_wrapped(inv, f))
             continue;
-        lw_tvars *v = tvars_append(vars, "FUNCTIONS");
-        if (inv->abi)
-            set_abi_vars(v, inv, i, count, cxx);
-        else
-            set_function_vars(v, inv, i, cxx);
-        count++;
+        size_t nv = f->nversions ? f->nversions : 1;
+        size_t base_k = count + (f->nversions ? f->default_version : 0);
+        for (size_t ver = 0; ver < nv; ver++) {
+            lw_tvars *v = tvars_append(vars, "FUNCTIONS");
+            if (inv->abi)
+                set_abi_vars(v, inv, i, ver, count, base_k, cxx);
+            else
+                set_function_vars(v, inv, i, ver, cxx);
+            count++;
+        }
+        for (size_t ver = 0; ver < f->nversions; ver++) {
+            bool seen = false;
+            for (size_t j = 0; j < nnodes && !seen; j++)
+                seen = strcmp(nodes[j], f->versions[ver]) == 0;
+            if (!seen) {
+                nodes = xrealloc(nodes, (nnodes + 1) * sizeof *nodes);
+                nodes[nnodes++] = f->versions[ver];
+                lw_tvars *nv_ = tvars_append(vars, "VERSION_NODES");
+                tvars_set(nv_, "NODE", f->versions[ver]);
+                tvars_set_bool(nv_, "FIRST", nnodes == 1);
+            }
+        }
     }
+    free(nodes);
     tvars_setf(vars, "COUNT", "%zu", count);
 
     char *cname = xstrdup_printf("%s.wrappers.c", name);
     char *wname = xstrdup_printf("%s.wrap", name);
+    char *vname = xstrdup_printf("%s.versions", name);
     int rc = emit_render(batch, opt, inv->abi ? "wrappers_abi.c.in" : "wrappers.c.in", vars, cname);
     if (rc == 0)
         rc = emit_render(batch, opt, "wrap.in", vars, wname);
+    if (rc == 0)
+        rc = emit_render(batch, opt, "versions.in", vars, vname);
     free(cname);
     free(wname);
+    free(vname);
     tvars_free(vars);
     return rc;
 }

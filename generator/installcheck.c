@@ -117,8 +117,10 @@ static int read_visited(const char *dir, names *out)
         json_object *f = json_object_array_get_idx(funcs, i), *sym = NULL, *visits = NULL;
         if (json_object_object_get_ex(f, "symbol", &sym) &&
             json_object_object_get_ex(f, "visits", &visits) && json_object_get_int64(visits) > 0) {
+            /* A versioned region (exp@GLIBC_2.2.5, exp@@GLIBC_2.29) is a
+             * call of the wrapped name. */
             const char *s = json_object_get_string(sym);
-            names_add(out, s, strlen(s));
+            names_add(out, s, strcspn(s, "@"));
         }
     }
     names_sort(out);

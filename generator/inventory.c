@@ -137,6 +137,9 @@ static void function_free(lw_function *f)
     free(f->params);
     free(f->declarator);
     free(f->va_twin);
+    for (size_t i = 0; i < f->nversions; i++)
+        free(f->versions[i]);
+    free(f->versions);
     free(f->skip_detail);
 }
 
@@ -252,6 +255,11 @@ static void put_flags(strbuf *sb, const lw_function *f)
         sb_put(sb, sb->len == start ? " [" : " ");
         sb_printf(sb, "va_twin=%s", f->va_twin);
     }
+    if (f->nversions) {
+        sb_put(sb, sb->len == start ? " [versions=" : " versions=");
+        for (size_t k = 0; k < f->nversions; k++)
+            sb_printf(sb, "%s%s%s", k ? "," : "", k == f->default_version ? "@@" : "@", f->versions[k]);
+    }
     if (sb->len != start)
         sb_put(sb, "]");
 }
@@ -343,4 +351,23 @@ char *inventory_display_name(const lw_function *f)
             sb_put(&sb, " [deleting]");
     }
     return sb_steal(&sb);
+}
+
+char *inventory_version_symbol(const lw_function *f, size_t k)
+{
+    if (k >= f->nversions)
+        return xstrdup(f->symbol);
+    return xstrdup_printf("%s%s%s", f->symbol, k == f->default_version ? "@@" : "@", f->versions[k]);
+}
+
+void function_set_versions(lw_function *f, const char *const *names, size_t n, size_t default_index)
+{
+    for (size_t i = 0; i < f->nversions; i++)
+        free(f->versions[i]);
+    free(f->versions);
+    f->versions = n ? xcalloc(n, sizeof *f->versions) : NULL;
+    for (size_t i = 0; i < n; i++)
+        f->versions[i] = xstrdup(names[i]);
+    f->nversions = n;
+    f->default_version = default_index < n ? default_index : 0;
 }

@@ -122,6 +122,13 @@ typedef struct lw_function {
     int format_index;     /* __attribute__((format(printf, I, F))): I, or 0 */
     int format_first;     /* F */
     char *va_twin;        /* variadic: symbol of the va_list twin, or NULL */
+    /* Symbol versions, when the target exports more than one of `symbol`
+     * (foo@V1 and the default foo@@V2; docs/inventory.md): their names,
+     * oldest first, and which one is the default. nversions is 0 for an
+     * unversioned symbol or one with a single version. */
+    char **versions;
+    size_t nversions;
+    size_t default_version;
     lw_skip skip;
     char *skip_detail;    /* free text, may be NULL */
 } lw_function;
@@ -171,6 +178,13 @@ bool inventory_is_wrapped(const lw_inventory *inv, const lw_function *f);
  * destructors (` [base object]`, ` [deleting]`). Filters match it with
  * and without the parameters (common/filter.h). Free it. */
 char *inventory_display_name(const lw_function *f);
+
+/* A region per symbol version: the symbol of version k as nm -D spells it,
+ * "foo@V1" or, for the default, "foo@@V2"; the plain symbol when f has no
+ * versions. Free it. */
+char *inventory_version_symbol(const lw_function *f, size_t k);
+/* Replaces f's versions (copied). */
+void function_set_versions(lw_function *f, const char *const *names, size_t n, size_t default_index);
 
 /* Marks f as skipped unless already skipped; detail is copied (may be NULL). */
 void function_skip(lw_function *f, lw_skip why, const char *detail);

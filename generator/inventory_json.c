@@ -66,6 +66,18 @@ static json_object *function_to_json(const lw_function *f)
     json_object_object_add(o, "declarator", jstr(f->declarator));
     json_object_object_add(o, "variadic", json_object_new_boolean(f->variadic));
     json_object_object_add(o, "va_twin", jstr(f->va_twin));
+    if (f->nversions) {
+        /* Only for a symbol with several versions: inventories of
+         * unversioned libraries stay as they were. */
+        json_object *vs = json_object_new_array();
+        for (size_t k = 0; k < f->nversions; k++) {
+            json_object *vo = json_object_new_object();
+            json_object_object_add(vo, "version", jstr(f->versions[k]));
+            json_object_object_add(vo, "default", json_object_new_boolean(k == f->default_version));
+            json_object_array_add(vs, vo);
+        }
+        json_object_object_add(o, "versions", vs);
+    }
     json_object *format = NULL;
     if (f->format_index) {
         format = json_object_new_object();
@@ -242,6 +254,32 @@ static void read_function(reader *r, json_object *o, lw_function *f, size_t idx)
     f->declarator = get_str(r, o, "declarator", false, idx);
     f->variadic = get_bool(r, o, "variadic", idx);
     f->va_twin = get_str(r, o, "va_twin", true, idx);
+    json_object *vs = NULL;
+    if (json_object_object_get_ex(o, "versions", &vs)) {
+        if (!json_object_is_type(vs, json_type_array) || json_object_array_length(vs) == 0) {
+            fail(r, idx, "key \"%s\" has the wrong type", "versions");
+        } else {
+            size_t n = json_object_array_length(vs), def = n;
+            f->versions = xcalloc(n, sizeof *f->versions);
+            f->nversions = n;
+            for (size_t k = 0; k < n && !r->error; k++) {
+                json_object *vo = json_object_array_get_idx(vs, k);
+                if (!json_object_is_type(vo, json_type_object)) {
+                    fail(r, idx, "key \"%s\" has the wrong type", "versions");
+                    break;
+                }
+                f->versions[k] = get_str(r, vo, "version", false, idx);
+                if (get_bool(r, vo, "default", idx))
+                    def = def == n ? k : n + 1;
+            }
+            for (size_t k = 0; k < n; k++)
+                if (!f->versions[k])
+                    f->versions[k] = xstrdup("");
+            if (!r->error && def >= n)
+                fail(r, idx, "key \"%s\" needs exactly one default version", "versions");
+            f->default_version = def < n ? def : 0;
+        }
+    }
     json_object *format = get(r, o, "format", json_type_object, true, idx);
     if (format) {
         json_object *i = get(r, format, "index", json_type_int, false, idx);

@@ -29,10 +29,23 @@
 #define VERSYM_HIDDEN 0x8000
 #endif
 
+/* A version of a name in one shared object: its index in the object's
+ * version definitions (the order they were defined, oldest first) and
+ * whether it is the default (foo@@V2) or an old one (foo@V1). */
+typedef struct sym_version {
+    char *name;
+    uint16_t index;
+    bool is_default;
+} sym_version;
+
 typedef struct export_slot {
     char *name;     /* NULL: empty slot */
     uint32_t hash;
     uint32_t file;  /* index of the first file that exports it */
+    bool exported;  /* false: only old versions seen so far */
+    uint32_t vfile; /* the file its versions were read from */
+    sym_version *vers;
+    size_t nvers;
 } export_slot;
 
 struct lw_libset {
@@ -68,18 +81,50 @@ static void grow(lw_libset *set)
     set->cap = cap;
 }
 
-static void add_export(lw_libset *set, const char *name, uint32_t file)
+static export_slot *add_name(lw_libset *set, const char *name, uint32_t file)
 {
     if (2 * (set->count + 1) > set->cap)
         grow(set);
     uint32_t h = name_hash(name);
     export_slot *s = find_slot(set->slots, set->cap, name, h);
     if (s->name)
-        return;
+        return s;
     s->name = xstrdup(name);
     s->hash = h;
     s->file = file;
+    s->vfile = file;
     set->count++;
+    return s;
+}
+
+static void add_export(lw_libset *set, const char *name, uint32_t file)
+{
+    export_slot *s = add_name(set, name, file);
+    if (!s->exported) {
+        s->exported = true;
+        s->file = file;
+    }
+}
+
+/* Records that `file` defines version `vname` (index `ndx`) of `name`. Only
+ * the versions of one file count: the file that exports the name. */
+static void add_version(lw_libset *set, const char *name, uint32_t file, const char *vname,
+                        uint16_t ndx, bool is_default)
+{
+    export_slot *s = add_name(set, name, file);
+    if (s->nvers && s->vfile != file)
+        return;
+    s->vfile = file;
+    for (size_t i = 0; i < s->nvers; i++)
+        if (s->vers[i].index == ndx)
+            return;
+    s->vers = xrealloc(s->vers, (s->nvers + 1) * sizeof *s->vers);
+    size_t at = s->nvers++;
+    while (at > 0 && s->vers[at - 1].index > ndx) {
+        s->vers[at] = s->vers[at - 1];
+        at--;
+    }
+    s->vers[at] = (sym_version){xstrdup(vname), ndx, is_default};
 }
 
 static const export_slot *lookup(const lw_libset *set, const char *name)
@@ -87,7 +132,40 @@ static const export_slot *lookup(const lw_libset *set, const char *name)
     if (!set || set->cap == 0 || !name)
         return NULL;
     const export_slot *s = find_slot(set->slots, set->cap, name, name_hash(name));
-    return s->name ? s : NULL;
+    return s->name && s->exported ? s : NULL;
+}
+
+/* The names of a shared object's version definitions, by index (the
+ * SHT_GNU_verdef section); NULL entries for indexes it does not define. */
+static char **read_verdefs(Elf *elf, Elf_Scn *scn, size_t *n)
+{
+    *n = 0;
+    GElf_Shdr sh;
+    Elf_Data *d = scn && gelf_getshdr(scn, &sh) ? elf_getdata(scn, NULL) : NULL;
+    if (!d)
+        return NULL;
+    char **names = NULL;
+    size_t off = 0;
+    for (size_t i = 0; i < sh.sh_info; i++) {
+        GElf_Verdef vd;
+        GElf_Verdaux va;
+        if (!gelf_getverdef(d, (int)off, &vd) || !gelf_getverdaux(d, (int)(off + vd.vd_aux), &va))
+            break;
+        const char *name = elf_strptr(elf, sh.sh_link, va.vda_name);
+        size_t ndx = vd.vd_ndx & 0x7fff;
+        if (name && !(vd.vd_flags & VER_FLG_BASE)) {
+            if (ndx >= *n) {
+                names = xrealloc(names, (ndx + 1) * sizeof *names);
+                memset(names + *n, 0, (ndx + 1 - *n) * sizeof *names);
+                *n = ndx + 1;
+            }
+            names[ndx] = xstrdup(name);
+        }
+        if (vd.vd_next == 0)
+            break;
+        off += vd.vd_next;
+    }
+    return names;
 }
 
 /* A symbol a new link can bind a call to. Visibility limits what a shared
@@ -112,7 +190,7 @@ static int read_elf(lw_libset *set, Elf *elf, uint32_t file, const char *path)
     if (!gelf_getehdr(elf, &eh))
         return 0; /* not an object we can read (an archive's odd member) */
     GElf_Word want = eh.e_type == ET_DYN ? SHT_DYNSYM : SHT_SYMTAB;
-    Elf_Scn *scn = NULL, *symscn = NULL, *verscn = NULL, *dynscn = NULL;
+    Elf_Scn *scn = NULL, *symscn = NULL, *verscn = NULL, *dynscn = NULL, *defscn = NULL;
     GElf_Shdr symsh = {0}, sh;
     while ((scn = elf_nextscn(elf, scn)) != NULL) {
         if (!gelf_getshdr(scn, &sh))
@@ -122,6 +200,8 @@ static int read_elf(lw_libset *set, Elf *elf, uint32_t file, const char *path)
             symsh = sh;
         } else if (sh.sh_type == SHT_GNU_versym) {
             verscn = scn;
+        } else if (sh.sh_type == SHT_GNU_verdef) {
+            defscn = scn;
         } else if (sh.sh_type == SHT_DYNAMIC) {
             dynscn = scn;
         }
@@ -152,23 +232,35 @@ static int read_elf(lw_libset *set, Elf *elf, uint32_t file, const char *path)
         fprintf(stderr, "libwrap-gen: %s: unreadable symbol table: %s\n", path, elf_errmsg(-1));
         return -1;
     }
+    size_t ndefs = 0;
+    char **defs = vers ? read_verdefs(elf, defscn, &ndefs) : NULL;
     size_t nsyms = symsh.sh_entsize ? symsh.sh_size / symsh.sh_entsize : 0;
     for (size_t i = 0; i < nsyms; i++) {
         GElf_Sym sym;
         if (!gelf_getsym(data, (int)i, &sym) || !exported_function(&sym, eh.e_type == ET_REL))
             continue;
+        const char *name = elf_strptr(elf, symsh.sh_link, sym.st_name);
+        if (!name || !*name)
+            continue;
         if (vers) {
             /* Several versions of one name are several entries: the default
              * one (exp@@GLIBC_2.29) is linkable; old ones (exp@GLIBC_2.2.5)
-             * carry the hidden bit and only serve old binaries. 0 is local. */
+             * carry the hidden bit and only serve old binaries. 0 is local,
+             * 1 the unversioned global. */
             GElf_Versym v;
-            if (!gelf_getversym(vers, (int)i, &v) || (v & VERSYM_HIDDEN) || (v & 0x7fff) == 0)
+            if (!gelf_getversym(vers, (int)i, &v) || (v & 0x7fff) == 0)
+                continue;
+            size_t ndx = v & 0x7fff;
+            if (ndx < ndefs && defs[ndx])
+                add_version(set, name, file, defs[ndx], (uint16_t)ndx, !(v & VERSYM_HIDDEN));
+            if (v & VERSYM_HIDDEN)
                 continue;
         }
-        const char *name = elf_strptr(elf, symsh.sh_link, sym.st_name);
-        if (name && *name)
-            add_export(set, name, file);
+        add_export(set, name, file);
     }
+    for (size_t i = 0; i < ndefs; i++)
+        free(defs[i]);
+    free(defs);
     return 0;
 }
 
@@ -255,8 +347,12 @@ void libset_free(lw_libset *set)
 {
     if (!set)
         return;
-    for (size_t i = 0; i < set->cap; i++)
+    for (size_t i = 0; i < set->cap; i++) {
         free(set->slots[i].name);
+        for (size_t k = 0; k < set->slots[i].nvers; k++)
+            free(set->slots[i].vers[k].name);
+        free(set->slots[i].vers);
+    }
     free(set->slots);
     ldfiles_free(&set->files);
     free(set);
@@ -303,6 +399,27 @@ static bool has_path(const lw_libset *set, const char *path)
     return false;
 }
 
+/* A function whose symbol the target exports in several versions gets
+ * them all, each its own wrapper and region (docs/inventory.md). One
+ * version, or none, is the common case: nothing is recorded. */
+static void set_versions(lw_function *f, const export_slot *s)
+{
+    if (!s || s->nvers < 2 || s->vfile != s->file)
+        return;
+    const char **names = xcalloc(s->nvers, sizeof *names);
+    size_t def = s->nvers, ndef = 0;
+    for (size_t k = 0; k < s->nvers; k++) {
+        names[k] = s->vers[k].name;
+        if (s->vers[k].is_default) {
+            def = k;
+            ndef++;
+        }
+    }
+    if (ndef == 1)
+        function_set_versions(f, names, s->nvers, def);
+    free(names);
+}
+
 void symcheck_inventory(lw_inventory *inv, const lw_libset *targets,
                         const lw_libset *defaults, size_t *n_missing,
                         size_t *n_uncertain)
@@ -325,6 +442,7 @@ void symcheck_inventory(lw_inventory *inv, const lw_libset *targets,
             missing++;
             continue;
         }
+        set_versions(f, lookup(targets, f->symbol));
         const export_slot *d = lookup(defaults, f->symbol);
         /* A default library that is itself a target (wrapping libc) does
          * not make its own functions uncertain. */

@@ -9,6 +9,7 @@
 #include <link.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 static __thread int lw_resolving_depth __attribute__((tls_model("initial-exec")));
 
@@ -29,9 +30,16 @@ void libwrap_resolve_end(void)
 
 struct lw_lookup {
     const char *symbol;
+    const char *version; /* NULL: any, else exactly this version */
     const void *self;
     void *found;
 };
+
+/* dlsym, or dlvsym for a versioned symbol. */
+static void *lw_sym(void *h, const char *symbol, const char *version)
+{
+    return version ? dlvsym(h, symbol, version) : dlsym(h, symbol);
+}
 
 /* Every loaded object, RTLD_LOCAL ones included: a library dlopen()ed
  * privately (Python extensions) is not in the global scope. */
@@ -44,7 +52,7 @@ static int lw_lookup_object(struct dl_phdr_info *info, size_t size, void *data)
     void *h = dlopen(info->dlpi_name, RTLD_LAZY | RTLD_NOLOAD);
     if (!h)
         return 0;
-    void *p = dlsym(h, l->symbol);
+    void *p = lw_sym(h, l->symbol, l->version);
     dlclose(h);
     if (p && p != l->self) {
         l->found = p;
@@ -58,18 +66,28 @@ void *libwrap_resolve_fallback(const char *symbol, const char *soname, const voi
     int saved = errno;
     void *p = NULL;
     libwrap_resolve_begin();
-    if (soname) {
-        void *h = dlopen(soname, RTLD_LAZY | RTLD_NOLOAD);
-        if (h) {
-            p = dlsym(h, symbol);
-            dlclose(h);
+    /* A versioned region symbol ("foo@V1", "foo@@V2") means exactly that
+     * version of foo. Without memory for the name the lookup fails, and
+     * the wrapper warns below. */
+    const char *at = strchr(symbol, '@');
+    char *name = at ? strndup(symbol, (size_t)(at - symbol)) : NULL;
+    const char *version = at ? at + (at[1] == '@' ? 2 : 1) : NULL;
+    if (!at || name) {
+        const char *base = name ? name : symbol;
+        if (soname) {
+            void *h = dlopen(soname, RTLD_LAZY | RTLD_NOLOAD);
+            if (h) {
+                p = lw_sym(h, base, version);
+                dlclose(h);
+            }
+        }
+        if (!p || p == self) {
+            struct lw_lookup l = {base, version, self, NULL};
+            dl_iterate_phdr(lw_lookup_object, &l);
+            p = l.found;
         }
     }
-    if (!p || p == self) {
-        struct lw_lookup l = {symbol, self, NULL};
-        dl_iterate_phdr(lw_lookup_object, &l);
-        p = l.found;
-    }
+    free(name);
     libwrap_resolve_end();
     if (p)
         lw_log(LW_LOG_RESOLVE, "%s found by the fallback lookup", symbol);
@@ -80,6 +98,21 @@ void *libwrap_resolve_fallback(const char *symbol, const char *soname, const voi
                           symbol, soname ? " in " : "", soname ? soname : "");
     errno = saved;
     return p;
+}
+
+int libwrap_is_version(const void *orig, const char *symbol)
+{
+    const char *at = orig ? strchr(symbol, '@') : NULL;
+    char *name = at ? strndup(symbol, (size_t)(at - symbol)) : NULL;
+    if (!name)
+        return 0;
+    int saved = errno;
+    libwrap_resolve_begin();
+    void *p = dlvsym(RTLD_DEFAULT, name, at + (at[1] == '@' ? 2 : 1));
+    libwrap_resolve_end();
+    errno = saved;
+    free(name);
+    return p != NULL && p == orig;
 }
 
 static pthread_mutex_t lw_warned_mutex = PTHREAD_MUTEX_INITIALIZER;

@@ -122,6 +122,16 @@ LIBWRAP_API LIBWRAP_HOT_CALL void libwrap_exit(int32_t id);
 LIBWRAP_API void *libwrap_resolve_fallback(const char *symbol, const char *soname, const void *self);
 
 /*
+ * Is `orig` the version that `symbol` ("foo@V1" or "foo@@V2") names in the
+ * loaded objects (dlvsym in the global scope)? A link-time wrapper of a
+ * symbol with several versions asks this in its constructor for each of
+ * them: ld bound its __real_foo to the default version of the library the
+ * program was linked with, and that version names the region. `symbol`
+ * without a version is never matched. Thread-safe.
+ */
+LIBWRAP_API int libwrap_is_version(const void *orig, const char *symbol);
+
+/*
  * Argument recording (LIBWRAP_ARGUMENTS, docs/arguments.md). The generator
  * describes each wrapped function's parameters and result in a constant
  * table of libwrap_param; a libwrap_params next to the wrapper points to it

@@ -22,6 +22,6 @@ done
 # shellcheck disable=SC2086
 $CC -shared -Wl,--no-undefined -o linktime.so linktime.o -Wl,@"$NAME.wrap" $LDFLAGS $LIBS \
     -L. -lstubrt 2> link.log || { head -n 30 link.log >&2; fail "the link-time wrappers do not link"; }
-$CC -shared -Wl,--no-undefined -o runtime.so runtime.o -L. -lstubrt -ldl 2> link.log ||
+$CC -shared -Wl,--no-undefined -Wl,--version-script="$NAME.versions" -o runtime.so runtime.o -L. -lstubrt -ldl 2> link.log ||
     { head -n 30 link.log >&2; fail "the run-time wrappers do not link"; }
 echo "ok $case_name: $n wrappers"

@@ -23,6 +23,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int regions, enters, exits, values;
 static __thread int resolving;
@@ -105,6 +106,18 @@ void *libwrap_resolve_fallback(const char *symbol, const char *soname, const voi
     if (p == NULL)
         fprintf(stderr, "libwrap: warning: %s: original not found (stub)\n", symbol);
     return p;
+}
+
+/* The real runtime's: dlvsym of "foo@V1" in the global scope is orig. */
+int libwrap_is_version(const void *orig, const char *symbol)
+{
+    const char *at = orig ? strchr(symbol, '@') : NULL;
+    char *name = at ? strndup(symbol, (size_t)(at - symbol)) : NULL;
+    if (!name)
+        return 0;
+    void *p = dlvsym(RTLD_DEFAULT, name, at + (at[1] == '@' ? 2 : 1));
+    free(name);
+    return p != NULL && p == orig;
 }
 
 void libwrap_warn_once(const void *what, const char *fmt, ...)
