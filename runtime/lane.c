@@ -8,12 +8,18 @@
 
 uint64_t lw_lane_lost;
 
+void lw_lane_ensure(void)
+{
+    if (!lw_tls.lane)
+        LW_STORE(lw_tls.lane, (lw_lane *)lw_map(sizeof(lw_lane)));
+}
+
 void lw_lane_attach(lw_thread *t)
 {
-    /* Before the thread's state is published: a handler that interrupts
-     * from here on finds the lane, or none and counts its call lost. */
-    t->lane = lw_map(sizeof *t->lane);
-    LW_STORE(lw_tls.lane, t->lane);
+    /* The thread's lane may exist already: a handler made it while the
+     * thread's first call was on its way (signal.c). */
+    lw_lane_ensure();
+    t->lane = lw_tls.lane;
 }
 
 void lw_lane_after_fork_child(lw_thread *t)

@@ -120,7 +120,10 @@ static inline int lw_lane_pending(const lw_thread *t)
 void lw_lane_settle(lw_thread *t);
 /* Merges t's lane with the guard held (thread end, end of measurement). */
 void lw_lane_merge(lw_thread *t);
-/* A lane for the calling thread's state `t` (thread.c), or none. */
+/* The calling thread's lane, made if it has none (mmap: also from a
+ * signal handler). */
+void lw_lane_ensure(void);
+/* The calling thread's lane for its state `t` (thread.c), or none. */
 void lw_lane_attach(lw_thread *t);
 /* In a fork child: the parent's waiting calls are not the child's. */
 void lw_lane_after_fork_child(lw_thread *t);

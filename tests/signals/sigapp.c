@@ -25,7 +25,8 @@
 
 long sig_reg_loop(long n);
 
-static volatile long n_tick, n_tick_nested, n_tick_alt, n_nest_handler, n_crc;
+static long n_tick, n_tick_nested, n_tick_alt, n_nest_handler;
+static volatile long n_crc;
 static volatile long handler_bad;
 static long n_add, n_nest_main, n_adler;
 static sigjmp_buf jump_env;
@@ -37,10 +38,11 @@ static void on_alarm(int sig)
 {
     (void)sig;
     int saved = errno;
-    long k = n_tick + 1;
+    /* Counted before the call, in one instruction: with SA_NODEFER a
+     * signal may interrupt this handler anywhere. */
+    long k = __atomic_add_fetch(&n_tick, 1, __ATOMIC_RELAXED);
     if (sig_tick(k) != k * 3 + 1)
         handler_bad++;
-    n_tick = k;
     (void)sig_errno(EIO);
     if (jump_every && k % jump_every == 0) {
         errno = saved;
@@ -52,10 +54,9 @@ static void on_alarm(int sig)
 static void on_usr1(int sig)
 {
     (void)sig;
-    long k = n_tick_nested + 1;
+    long k = __atomic_add_fetch(&n_tick_nested, 1, __ATOMIC_RELAXED);
     if (sig_tick_nested(k) != (k ^ 0x55))
         handler_bad++;
-    n_tick_nested = k;
 }
 
 static void on_alarm_nested(int sig)
@@ -69,11 +70,10 @@ static void on_prof(int sig, siginfo_t *si, void *uc)
     (void)sig;
     (void)si;
     (void)uc;
-    long k = n_tick_alt + 1;
+    long k = __atomic_add_fetch(&n_tick_alt, 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&n_nest_handler, 1, __ATOMIC_RELAXED);
     if (sig_tick_alt(k) != k + 7 || sig_nest(k) != 2 * k + 3)
         handler_bad++;
-    n_tick_alt = k;
-    n_nest_handler++;
 }
 
 static void on_alarm_zlib(int sig)
@@ -101,9 +101,9 @@ static void handle(int sig, void (*fn)(int), int flags)
         perror("sigaction");
 }
 
-static void regs_until(volatile long *count, long want, long *bad)
+static void regs_until(long *count, long want, long *bad)
 {
-    while (*count < want) {
+    while (__atomic_load_n(count, __ATOMIC_RELAXED) < want) {
         *bad += sig_reg_loop(20000);
         n_add += 20000;
     }
@@ -127,7 +127,7 @@ int main(int argc, char **argv)
         handle(SIGALRM, on_alarm, SA_RESTART);
         timer(ITIMER_REAL, 1000);
         long sum = 0, want = 0, i = 0, errno_bad = 0;
-        while (n_tick < 150) {
+        while (__atomic_load_n(&n_tick, __ATOMIC_RELAXED) < 150) {
             errno = 77;
             for (long j = 0; j < 100000; j++, i++) {
                 sum += sig_add(i, 1);
@@ -163,7 +163,8 @@ int main(int argc, char **argv)
             printf("nested: signal returns another handler\n");
         timer(ITIMER_REAL, 1000);
         timer(ITIMER_PROF, 1000);
-        while (n_tick < 100 || n_tick_alt < 30) {
+        while (__atomic_load_n(&n_tick, __ATOMIC_RELAXED) < 100 ||
+               __atomic_load_n(&n_tick_alt, __ATOMIC_RELAXED) < 30) {
             bad += sig_reg_loop(20000);
             n_add += 20000;
             for (int j = 0; j < 1000; j++)

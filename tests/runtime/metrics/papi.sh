@@ -6,7 +6,8 @@ HAVE_PAPI=$2
 
 run base
 run papi LIBWRAP_METRIC_PAPI=PAPI_TOT_INS
-if [ "$HAVE_PAPI" = 1 ] && command -v papi_avail > /dev/null && papi_avail -a 2>/dev/null | grep -qw PAPI_TOT_INS; then
+if [ "$HAVE_PAPI" = 1 ] && command -v papi_avail > /dev/null && papi_avail -a 2>/dev/null | grep -qw PAPI_TOT_INS &&
+    ! papi_avail -e PAPI_TOT_INS 2>&1 | grep -q 'NOT available'; then
     echo "PAPI_TOT_INS available: checking the working path"
     expect_no_warning
     expect_count 1
