@@ -14,7 +14,7 @@
 #include "internal.h"
 #include "exec_interpose.h"
 
-#include <dlfcn.h>
+#include "dl.h"
 #include <errno.h>
 #include <gnu/lib-names.h>
 #include <stdlib.h>
@@ -129,6 +129,10 @@ void libwrap_exec_failed(char **env, const char *what)
  */
 void lw_exec_check(void)
 {
+    if (!lw_dl_available()) {
+        lw_log(LW_LOG_EXEC, "a static program: its exec functions are libc's, not interposed");
+        return;
+    }
     void *libc = dlopen(LIBC_SO, RTLD_LAZY | RTLD_NOLOAD);
     void *first = dlsym(RTLD_DEFAULT, "execve");
     void *real = libc ? dlsym(libc, "execve") : NULL;

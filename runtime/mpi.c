@@ -35,7 +35,7 @@
 #include "internal.h"
 #include "mpi_interpose.h"
 
-#include <dlfcn.h>
+#include "dl.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,6 +91,8 @@ static int lw_mpi_resolve(void)
     if (M.abi != LW_MPI_UNKNOWN)
         return M.abi != LW_MPI_NONE;
     M.abi = LW_MPI_NONE;
+    if (!lw_dl_available())
+        return 0;
 #if defined(__x86_64__) || defined(__aarch64__)
     void *world = dlsym(RTLD_DEFAULT, "ompi_mpi_comm_world");
     if (world) {

@@ -18,7 +18,7 @@
 #include "plugin_util.h"
 
 #include <ctype.h>
-#include <dlfcn.h>
+#include "dl.h"
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -237,6 +237,11 @@ static void *lw_open_plugin(const char *kind, const char *name, const char *then
     char why[512] = "";
     char path[PATH_MAX];
     void *dl = NULL;
+    if (!lw_dl_available()) {
+        lw_warn("%s '%s' is not loaded: a statically linked program cannot load plugins (link "
+                "it dynamically to use it)%s", kind, name, then);
+        return NULL;
+    }
     if (strchr(name, '/')) {
         snprintf(path, sizeof path, "%s", name);
         dl = lw_try_open(path, why, sizeof why);

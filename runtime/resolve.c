@@ -4,9 +4,8 @@
  */
 #include "internal.h"
 
-#include <dlfcn.h>
+#include "dl.h"
 #include <errno.h>
-#include <link.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,7 +71,7 @@ void *libwrap_resolve_fallback(const char *symbol, const char *soname, const voi
     const char *at = strchr(symbol, '@');
     char *name = at ? strndup(symbol, (size_t)(at - symbol)) : NULL;
     const char *version = at ? at + (at[1] == '@' ? 2 : 1) : NULL;
-    if (!at || name) {
+    if (lw_dl_available() && (!at || name)) {
         const char *base = name ? name : symbol;
         if (soname) {
             void *h = dlopen(soname, RTLD_LAZY | RTLD_NOLOAD);
@@ -103,7 +102,7 @@ void *libwrap_resolve_fallback(const char *symbol, const char *soname, const voi
 int libwrap_is_version(const void *orig, const char *symbol)
 {
     const char *at = orig ? strchr(symbol, '@') : NULL;
-    char *name = at ? strndup(symbol, (size_t)(at - symbol)) : NULL;
+    char *name = at && lw_dl_available() ? strndup(symbol, (size_t)(at - symbol)) : NULL;
     if (!name)
         return 0;
     int saved = errno;
