@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# bench/real/run.sh - what measurement costs real programs, beside the loop
+# of bench/overhead, in one run (docs/runtime.md, "Cost on real programs").
+#
+#   bench/real/run.sh [ROWS]           (default 200000)
+#
+# Cases, each run plain and with its wrappers preloaded (profile mode, and
+# with LIBWRAP_THROTTLE=100000:200 where the runtime has it):
+#   sqlite3   Debian's sqlite3 shell on a script that inserts ROWS rows,
+#             indexes them and queries them (libsqlite3 wrapper);
+#   python    Debian's python3 inserting zlib-compressed blobs into sqlite3
+#             (the zlib and sqlite3 wrappers preloaded together);
+#   cxx       the tinyxml2 corpus program, repeated (libtinyxml2 wrapper).
+# Prints per case: the median wall time of 5 interleaved runs each, the
+# ratio to the plain run, the wrapped calls made, and the instructions per
+# wrapped call under callgrind: the difference of two sizes of the same
+# run (which cancels start-up and the end), minus the plain program's
+# difference, over the difference in wrapped calls.
+#
+# Needs: the staged toolchain (build/stage, BUILD_DIR overrides), sqlite3,
+# python3 (Debian's), valgrind for the instruction counts.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+stage=${BUILD_DIR:-$here/build}/stage
+rows=${1:-200000}
+export PATH=$stage/bin:$PATH
+py=/usr/bin/python3
+work=$(mktemp -d "${TMPDIR:-/tmp}/libwrap-real.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+
+# The wrappers, as a user makes them (examples/NAME/init.sh, make).
+for name in sqlite3 zlib tinyxml2; do
+    bash "$here/examples/$name/init.sh" "$work/$name" "$work/prefix" > "$name.init.log" 2>&1
+    make -C "$work/$name" > "$name.make.log" 2>&1 || { cat "$name.make.log"; exit 1; }
+done
+pre() { echo "$work/$1/libwrap_$1_runtime.so"; }
+
+sql() { # sql ROWS: the sqlite3 script
+    echo "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, qty INT, price REAL);"
+    echo "BEGIN;"
+    awk -v n="$1" 'BEGIN { for (i = 1; i <= n; i++) printf "INSERT INTO t(name, qty, price) VALUES(%cname%d%c, %d, %d.25);\n", 39, i, 39, (i * 37) % 1009, i % 17 }'
+    echo "COMMIT;"
+    echo "CREATE INDEX t_qty ON t(qty);"
+    echo "SELECT count(*), sum(qty), printf('%.2f', sum(qty * price)) FROM t;"
+    echo "SELECT qty % 10, count(*), max(name) FROM t GROUP BY 1 ORDER BY 1;"
+    echo "SELECT count(*) FROM t WHERE qty BETWEEN 100 AND 200;"
+}
+# Timed: ROWS rows. Counted under callgrind (50 times slower): a tenth and
+# a hundredth, whose difference is the cost of the rows between.
+sql "$rows" > big.sql
+sql "$((rows / 10))" > irbig.sql
+sql "$((rows / 100))" > irsmall.sql
+cat > blobs.py <<'PY'
+import sqlite3, sys, zlib
+n = int(sys.argv[1])
+db = sqlite3.connect(":memory:")
+db.execute("CREATE TABLE b(id INTEGER PRIMARY KEY, data BLOB)")
+payload = bytes(range(256)) * 8
+with db:
+    for i in range(n):
+        db.execute("INSERT INTO b(data) VALUES(?)", (zlib.compress(payload[: 256 + i % 1792]),))
+total = sum(len(zlib.decompress(d)) for (d,) in db.execute("SELECT data FROM b"))
+print(n, total)
+PY
+cxx_prog=$work/tinyxml2/main
+[ -x "$cxx_prog" ] || cxx_prog=
+
+# run CASE SIZE [env...]: the command of a case
+cmd() {
+    local c=$1 size=$2
+    case $c in
+        sqlite3) echo "sqlite3 -batch -init /dev/null :memory:" ;;
+        python) echo "$py blobs.py $(case $size in big) echo $((rows / 4)) ;; irbig) echo $((rows / 40)) ;; *) echo $((rows / 400)) ;; esac)" ;;
+        cxx) echo "$cxx_prog" ;;
+    esac
+}
+input() { case $1 in sqlite3) echo "$2.sql" ;; *) echo /dev/null ;; esac; }
+preload() {
+    case $1 in
+        sqlite3) pre sqlite3 ;;
+        python) echo "$(pre zlib) $(pre sqlite3)" ;;
+        cxx) pre tinyxml2 ;;
+    esac
+}
+cxx_reps() { case $1 in big) echo 200 ;; irbig) echo 20 ;; *) echo 2 ;; esac; }
+
+# one CASE SIZE MODE: runs it once (MODE plain, profile, throttle)
+one() {
+    local c=$1 size=$2 mode=$3 env=()
+    [ $mode = plain ] || env=(LD_PRELOAD="$(preload $c)" LIBWRAP_EXPERIMENT_DIRECTORY="$work/exp-$c-$size-$mode")
+    [ $mode = throttle ] && env+=(LIBWRAP_THROTTLE=100000:200)
+    rm -rf "$work/exp-$c-$size-$mode"
+    if [ $c = cxx ]; then
+        env "${env[@]}" bash -c "for i in \$(seq $(cxx_reps $size)); do $(cmd $c $size) > /dev/null; done"
+    else
+        env "${env[@]}" $(cmd $c $size) < "$(input $c $size)" > /dev/null
+    fi
+}
+secs() { local t0 t1; t0=$(date +%s.%N); "$@"; t1=$(date +%s.%N); awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f\n", b - a }'; }
+median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+visits() { # visits DIR...: wrapped calls recorded (a cxx run leaves one directory per repetition)
+    $py - "$@" <<'PY'
+import glob, json, sys
+n = 0
+for d in sys.argv[1:]:
+    for p in glob.glob(d + "*/profile.json"):
+        n += sum(f["visits"] for f in json.load(open(p))["functions"])
+print(n)
+PY
+}
+ir() { # ir CASE SIZE MODE: instructions of the run (callgrind, children traced)
+    local c=$1 size=$2 mode=$3 env=()
+    [ $mode = plain ] || env=(LD_PRELOAD="$(preload $c)" LIBWRAP_EXPERIMENT_DIRECTORY="$work/ir-$c-$size-$mode")
+    [ $mode = throttle ] && env+=(LIBWRAP_THROTTLE=100000:200)
+    rm -rf "$work"/ir-$c-$size-$mode*
+    if [ $c = cxx ]; then
+        local total=0 i n
+        for ((i = 0; i < $(cxx_reps $size); i++)); do
+            n=$(env "${env[@]}" valgrind --tool=callgrind --callgrind-out-file=/dev/null $(cmd $c $size) \
+                < /dev/null 2>&1 >/dev/null | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')
+            total=$((total + n))
+        done
+        echo $total
+    else
+        env "${env[@]}" valgrind --tool=callgrind --callgrind-out-file=/dev/null $(cmd $c $size) \
+            < "$(input $c $size)" 2>&1 >/dev/null | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p'
+    fi
+}
+
+modes="plain profile"
+if grep -q LIBWRAP_THROTTLE "$stage/lib/liblibwrap_runtime.so" 2>/dev/null; then modes="$modes throttle"; fi
+echo "libwrap on real programs: $rows rows; $(nproc) cpus, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+printf '%-8s %-9s %10s %7s %12s %10s\n' case mode wall_s ratio calls ins/call
+for c in sqlite3 python cxx; do
+    [ $c = cxx ] && [ -z "$cxx_prog" ] && continue
+    declare -A wall=()
+    for m in $modes; do : > "times-$c-$m"; done
+    for r in 1 2 3 4 5; do
+        for m in $modes; do secs one $c big $m >> "times-$c-$m"; done
+    done
+    for m in $modes; do wall[$m]=$(median < "times-$c-$m"); done
+    for m in $modes; do
+        calls=- per=-
+        if [ $m != plain ]; then
+            calls=$(visits "$work/exp-$c-big-$m")
+            if command -v valgrind > /dev/null; then
+                a=$(ir $c irbig $m); b=$(ir $c irsmall $m)
+                pa=$(ir $c irbig plain); pb=$(ir $c irsmall plain)
+                va=$(visits "$work/ir-$c-irbig-$m"); vb=$(visits "$work/ir-$c-irsmall-$m")
+                per=$(awk -v a="$a" -v b="$b" -v pa="$pa" -v pb="$pb" -v va="$va" -v vb="$vb" \
+                    'BEGIN { printf "%.0f", ((a - b) - (pa - pb)) / (va - vb) }')
+            fi
+        fi
+        printf '%-8s %-9s %10s %7s %12s %10s\n' $c $m "${wall[$m]}" \
+            "$(awk -v a="${wall[$m]}" -v b="${wall[plain]}" 'BEGIN { printf "%.2f", a / b }')" "$calls" "$per"
+    done
+done
