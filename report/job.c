@@ -428,3 +428,91 @@ int lwr_job_trace(const char *dir, int verbose)
         printf("merged the traces of %zu processes into %s/traces.otf2\n", nparts, dir);
     return rc == 1 ? 1 : 0;
 }
+
+/* ---- fork children ---------------------------------------------------------- */
+
+/* A fork()ed child writes into <parent dir>/fork-PID (nested again for a
+ * grandchild; a rank's child into rank-N/fork-PID). Neither a lone
+ * process's report nor a job's sum holds them: they are named. */
+typedef struct {
+    char **paths;
+    uint64_t *visits;
+    size_t n;
+} fork_list;
+
+static void find_forks(fork_list *fl, const char *dir, int depth)
+{
+    DIR *d = depth < 64 ? opendir(dir) : NULL;
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        int64_t rank, image;
+        int is_fork = strncmp(e->d_name, "fork-", 5) == 0 && e->d_name[5] >= '0' && e->d_name[5] <= '9';
+        if (!is_fork && !(depth == 0 && parse_part(e->d_name, &rank, &image)))
+            continue;
+        char *sub = NULL;
+        if (asprintf(&sub, "%s/%s", dir, e->d_name) < 0) {
+            perror(LWR_PROG);
+            exit(1);
+        }
+        struct stat st;
+        if (stat(sub, &st) != 0 || !S_ISDIR(st.st_mode)) {
+            free(sub);
+            continue;
+        }
+        char *prof = NULL;
+        if (is_fork && asprintf(&prof, "%s/profile.json", sub) >= 0 && access(prof, F_OK) == 0) {
+            lwr_profile p;
+            uint64_t v = 0;
+            if (lwr_profile_load(&p, prof) == 0)
+                for (size_t i = 0; i < p.nfuncs; i++)
+                    v += p.funcs[i].visits;
+            lwr_profile_free(&p);
+            fl->paths = lwr_xrealloc(fl->paths, (fl->n + 1) * sizeof *fl->paths);
+            fl->visits = lwr_xrealloc(fl->visits, (fl->n + 1) * sizeof *fl->visits);
+            fl->paths[fl->n] = lwr_xstrdup(sub);
+            fl->visits[fl->n++] = v;
+        }
+        free(prof);
+        find_forks(fl, sub, depth + 1);
+        free(sub);
+    }
+    closedir(d);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+size_t lwr_note_forks(FILE *out, const char *dir)
+{
+    fork_list fl = {0};
+    find_forks(&fl, dir, 0);
+    if (!fl.n)
+        return 0;
+    /* Sorted by path, visits kept with their path. */
+    char **sorted = lwr_xcalloc(fl.n, sizeof *sorted);
+    memcpy(sorted, fl.paths, fl.n * sizeof *sorted);
+    qsort(sorted, fl.n, sizeof *sorted, cmp_str);
+    fprintf(out, "%s: %s: %zu forked process%s not in this report:", LWR_PROG, dir, fl.n,
+            fl.n == 1 ? " is" : "es are");
+    for (size_t i = 0; i < fl.n; i++) {
+        size_t k = 0;
+        while (fl.paths[k] != sorted[i])
+            k++;
+        if (i == 10) {
+            fprintf(out, " and %zu more", fl.n - 10);
+            break;
+        }
+        fprintf(out, "%s %s (%llu calls)", i ? "," : "", sorted[i], (unsigned long long)fl.visits[k]);
+    }
+    fprintf(out, "; see one with %s %s\n", LWR_PROG, sorted[0]);
+    for (size_t i = 0; i < fl.n; i++)
+        free(fl.paths[i]);
+    free(fl.paths);
+    free(fl.visits);
+    free(sorted);
+    return fl.n;
+}

@@ -260,6 +260,9 @@ int main(int argc, char **argv)
         rc = 1;
         goto out;
     }
+    /* A note on stderr: the formats on stdout stay as they are. */
+    if (need_profile)
+        lwr_note_forks(stderr, e.dir);
     if (table && lwr_print_table(stdout, &p, &to))
         rc = 1;
     if (arguments && lwr_print_arguments(stdout, &p, &to))

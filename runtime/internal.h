@@ -118,6 +118,7 @@ const char *lw_log_domain_name(unsigned i); /* of bit i; NULL past the last */
 void lw_message_who(const char *who);
 void lw_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void lw_vwarn(const char *fmt, va_list ap);
+void lw_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- timer.c ----------------------------------------------------------- */
 
@@ -276,6 +277,11 @@ typedef struct lw_tls_block {
     lw_thread *hot_ev;
     struct lw_lane *lane; /* self->lane, for signal handlers (lane.h) */
     uintptr_t busy_pc;    /* where a signal interrupted the runtime (signal.c) */
+    /* The plugin callback the thread is in (lw_plugin_mark), for the
+     * fatal-signal handler: LW_IN_SOURCE or LW_IN_LISTENER + its slot, 0
+     * outside plugins. */
+    int plugin_at;
+    const char *plugin_cb;
 } lw_tls_block;
 extern __thread lw_tls_block lw_tls __attribute__((tls_model("initial-exec")));
 /* "No thread" for lw_tls.hot: its depth (UINT32_MAX) and cap (0) fail the
@@ -548,10 +554,46 @@ void lw_plugins_config_write(FILE *out);
  * before the thread's other listener callbacks, at its end and at the end. */
 void lw_events_flush(lw_thread *t);
 
+/* Around every call into a plugin: which plugin callback the thread is in,
+ * so that a fault there is named and the results are still written
+ * (lw_plugin_fault). Two stores; only on the paths that call plugins. */
+#define LW_IN_SOURCE 0x100
+#define LW_IN_LISTENER 0x200
+typedef struct lw_plugin_mark {
+    int at;
+    const char *cb;
+} lw_plugin_mark;
+
+static inline lw_plugin_mark lw_plugin_in(int at, const char *cb)
+{
+    lw_plugin_mark old = {lw_tls.plugin_at, lw_tls.plugin_cb};
+    lw_tls.plugin_cb = cb;
+    __atomic_store_n(&lw_tls.plugin_at, at, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    return old;
+}
+
+static inline void lw_plugin_out(lw_plugin_mark old)
+{
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    __atomic_store_n(&lw_tls.plugin_at, old.at, __ATOMIC_RELAXED);
+    lw_tls.plugin_cb = old.cb;
+}
+
+/* On the faulting thread, from the fatal-signal handler: when the fault is
+ * in a plugin's callback, names the plugin (one line), leaves it out of
+ * everything that follows, gives back the runtime lock held around that
+ * callback, and returns 1: the results can then be written as for a crash
+ * in the program. 0 when the thread is in no plugin. */
+int lw_plugin_fault(int sig);
+
 static inline void lw_metrics_read(lw_thread *t, uint64_t *out)
 {
-    for (uint32_t k = 0; k < lw_nmsources; k++)
+    for (uint32_t k = 0; k < lw_nmsources; k++) {
+        lw_plugin_mark m = lw_plugin_in(LW_IN_SOURCE + (int)k, "read");
         lw_msources[k].read(t->metric_handle[k], out + lw_msources[k].first);
+        lw_plugin_out(m);
+    }
 }
 
 /* Appends an event to t's buffer, delivering the buffer first when full. */
@@ -579,8 +621,11 @@ static inline void lw_listen_enter(lw_thread *t, int32_t id, uint64_t now, const
     if (t->ev_pos)
         lw_event_put(t, id, now);
     for (uint32_t k = 0; k < lw_nlisteners; k++)
-        if ((lw_listeners_percall & (1u << k)) && lw_listeners[k]->enter)
+        if ((lw_listeners_percall & (1u << k)) && lw_listeners[k]->enter) {
+            lw_plugin_mark mk = lw_plugin_in(LW_IN_LISTENER + (int)k, "enter");
             lw_listeners[k]->enter(t->listener_handle[k], id, now, m);
+            lw_plugin_out(mk);
+        }
 }
 
 static inline void lw_listen_exit(lw_thread *t, int32_t id, uint64_t now, const uint64_t *m)
@@ -588,8 +633,11 @@ static inline void lw_listen_exit(lw_thread *t, int32_t id, uint64_t now, const 
     if (t->ev_pos)
         lw_event_put(t, -id, now);
     for (uint32_t k = 0; k < lw_nlisteners; k++)
-        if ((lw_listeners_percall & (1u << k)) && lw_listeners[k]->exit)
+        if ((lw_listeners_percall & (1u << k)) && lw_listeners[k]->exit) {
+            lw_plugin_mark mk = lw_plugin_in(LW_IN_LISTENER + (int)k, "exit");
             lw_listeners[k]->exit(t->listener_handle[k], id, now, m);
+            lw_plugin_out(mk);
+        }
 }
 
 /* A per-call callback other than enter and exit: the buffered events of
@@ -601,8 +649,11 @@ static inline void lw_listen_argument(lw_thread *t, int32_t id, uint64_t ticks,
     if (t->ev_pos && t->ev_pos != t->ev_base)
         lw_events_flush(t);
     for (uint32_t k = 0; k < lw_nlisteners; k++)
-        if (lw_listeners[k]->argument)
+        if (lw_listeners[k]->argument) {
+            lw_plugin_mark mk = lw_plugin_in(LW_IN_LISTENER + (int)k, "argument");
             lw_listeners[k]->argument(t->listener_handle[k], id, ticks, a);
+            lw_plugin_out(mk);
+        }
 }
 
 /* ---- exec.c ------------------------------------------------------------ */

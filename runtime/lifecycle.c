@@ -282,11 +282,16 @@ static void lw_fatal_handler(int sig, siginfo_t *si, void *uc)
     size_t i = 0;
     while (i < LW_NFATAL && lw_fatal_signals[i] != sig)
         i++;
+    /* A fault in a plugin's callback (the runtime's guard is set around
+     * most of them) is named, and the plugin left out; the runtime's own
+     * state is whole at a callback's boundary, so the results are written
+     * as for a crash in the program. */
+    int in_plugin = lw_plugin_fault(sig);
     /* Writing results is not async-signal-safe (allocation, stdio). If the
      * signal hit the runtime itself, skip it; if it hit the allocator with
      * its lock held, the alarm ends the wait: the process dies by SIGALRM
      * instead of hanging. */
-    if (!LW_LOAD(lw_tls.guard) && LW_LOAD(lw_state) == 1) {
+    if ((in_plugin || !LW_LOAD(lw_tls.guard)) && LW_LOAD(lw_state) == 1) {
         struct sigaction dfl = {.sa_handler = SIG_DFL};
         sigaction(SIGALRM, &dfl, NULL);
         sigset_t set;

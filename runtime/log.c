@@ -72,6 +72,14 @@ void lw_vwarn(const char *fmt, va_list ap)
     lw_vmessage("warning: ", fmt, ap);
 }
 
+void lw_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    lw_vmessage("error: ", fmt, ap);
+    va_end(ap);
+}
+
 void lw_warn(const char *fmt, ...)
 {
     va_list ap;

@@ -19,6 +19,7 @@
 
 #include <ctype.h>
 #include "dl.h"
+#include <signal.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -76,11 +77,37 @@ static int lw_samples_frozen; /* the end: no more samples */
 
 /* ---- the host: what plugins may call ----------------------------------- */
 
+/* While a plugin's init runs, its warnings are held here: if init fails,
+ * they become the reason in the runtime's one warning that the plugin is
+ * not used (lw_init_failed); otherwise they are said as they are. Init runs
+ * at start, on the one thread that loads the plugins. */
+static const libwrap_plugin *lw_init_self;
+static char lw_init_said[900];
+static size_t lw_init_said_len;
+
+static void lw_init_hold(const libwrap_plugin *self)
+{
+    lw_init_self = self;
+    lw_init_said[0] = '\0';
+    lw_init_said_len = 0;
+}
+
 static void lw_host_vsay(const libwrap_plugin *self, int verbose, const char *fmt, va_list ap)
 {
     char line[900];
     vsnprintf(line, sizeof line, fmt, ap);
     const char *name = self && self->name ? self->name : "plugin";
+    if (!verbose && self && self == lw_init_self) {
+        if (lw_init_said_len < sizeof lw_init_said - 1) {
+            int n = snprintf(lw_init_said + lw_init_said_len, sizeof lw_init_said - lw_init_said_len,
+                             "%s%s", lw_init_said_len ? "\n" : "", line);
+            lw_init_said_len = n < 0 ? lw_init_said_len
+                                     : lw_init_said_len + (size_t)n < sizeof lw_init_said
+                                         ? lw_init_said_len + (size_t)n
+                                         : sizeof lw_init_said - 1;
+        }
+        return;
+    }
     if (verbose)
         lw_log(LW_LOG_PLUGIN, "%s: %s", name, line);
     else
@@ -184,6 +211,35 @@ static const libwrap_host lw_host = {
     .setting = lw_config_setting,
     .thread_ignore = lw_host_thread_ignore,
 };
+
+/* The end of a plugin's init: what it said while it ran, as said, or, when
+ * init failed (rc < 0), one warning that the plugin is not used, with what
+ * it said as the reason. */
+static void lw_init_done(const char *kind, const char *name, const libwrap_plugin *self, int rc,
+                         const char *then)
+{
+    lw_init_self = NULL;
+    const char *pname = self && self->name ? self->name : "plugin";
+    if (rc >= 0) {
+        for (char *line = lw_init_said_len ? lw_init_said : NULL; line;) {
+            char *nl = strchr(line, '\n');
+            if (nl)
+                *nl = '\0';
+            lw_warn("%s: %s", pname, line);
+            line = nl ? nl + 1 : NULL;
+        }
+        return;
+    }
+    for (char *p = lw_init_said; *p; p++)
+        if (*p == '\n')
+            *p = ';';
+    if (lw_init_said_len)
+        lw_warn("%s '%s' is not used: its init failed: %s: %s%s", kind, name, pname, lw_init_said,
+                then);
+    else
+        lw_warn("%s '%s' is not used: its init failed (returned %d) without saying why%s", kind,
+                name, rc, then);
+}
 
 /* ---- finding and loading ----------------------------------------------- */
 
@@ -379,7 +435,9 @@ static void lw_add_metric_source(const char *name, int builtin, const char *requ
     pl->request = request ? strdup(request) : lw_request("LIBWRAP_METRIC_", name);
     const libwrap_metric_source *ms = pl->p->metric;
     uint32_t room = LW_MAX_METRICS - lw_metrics_claimed;
+    lw_init_hold(pl->p);
     int n = ms->init ? ms->init(&lw_host, pl->request, pl->info, room) : 0;
+    lw_init_done("metric source", name, pl->p, n, "");
     if (n <= 0) {
         lw_log(LW_LOG_PLUGIN, "metric source '%s' measures nothing", name);
         return;
@@ -404,8 +462,9 @@ static void lw_add_metric_source(const char *name, int builtin, const char *requ
 
 static void lw_add_listener(const char *name, int builtin)
 {
-    lw_plugin *pl = lw_load(builtin ? "trace writer" : "event listener", LIBWRAP_PLUGIN_LISTENER,
-                            name, builtin ? "; LIBWRAP_ENABLE_TRACING=true, but only the profile is written" : "");
+    const char *kind = builtin ? "trace writer" : "event listener";
+    const char *then = builtin ? "; LIBWRAP_ENABLE_TRACING=true, but only the profile is written" : "";
+    lw_plugin *pl = lw_load(kind, LIBWRAP_PLUGIN_LISTENER, name, then);
     if (!pl)
         return;
     if (pl->listener_slot >= 0) {
@@ -415,7 +474,9 @@ static void lw_add_listener(const char *name, int builtin)
     pl->builtin |= builtin;
     char *request = lw_request("LIBWRAP_LISTENER_", name);
     const libwrap_listener *l = pl->p->listener;
+    lw_init_hold(pl->p);
     int rc = l->init ? l->init(&lw_host, request, lw_sync_infos, (uint32_t)lw_nmetrics) : 0;
+    lw_init_done(kind, name, pl->p, rc, then);
     free(request);
     if (rc < 0) {
         lw_log(LW_LOG_PLUGIN, "event listener '%s' refused to run", name);
@@ -542,8 +603,11 @@ void lw_events_flush(lw_thread *t)
     if (!n)
         return;
     for (uint32_t k = 0; k < lw_nlisteners; k++)
-        if (lw_listener_events[k] && !(lw_listeners_percall & (1u << k)))
+        if (lw_listener_events[k] && !(lw_listeners_percall & (1u << k))) {
+            lw_plugin_mark m = lw_plugin_in(LW_IN_LISTENER + (int)k, "events");
             lw_listener_events[k](t->listener_handle[k], base, n);
+            lw_plugin_out(m);
+        }
     t->ev_pos = base;
 }
 
@@ -551,11 +615,16 @@ void lw_plugins_thread_begin(lw_thread *t)
 {
     for (uint32_t k = 0; k < lw_nmsources; k++) {
         const libwrap_metric_source *ms = lw_msource_tables[k];
+        lw_plugin_mark m = lw_plugin_in(LW_IN_SOURCE + (int)k, "thread_begin");
         t->metric_handle[k] = ms->thread_begin ? ms->thread_begin(t->tid) : NULL;
+        lw_plugin_out(m);
     }
-    for (uint32_t k = 0; k < lw_nlisteners; k++)
+    for (uint32_t k = 0; k < lw_nlisteners; k++) {
+        lw_plugin_mark m = lw_plugin_in(LW_IN_LISTENER + (int)k, "thread_begin");
         t->listener_handle[k] =
             lw_listeners[k]->thread_begin ? lw_listeners[k]->thread_begin(t->tid) : NULL;
+        lw_plugin_out(m);
+    }
     t->listen = lw_nlisteners != 0;
     /* Mapped once per thread and never unmapped, as the tree: the
      * finaliser may deliver a running thread's events. */
@@ -579,8 +648,10 @@ void lw_plugins_thread_end(lw_thread *t)
         lw_events_flush(t);
     t->ev_pos = NULL;
     for (uint32_t k = 0; k < lw_nlisteners; k++) {
+        lw_plugin_mark m = lw_plugin_in(LW_IN_LISTENER + (int)k, "thread_end");
         if (lw_listeners[k]->thread_end)
             lw_listeners[k]->thread_end(t->listener_handle[k]);
+        lw_plugin_out(m);
         t->listener_handle[k] = NULL;
     }
     t->listen = 0;
@@ -590,8 +661,10 @@ void lw_plugins_thread_end(lw_thread *t)
         return;
     for (uint32_t k = 0; k < lw_nmsources; k++) {
         const libwrap_metric_source *ms = lw_msource_tables[k];
+        lw_plugin_mark m = lw_plugin_in(LW_IN_SOURCE + (int)k, "thread_end");
         if (ms->thread_end)
             ms->thread_end(t->metric_handle[k]);
+        lw_plugin_out(m);
         t->metric_handle[k] = NULL;
     }
 }
@@ -602,14 +675,19 @@ void lw_plugins_fork_child(lw_thread *t)
      * end here; the child's thread begins again. */
     for (uint32_t k = 0; k < lw_nmsources; k++) {
         const libwrap_metric_source *ms = lw_msource_tables[k];
+        lw_plugin_mark m = lw_plugin_in(LW_IN_SOURCE + (int)k, "fork");
         if (t && ms->thread_end)
             ms->thread_end(t->metric_handle[k]);
         if (ms->fork)
             ms->fork();
+        lw_plugin_out(m);
     }
     for (uint32_t k = 0; k < lw_nlisteners; k++)
-        if (lw_listeners[k]->fork)
+        if (lw_listeners[k]->fork) {
+            lw_plugin_mark m = lw_plugin_in(LW_IN_LISTENER + (int)k, "fork");
             lw_listeners[k]->fork();
+            lw_plugin_out(m);
+        }
     pthread_mutex_init(&lw_samples_lock, NULL);
     lw_nsamples = 0;
     lw_samples_frozen = 0;
@@ -620,8 +698,11 @@ void lw_plugins_fork_child(lw_thread *t)
 void lw_plugins_region(int32_t id, const libwrap_region *r)
 {
     for (uint32_t k = 0; k < lw_nlisteners; k++)
-        if (lw_listeners[k]->region)
+        if (lw_listeners[k]->region) {
+            lw_plugin_mark m = lw_plugin_in(LW_IN_LISTENER + (int)k, "region");
             lw_listeners[k]->region(id, r);
+            lw_plugin_out(m);
+        }
 }
 
 static int lw_sample_cmp(const void *a, const void *b)
@@ -678,19 +759,93 @@ void lw_plugins_finish(uint64_t end_ticks)
             end.point_ns = lw_job_info.point_ns;
         }
         for (uint32_t k = 0; k < lw_nlisteners; k++)
-            if (lw_listeners[k]->finalize)
+            if (lw_listeners[k]->finalize) {
+                lw_plugin_mark m = lw_plugin_in(LW_IN_LISTENER + (int)k, "finalize");
                 lw_listeners[k]->finalize(&end);
+                lw_plugin_out(m);
+            }
     }
     for (uint32_t k = 0; k < lw_nmsources; k++)
-        if (lw_msource_tables[k]->finalize)
+        if (lw_msource_tables[k]->finalize) {
+            lw_plugin_mark m = lw_plugin_in(LW_IN_SOURCE + (int)k, "finalize");
             lw_msource_tables[k]->finalize();
+            lw_plugin_out(m);
+        }
 }
 
 void lw_plugins_job_complete(const char *dir)
 {
     for (uint32_t k = 0; k < lw_nlisteners; k++)
-        if (lw_listeners[k]->job_complete)
+        if (lw_listeners[k]->job_complete) {
+            lw_plugin_mark m = lw_plugin_in(LW_IN_LISTENER + (int)k, "job_complete");
             lw_listeners[k]->job_complete(dir);
+            lw_plugin_out(m);
+        }
+}
+
+/* ---- a plugin that crashes ----------------------------------------------- */
+
+/* What a plugin left out after its fault is replaced by: no callbacks. */
+static const libwrap_listener lw_no_listener;
+static const libwrap_metric_source lw_no_source;
+
+static const char *lw_signal_name(int sig)
+{
+    switch (sig) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGBUS: return "SIGBUS";
+    case SIGFPE: return "SIGFPE";
+    case SIGILL: return "SIGILL";
+    case SIGABRT: return "SIGABRT";
+    default: return "a fatal signal";
+    }
+}
+
+int lw_plugin_fault(int sig)
+{
+    int at = LW_LOAD(lw_tls.plugin_at);
+    if (!at)
+        return 0;
+    const char *cb = lw_tls.plugin_cb ? lw_tls.plugin_cb : "?";
+    LW_STORE(lw_tls.plugin_at, 0);
+    uint32_t k = (uint32_t)at & 0xff;
+    int listener = (at & ~0xff) == LW_IN_LISTENER;
+    const lw_plugin *pl = NULL;
+    for (uint32_t i = 0; i < lw_nplugins && !pl; i++)
+        if ((listener ? lw_plugins[i].listener_slot : lw_plugins[i].metric_slot) == (int)k)
+            pl = &lw_plugins[i];
+    const char *file = NULL;
+    Dl_info info;
+    if (pl && pl->p && dladdr((const void *)pl->p, &info) && info.dli_fname)
+        file = info.dli_fname;
+    /* Left out from here on: the end of the process calls no callback of
+     * it again (its thread_end, finalize). */
+    if (listener && k < lw_nlisteners) {
+        lw_listeners[k] = &lw_no_listener;
+        lw_listener_events[k] = NULL;
+        __atomic_and_fetch(&lw_listeners_percall, ~(1u << k), __ATOMIC_RELAXED);
+    } else if (!listener && k < lw_nmsources) {
+        lw_msource_tables[k] = &lw_no_source;
+        lw_msources[k].read = lw_read_nothing;
+    }
+    /* The runtime's lock held around this callback: the thread never
+     * returns to give it back, and the end of the process takes it. */
+    if (!strcmp(cb, "region"))
+        lw_region_unlock();
+    else if (!strcmp(cb, "thread_end"))
+        lw_thread_registry_unlock();
+    if (file && pl && !strcmp(file, pl->name))
+        file = NULL; /* named by its path already */
+    /* At the end (lw_state 2) the profile is written before the plugins'
+     * thread_end, events and finalize are called. */
+    int state = LW_LOAD(lw_state);
+    lw_error("%s '%s'%s%s%s crashed with %s in its %s callback: it is left out%s",
+             listener ? "event listener" : "metric source", pl ? pl->name : "?",
+             file ? " (" : "", file ? file : "", file ? ")" : "", lw_signal_name(sig), cb,
+             state == 1   ? ", and the results measured so far are written"
+             : state == 2 ? "; the results were written before"
+                          : "");
+    return state == 1;
 }
 
 /* ---- results ------------------------------------------------------------ */
@@ -781,6 +936,49 @@ static void lw_write_source(FILE *out, const char *var, const lw_plugin *pl, con
         fprintf(out, "# %s as set: %s\n", var, requested);
 }
 
+/* The plugins of a list setting that are in use, in its order, once each:
+ * one not found, refused, or whose init failed or measures nothing is not
+ * (its warning said why). */
+typedef struct lw_used_list {
+    int listener;
+    char list[1024];
+    size_t len;
+} lw_used_list;
+
+static void lw_used_item(const char *name, size_t len, void *arg)
+{
+    lw_used_list *u = arg;
+    char buf[PATH_MAX];
+    snprintf(buf, sizeof buf, "%.*s", (int)len, name);
+    const lw_plugin *pl = lw_find_loaded(buf);
+    if (!pl || (u->listener ? pl->listener_slot : pl->metric_slot) < 0)
+        return;
+    for (const char *p = u->list; (p = strstr(p, buf)); p += strlen(buf))
+        if ((p == u->list || p[-1] == ',') && (p[strlen(buf)] == ',' || !p[strlen(buf)]))
+            return; /* named twice, used once */
+    if (u->len < sizeof u->list)
+        u->len += (size_t)snprintf(u->list + u->len, sizeof u->list - u->len, "%s%s",
+                                   u->len ? "," : "", buf);
+}
+
+/* LIBWRAP_METRIC_PLUGINS or LIBWRAP_LISTENERS as used, and as set when
+ * that differs. */
+static void lw_write_used(FILE *out, const char *var, const char *set, int listener)
+{
+    lw_used_list u = {.listener = listener};
+    lw_list_each(set, lw_used_item, &u);
+    fprintf(out, "%s=%s\n", var, u.len ? u.list : "none");
+    /* Blanks around the commas of the setting make no difference. */
+    char flat[1024] = "";
+    size_t n = 0;
+    for (const char *p = set; p && *p && n + 1 < sizeof flat; p++)
+        if (!isspace((unsigned char)*p))
+            flat[n++] = *p;
+    flat[n] = '\0';
+    if (set && *set && strcmp(flat, u.list) != 0)
+        fprintf(out, "# %s as set: %s\n", var, set);
+}
+
 void lw_plugins_config_write(FILE *out)
 {
     static const size_t order[] = {0, 2, 1}; /* papi, rusage, perf: as config.txt always had */
@@ -791,8 +989,8 @@ void lw_plugins_config_write(FILE *out)
         const lw_plugin *pl = lw_find_loaded(name);
         lw_write_source(out, var, pl && pl->builtin ? pl : NULL, lw_builtin_set[order[i]]);
     }
-    fprintf(out, "LIBWRAP_METRIC_PLUGINS=%s\n", lw_cfg.metric_plugins ? lw_cfg.metric_plugins : "none");
-    fprintf(out, "LIBWRAP_LISTENERS=%s\n", lw_cfg.listeners ? lw_cfg.listeners : "none");
+    lw_write_used(out, "LIBWRAP_METRIC_PLUGINS", lw_cfg.metric_plugins, 0);
+    lw_write_used(out, "LIBWRAP_LISTENERS", lw_cfg.listeners, 1);
     fprintf(out, "LIBWRAP_PLUGIN_PATH=%s\n", lw_cfg.plugin_path ? lw_cfg.plugin_path : "none");
     /* The metric plugins' own settings, with what they really measure. */
     for (uint32_t i = 0; i < lw_nplugins; i++) {

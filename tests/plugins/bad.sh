@@ -19,6 +19,8 @@ pcc noentry.so -DBAD_NO_ENTRY
 pcc abi_next.so -DBAD_ABI_NEXT
 pcc p1/libwrap_plugin_live.so -DMARKER='"p1"'
 pcc p2/libwrap_plugin_live.so -DMARKER='"p2"'
+pcc init_says.so -DBAD_INIT_SAYS
+pcc init_silent.so -DBAD_INIT_SILENT
 seq 1 2000 >notaplugin.so # text, not ELF
 mkdir empty
 
@@ -67,6 +69,22 @@ for mode in preload linktime; do
         LIBWRAP_LISTENERS=proc
     bad listener_as_metric "metric source 'live' is not used: $PLUGIN_DIR/libwrap_plugin_live.so provides no metric source" \
         LIBWRAP_METRIC_PLUGINS=live
+    # An init that fails: one warning, with the plugin's own reason when it
+    # gave one; config.txt lists only the plugins in use, and the setting
+    # as a comment.
+    bad init_says "event listener '$PWD/init_says.so' is not used: its init failed: marker: cannot open /dev/nosuch$" \
+        LIBWRAP_LISTENERS=$PWD/init_says.so
+    bad init_silent "event listener '$PWD/init_silent.so' is not used: its init failed \(returned -1\) without saying why$" \
+        LIBWRAP_LISTENERS=$PWD/init_silent.so
+    grep -qx 'LIBWRAP_LISTENERS=none' init_says_$mode.exp/config.txt &&
+        grep -qx "# LIBWRAP_LISTENERS as set: $PWD/init_says.so" init_says_$mode.exp/config.txt ||
+        fail "$mode: config.txt lists a listener whose init failed: $(grep LISTENERS init_says_$mode.exp/config.txt)"
+    grep -qx 'LIBWRAP_LISTENERS=none' unknown_listener_$mode.exp/config.txt &&
+        grep -qx '# LIBWRAP_LISTENERS as set: nosuch' unknown_listener_$mode.exp/config.txt ||
+        fail "$mode: config.txt lists a listener never loaded: $(grep LISTENERS unknown_listener_$mode.exp/config.txt)"
+    grep -qx 'LIBWRAP_METRIC_PLUGINS=none' listener_as_metric_$mode.exp/config.txt &&
+        grep -qx '# LIBWRAP_METRIC_PLUGINS as set: live' listener_as_metric_$mode.exp/config.txt ||
+        fail "$mode: config.txt lists a metric source not used: $(grep METRIC_PLUGINS listener_as_metric_$mode.exp/config.txt)"
     # Nothing of it is left: no live.txt from a plugin that was refused.
     [ ! -e listener_as_metric_$mode.exp/live.txt ] || fail "$mode: a refused plugin wrote live.txt"
     # Named in the wrong list first, then in the right one: one warning,
@@ -75,6 +93,11 @@ for mode in preload linktime; do
     same_output base_$mode both_lists_$mode
     one_warning both_lists_$mode "metric source 'live' is not used: $PLUGIN_DIR/libwrap_plugin_live.so provides no metric source"
     [ -s both_lists_$mode.exp/live.txt ] || fail "$mode: live, named as a metric source first, was not loaded as a listener"
+    grep -qx 'LIBWRAP_LISTENERS=live' both_lists_$mode.exp/config.txt &&
+        grep -qx 'LIBWRAP_METRIC_PLUGINS=none' both_lists_$mode.exp/config.txt &&
+        grep -qx '# LIBWRAP_METRIC_PLUGINS as set: live' both_lists_$mode.exp/config.txt &&
+        ! grep -q '^# LIBWRAP_LISTENERS' both_lists_$mode.exp/config.txt ||
+        fail "$mode: config.txt is not what was used: $(grep -e LISTENERS -e METRIC_PLUGINS both_lists_$mode.exp/config.txt)"
 
     # The search order: the first directory of LIBWRAP_PLUGIN_PATH that has
     # libwrap_plugin_live.so wins over the later ones and the built-in one.

@@ -61,12 +61,33 @@ for p in proc live; do
     [ "$(nm -D --defined-only "cm/libwrap_plugin_$p.so" | awk '{print $3}')" = libwrap_plugin_entry ] ||
         fail "cm/libwrap_plugin_$p.so exports more than libwrap_plugin_entry: $(nm -D --defined-only "cm/libwrap_plugin_$p.so")"
 done
-# With pkg-config: the installed Makefile.
+# With pkg-config: the installed Makefile, with PKG_CONFIG_PATH on make's
+# command line as the README shows it, not in the environment (GNU make
+# before 4.4 does not pass it to $(shell ...)).
 mkdir mk
-make -C mk -f "$docs/Makefile" >mk.log 2>&1 || { cat mk.log; fail "make -f $docs/Makefile"; }
+pc=$prefix/lib/pkgconfig
+env -u PKG_CONFIG_PATH make -C mk -f "$docs/Makefile" PKG_CONFIG_PATH="$pc" >mk.log 2>&1 ||
+    { cat mk.log; fail "make -f $docs/Makefile PKG_CONFIG_PATH=$pc"; }
 grep -qF -- "$(pkg-config --cflags libwrap)" mk.log || fail "the Makefile did not take the header from pkg-config: $(cat mk.log)"
-make -C mk -f "$docs/Makefile" install DESTDIR=$PWD/mkdest >>mk.log 2>&1 || { cat mk.log; fail "make install"; }
-[ -f "mkdest$prefix/lib/libwrap/libwrap_plugin_live.so" ] || fail "make install put nothing into the plugin directory"
+env -u PKG_CONFIG_PATH make -C mk -f "$docs/Makefile" install PKG_CONFIG_PATH="$pc" DESTDIR=$PWD/mkdest >>mk.log 2>&1 ||
+    { cat mk.log; fail "make install PKG_CONFIG_PATH=$pc"; }
+[ -f "mkdest$prefix/lib/libwrap/libwrap_plugin_live.so" ] || fail "make install put nothing into the plugin directory: $(find mkdest)"
+# Where pkg-config finds no libwrap: one clear error naming the way out,
+# nothing compiled and nothing installed (not into DESTDIR/ either).
+mkdir mk0 nopc
+for goal in all install; do
+    if env -u PKG_CONFIG_PATH PKG_CONFIG_LIBDIR="$PWD/nopc" make -C mk0 -f "$docs/Makefile" $goal DESTDIR="$PWD/mk0dest" \
+        >mk0_$goal.log 2>&1; then
+        cat mk0_$goal.log
+        fail "make $goal succeeded without libwrap.pc"
+    fi
+    grep -q "pkg-config finds no libwrap.pc (PKG_CONFIG_PATH: not set): run make PKG_CONFIG_PATH=PREFIX/lib/pkgconfig" mk0_$goal.log ||
+        fail "make $goal without libwrap.pc: no clear error: $(cat mk0_$goal.log)"
+    ! grep -q -- '-shared' mk0_$goal.log || fail "make $goal without libwrap.pc compiled: $(cat mk0_$goal.log)"
+done
+[ ! -e mk0dest ] && [ -z "$(ls mk0)" ] || fail "make without libwrap.pc left files: $(find mk0dest mk0 2>/dev/null)"
+env -u PKG_CONFIG_PATH PKG_CONFIG_LIBDIR="$PWD/nopc" make -C mk0 -f "$docs/Makefile" clean >mk0_clean.log 2>&1 ||
+    fail "make clean needs pkg-config: $(cat mk0_clean.log)"
 
 # Selected by name from PREFIX/lib/libwrap (under names of their own), and
 # through LIBWRAP_PLUGIN_PATH, which comes before it.

@@ -4,6 +4,8 @@
  *   plug_app work ROUNDS   plug_work 20 times (the rss sampler's run)
  *   plug_app threads N     plug_add N times on main and on 3 threads
  *   plug_app fork N        plug_add N times, then in a child 2N times
+ *   plug_app fork2 N       as fork, and the child's own child (a
+ *                          grandchild) plug_add 3N times
  *   plug_app maps          plug_add once, then prints the names of the
  *                          files mapped into the process, one a line
  *   plug_app exit N        plug_add once, exits with status N
@@ -92,7 +94,7 @@ int main(int argc, char **argv)
         printf("threads total %ld\n", total);
         return 0;
     }
-    if (!strcmp(mode, "fork") && argc == 3) {
+    if ((!strcmp(mode, "fork") || !strcmp(mode, "fork2")) && argc == 3) {
         long n = atol(argv[2]);
         long parent = (long)adder((void *)n);
         fflush(stdout);
@@ -102,6 +104,18 @@ int main(int argc, char **argv)
         if (pid == 0) {
             long child = (long)adder((void *)(2 * n));
             printf("child %ld\n", child);
+            fflush(stdout);
+            if (!strcmp(mode, "fork2")) {
+                pid_t gpid = fork();
+                if (gpid < 0)
+                    return 1;
+                if (gpid == 0) {
+                    printf("grandchild %ld\n", (long)adder((void *)(3 * n)));
+                    return 0;
+                }
+                int gst;
+                waitpid(gpid, &gst, 0);
+            }
             return 0;
         }
         int st;

@@ -26,6 +26,11 @@ for f in libwrap_ring_linktime.so libwrap_ring_linktime.a libwrap_ring_runtime.s
 for s in ring_new ring_free ring_push ring_pop ring_push_all ring_size ring_sum; do
     grep -qx -- "--wrap=$s" ring.wrap || fail "$s is not wrapped"
 done
+# docs/wrappers.md: the runtime wrapper has NEEDED on the target (linked
+# with --no-as-needed although it references none of its symbols), so that
+# an LD_PRELOAD of the wrapper alone loads the library of the originals.
+readelf -d libwrap_ring_runtime.so | grep -q '(NEEDED).*\[libring\.so\]' ||
+    fail "libwrap_ring_runtime.so has no NEEDED on libring.so: $(readelf -d libwrap_ring_runtime.so | grep NEEDED)"
 run_ok make2.log make
 grep -q 'Nothing to be done\|is up to date' make2.log || { cat make2.log; fail "second make rebuilt something"; }
 touch ring.wrappers.c
