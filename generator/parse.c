@@ -880,6 +880,7 @@ static void add_function(visit_ctx *ctx, CXCursor c)
     bool params_ok = fill_params(f, c, ctx->cxx, &why);
     if (params_ok && ctx->cxx && takes_this(c))
         params_ok = prepend_this(f, c, &why);
+    argmeta_fortran(f);
     argmeta_locate(f);
     if (f->unprototyped && declared_void(ctx->opt, f->symbol, f->name))
         f->unprototyped = false;
