@@ -201,6 +201,23 @@ void argmeta_classify(CXType t, bool cxx, lw_argmeta *m)
     m->size = is_size_type(t);
 }
 
+void argmeta_fortran(lw_function *f)
+{
+    size_t n = strlen(f->symbol);
+    if (n < 2 || f->symbol[n - 1] != '_' || strcmp(f->symbol, f->name) != 0 || f->scope[0])
+        return;
+    for (size_t i = 0; i < f->nparams; i++) {
+        lw_param *p = &f->params[i];
+        const char *t = p->canonical;
+        size_t k = strlen(t);
+        /* "const char *", "char *", "unsigned char *": one level of pointer to a char */
+        if (k < 6 || strcmp(t + k - 6, "char *") != 0 || strstr(t, "* ") || strchr(t, '('))
+            continue;
+        p->arg.kind = LW_ARG_FORTRAN_CHAR;
+        p->arg.width = 8;
+    }
+}
+
 void argmeta_classify_result(CXType t, bool cxx, lw_argmeta *m)
 {
     argmeta_classify(t, cxx, m);

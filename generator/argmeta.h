@@ -20,6 +20,14 @@ void argmeta_classify(CXType t, bool cxx, lw_argmeta *m);
  * passes memory for it (LW_ABI_CLASS_MEMORY: its address comes first). */
 void argmeta_classify_result(CXType t, bool cxx, lw_argmeta *m);
 
+/* A Fortran-ABI function (a C symbol ending in '_', as gfortran and f2c
+ * name them: BLAS dgemm_, LAPACK dgesdd_) takes a CHARACTER argument as a
+ * char pointer without a terminating NUL, its length as a hidden argument
+ * after the declared ones. Marks its char pointer parameters
+ * LW_ARG_FORTRAN_CHAR so that LIBWRAP_ARGUMENTS refuses them with that
+ * reason instead of reading them as C strings. */
+void argmeta_fortran(lw_function *f);
+
 /* The object pointer of a C++ method. */
 void argmeta_pointer(lw_argmeta *m);
 

@@ -21,6 +21,7 @@ static const char *const kind_macros[LW_ARG_KIND_COUNT_] = {
     [LW_ARG_NONE] = "LIBWRAP_PARAM_NONE",     [LW_ARG_SIGNED] = "LIBWRAP_PARAM_SIGNED",
     [LW_ARG_UNSIGNED] = "LIBWRAP_PARAM_UNSIGNED", [LW_ARG_DOUBLE] = "LIBWRAP_PARAM_DOUBLE",
     [LW_ARG_STRING] = "LIBWRAP_PARAM_STRING", [LW_ARG_ENUM] = "LIBWRAP_PARAM_ENUM",
+    [LW_ARG_FORTRAN_CHAR] = "LIBWRAP_PARAM_FORTRAN_CHAR",
 };
 
 /* How a wrapper hands a value of this kind to the runtime (libwrap.h). */

@@ -41,6 +41,7 @@ static const char *const kind_names[] = {
 static const char *const arg_kind_names[LW_ARG_KIND_COUNT_] = {
     [LW_ARG_NONE] = "none",         [LW_ARG_SIGNED] = "signed", [LW_ARG_UNSIGNED] = "unsigned",
     [LW_ARG_DOUBLE] = "double",     [LW_ARG_STRING] = "string", [LW_ARG_ENUM] = "enum",
+    [LW_ARG_FORTRAN_CHAR] = "fortran-char",
 };
 
 const char *lw_arg_kind_name(lw_arg_kind kind)

@@ -56,6 +56,7 @@ typedef enum lw_arg_kind {
     LW_ARG_DOUBLE,       /* float, double */
     LW_ARG_STRING,       /* const char * */
     LW_ARG_ENUM,         /* enumerations */
+    LW_ARG_FORTRAN_CHAR, /* a Fortran CHARACTER (char * of a Fortran-ABI function): not recordable */
     LW_ARG_KIND_COUNT_
 } lw_arg_kind;
 
@@ -148,7 +149,7 @@ typedef struct lw_inventory {
 /* Names used in JSON and in the dump; stable, documented in docs/inventory.md. */
 const char *lw_skip_name(lw_skip skip);
 const char *lw_kind_name(lw_func_kind kind);
-/* "none", "signed", "unsigned", "double", "string", "enum"; LW_ARG_KIND_COUNT_
+/* "none", "signed", "unsigned", "double", "string", "enum", "fortran-char"; LW_ARG_KIND_COUNT_
  * for an unknown name. */
 const char *lw_arg_kind_name(lw_arg_kind kind);
 lw_arg_kind lw_arg_kind_from_name(const char *name);

@@ -24,6 +24,7 @@
 #include "scope.h"
 #include "fileio.h"
 #include "strbuf.h"
+#include "fortran.h"
 #include "symcheck.h"
 #include "template.h"
 #include "variadic.h"
@@ -313,6 +314,8 @@ static int symbol_check(lw_inventory *inv, const gen_options *o, char **soname, 
     lw_libset *defaults = libset_default();
     size_t n_missing = 0, n_uncertain = 0;
     symcheck_inventory(inv, targets, defaults, &n_missing, &n_uncertain);
+    if (libset_count(targets))
+        fortran_undeclared(inv, targets, o->cppflags);
     if (o->probed && apply_probes(inv, o, targets, probed, probe_changes) != 0) {
         if (defaults)
             libset_free(defaults);

@@ -880,6 +880,7 @@ static void add_function(visit_ctx *ctx, CXCursor c)
     bool params_ok = fill_params(f, c, ctx->cxx, &why);
     if (params_ok && ctx->cxx && takes_this(c))
         params_ok = prepend_this(f, c, &why);
+    argmeta_fortran(f);
     argmeta_locate(f);
     if (f->unprototyped && declared_void(ctx->opt, f->symbol, f->name))
         f->unprototyped = false;
@@ -932,6 +933,84 @@ static void add_function(visit_ctx *ctx, CXCursor c)
         add_structor_variants(ctx, c);
 }
 
+/* Is class cursor `c` an explicit instantiation (`extern template class
+ * Box<int>;`, `template class Box<int>;`)? libclang shows it as a class
+ * that specializes a template, without members; an explicit
+ * specialization (`template <> class Box<char> {...}`) has `<` after
+ * `template` and is visited as a class. */
+static bool explicit_instantiation(CXCursor c)
+{
+    if (clang_Cursor_isNull(clang_getSpecializedCursorTemplate(c)))
+        return false;
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
+    CXToken *tokens = NULL;
+    unsigned n = 0;
+    clang_tokenize(tu, clang_getCursorExtent(c), &tokens, &n);
+    bool yes = false;
+    for (unsigned i = 0; i + 1 < n && i < 2; i++) {
+        char *t = cx_string(clang_getTokenSpelling(tu, tokens[i]));
+        char *next = cx_string(clang_getTokenSpelling(tu, tokens[i + 1]));
+        yes = strcmp(t, "template") == 0 && strcmp(next, "<") != 0;
+        free(t);
+        free(next);
+        if (yes)
+            break;
+    }
+    clang_disposeTokens(tu, tokens, n);
+    return yes;
+}
+
+typedef struct instantiation_ctx {
+    visit_ctx *ctx;
+    const char *type; /* "Box<int>" */
+} instantiation_ctx;
+
+/* Lists a member of the template as a member of the instantiation: the
+ * library exports it, but libclang gives neither its declaration nor its
+ * symbol, so it is not wrapped, and NAME.skipped.txt says so. */
+static enum CXChildVisitResult instantiation_member(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    instantiation_ctx *ic = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k != CXCursor_CXXMethod && k != CXCursor_Constructor && k != CXCursor_Destructor &&
+        k != CXCursor_ConversionFunction)
+        return CXChildVisit_Continue;
+    visit_ctx *ctx = ic->ctx;
+    size_t first = ctx->inv->nfuncs;
+    add_function(ctx, c);
+    char *plain = cx_string(clang_getCursorSpelling(c));
+    if (k == CXCursor_Constructor || k == CXCursor_Destructor) {
+        /* "Box<T>": the instantiation's own name, Box<int>::Box, Box<int>::~Box */
+        char *cls = cx_string(clang_getCursorSpelling(clang_getCursorSemanticParent(c)));
+        char *named = xstrdup_printf("%s%s", k == CXCursor_Destructor ? "~" : "", cls);
+        free(cls);
+        free(plain);
+        plain = named;
+    }
+    for (size_t i = first; i < ctx->inv->nfuncs; i++) {
+        lw_function *f = &ctx->inv->funcs[i];
+        free(f->name);
+        free(f->scope);
+        free(f->symbol);
+        f->scope = xstrdup(ic->type);
+        f->name = xstrdup_printf("%s::%s", ic->type, plain);
+        f->symbol = xstrdup(f->name);
+        f->skip = LW_WRAP;
+        char *detail = xstrdup_printf("member of the explicit instantiation %s: exported by the "
+                                      "library, but libclang gives neither its declaration nor its "
+                                      "symbol; not wrapped",
+                                      ic->type);
+        function_skip(f, LW_SKIP_UNSUPPORTED, detail);
+        free(detail);
+        char *usr = xstrdup_printf("%s %s", ctx->usr[i] ? ctx->usr[i] : "", ic->type);
+        free(ctx->usr[i]);
+        ctx->usr[i] = usr;
+    }
+    free(plain);
+    return CXChildVisit_Continue;
+}
+
 static enum CXChildVisitResult decl_visitor(CXCursor c, CXCursor parent, CXClientData data)
 {
     visit_ctx *ctx = data;
@@ -963,6 +1042,13 @@ static enum CXChildVisitResult decl_visitor(CXCursor c, CXCursor parent, CXClien
         return CXChildVisit_Recurse;
     case CXCursor_ClassDecl:
     case CXCursor_StructDecl:
+        if (ctx->cxx && explicit_instantiation(c)) {
+            char *type = cx_string(clang_getTypeSpelling(clang_getCursorType(c)));
+            instantiation_ctx ic = {ctx, type};
+            clang_visitChildren(clang_getSpecializedCursorTemplate(c), instantiation_member, &ic);
+            free(type);
+            return CXChildVisit_Continue;
+        }
         return ctx->cxx ? CXChildVisit_Recurse : CXChildVisit_Continue;
     default:
         break;

@@ -122,6 +122,41 @@ static void add_dir(char ***dirs, size_t *n, const char *dir)
     (*dirs)[(*n)++] = xstrdup(realpath(dir, resolved) ? resolved : dir);
 }
 
+/* Is `dir` (resolved) a system include directory: /usr/include,
+ * /usr/local/include, the multiarch directory right below them, or the
+ * compiler's own? pkg-config hands out such directories with -I
+ * (`pkg-config --cflags lapacke`: -I/usr/include/x86_64-linux-gnu); the
+ * compiler searches them anyway, and taking them as the user's -I
+ * directories would bring glibc's bits/ headers into scope. */
+static bool is_system_dir(const char *dir)
+{
+    if (strstr(dir, "/lib/gcc/") || strstr(dir, "/lib/clang/") ||
+        (strstr(dir, "/lib/llvm") && strstr(dir, "/include")))
+        return true;
+    const char *rel = NULL;
+    if (strcmp(dir, "/usr/include") == 0 || strcmp(dir, "/usr/local/include") == 0)
+        return true;
+    if (!has_prefix_dir(dir, "/usr/include", &rel) && !has_prefix_dir(dir, "/usr/local/include", &rel))
+        return false;
+    return !strchr(rel, '/') && strstr(rel, "-linux-") != NULL;
+}
+
+/* Adds an -I directory unless it is a system one (is_system_dir): a system
+ * directory given with -I leaves the scope as it is without -I. */
+static void add_idir(lw_scope *s, const char *dir)
+{
+    char resolved[PATH_MAX];
+    const char *real = realpath(dir, resolved) ? resolved : dir;
+    if (is_system_dir(real)) {
+        const char *debug = getenv("LIBWRAP_GEN_DEBUG");
+        if (debug && strstr(debug, "scope"))
+            fprintf(stderr, "scope: -I%s is a system include directory: headers below it "
+                            "are not in scope for lying there\n", dir);
+        return;
+    }
+    add_dir(&s->idirs, &s->nidirs, dir);
+}
+
 /* Keeps the -I and -isystem directories of cppflags, split as the link
  * line is (ldsearch_split: one splitter, one answer to an unterminated
  * quote). Returns 0, or -1 after the message. */
@@ -134,11 +169,11 @@ static int collect_idirs(lw_scope *s, const char *cppflags)
     for (size_t i = 0; i < words.n; i++) {
         const char *word = words.v[i];
         if (want_arg == 1)
-            add_dir(&s->idirs, &s->nidirs, word);
+            add_idir(s, word);
         else if (want_arg == 2)
             add_dir(&s->sysdirs, &s->nsysdirs, word);
         else if (strncmp(word, "-I", 2) == 0 && word[2])
-            add_dir(&s->idirs, &s->nidirs, word + 2);
+            add_idir(s, word + 2);
         else if (strncmp(word, "-isystem", 8) == 0 && word[8])
             add_dir(&s->sysdirs, &s->nsysdirs, word + 8);
         want_arg = strcmp(word, "-I") == 0 ? 1 : strcmp(word, "-isystem") == 0 ? 2 : 0;

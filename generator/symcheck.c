@@ -383,6 +383,13 @@ bool libset_exports(const lw_libset *set, const char *symbol)
     return lookup(set, symbol) != NULL;
 }
 
+void libset_each(const lw_libset *set, void (*fn)(const char *name, void *data), void *data)
+{
+    for (size_t i = 0; set && i < set->cap; i++)
+        if (set->slots[i].name && set->slots[i].exported)
+            fn(set->slots[i].name, data);
+}
+
 static const char *file_label(const lw_libfile *f)
 {
     if (f->soname)

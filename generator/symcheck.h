@@ -47,6 +47,9 @@ bool libset_static_only(const lw_libset *set);
 /* Is `symbol` an exported function of any library in the set? */
 bool libset_exports(const lw_libset *set, const char *symbol);
 
+/* Calls fn(name, data) for every function the set exports. */
+void libset_each(const lw_libset *set, void (*fn)(const char *name, void *data), void *data);
+
 /* Marks the inventory's wrapped functions MISSING or UNCERTAIN. Returns the
  * number of functions marked of each kind through the out parameters. */
 void symcheck_inventory(lw_inventory *inv, const lw_libset *targets,

@@ -123,6 +123,10 @@ static int lw_func_matches(const char *glob, const libwrap_region *r)
 static const char *lw_unrecordable(const libwrap_params *p, uint32_t i, int abi)
 {
     const libwrap_param *d = &p->param[i];
+    if (d->kind == LIBWRAP_PARAM_FORTRAN_CHAR)
+        return "cannot be recorded: a Fortran CHARACTER argument (the function has the Fortran "
+               "ABI, its name ends in '_'), which is not a NUL-terminated C string; its length "
+               "is passed as a hidden argument after the declared ones";
     if (d->kind == LIBWRAP_PARAM_NONE || d->kind > LIBWRAP_PARAM_ENUM || !d->width || d->width > 8)
         return "cannot be recorded: only integers, enums, bool, float, double and C strings "
                "(const char *) can";

@@ -158,6 +158,9 @@ LIBWRAP_API int libwrap_is_version(const void *orig, const char *symbol);
 #define LIBWRAP_PARAM_DOUBLE 3u   /* float (width 4) or double (width 8) */
 #define LIBWRAP_PARAM_STRING 4u   /* const char *: a NUL-terminated string (copied with a bound) */
 #define LIBWRAP_PARAM_ENUM 5u     /* an enumeration */
+#define LIBWRAP_PARAM_FORTRAN_CHAR 6u /* a Fortran CHARACTER (a char * of a Fortran-ABI
+                                       * function): not NUL-terminated, its length a hidden
+                                       * trailing argument; never recorded */
 
 /* libwrap_param.flags */
 #define LIBWRAP_PARAM_SIZE 0x1u     /* declared as size_t or ssize_t (LIBWRAP_ARGUMENTS=sizes) */

@@ -72,3 +72,11 @@ void am_fn(void (*cb)(int), void *p, int n);
 
 // ARG: am_var fmt=string/8/rdi n=signed/4/rsi return=signed/4/rax
 int am_var(const char *fmt, int n, ...);
+
+/* Fortran ABI (name ends in '_'): CHARACTER arguments are char pointers
+ * without a NUL, their lengths hidden trailing size_t arguments. */
+// ARG: am_dgesdd_ jobz=fortran-char/8/rdi m=none/8/- info=none/8/- jobz_len=unsigned/8/rcx/size return=none/0/-
+void am_dgesdd_(const char *jobz, const int *m, int *info, size_t jobz_len);
+
+// ARG: am_sfx_ uplo=fortran-char/8/rdi s=none/8/- return=none/0/-
+void am_sfx_(char *uplo, const char **s);

@@ -1,0 +1,2 @@
+/* The C interface of libfdemo. */
+int fdemo_version(void);

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# A Fortran-ABI library (docs/workflow.md, Fortran libraries): make names the
+# header that declares the exported Fortran procedures libwrap.h leaves out,
+# or says that none does; a CHARACTER argument selected with
+# LIBWRAP_ARGUMENTS is refused with its reason, never read as a C string.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+command -v gfortran > /dev/null || { echo "SKIP: no gfortran"; exit 77; }
+cp -r "$here/fortran" src
+src=$scratch/src
+gfortran -O2 -fPIC -shared "$src/fdemo.f90" -o libfdemo.so
+export LIBWRAP_PATH=$scratch/prefix
+run_ok init.log libwrap-init --name fdemo -x c --cppflags "-I$src" \
+    --ldflags "-L$scratch -Wl,-rpath,$scratch" --libs -lfdemo --prefix "$scratch/prefix" w
+cd w
+echo '#include "fdemo.h"' > libwrap.h
+printf '#include "fdemo.h"\nint main(void) { return fdemo_version() == 3 ? 0 : 1; }\n' > main.c
+
+step "make names the header of the undeclared Fortran procedures"
+run_ok make.log make
+cat make.log
+grep -q "warning: libfdemo.so exports 2 Fortran-ABI functions (fnoproto_, fscale_) that libwrap.h does not declare: they are not measured; $src/fdemo_f77.h declares 1 of them: add #include <fdemo_f77.h> to libwrap.h" make.log \
+    || fail "no warning naming fdemo_f77.h"
+
+step "with the header: the rest exist without a C prototype"
+echo '#include "fdemo_f77.h"' >> libwrap.h
+run_ok make2.log make
+cat make2.log
+grep -q "warning: libfdemo.so exports 1 Fortran-ABI function (fnoproto_) that libwrap.h does not declare: it is not measured; no header in the -I or system include directories declares them" make2.log \
+    || fail "no warning for fnoproto_"
+grep -qx -- '--wrap=fscale_' fdemo.wrap || fail "fscale_ is not wrapped"
+run_ok install.log make install
+
+step "a CHARACTER argument is refused, with its reason"
+for mode in linktime runtime; do
+    run_ok "link-$mode.log" libwrap --libwrap=$mode:fdemo "$CC" -I"$src" "$src/app.c" \
+        -L"$scratch" -Wl,-rpath,"$scratch" -lfdemo -o "app.$mode"
+    LIBWRAP_ARGUMENTS='fscale_:jobz,fscale_:jobz_len' LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-$mode \
+        "./app.$mode" > "out-$mode.txt" 2> "err-$mode.txt" || { cat "err-$mode.txt"; fail "app.$mode"; }
+    cat "err-$mode.txt"
+    grep -qx 'fdemo 3: -2 -4 -6' "out-$mode.txt" || fail "$mode: output changed"
+    [ "$(grep -c 'LIBWRAP_ARGUMENTS' "err-$mode.txt")" = 1 ] || fail "$mode: not exactly one warning"
+    grep -q 'fscale_: parameter "jobz" (const char \*) cannot be recorded: a Fortran CHARACTER argument' \
+        "err-$mode.txt" || fail "$mode: no reason for jobz"
+    python3 - "exp-$mode/profile.json" <<'PY' || fail "$mode: profile arguments"
+import json, sys
+p = json.load(open(sys.argv[1]))
+f = {x["symbol"]: x for x in p["functions"]}
+assert f["fscale_"]["visits"] == 2, f["fscale_"]
+args = {a["name"]: a for a in f["fscale_"].get("arguments", [])}
+assert "jobz" not in args, args
+assert args["jobz_len"]["sum"] == 2 and args["jobz_len"]["count"] == 2, args
+PY
+done
+echo PASS
