@@ -26,6 +26,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <spawn.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -138,4 +139,41 @@ LW_EXEC_INTERPOSER int execle(const char *path, const char *arg, ...)
     char **argv = lw_collect_args(arg, ap, &envp);
     va_end(ap);
     return lw_execl_common(LW_EXECVE, path, argv, envp);
+}
+
+/*
+ * posix_spawn, posix_spawnp: glibc execs the child itself (no interposer
+ * sees that exec), so the environment is prepared here, as for an exec,
+ * and the caller goes on being measured.
+ */
+typedef int lw_spawn_fn(pid_t *, const char *, const posix_spawn_file_actions_t *,
+                        const posix_spawnattr_t *, char *const[], char *const[]);
+
+static int lw_spawn(const char *name, pid_t *pid, const char *path,
+                    const posix_spawn_file_actions_t *actions, const posix_spawnattr_t *attr,
+                    char *const argv[], char *const envp[])
+{
+    lw_spawn_fn *real = (lw_spawn_fn *)dlsym(RTLD_NEXT, name);
+    if (!real)
+        return ENOSYS;
+    char **env = libwrap_spawn_prepare(envp);
+    int r = real(pid, path, actions, attr, argv, env ? env : envp);
+    libwrap_spawn_release(env);
+    return r;
+}
+
+LW_EXEC_INTERPOSER int posix_spawn(pid_t *pid, const char *path,
+                                   const posix_spawn_file_actions_t *actions,
+                                   const posix_spawnattr_t *attr, char *const argv[],
+                                   char *const envp[])
+{
+    return lw_spawn("posix_spawn", pid, path, actions, attr, argv, envp);
+}
+
+LW_EXEC_INTERPOSER int posix_spawnp(pid_t *pid, const char *file,
+                                    const posix_spawn_file_actions_t *actions,
+                                    const posix_spawnattr_t *attr, char *const argv[],
+                                    char *const envp[])
+{
+    return lw_spawn("posix_spawnp", pid, file, actions, attr, argv, envp);
 }

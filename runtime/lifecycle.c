@@ -193,6 +193,11 @@ const char *lw_experiment_dir_for_exec(void)
     return lw_dir;
 }
 
+const char *lw_experiment_dir_base(void)
+{
+    return lw_dir ? lw_dir : lw_dir_base;
+}
+
 int lw_measured_something(void)
 {
     return LW_LOAD(lw_any_thread);
@@ -393,6 +398,9 @@ static void lw_finish_as(const char *why, enum lw_end end)
     if (LW_LOAD(lw_state) != 1 || __atomic_exchange_n(&lw_finishing, 1, __ATOMIC_SEQ_CST))
         return;
     int saved = errno;
+    /* Loads not checked yet are named before the results (dl.c). */
+    if (end != LW_END_SIGNAL)
+        lw_dl_check_pending();
     int guard = LW_LOAD(lw_tls.guard);
     LW_STORE(lw_tls.guard, 1);
     LW_STORE(lw_state, 2);
