@@ -35,6 +35,15 @@
  * asked for them, since dlsym may be this very interposer. */
 static void *lw_real[4];
 
+/* The bootstrap runs inside a sanitizer's start-up, before its
+ * interceptors of the string functions work: its own comparisons. */
+static int lw_streq(const char *a, const char *b)
+{
+    while (*a && *a == *b)
+        a++, b++;
+    return *a == *b;
+}
+
 struct lw_elf {
     ElfW(Addr) base;
     const ElfW(Sym) *symtab;
@@ -46,8 +55,12 @@ struct lw_elf {
 
 static void lw_elf_read(struct lw_elf *o, ElfW(Addr) base, const ElfW(Dyn) *dyn)
 {
-    memset(o, 0, sizeof *o);
     o->base = base;
+    o->symtab = NULL;
+    o->strtab = NULL;
+    o->versym = NULL;
+    o->gnu_hash = NULL;
+    o->soname = NULL;
     ElfW(Addr) soname = 0;
     int has_soname = 0;
     for (; dyn && dyn->d_tag != DT_NULL; dyn++) {
@@ -86,7 +99,7 @@ static void *lw_elf_sym(const struct lw_elf *o, const char *name)
     for (;; i++) {
         uint32_t h2 = chain[i - symoffset];
         const ElfW(Sym) *s = &o->symtab[i];
-        if ((h | 1) == (h2 | 1) && s->st_shndx != SHN_UNDEF && !strcmp(o->strtab + s->st_name, name) &&
+        if ((h | 1) == (h2 | 1) && s->st_shndx != SHN_UNDEF && lw_streq(o->strtab + s->st_name, name) &&
             !(o->versym && (o->versym[i] & 0x8000)))
             return (void *)(o->base + s->st_value);
         if (h2 & 1)
@@ -98,8 +111,11 @@ static void lw_dl_find_real(void)
 {
     static const char *const names[] = {"dlsym", "dlvsym", "dlopen", "dlmopen"};
     for (struct link_map *l = _r_debug.r_map; l; l = l->l_next) {
-        const char *slash = l->l_name ? strrchr(l->l_name, '/') : NULL;
-        if (!slash || strcmp(slash + 1, LIBC_SO))
+        const char *base = l->l_name;
+        for (const char *c = base; c && *c; c++)
+            if (*c == '/')
+                base = c + 1;
+        if (!base || !lw_streq(base, LIBC_SO))
             continue;
         struct lw_elf o;
         lw_elf_read(&o, l->l_addr, l->l_ld);
@@ -354,8 +370,17 @@ static void lw_dl_note_load(const char *file, int deepbind)
 
 void *libwrap_dl_route(void *a0, void *a1, void *a2, void *caller, int kind)
 {
-    int saved = errno;
     void *to = lw_real_fn(kind);
+    /* The common cases first, calling nothing: a sanitizer's start-up
+     * looks up its originals here before its runtime works. */
+    int quiet = kind == LW_DL_SYM || kind == LW_DL_VSYM
+                    ? a0 == RTLD_NEXT || !__atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE)
+                    : !__atomic_load_n(&lw_pending_any, __ATOMIC_ACQUIRE) &&
+                          (kind == LW_DL_OPEN ? !((int)(intptr_t)a1 & RTLD_DEEPBIND)
+                                              : (Lmid_t)(intptr_t)a0 == LM_ID_BASE);
+    if (quiet)
+        return to;
+    int saved = errno;
     if (!LW_LOAD(lw_tls.guard) && !libwrap_resolving()) {
         lw_dl_check_pending();
         switch (kind) {
