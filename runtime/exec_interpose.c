@@ -177,3 +177,30 @@ LW_EXEC_INTERPOSER int posix_spawnp(pid_t *pid, const char *file,
 {
     return lw_spawn("posix_spawnp", pid, file, actions, attr, argv, envp);
 }
+
+/*
+ * __libc_start_main: the program's main is started through lw_main, which
+ * tells the runtime that main begins. Registered from there, the runtime's
+ * atexit handler runs before the ELF destructors (_dl_fini is registered
+ * by __libc_start_main itself, before main, so it runs after it).
+ */
+typedef int lw_main_fn(int, char **, char **);
+static lw_main_fn *lw_real_main;
+
+static int lw_main(int argc, char **argv, char **envp)
+{
+    libwrap_main_begins();
+    return lw_real_main(argc, argv, envp);
+}
+
+LW_EXEC_INTERPOSER int __libc_start_main(lw_main_fn *main, int argc, char **argv, void (*init)(void),
+                                         void (*fini)(void), void (*rtld_fini)(void), void *stack_end)
+{
+    typedef int start_fn(lw_main_fn *, int, char **, void (*)(void), void (*)(void), void (*)(void),
+                         void *);
+    start_fn *real = (start_fn *)dlsym(RTLD_NEXT, "__libc_start_main");
+    if (!real)
+        abort();
+    lw_real_main = main;
+    return real(lw_main, argc, argv, init, fini, rtld_fini, stack_end);
+}

@@ -36,4 +36,8 @@ LIBWRAP_EXEC_API void libwrap_exec_failed(char **env, const char *what);
 LIBWRAP_EXEC_API char **libwrap_spawn_prepare(char *const envp[]);
 LIBWRAP_EXEC_API void libwrap_spawn_release(char **env);
 
+/* The program's main is about to run (the __libc_start_main interposer).
+ * Any number of calls: the first counts. */
+LIBWRAP_EXEC_API void libwrap_main_begins(void);
+
 #endif /* LIBWRAP_RUNTIME_EXEC_INTERPOSE_H */

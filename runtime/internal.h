@@ -422,6 +422,9 @@ const char *lw_experiment_dir_for_exec(void);
 const char *lw_experiment_dir_base(void);
 /* The first measured call of the process (thread.c). */
 void lw_note_measured(void);
+/* exit() began before any thread had recorded a call: the calls made from
+ * then on (ELF destructors of libraries) are not measured (lifecycle.c). */
+int lw_exit_unmeasured(void);
 /* mkdir -p: every missing directory of path (modified in place, restored);
  * 0, or -1 with errno (lifecycle.c). */
 int lw_mkdir_p(char *path);
