@@ -40,6 +40,7 @@ static int lw_abi_resolve(libwrap_abi_entry *e)
 void libwrap_abi_preload(libwrap_abi_entry *entries, uint32_t n)
 {
     int saved = errno;
+    lw_dl_register(entries, n);
     for (uint32_t i = 0; i < n; i++) {
         libwrap_abi_entry *e = &entries[i];
         if (e->orig || !e->lib || !e->lib->next)

@@ -48,6 +48,15 @@ char **libwrap_exec_prepare(char *const envp[])
     return NULL;
 }
 
+char **libwrap_spawn_prepare(char *const envp[])
+{
+    return NULL;
+}
+
+void libwrap_spawn_release(char **env)
+{
+}
+
 void libwrap_exec_failed(char **env, const char *what)
 {
 }
@@ -109,6 +118,66 @@ char **libwrap_exec_prepare(char *const envp[])
     lw_log(LW_LOG_EXEC, "exec: results written%s%s", dir ? " to " : "", dir ? dir : "");
     errno = saved;
     return env;
+}
+
+/*
+ * posix_spawn: the parent goes on measuring, the child is a new process
+ * started with the environment an exec would get. Its directory: a rank's
+ * job directory, or the name this process claims (claimed now if it has
+ * measured, as at a fork), so that the child takes <dir>.1, <dir>.2, ...
+ * beside it. The array and its first entry are owned by the caller until
+ * libwrap_spawn_release.
+ */
+char **libwrap_spawn_prepare(char *const envp[])
+{
+    int saved = errno;
+    char *dir_entry = NULL;
+    if (LW_LOAD(lw_state) == 1 && getpid() == lw_process_pid() && !LW_LOAD(lw_tls.guard)) {
+        LW_STORE(lw_tls.guard, 1);
+        const char *dir = NULL;
+        if (lw_job_info.active)
+            dir = lw_experiment_dir_for_exec();
+        else if ((dir = lw_region_count() > 0 ? lw_experiment_dir() : NULL) == NULL)
+            dir = lw_experiment_dir_base();
+        if (dir && asprintf(&dir_entry, "LIBWRAP_EXPERIMENT_DIRECTORY=%s", dir) < 0)
+            dir_entry = NULL;
+        LW_STORE(lw_tls.guard, 0);
+    }
+    size_t n = 0;
+    while (envp && envp[n])
+        n++;
+    char **block = malloc((n + lw_nkeep + 3) * sizeof *block);
+    if (!block) {
+        free(dir_entry);
+        errno = saved;
+        return NULL;
+    }
+    block[0] = dir_entry;
+    char **env = block + 1;
+    size_t k = 0;
+    if (dir_entry)
+        env[k++] = dir_entry;
+    for (size_t i = 0; i < n; i++)
+        if (!dir_entry || !lw_env_has(env, 1, envp[i]))
+            env[k++] = envp[i];
+    size_t given = k;
+    for (size_t i = 0; i < lw_nkeep; i++)
+        if (!lw_env_has(env, given, lw_keep[i]))
+            env[k++] = lw_keep[i];
+    env[k] = NULL;
+    lw_log(LW_LOG_EXEC, "posix_spawn: the child measures into %s", dir_entry ? dir_entry + 29 : "its own directory");
+    errno = saved;
+    return env;
+}
+
+void libwrap_spawn_release(char **env)
+{
+    if (!env)
+        return;
+    int saved = errno;
+    free(env[-1]);
+    free(env - 1);
+    errno = saved;
 }
 
 void libwrap_exec_failed(char **env, const char *what)

@@ -26,6 +26,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <spawn.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -138,4 +139,68 @@ LW_EXEC_INTERPOSER int execle(const char *path, const char *arg, ...)
     char **argv = lw_collect_args(arg, ap, &envp);
     va_end(ap);
     return lw_execl_common(LW_EXECVE, path, argv, envp);
+}
+
+/*
+ * posix_spawn, posix_spawnp: glibc execs the child itself (no interposer
+ * sees that exec), so the environment is prepared here, as for an exec,
+ * and the caller goes on being measured.
+ */
+typedef int lw_spawn_fn(pid_t *, const char *, const posix_spawn_file_actions_t *,
+                        const posix_spawnattr_t *, char *const[], char *const[]);
+
+static int lw_spawn(const char *name, pid_t *pid, const char *path,
+                    const posix_spawn_file_actions_t *actions, const posix_spawnattr_t *attr,
+                    char *const argv[], char *const envp[])
+{
+    lw_spawn_fn *real = (lw_spawn_fn *)dlsym(RTLD_NEXT, name);
+    if (!real)
+        return ENOSYS;
+    char **env = libwrap_spawn_prepare(envp);
+    int r = real(pid, path, actions, attr, argv, env ? env : envp);
+    libwrap_spawn_release(env);
+    return r;
+}
+
+LW_EXEC_INTERPOSER int posix_spawn(pid_t *pid, const char *path,
+                                   const posix_spawn_file_actions_t *actions,
+                                   const posix_spawnattr_t *attr, char *const argv[],
+                                   char *const envp[])
+{
+    return lw_spawn("posix_spawn", pid, path, actions, attr, argv, envp);
+}
+
+LW_EXEC_INTERPOSER int posix_spawnp(pid_t *pid, const char *file,
+                                    const posix_spawn_file_actions_t *actions,
+                                    const posix_spawnattr_t *attr, char *const argv[],
+                                    char *const envp[])
+{
+    return lw_spawn("posix_spawnp", pid, file, actions, attr, argv, envp);
+}
+
+/*
+ * __libc_start_main: the program's main is started through lw_main, which
+ * tells the runtime that main begins. Registered from there, the runtime's
+ * atexit handler runs before the ELF destructors (_dl_fini is registered
+ * by __libc_start_main itself, before main, so it runs after it).
+ */
+typedef int lw_main_fn(int, char **, char **);
+static lw_main_fn *lw_real_main;
+
+static int lw_main(int argc, char **argv, char **envp)
+{
+    libwrap_main_begins();
+    return lw_real_main(argc, argv, envp);
+}
+
+LW_EXEC_INTERPOSER int __libc_start_main(lw_main_fn *main, int argc, char **argv, void (*init)(void),
+                                         void (*fini)(void), void (*rtld_fini)(void), void *stack_end)
+{
+    typedef int start_fn(lw_main_fn *, int, char **, void (*)(void), void (*)(void), void (*)(void),
+                         void *);
+    start_fn *real = (start_fn *)dlsym(RTLD_NEXT, "__libc_start_main");
+    if (!real)
+        abort();
+    lw_real_main = main;
+    return real(lw_main, argc, argv, init, fini, rtld_fini, stack_end);
 }

@@ -424,8 +424,13 @@ const char *lw_experiment_dir_claimed(void); /* NULL until claimed */
 /* What an exec'd image is given as LIBWRAP_EXPERIMENT_DIRECTORY: the job
  * directory in a job, else the directory just written; NULL if none. */
 const char *lw_experiment_dir_for_exec(void);
+/* The directory claimed, or else the name this process would claim. */
+const char *lw_experiment_dir_base(void);
 /* The first measured call of the process (thread.c). */
 void lw_note_measured(void);
+/* exit() began before any thread had recorded a call: the calls made from
+ * then on (ELF destructors of libraries) are not measured (lifecycle.c). */
+int lw_exit_unmeasured(void);
 /* mkdir -p: every missing directory of path (modified in place, restored);
  * 0, or -1 with errno (lifecycle.c). */
 int lw_mkdir_p(char *path);
@@ -658,6 +663,10 @@ static inline void lw_listen_argument(lw_thread *t, int32_t id, uint64_t ticks,
 
 /* ---- exec.c ------------------------------------------------------------ */
 
+/* dl.c: the wrapper tables that answer the program's own dlsym lookups,
+ * and the check of loads with RTLD_DEEPBIND or dlmopen since the last. */
+void lw_dl_register(libwrap_abi_entry *entries, uint32_t n);
+void lw_dl_check_pending(void);
 void lw_exec_init(void); /* remembers LD_PRELOAD and LIBWRAP_* at start */
 void lw_exec_check(void); /* logs whether the exec interposers are in effect */
 

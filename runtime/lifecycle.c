@@ -20,6 +20,7 @@
  * call, with or without tracing: the trace is opened at the first one.
  */
 #include "arguments.h"
+#include "exec_interpose.h"
 #include "lane.h"
 
 #include <errno.h>
@@ -45,6 +46,7 @@ static char *lw_explicit_dir; /* LIBWRAP_EXPERIMENT_DIRECTORY (absolute), or NUL
 static pid_t lw_pid;
 static int lw_finishing;
 static int lw_any_thread;  /* a thread has recorded a call */
+static int lw_late_only;   /* none had when exit() began: later calls are not measured */
 static int lw_claim_failed; /* said once: no results */
 static int lw_membarrier_ok;
 static __thread int lw_fork_locked __attribute__((tls_model("initial-exec")));
@@ -193,6 +195,11 @@ const char *lw_experiment_dir_for_exec(void)
     return lw_dir;
 }
 
+const char *lw_experiment_dir_base(void)
+{
+    return lw_dir ? lw_dir : lw_dir_base;
+}
+
 int lw_measured_something(void)
 {
     return LW_LOAD(lw_any_thread);
@@ -201,6 +208,32 @@ int lw_measured_something(void)
 void lw_note_measured(void)
 {
     LW_STORE(lw_any_thread, 1);
+}
+
+/*
+ * Registered with atexit when main begins (libwrap_main_begins): exit()
+ * runs it after the program's own atexit handlers and static destructors
+ * and before the ELF destructors of the loaded libraries (_dl_fini,
+ * registered by __libc_start_main before main, runs after it). A library's destructor may call its own exported function through
+ * a wrapper (libuv's fini array calls uv_library_shutdown): such a call
+ * alone must not make a process that never used the library leave results.
+ */
+static void lw_exit_began(void)
+{
+    if (!lw_measured_something())
+        LW_STORE(lw_late_only, 1);
+}
+
+void libwrap_main_begins(void)
+{
+    static int once;
+    if (!__atomic_exchange_n(&once, 1, __ATOMIC_SEQ_CST))
+        atexit(lw_exit_began);
+}
+
+int lw_exit_unmeasured(void)
+{
+    return LW_LOAD(lw_late_only);
 }
 
 /* A full barrier on every thread of the process, so that a thread that has
@@ -398,6 +431,9 @@ static void lw_finish_as(const char *why, enum lw_end end)
     if (LW_LOAD(lw_state) != 1 || __atomic_exchange_n(&lw_finishing, 1, __ATOMIC_SEQ_CST))
         return;
     int saved = errno;
+    /* Loads not checked yet are named before the results (dl.c). */
+    if (end != LW_END_SIGNAL)
+        lw_dl_check_pending();
     int guard = LW_LOAD(lw_tls.guard);
     LW_STORE(lw_tls.guard, 1);
     LW_STORE(lw_state, 2);

@@ -94,6 +94,11 @@ lw_thread *lw_thread_attach(void)
 {
     if (lw_state != 1)
         return NULL;
+    if (lw_exit_unmeasured()) {
+        lw_log(LW_LOG_LIFECYCLE, "a call made after exit() began, by a destructor, in a process "
+                                 "that measured nothing before: not measured");
+        return NULL;
+    }
     lw_thread *t = lw_map(sizeof *t);
     if (!t || lw_tree_init(&t->tree) < 0 || lw_thread_grow_stack(t) < 0) {
         lw_warn("cannot allocate the state of a thread (out of memory): its calls are not measured");

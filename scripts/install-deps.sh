@@ -22,6 +22,9 @@ pkgs=(
   libfftw3-dev
   # jobs of many processes (tests/mpi): Open MPI, and MPICH beside it
   libopenmpi-dev openmpi-bin mpich libmpich-dev
+  # a target whose destructor calls its own exported function, loaded by
+  # programs that never call it (tests/workflow/wf_reach.sh)
+  libuv1-dev
   # an MPI program in Fortran (tests/mpi, scenario fortran)
   gfortran
 )

@@ -1,0 +1,56 @@
+/*
+ * dl_app.c - a plugin host: loads a library with dlopen (or dlmopen) and
+ * calls it only through dlsym, 13 calls (ring_new, 10 ring_push, ring_size,
+ * ring_free). Or loads a module that links the library and calls it.
+ *
+ *   dl_app plain|deepbind|dlmopen LIBRING     the 13 calls
+ *   dl_app module MODULE                      dlopen(RTLD_DEEPBIND), module_run()
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct ring ring;
+
+static void *need(void *h, const char *name)
+{
+    void *p = dlsym(h, name);
+    if (!p)
+        fprintf(stderr, "dl_app: %s\n", dlerror());
+    return p;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: dl_app plain|deepbind|dlmopen|module LIBRARY\n");
+        return 2;
+    }
+    const char *mode = argv[1];
+    void *h = !strcmp(mode, "dlmopen") ? dlmopen(LM_ID_NEWLM, argv[2], RTLD_NOW)
+              : dlopen(argv[2], RTLD_NOW | (strcmp(mode, "plain") ? RTLD_DEEPBIND : 0));
+    if (!h) {
+        fprintf(stderr, "dl_app: %s\n", dlerror());
+        return 1;
+    }
+    if (!strcmp(mode, "module")) {
+        int (*run)(void) = (int (*)(void))need(h, "module_run");
+        if (!run)
+            return 1;
+        printf("module: %d\n", run());
+        return 0;
+    }
+    ring *(*new)(size_t) = (ring * (*)(size_t)) need(h, "ring_new");
+    int (*push)(ring *, int) = (int (*)(ring *, int))need(h, "ring_push");
+    size_t (*size)(const ring *) = (size_t(*)(const ring *))need(h, "ring_size");
+    void (*del)(ring *) = (void (*)(ring *))need(h, "ring_free");
+    if (!new || !push || !size || !del)
+        return 1;
+    ring *r = new(16);
+    for (int i = 0; i < 10; i++)
+        push(r, i);
+    printf("%s: size %zu\n", mode, size(r));
+    del(r);
+    return 0;
+}

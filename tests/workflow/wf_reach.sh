@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Ways a call reaches the library besides a direct call, with the ring
+# example's wrappers (tests/workflow/reach/):
+#   - posix_spawn/posix_spawnp of a measured program with a cleaned
+#     environment: the child is measured into <dir>.1, the parent goes on;
+#   - a program (and Python's ctypes) that dlopen()s the library and calls
+#     through dlsym(handle, ...), also with RTLD_DEEPBIND: every call counted,
+#     under LD_PRELOAD and in link-time mode;
+#   - a module that links the library loaded with RTLD_DEEPBIND, and the
+#     library loaded by dlmopen(LM_ID_NEWLM): one warning naming it.
+# Each run's stdout, stderr (less libwrap's lines) and status equal the
+# unwrapped run's.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+src=$examples/ring
+app=$here/reach
+
+step "ring wrapper: init, make, make install"
+run_ok init.log bash "$src/init.sh" "$scratch/b"
+export LIBWRAP_PATH=$scratch/b/prefix
+run_ok make.log make -C b/wrap all install
+lib=$scratch/b
+preload=$(libwrap-info preload ring)
+ring=(-I"$src" -L"$lib" -Wl,-rpath,"$lib" -lring)
+
+# same NAME CMD...: runs CMD unwrapped (NAME.plain.*) and with WRAP (an env
+# assignment list) set (NAME.*); stdout, stderr without libwrap's lines, and
+# status must be equal. libwrap's lines are left in NAME.libwrap.
+same() {
+    local name=$1; shift
+    local rc=0 prc=0
+    "$@" > "$name.plain.out" 2> "$name.plain.err" || prc=$?
+    env "${WRAP[@]}" "$@" > "$name.out" 2> "$name.err" || rc=$?
+    grep '^libwrap: ' "$name.err" > "$name.libwrap" || true
+    grep -v '^libwrap: ' "$name.err" > "$name.rest" || true
+    [ "$rc" = "$prc" ] || { cat "$name.err"; fail "$name: status $rc, unwrapped $prc"; }
+    diff "$name.plain.out" "$name.out" || fail "$name: stdout differs from the unwrapped run"
+    diff "$name.plain.err" "$name.rest" || fail "$name: stderr differs from the unwrapped run"
+}
+# want DIR VISITS...: DIR's profile has exactly these "symbol visits".
+want() {
+    local dir=$1; shift
+    [ -f "$dir/profile.json" ] || fail "no $dir/profile.json"
+    visits "$dir" | sort > got.txt
+    printf '%s\n' "$@" | sort > want.txt
+    diff want.txt got.txt || fail "visits in $dir"
+}
+
+step "posix_spawn, posix_spawnp with a cleaned environment"
+run_ok cc.log "$CC" -O2 "$app/spawn_app.c" -o spawn_app "${ring[@]}"
+run_ok lt.log libwrap --libwrap=linktime:ring "$CC" -O2 "$app/spawn_app.c" -o spawn_app.lt "${ring[@]}"
+for how in spawn spawnp; do
+    for mode in preload linktime; do
+        d=$PWD/exp-$how-$mode
+        if [ $mode = preload ]; then exe=./spawn_app; WRAP=(LD_PRELOAD="$preload"); else exe=./spawn_app.lt; WRAP=(); fi
+        WRAP+=(LIBWRAP_EXPERIMENT_DIRECTORY="$d")
+        same $how-$mode "$exe" $how
+        grep -q 'SPAWN_APP=given' $how-$mode.out || fail "$how-$mode: the child did not get its environment"
+        want "$d" 'ring_free 2' 'ring_new 2' 'ring_push 3'
+        want "$d.1" 'ring_free 1' 'ring_new 1' 'ring_push 3'
+        [ ! -e "$d.2" ] || fail "$how-$mode: $d.2 exists"
+        echo "ok: $how ($mode): parent in $d, child in $d.1"
+    done
+done
+step "posix_spawn without LIBWRAP_EXPERIMENT_DIRECTORY: the child's directory beside the parent's"
+mkdir default && (cd default && LD_PRELOAD=$preload ../spawn_app spawn > out.txt)
+dirs=$(cd default && ls -d libwrap-*)
+[ "$(echo "$dirs" | wc -l)" = 2 ] || fail "default directories: $dirs"
+first=$(echo "$dirs" | head -1)
+[ "$(echo "$dirs" | tail -1)" = "$first.1" ] || fail "default directories: $dirs"
+want "default/$first" 'ring_free 2' 'ring_new 2' 'ring_push 3'
+want "default/$first.1" 'ring_free 1' 'ring_new 1' 'ring_push 3'
+echo "ok: $first and $first.1"
+
+step "dlopen + dlsym(handle): every call measured"
+thirteen=('ring_new 1' 'ring_push 10' 'ring_size 1' 'ring_free 1')
+run_ok cc.log "$CC" -O2 "$app/dl_app.c" -o dl_app -ldl
+for mode in plain deepbind; do
+    WRAP=(LD_PRELOAD="$preload" LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-dl-$mode)
+    same dl-$mode ./dl_app $mode "$lib/libring.so"
+    [ ! -s dl-$mode.libwrap ] || { cat dl-$mode.libwrap; fail "dl-$mode: libwrap said something"; }
+    want exp-dl-$mode "${thirteen[@]}"
+    echo "ok: dlopen ($mode) + dlsym under LD_PRELOAD: 13 of 13 calls"
+done
+run_ok lt.log libwrap --libwrap=linktime:ring "$CC" -O2 "$app/dl_app.c" -o dl_app.lt -ldl "${ring[@]}"
+WRAP=(LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-dl-linktime)
+same dl-linktime ./dl_app.lt plain "$lib/libring.so"
+want exp-dl-linktime "${thirteen[@]}"
+echo "ok: dlopen + dlsym in link-time mode: 13 of 13 calls"
+
+step "Python's ctypes"
+cat > ctypes_app.py <<PY
+import ctypes, sys
+r = ctypes.CDLL(sys.argv[1])
+r.ring_new.restype = ctypes.c_void_p
+r.ring_size.restype = ctypes.c_size_t
+h = ctypes.c_void_p(r.ring_new(16))
+for i in range(10):
+    r.ring_push(h, i)
+print("ctypes: size", r.ring_size(h))
+r.ring_free(h)
+PY
+WRAP=(LD_PRELOAD="$preload" LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-ctypes)
+same ctypes python3 ctypes_app.py "$lib/libring.so"
+want exp-ctypes "${thirteen[@]}"
+echo "ok: ctypes: 13 of 13 calls"
+
+step "RTLD_DEEPBIND module linking the library, dlmopen: one warning each"
+run_ok cc.log "$CC" -O2 -shared -fPIC "$app/dl_module.c" -o dl_module.so "${ring[@]}"
+WRAP=(LD_PRELOAD="$preload" LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-module)
+same module ./dl_app module "$PWD/dl_module.so"
+cat module.libwrap
+[ "$(wc -l < module.libwrap)" = 1 ] && grep -q 'dl_module.so was loaded with RTLD_DEEPBIND.*libring.so.*not measured' module.libwrap \
+    || fail "module: no single warning naming the module"
+WRAP=(LD_PRELOAD="$preload" LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-dlmopen)
+same dlmopen ./dl_app dlmopen "$lib/libring.so"
+cat dlmopen.libwrap
+[ "$(wc -l < dlmopen.libwrap)" = 1 ] && grep -q 'libring.so.*dlmopen.*not measured' dlmopen.libwrap \
+    || fail "dlmopen: no single warning naming the library"
+echo PASS
