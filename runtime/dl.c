@@ -31,6 +31,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifndef LIBWRAP_STATIC
+
 /* libc's own functions, found in its dynamic symbol table: dlsym cannot be
  * asked for them, since dlsym may be this very interposer. */
 static void *lw_real[4];
@@ -409,3 +411,17 @@ void *libwrap_dl_route(void *a0, void *a1, void *a2, void *caller, int kind)
     errno = saved;
     return to;
 }
+
+#else /* LIBWRAP_STATIC: a static program loads nothing (dl.h) */
+
+void lw_dl_register(libwrap_abi_entry *entries, uint32_t n)
+{
+    (void)entries;
+    (void)n;
+}
+
+void lw_dl_check_pending(void)
+{
+}
+
+#endif
