@@ -40,7 +40,7 @@ def imbalance(exp, function, metric="exclusive_ns"):
     unit, div = ("", 1.0)
     if metric.endswith("_ns"):
         unit, div = _ns_unit(values)
-    fig = Figure(figsize=(max(4.0, 0.35 * len(values) + 2), 3.2))
+    fig = Figure(figsize=(max(6.4, 0.35 * len(values) + 2), 3.6))
     ax = fig.add_subplot()
     ax.bar([str(r) for r in table.index], [v / div for v in values], color="#4c72b0")
     mean = sum(values) / len(values) if values else 0

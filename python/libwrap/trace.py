@@ -59,69 +59,110 @@ def _frame(cols, categories):
 
 
 def read_chunks(anchor, chunksize, kinds=None):
-    """Yields DataFrames of at most chunksize events of the archive."""
+    """Yields DataFrames of exactly chunksize events of the archive (the
+    last one fewer). ENTER, LEAVE and parameter events take a fast path
+    that stores their numbers directly; other records go through the
+    otf2 module's event objects."""
+    import _otf2
     import otf2
-    from otf2 import events as ev
+    from otf2.event_reader import BufferedEventReader
 
     if chunksize <= 0:
         raise ValueError("chunksize must be positive")
-    with otf2.reader.open(anchor, batch_events=min(chunksize, 10_000)) as trace:
-        clock = trace.definitions.clock_properties
+    with otf2.reader.open(anchor) as trace:
+        defs = trace.definitions
+        clock = defs.clock_properties
         offset = clock.global_offset
         scale = 1e9 / clock.timer_resolution if clock.timer_resolution else 1.0
         exact = clock.timer_resolution == 1_000_000_000
-        where = {}
-        regions = {}
         categories = {"event": ["enter", "leave", "parameter", "metric", "buffer_flush",
                                 "measurement_on_off"]}
         cols = [[] for _ in COLUMNS]
         (c_time, c_rank, c_thread, c_loc, c_event, c_region, c_symbol, c_param, c_value) = cols
-        n = 0
-        yielded = False
-        enter, leave = ev.Enter, ev.Leave
-        for location, event in trace.events:
-            cls = type(event)
-            name = "enter" if cls is enter else "leave" if cls is leave else _event_name(cls)
-            if kinds is not None and name not in kinds:
-                continue
-            if name not in categories["event"]:
-                categories["event"].append(name)
-            w = where.get(location)
+        where, regions, params, strings = {}, {}, {}, {}
+        keep = (lambda name: True) if kinds is None else (lambda name: name in kinds)
+
+        def row(loc, time, name, region, symbol, param, value):
+            w = where.get(loc)
             if w is None:
-                w = where[location] = _where(location) + (location._ref,)
-            t = event.time - offset
+                w = where[loc] = _where(defs.locations[loc])
+            t = time - offset
             c_time.append(t if exact else int(round(t * scale)))
             c_rank.append(w[0])
             c_thread.append(w[1])
-            c_loc.append(w[2])
+            c_loc.append(loc)
             c_event.append(name)
-            region = getattr(event, "region", None)
-            if region is not None:
-                r = regions.get(region)
-                if r is None:
-                    r = regions[region] = (region.name, region.canonical_name or region.name)
-                c_region.append(r[0])
-                c_symbol.append(r[1])
-            else:
-                c_region.append(None)
-                c_symbol.append(None)
-            if name == "parameter":
-                c_param.append(event.parameter.name)
-                c_value.append(event.string.name if hasattr(event, "string") else event.value)
-            elif name == "metric":
-                c_param.append(getattr(event.metric, "name", None))
-                c_value.append(tuple(event.values))
-            else:
-                c_param.append(None)
-                c_value.append(None)
-            n += 1
-            if n == chunksize:
+            c_region.append(region)
+            c_symbol.append(symbol)
+            c_param.append(param)
+            c_value.append(value)
+
+        def region(ref):
+            r = regions.get(ref)
+            if r is None:
+                d = defs.regions[ref]
+                r = regions[ref] = (d.name, d.canonical_name or d.name)
+            return r
+
+        def param(ref):
+            p = params.get(ref)
+            if p is None:
+                p = params[ref] = defs.parameters[ref].name
+            return p
+
+        class Reader(BufferedEventReader):
+            def _append(self, event_type, loc, time, _, attributes, *args):
+                event = event_type._construct(defs, time, *args)
+                name = _event_name(event_type)
+                if not keep(name):
+                    return
+                if name not in categories["event"]:
+                    categories["event"].append(name)
+                reg = getattr(event, "region", None)
+                value = tuple(event.values) if name == "metric" else None
+                row(loc, time, name, getattr(reg, "name", None),
+                    (reg.canonical_name or reg.name) if reg is not None else None,
+                    getattr(getattr(event, "metric", None), "name", None), value)
+
+            def _set_global_event_reader_callbacks(self, cbs):
+                super()._set_global_event_reader_callbacks(cbs)
+                fast = {
+                    "Enter": lambda loc, time, _, a, ref: row(loc, time, "enter", *region(ref), None, None),
+                    "Leave": lambda loc, time, _, a, ref: row(loc, time, "leave", *region(ref), None, None),
+                    "ParameterInt": lambda loc, time, _, a, ref, v: row(loc, time, "parameter", None, None,
+                                                                        param(ref), v),
+                    "ParameterUnsignedInt": lambda loc, time, _, a, ref, v: row(loc, time, "parameter", None,
+                                                                                None, param(ref), v),
+                    "ParameterString": lambda loc, time, _, a, ref, s: row(
+                        loc, time, "parameter", None, None, param(ref),
+                        strings[s] if s in strings else strings.setdefault(s, defs.strings[s].name)),
+                }
+                for name, cb in list(fast.items()):
+                    kind = "enter" if name == "Enter" else "leave" if name == "Leave" else "parameter"
+                    if not keep(kind):
+                        cb = fast[name] = lambda *args: None
+                    getattr(_otf2, "GlobalEvtReaderCallbacks_Set%sCallback" % name)(cbs, cb)
+                # The binding keeps no reference to the callables.
+                self._fast = fast
+
+        reader = Reader(trace, chunksize)
+        handle = trace._get_global_evt_reader_handle(None)
+        cbs = _otf2.GlobalEvtReaderCallbacks_New()
+        reader._set_global_event_reader_callbacks(cbs)
+        _otf2.GlobalEvtReader_SetCallbacks(handle, cbs, None)
+        _otf2.GlobalEvtReaderCallbacks_Delete(cbs)
+        yielded = False
+        while True:
+            want = chunksize - len(c_time)
+            got = _otf2.GlobalEvtReader_ReadEvents(handle, want)
+            if len(c_time) >= chunksize:
                 yield _frame(cols, categories)
                 yielded = True
                 for c in cols:
                     c.clear()
-                n = 0
-        if n or not yielded:
+            if got < want:
+                break
+        if c_time or not yielded:
             yield _frame(cols, categories)
 
 
