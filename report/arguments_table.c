@@ -117,9 +117,10 @@ static void json_arg(FILE *out, const lwr_arg *a)
         fputs(", \"values\": [", out);
         for (size_t k = 0; k < a->nvalues; k++) {
             fputs(k ? ", {\"value\": " : "{\"value\": ", out);
-            if (a->values[k].is_string)
+            if (a->values[k].is_string) {
                 lwr_json_string(out, a->values[k].text);
-            else
+                lwr_json_bytes(out, "value", a->values[k].text);
+            } else
                 fputs(a->values[k].text, out);
             fprintf(out, ", \"count\": %llu}", (unsigned long long)a->values[k].count);
         }
@@ -137,6 +138,7 @@ int lwr_print_arguments(FILE *out, const lwr_profile *p, const lwr_table_opts *o
     if (o->format == LWR_JSON) {
         fputs("{\"libwrap_arguments\": 1, \"profile\": ", out);
         lwr_json_string(out, p->path);
+        lwr_json_bytes(out, "profile", p->path);
         fputs(", \"functions\": [", out);
         int first = 1;
         for (size_t i = 0; i < p->nfuncs; i++) {
@@ -145,8 +147,10 @@ int lwr_print_arguments(FILE *out, const lwr_profile *p, const lwr_table_opts *o
             fputs(first ? "\n  {\"symbol\": " : ",\n  {\"symbol\": ", out);
             first = 0;
             lwr_json_string(out, f[i].symbol);
+            lwr_json_bytes(out, "symbol", f[i].symbol);
             fputs(", \"name\": ", out);
             lwr_json_string(out, f[i].name);
+            lwr_json_bytes(out, "name", f[i].name);
             fprintf(out, ", \"visits\": %llu, \"arguments\": [", (unsigned long long)f[i].visits);
             for (size_t k = 0; k < f[i].nargs; k++) {
                 fputs(k ? ",\n    " : "\n    ", out);
@@ -276,6 +280,7 @@ int lwr_print_arguments_diff(FILE *out, const lwr_profile *pa, const lwr_profile
             const lwr_arg *any = r->a ? r->a : r->b;
             fputs(i ? ",\n  {\"symbol\": " : "\n  {\"symbol\": ", out);
             lwr_json_string(out, f->symbol);
+            lwr_json_bytes(out, "symbol", f->symbol);
             fputs(", \"argument\": ", out);
             lwr_json_string(out, any->name);
             fputs(", \"type\": ", out);
@@ -308,9 +313,10 @@ int lwr_print_arguments_diff(FILE *out, const lwr_profile *pa, const lwr_profile
                             continue;
                         fputs(first ? "{\"value\": " : ", {\"value\": ", out);
                         first = 0;
-                        if (x->values[k].is_string)
+                        if (x->values[k].is_string) {
                             lwr_json_string(out, x->values[k].text);
-                        else
+                            lwr_json_bytes(out, "value", x->values[k].text);
+                        } else
                             fputs(x->values[k].text, out);
                         fprintf(out, ", \"count\": [%llu, %llu]}",
                                 (unsigned long long)value_count(r->a, x->values[k].text),

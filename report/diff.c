@@ -101,14 +101,18 @@ int lwr_print_diff(FILE *out, const lwr_profile *pa, const lwr_profile *pb, cons
     } else if (o->format == LWR_JSON) {
         fputs("{\"libwrap_diff\": 1, \"a\": ", out);
         lwr_json_string(out, pa->path);
+        lwr_json_bytes(out, "a", pa->path);
         fputs(", \"b\": ", out);
         lwr_json_string(out, pb->path);
+        lwr_json_bytes(out, "b", pb->path);
         fputs(", \"functions\": [", out);
         for (size_t k = 0; k < shown; k++) {
             fprintf(out, "%s\n  {\"symbol\": ", k ? "," : "");
             lwr_json_string(out, rows[k].symbol);
+            lwr_json_bytes(out, "symbol", rows[k].symbol);
             fputs(", \"name\": ", out);
             lwr_json_string(out, rows[k].name);
+            lwr_json_bytes(out, "name", rows[k].name);
             fprintf(out, ", \"status\": \"%s\"", *status(&rows[k]) ? status(&rows[k]) : "both");
             fprintf(out, ", \"visits\": [%llu, %llu], \"inclusive_ns\": [%llu, %llu], \"exclusive_ns\": [%llu, %llu]}",
                     (unsigned long long)v(rows[k].a, 0), (unsigned long long)v(rows[k].b, 0),

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "report.h"
+#include "utf8.h"
 
 const char *lwr_fmt_time(char buf[32], double ns)
 {
@@ -60,9 +61,29 @@ void lwr_json_string(FILE *out, const char *s)
         /* "</script>" inside an inline <script> would end it early. */
         else if (c == '<')
             fputs("\\u003c", out);
-        else
+        else if (c < 0x80)
             fputc(c, out);
+        else {
+            /* Not UTF-8: U+FFFD, the bytes in KEY_bytes (lwr_json_bytes). */
+            size_t n = lw_utf8_seq((const unsigned char *)s);
+            if (!n)
+                fputs("\\ufffd", out);
+            else {
+                fwrite(s, 1, n, out);
+                s += n - 1;
+            }
+        }
     }
+    fputc('"', out);
+}
+
+void lwr_json_bytes(FILE *out, const char *key, const char *s)
+{
+    if (!s || lw_utf8_valid(s))
+        return;
+    fprintf(out, ", \"%s_bytes\": \"", key);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        fprintf(out, "%02x", *p);
     fputc('"', out);
 }
 

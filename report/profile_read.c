@@ -328,6 +328,44 @@ static int read_profile(const ctx *c, json_object *root)
     return 0;
 }
 
+/* A string member "KEY" that was not UTF-8 was written with U+FFFD and is
+ * followed by "KEY_bytes", its bytes in hex (common/utf8.h): put the bytes
+ * back into "KEY", everywhere below o, so that the report shows and writes
+ * what was recorded. */
+static void restore_bytes(json_object *o)
+{
+    if (json_object_is_type(o, json_type_array)) {
+        for (size_t i = 0, n = json_object_array_length(o); i < n; i++)
+            restore_bytes(json_object_array_get_idx(o, i));
+        return;
+    }
+    if (!json_object_is_type(o, json_type_object))
+        return;
+    json_object_object_foreach(o, key, v)
+    {
+        size_t kl = strlen(key);
+        if (json_object_is_type(v, json_type_string) && kl > 6 && !strcmp(key + kl - 6, "_bytes")) {
+            const char *hex = json_object_get_string(v);
+            size_t n = strlen(hex) / 2;
+            char *raw = lwr_xcalloc(n + 1, 1), *base = lwr_xstrdup(key);
+            base[kl - 6] = 0;
+            size_t k = 0;
+            for (; k < n; k++) {
+                unsigned b;
+                if (sscanf(hex + 2 * k, "%2x", &b) != 1 || !b)
+                    break;
+                raw[k] = (char)b;
+            }
+            json_object *orig;
+            if (k == n && json_object_object_get_ex(o, base, &orig) && json_object_is_type(orig, json_type_string))
+                json_object_set_string_len(orig, raw, (int)n);
+            free(raw);
+            free(base);
+        } else
+            restore_bytes(v);
+    }
+}
+
 int lwr_profile_parse(lwr_profile *p, const char *text, size_t len, const char *path)
 {
     ctx c = {p, path};
@@ -356,8 +394,11 @@ int lwr_profile_parse(lwr_profile *p, const char *text, size_t len, const char *
         rc = fail(&c, "invalid JSON at byte %zu: %s", off, json_tokener_error_desc(err));
     else if (rest < len)
         rc = fail(&c, "invalid JSON at byte %zu: unexpected data after the profile", rest);
-    else
+    else {
+        if (memmem(text, len, "_bytes\"", 7))
+            restore_bytes(root);
         rc = read_profile(&c, root);
+    }
     json_object_put(root);
     json_tokener_free(tok);
     return rc;

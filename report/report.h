@@ -257,6 +257,10 @@ int lwr_html(const char *out_path, const lwr_profile *p, const char *trace_ancho
 const char *lwr_fmt_time(char buf[32], double ns);
 void lwr_xml_escape(FILE *out, const char *s);
 void lwr_json_string(FILE *out, const char *s);
+/* After the member "KEY": lwr_json_string(s), writes ", \"KEY_bytes\": HEX"
+ * when s is not valid UTF-8 (it was written with U+FFFD), so the original
+ * bytes survive (common/utf8.h); nothing otherwise. */
+void lwr_json_bytes(FILE *out, const char *key, const char *s);
 /* A displayable value of a metric total: integer when it is one. */
 void lwr_fmt_metric(char buf[40], double v);
 

@@ -248,10 +248,13 @@ static void print_json_rows(FILE *out, const lwr_profile *p, const lwr_func *f, 
     for (size_t i = 0; i < shown; i++) {
         fprintf(out, "%s\n%s  {\"symbol\": ", i ? "," : "", indent);
         lwr_json_string(out, f[i].symbol);
+        lwr_json_bytes(out, "symbol", f[i].symbol);
         fputs(", \"name\": ", out);
         lwr_json_string(out, f[i].name);
+        lwr_json_bytes(out, "name", f[i].name);
         fputs(", \"file\": ", out);
         lwr_json_string(out, f[i].file);
+        lwr_json_bytes(out, "file", f[i].file);
         fprintf(out, ", \"line\": %lld, \"visits\": %llu, \"inclusive_ns\": %llu, \"exclusive_ns\": %llu, "
                      "\"mean_ns\": %.1f",
                 (long long)f[i].line, (unsigned long long)f[i].visits, (unsigned long long)f[i].inclusive_ns,
@@ -288,6 +291,7 @@ static void print_json_job(FILE *out, const lwr_profile *p)
 {
     fputs("\"job\": {\"id\": ", out);
     lwr_json_string(out, p->job ? p->job : "");
+    lwr_json_bytes(out, "id", p->job);
     fputs(", \"launcher\": ", out);
     lwr_json_string(out, p->launcher ? p->launcher : "");
     fprintf(out, ", \"size\": %lld, \"ranks\": %zu, \"processes\": [", (long long)p->size, p->nranks);
@@ -296,6 +300,7 @@ static void print_json_job(FILE *out, const lwr_profile *p)
         fprintf(out, "%s\n  {\"rank\": %lld, \"image\": %lld, \"pid\": %lld, \"host\": ", i ? "," : "",
                 (long long)q->rank, (long long)q->image, (long long)q->pid);
         lwr_json_string(out, q->host);
+        lwr_json_bytes(out, "host", q->host);
         fprintf(out, ", \"threads\": %zu, \"visits\": %llu, \"exclusive_ns\": %llu}", q->nthreads,
                 (unsigned long long)q->visits, (unsigned long long)q->exclusive_ns);
     }
@@ -312,6 +317,7 @@ int lwr_print_table(FILE *out, const lwr_profile *p, const lwr_table_opts *o)
     if (o->format == LWR_JSON) {
         fputs("{\"libwrap_report\": 1, \"program\": ", out);
         lwr_json_string(out, p->program);
+        lwr_json_bytes(out, "program", p->program);
         fprintf(out, ", \"pid\": %lld, \"sort\": \"%s\",\n", (long long)p->pid,
                 (const char *[]){"exclusive", "inclusive", "visits", "mean", "name"}[o->sort]);
         if (p->is_job)

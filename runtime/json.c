@@ -3,6 +3,8 @@
  */
 #include "json.h"
 
+#include "utf8.h"
+
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>
@@ -36,8 +38,19 @@ static void lw_json_quoted(FILE *f, const char *s)
         default:
             if (*p < 0x20 || *p == 0x7f)
                 fprintf(f, "\\u%04x", *p);
-            else
+            else if (*p < 0x80)
                 fputc(*p, f);
+            else {
+                /* A byte outside a valid UTF-8 sequence: U+FFFD, and the
+                 * member KEY_bytes keeps the original (utf8.h). */
+                size_t n = lw_utf8_seq(p);
+                if (!n)
+                    fputs("\\ufffd", f);
+                else {
+                    fwrite(p, 1, n, f);
+                    p += n - 1;
+                }
+            }
         }
     }
     fputc('"', f);
@@ -93,10 +106,21 @@ void lw_json_end(lw_json *j)
 void lw_json_string(lw_json *j, const char *key, const char *s)
 {
     lw_json_key(j, key);
-    if (s)
-        lw_json_quoted(j->f, s);
-    else
+    if (!s) {
         fputs("null", j->f);
+        return;
+    }
+    lw_json_quoted(j->f, s);
+    if (!key || lw_utf8_valid(s))
+        return;
+    char bytes_key[128];
+    if (snprintf(bytes_key, sizeof bytes_key, "%s_bytes", key) >= (int)sizeof bytes_key)
+        return;
+    lw_json_key(j, bytes_key);
+    fputc('"', j->f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        fprintf(j->f, "%02x", *p);
+    fputc('"', j->f);
 }
 
 void lw_json_uint(lw_json *j, const char *key, uint64_t v)

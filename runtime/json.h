@@ -6,6 +6,11 @@
  * of indentation). Inside an object every value has a key; inside an array
  * and at the top, key is NULL. Errors of the stream are kept in the FILE and
  * reported by lw_json_finish. Not thread-safe: one writer per stream.
+ *
+ * The output is valid UTF-8 whatever the strings hold: a byte that is not
+ * part of a valid UTF-8 sequence is written as U+FFFD, and a string member
+ * "KEY" with such bytes is followed by "KEY_bytes", its bytes in hex
+ * (common/utf8.h).
  */
 #ifndef LIBWRAP_RUNTIME_JSON_H
 #define LIBWRAP_RUNTIME_JSON_H

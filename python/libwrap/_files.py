@@ -1,0 +1,117 @@
+"""Finding the processes of an experiment directory and reading their files.
+
+An experiment is a lone process's directory (profile.json at its top) or a
+job's (rank-N/ and rank-N.K/ parts, no profile.json of its own); every
+process may have fork-PID/ children, nested again (docs/runtime.md,
+docs/mpi.md).
+"""
+
+import json
+import os
+import re
+
+_RANK_DIR = re.compile(r"^rank-(\d+)(?:\.(\d+))?$")
+_FORK_DIR = re.compile(r"^fork-(\d+)$")
+
+
+def restore_bytes(obj):
+    """Turns each "KEY_bytes" member (hex of a string that was not UTF-8,
+    docs/runtime.md) into bytes, in place; the "KEY" member keeps its
+    readable text, with U+FFFD where a byte was not UTF-8."""
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            if key.endswith("_bytes") and isinstance(value, str):
+                try:
+                    obj[key] = bytes.fromhex(value)
+                except ValueError:
+                    pass
+            elif isinstance(value, (dict, list)):
+                restore_bytes(value)
+    elif isinstance(obj, list):
+        for value in obj:
+            if isinstance(value, (dict, list)):
+                restore_bytes(value)
+    return obj
+
+
+def load_profile(path):
+    """profile.json as Python objects; raises ValueError naming the file
+    when it is not a profile."""
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        prof = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ValueError("%s: not a valid profile.json (%s); was the program still running?" % (path, e)) from None
+    if not isinstance(prof, dict) or "functions" not in prof:
+        raise ValueError("%s: not a libwrap profile (no \"functions\")" % path)
+    if b'_bytes"' in data:
+        restore_bytes(prof)
+    return prof
+
+
+def read_config(path):
+    """config.txt as a dict of NAME -> value (comments left out)."""
+    config = {}
+    try:
+        with open(path, "rb") as f:
+            for raw in f:
+                line = raw.decode("utf-8", "replace").rstrip("\n")
+                if not line or line.startswith("#") or "=" not in line:
+                    continue
+                name, value = line.split("=", 1)
+                config[name] = value
+    except FileNotFoundError:
+        pass
+    return config
+
+
+def _forks(root, rel, parent, rank, image, out):
+    """The fork-PID children under root/rel, depth first."""
+    base = os.path.join(root, rel) if rel != "." else root
+    try:
+        names = os.listdir(base)
+    except OSError:
+        return
+    for name in sorted(names, key=lambda n: (len(n), n)):
+        m = _FORK_DIR.match(name)
+        if not m:
+            continue
+        child = name if rel == "." else rel + "/" + name
+        if os.path.isfile(os.path.join(root, child, "profile.json")):
+            out.append({"process": child, "parent": parent, "rank": rank, "image": image, "fork": True})
+            _forks(root, child, child, rank, image, out)
+
+
+def find(path):
+    """(root directory, is_job, [process entries]) of an experiment.
+
+    path is the experiment directory, or its profile.json or traces.otf2.
+    Each entry has "process" (the part's path relative to the root, "."
+    for a lone process), "parent" (its parent's, or None), "rank" (None
+    until the profile says), "image" (K of rank-N.K) and "fork"."""
+    root = path
+    if os.path.isfile(root):
+        root = os.path.dirname(os.path.abspath(root))
+    if not os.path.isdir(root):
+        raise FileNotFoundError("%s: no such experiment directory" % path)
+    procs = []
+    if os.path.isfile(os.path.join(root, "profile.json")):
+        procs.append({"process": ".", "parent": None, "rank": None, "image": 0, "fork": False})
+        _forks(root, ".", ".", None, 0, procs)
+        return root, False, procs
+    parts = []
+    for name in os.listdir(root):
+        m = _RANK_DIR.match(name)
+        if m and os.path.isdir(os.path.join(root, name)):
+            parts.append((int(m.group(1)), int(m.group(2) or 0), name))
+    for rank, image, name in sorted(parts):
+        if os.path.isfile(os.path.join(root, name, "profile.json")):
+            procs.append({"process": name, "parent": None, "rank": rank, "image": image, "fork": False})
+        # A rank's fork child may write rank-N/fork-PID before (or without)
+        # the rank's own profile.
+        _forks(root, name, name, rank, image, procs)
+    if not procs:
+        raise ValueError(
+            "%s: not a libwrap experiment (no profile.json, no rank-N/ parts with one)" % path)
+    return root, True, procs

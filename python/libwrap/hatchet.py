@@ -1,0 +1,39 @@
+"""Hatchet's literal graph format (hatchet.GraphFrame.from_literal).
+
+A list of root dicts, each {"frame": {"name", "type"}, "metrics": {...},
+"children": [...]}, every node with the same metric keys: "time (inc)"
+(inclusive) and "time" (exclusive), in nanoseconds, and "visits". A root
+stands for one thread of one process, named "rank R thread T" ("thread T"
+for a lone process; a fork child adds "fork PID"); its times are the sums
+of its top-level calls, its exclusive time 0.
+"""
+
+
+def _node(c):
+    return {
+        "frame": {"name": c.get("name") or c.get("symbol"), "type": "function"},
+        "metrics": {"time (inc)": c.get("inclusive_ns", 0), "time": c.get("exclusive_ns", 0),
+                    "visits": c.get("visits", 0)},
+        "children": [_node(k) for k in c.get("children") or []],
+    }
+
+
+def literal(exp):
+    roots = []
+    for e, p in exp._profiles:
+        for t in p.get("threads") or []:
+            name = "thread %s" % t.get("id")
+            if e["fork"]:
+                name = "fork %s %s" % (p.get("pid"), name)
+            if exp.is_job:
+                name = "rank %s %s" % (e["rank"], name)
+                if e["image"]:
+                    name += " image %s" % e["image"]
+            children = [_node(c) for c in t.get("callpath") or []]
+            roots.append({
+                "frame": {"name": name, "type": "thread"},
+                "metrics": {"time (inc)": sum(c["metrics"]["time (inc)"] for c in children), "time": 0,
+                            "visits": 0},
+                "children": children,
+            })
+    return roots
