@@ -87,6 +87,7 @@ LW_AT(lw_frame, inherited, LW_F_REGION + 4);
 _Static_assert(sizeof(lw_frame) == LW_F_SIZE, "lw_frame size");
 LW_AT(lw_node, region, LW_N_REGION);
 LW_AT(lw_node, last_hit, LW_N_LAST_HIT);
+_Static_assert(LW_LAST_HITS == 4, "the trampoline tries 4 last hits");
 LW_AT(lw_node, visits, LW_N_VISITS);
 LW_AT(lw_node, incl, LW_N_INCL);
 LW_AT(lw_node, min, LW_N_MIN);
@@ -99,15 +100,33 @@ LW_AT(lw_ra, frame, LW_RA_FRAME);
 LW_AT(lw_ra, depth, LW_RA_DEPTH);
 _Static_assert(sizeof(lw_ra) == LW_RA_SIZE, "lw_ra size");
 
-/* A free return slot for a call at `sp` when the common case holds, else
- * NULL: a slot at or below this frame is a tail call's caller or was
- * abandoned (longjmp), which the slow path tells apart. ra_base[-1] is a
- * sentinel above every frame. */
-static inline __attribute__((always_inline)) lw_ra *lw_abi_free_slot(void **sp)
+/*
+ * A free return slot for a call at `sp` when the common case holds, else
+ * NULL; *frame gets the call's identity for the measured frames. The
+ * common case: no slot at or below this frame, or a tail call made by a
+ * measured original through this wrapper (its return address is the
+ * trampoline's return point, and the newest slots are at `sp`: the new
+ * call is nested in them, its identity just below, as lw_abi_slot says).
+ * Any other slot at or below this frame was abandoned (longjmp): the slow
+ * path takes it back. ra_base[-1] is a sentinel above every frame.
+ */
+static inline __attribute__((always_inline)) lw_ra *lw_abi_free_slot(void **sp, void **frame)
 {
     lw_ra *top = lw_tls.ra_top;
-    if (lw_likely(top != lw_tls.ra_end && (uintptr_t)top[-1].sp > (uintptr_t)sp))
+    if (lw_unlikely(top == lw_tls.ra_end))
+        return NULL;
+    uintptr_t prev = (uintptr_t)top[-1].sp;
+    if (lw_likely(prev > (uintptr_t)sp)) {
+        *frame = sp;
         return top;
+    }
+    if (prev == (uintptr_t)sp && *sp == (void *)lw_abi_return_point) {
+        unsigned chain = 0;
+        for (const lw_ra *s = top; chain < 7 && s > lw_tls.ra_base && s[-1].sp == sp; s--)
+            chain++;
+        *frame = (char *)sp - chain;
+        return top;
+    }
     return NULL;
 }
 
@@ -124,12 +143,13 @@ static inline __attribute__((always_inline)) uintptr_t lw_abi_enter_fast(libwrap
     lw_thread *t = lw_guard_take_fast();
     if (lw_unlikely(!t))
         return 0;
-    lw_ra *top = lw_abi_free_slot(sp);
+    void *frame;
+    lw_ra *top = lw_abi_free_slot(sp, &frame);
     uintptr_t r = 0;
     if (lw_likely(top != NULL)) {
         LW_STORE(lw_tls.ra_top, top + 1);
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
-        if (lw_likely(lw_enter_known(t, id, sp))) {
+        if (lw_likely(lw_enter_known(t, id, frame))) {
             top->entry = e;
             top->sp = sp;
             top->depth = slow_exit ? LW_RA_NO_FAST_EXIT : t->depth - 1;

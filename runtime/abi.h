@@ -44,11 +44,11 @@
 #define LW_F_REGION 24     /* and `inherited`, 0, in the same 8 bytes */
 #define LW_F_SIZE 32
 #define LW_N_REGION 0      /* lw_node */
-#define LW_N_LAST_HIT 32
-#define LW_N_VISITS 40
-#define LW_N_INCL 48
-#define LW_N_MIN 56
-#define LW_N_MAX 64
+#define LW_N_LAST_HIT 32  /* 4 of them */
+#define LW_N_VISITS 64
+#define LW_N_INCL 72
+#define LW_N_MIN 80
+#define LW_N_MAX 88
 #define LW_RA_RA 0         /* lw_ra */
 #define LW_RA_RBX 8
 #define LW_RA_ENTRY 16

@@ -101,11 +101,24 @@
 	jbe	.Lfast_to_c			/* the top frame was abandoned */
 	movq	%rax, LW_F_FRAME(%rdx)
 	movq	LW_F_NODE-LW_F_SIZE(%rdx), %rax
-	movq	LW_N_LAST_HIT(%rax), %rax
 	movl	LW_E_ID(%r11), %r11d
+	movq	LW_N_LAST_HIT(%rax), %rax
 	cmpl	%r11d, LW_N_REGION(%rax)
-	jne	.Lfast_to_c_r11			/* not the child found last time */
-	movq	%rax, LW_F_NODE(%rdx)
+	je	1f
+	/* Not the child found last: one of the three before it? */
+	movq	LW_F_NODE-LW_F_SIZE(%rdx), %rax
+	movq	LW_N_LAST_HIT+8(%rax), %rax
+	cmpl	%r11d, LW_N_REGION(%rax)
+	je	1f
+	movq	LW_F_NODE-LW_F_SIZE(%rdx), %rax
+	movq	LW_N_LAST_HIT+16(%rax), %rax
+	cmpl	%r11d, LW_N_REGION(%rax)
+	je	1f
+	movq	LW_F_NODE-LW_F_SIZE(%rdx), %rax
+	movq	LW_N_LAST_HIT+24(%rax), %rax
+	cmpl	%r11d, LW_N_REGION(%rax)
+	jne	.Lfast_to_c_r11			/* none: the C hook looks it up */
+1:	movq	%rax, LW_F_NODE(%rdx)
 	movq	%r11, LW_F_REGION(%rdx)		/* and inherited = 0 */
 	movq	%rdx, LW_RA_FRAME(%rbx)
 	incl	LW_TH_DEPTH(%rcx)

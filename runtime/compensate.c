@@ -113,12 +113,12 @@ typedef struct lw_best {
 /* A round through a wrapper: its cost, and the mean interval recorded. */
 static void lw_calib_wrapped(lw_thread *t, int (*fn)(int), lw_best *best)
 {
-    lw_node *n = t->tree.root->last_hit;
+    lw_node *n = t->tree.root->last_hit[0];
     uint64_t v0 = n->visits, i0 = n->incl;
     if (t->ev_base)
         t->ev_pos = t->ev_base;
     double total = (double)lw_calib_round(fn, LW_CALIB_CALLS) / LW_CALIB_CALLS;
-    n = t->tree.root->last_hit;
+    n = t->tree.root->last_hit[0];
     if (n->region != LW_CALIB_ID || n->visits - v0 != LW_CALIB_CALLS)
         return; /* a call took a path that did not record it: not a clean round */
     double inside = (double)(n->incl - i0) / LW_CALIB_CALLS;

@@ -48,19 +48,67 @@ static inline __attribute__((always_inline)) void lw_node_account(lw_node *n, ui
         n->max = dt;
 }
 
-/* The node of region `id` under the top frame when it is the one found
- * last time, nothing else needs doing and the stack has room: the common
- * case of an entry. NULL otherwise, also when a frame at or below `frame`
- * was abandoned (longjmp). The sentinel frame stack[-1] makes an empty
- * stack no special case. */
+/* The child of `parent` for region `id` among those found last, or NULL. */
+static inline __attribute__((always_inline)) lw_node *lw_last_hit(const lw_node *parent, int32_t id)
+{
+    for (int k = 0; k < LW_LAST_HITS; k++)
+        if (parent->last_hit[k]->region == id)
+            return parent->last_hit[k];
+    return NULL;
+}
+
+/* `n` found by a lookup under `parent`: the latest of those found last. */
+static inline __attribute__((always_inline)) void lw_note_hit(lw_node *parent, lw_node *n)
+{
+    for (int k = LW_LAST_HITS - 1; k > 0; k--)
+        parent->last_hit[k] = parent->last_hit[k - 1];
+    parent->last_hit[0] = n;
+}
+
+/* The slot of (parent, region) in a tree's hash table. */
+static inline __attribute__((always_inline)) size_t lw_hash(const lw_node *parent, int32_t region)
+{
+    uint64_t h = ((uint64_t)(uintptr_t)parent >> 4) ^ ((uint64_t)(uint32_t)region * 0x9e3779b97f4a7c15ull);
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 32;
+    return (size_t)h;
+}
+
+/* The node of `region` under `parent` when the tree has it, else NULL: a
+ * lookup that allocates nothing and calls nothing. */
+static inline __attribute__((always_inline)) lw_node *lw_tree_find(const lw_tree *tree, const lw_node *parent,
+                                                                   int32_t region)
+{
+    size_t i = lw_hash(parent, region) & tree->hash_mask;
+    for (lw_node *n; (n = tree->hash[i]); i = (i + 1) & tree->hash_mask)
+        if (n->parent == parent && n->region == region)
+            return n;
+    return NULL;
+}
+
+/* The node of region `id` under the top frame when the call path exists
+ * already, nothing else needs doing and the stack has room: the common
+ * case of an entry. The children found last are tried first, then the
+ * tree's table (the child found there becomes the latest): any child of
+ * any parent, not only the one called last. NULL otherwise, also when a frame
+ * at or below `frame` was abandoned (longjmp). The sentinel frame
+ * stack[-1] makes an empty stack no special case. */
 static inline __attribute__((always_inline)) lw_node *lw_known_child(const lw_thread *t, int32_t id,
                                                                      void *frame)
 {
     uint32_t d = t->depth;
     const lw_frame *f = t->stack + d;
-    lw_node *n = f[-1].node->last_hit;
-    if (lw_unlikely((uintptr_t)f[-1].frame <= (uintptr_t)frame || d == t->cap || n->region != id))
+    lw_node *parent = f[-1].node;
+    if (lw_unlikely((uintptr_t)f[-1].frame <= (uintptr_t)frame || d == t->cap))
         return NULL;
+    lw_node *n = lw_last_hit(parent, id);
+    if (lw_unlikely(!n)) {
+        n = lw_tree_find(&t->tree, parent, id);
+        if (!n)
+            return NULL;
+        lw_note_hit(parent, n);
+    }
     return n;
 }
 

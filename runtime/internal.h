@@ -164,13 +164,16 @@ static inline uint64_t lw_ticks_to_ns(uint64_t ticks)
 /* The layouts of lw_node, lw_frame, lw_thread and lw_tls_block are read by
  * the ABI trampoline's assembly too (abi.h lists the offsets it uses; abi.c
  * checks them at compile time). */
+#define LW_LAST_HITS 4
 typedef struct lw_node {
     int32_t region; /* 0 for the root */
     uint32_t args;  /* its recorded arguments: lw_thread.args.blocks[args - 1]; 0 none */
     struct lw_node *parent, *first_child, *next_sibling;
-    /* The child found by the last lookup; lw_node_none (region 0, never a
-     * match) until there is one, so the hot path needs no NULL test. */
-    struct lw_node *last_hit;
+    /* The children found by the last LW_LAST_HITS lookups, the latest
+     * first: a parent that calls a few children in turn (a lock, a free,
+     * an unlock) finds them here. lw_node_none (region 0, never a match)
+     * until there is one, so the hot path needs no NULL test. */
+    struct lw_node *last_hit[LW_LAST_HITS];
     uint64_t visits, incl, min, max; /* ticks */
     /* Filled in when the profile is written (profile_write.c): exclusive
      * time, inclusive minus the callees' inclusive time (the hot path keeps

@@ -48,7 +48,8 @@ static lw_node *lw_node_new(lw_tree *tree, lw_node *parent, int32_t region)
     tree->arena.cur += bytes;
     n->region = region;
     n->parent = parent;
-    n->last_hit = &lw_node_none;
+    for (int k = 0; k < LW_LAST_HITS; k++)
+        n->last_hit[k] = &lw_node_none;
     n->min = UINT64_MAX;
     if (parent) {
         n->next_sibling = parent->first_child;
@@ -56,15 +57,6 @@ static lw_node *lw_node_new(lw_tree *tree, lw_node *parent, int32_t region)
         __atomic_store_n(&parent->first_child, n, __ATOMIC_RELEASE);
     }
     return n;
-}
-
-static size_t lw_hash(const lw_node *parent, int32_t region)
-{
-    uint64_t h = ((uint64_t)(uintptr_t)parent >> 4) ^ ((uint64_t)(uint32_t)region * 0x9e3779b97f4a7c15ull);
-    h ^= h >> 29;
-    h *= 0xbf58476d1ce4e5b9ull;
-    h ^= h >> 32;
-    return (size_t)h;
 }
 
 int lw_tree_init(lw_tree *tree)
@@ -102,10 +94,12 @@ static int lw_hash_grow(lw_tree *tree)
 lw_node *lw_tree_child(lw_tree *tree, lw_node *parent, int32_t region)
 {
     int saved = errno;
+    lw_node *found = lw_tree_find(tree, parent, region);
+    if (found)
+        return found;
     size_t i = lw_hash(parent, region) & tree->hash_mask;
-    for (lw_node *n; (n = tree->hash[i]); i = (i + 1) & tree->hash_mask)
-        if (n->parent == parent && n->region == region)
-            return n;
+    while (tree->hash[i])
+        i = (i + 1) & tree->hash_mask;
     if ((tree->hash_used + 1) * 2 > tree->hash_mask + 1) {
         if (lw_hash_grow(tree) < 0)
             goto fail;
@@ -200,14 +194,14 @@ static __attribute__((noinline)) int lw_enter_slow(lw_thread *t, int32_t id, voi
         return 0;
     }
     lw_node *parent = (t->stack + d)[-1].node; /* the root under the sentinel */
-    lw_node *n = parent->last_hit;
-    if (n->region != id) {
+    lw_node *n = lw_last_hit(parent, id);
+    if (!n) {
         n = lw_tree_child(&t->tree, parent, id);
         if (!n) { /* out of memory: this call is not recorded */
             LW_GUARD_CLEAR();
             return 0;
         }
-        parent->last_hit = n;
+        lw_note_hit(parent, n);
     }
     lw_frame *f = &t->stack[d];
     lw_frame_open(f, n, id, now, frame);
