@@ -88,6 +88,7 @@ struct lw_config {
                                   * when it cannot be loaded */
     bool tracing_requested;      /* as set */
     bool mpi_collectives;        /* take part in MPI at MPI_Init/MPI_Finalize (docs/mpi.md) */
+    bool measure_launcher;       /* LIBWRAP_MEASURE_LAUNCHER: measure mpirun, orted, srun, ... */
     enum lw_timer_kind timer; /* requested; lw_timer_name() says what is used */
     size_t total_memory;
     unsigned verbose;            /* set of lw_log_domain */
@@ -454,6 +455,7 @@ typedef struct lw_job {
     int must_write;    /* agreed at MPI_Finalize: write a part even without calls */
     int mpmd;          /* several programs in the job: no MPI collectives */
     int named_by_mpi;  /* `id` is rank 0's default directory name (mpi.c) */
+    const char *launcher_program; /* this process is a launcher or daemon (mpirun, ...): its name */
     long rank, size;   /* -1: unknown */
     const char *launcher; /* "Open MPI", "PMI", "PMIx", "Slurm", "MPI" */
     char *id;          /* in the default directory name */
@@ -469,6 +471,11 @@ typedef struct lw_job {
 } lw_job;
 
 extern lw_job lw_job_info;
+/* The name of a launcher or launcher daemon (mpirun, mpiexec, orterun,
+ * prterun, prted, orted, mpiexec.hydra, hydra_pmi_proxy, srun, slurmstepd)
+ * if this process is one, by its program name or its executable; NULL if
+ * not. Such a process is not measured unless LIBWRAP_MEASURE_LAUNCHER. */
+const char *lw_job_launcher_program(void);
 
 /* Reads the launcher's environment (before the settings: messages carry
  * the rank from the start). Logs what it found once the settings are read

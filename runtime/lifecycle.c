@@ -374,12 +374,32 @@ static void lw_start(void)
     lw_job_init();
     lw_config_load();
     lw_job_log();
+    /* A launcher or daemon (job.c) forwards every call unmeasured, as after
+     * the end: no directory, nothing written, its children (the ranks)
+     * start their own measurement from the environment it passes on. */
+    if (lw_job_info.launcher_program && !lw_cfg.measure_launcher) {
+        lw_log(LW_LOG_JOB, "%s is a launcher (%s): not measured (LIBWRAP_MEASURE_LAUNCHER=true measures it)",
+               lw_program_name(), lw_job_info.launcher_program);
+        LW_STORE(lw_state, 2);
+        LW_STORE(lw_tls.guard, 0);
+        errno = saved;
+        return;
+    }
     lw_timer_init(lw_cfg.timer);
     lw_thread_init_process();
     lw_region_init();
     lw_exec_init();
     lw_explicit_dir = lw_cfg.experiment_directory ? lw_absolute(lw_cfg.experiment_directory) : NULL;
     lw_dir_base = lw_explicit_dir ? strdup(lw_explicit_dir) : lw_default_dir();
+    /* A launcher measured on request: its own part in the directory the
+     * user named, which stays the job's (launcher-NAME-PID beside the
+     * ranks' parts); without a name, a lone process's directory. */
+    if (lw_job_info.launcher_program && lw_explicit_dir) {
+        free(lw_dir_base);
+        if (asprintf(&lw_dir_base, "%s/launcher-%s-%ld", lw_explicit_dir,
+                     lw_job_info.launcher_program, (long)getpid()) < 0)
+            lw_dir_base = NULL;
+    }
     /* Metric sources and listeners, the trace writer among them. */
     lw_plugins_load();
     lw_membarrier_ok = syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
