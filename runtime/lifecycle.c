@@ -184,6 +184,14 @@ const char *lw_experiment_dir(void)
     return dir;
 }
 
+const char *lw_job_directory(void)
+{
+    pthread_mutex_lock(&lw_dir_mutex);
+    const char *dir = lw_job_info.active ? lw_job_claim_dir(lw_explicit_dir) : NULL;
+    pthread_mutex_unlock(&lw_dir_mutex);
+    return dir;
+}
+
 const char *lw_experiment_dir_for_exec(void)
 {
     /* A fork child of a rank that execs becomes a process of that rank
@@ -491,6 +499,19 @@ static void lw_finish_as(const char *why, enum lw_end end)
     /* A rank of an MPI job where any rank measured writes its part even
      * without calls of its own (mpi.c): the job's end can then be counted. */
     int write = measured || (lw_job_info.must_write && end != LW_END_EXEC);
+    /* The profile went into the job's at MPI_Finalize (mpi.c): a rank
+     * writes a part only for its trace. Calls after MPI_Finalize are not
+     * in the job's profile (docs/mpi.md); the log counts them. */
+    int reduced = lw_job_info.reduced && !lw_job_info.forked;
+    if (reduced) {
+        uint64_t now = lw_rtree_visits_now();
+        if (now > lw_job_info.reduced_visits)
+            lw_log(LW_LOG_JOB, "%llu calls after MPI_Finalize are not in the job's profile "
+                   "(LIBWRAP_JOB_PARTS=true keeps them in the rank's part)",
+                   (unsigned long long)(now - lw_job_info.reduced_visits));
+        if (!lw_cfg.tracing)
+            write = 0;
+    }
     const char *dir = NULL;
     if (write)
         dir = lw_experiment_dir();
@@ -503,7 +524,7 @@ static void lw_finish_as(const char *why, enum lw_end end)
         lw_args_warn_unmatched();
     lw_lane_report();
     lw_signal_report();
-    if (dir && write && lw_cfg.profiling)
+    if (dir && write && lw_cfg.profiling && !reduced)
         lw_profile_write(dir);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     /* The threads' plugin handles end under the registry lock; the
@@ -521,6 +542,8 @@ static void lw_finish_as(const char *why, enum lw_end end)
         lw_log(LW_LOG_LIFECYCLE, "results written to %s (profile %.1f ms, plugins %.1f ms)", dir,
                (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6,
                (double)(t2.tv_sec - t1.tv_sec) * 1e3 + (double)(t2.tv_nsec - t1.tv_nsec) / 1e6);
+    else if (reduced)
+        lw_log(LW_LOG_LIFECYCLE, "the profile is in the job's: nothing else written");
     else if (!write)
         lw_log(LW_LOG_LIFECYCLE, "no call was measured: nothing written");
     /* Counted once the part is complete; the last rank merges the traces. */
