@@ -241,7 +241,10 @@ int lwr_html(const char *out_path, const lwr_profile *p, const char *trace_ancho
         lwr_xml_escape(out, *p->launcher ? p->launcher : "MPI");
         fputs(" job ", out);
         lwr_xml_escape(out, p->job);
-        fprintf(out, ": %zu ranks, %zu processes, timer ", p->nranks, p->nparts);
+        if (p->reduced)
+            fprintf(out, ": %zu ranks, reduced at MPI_Finalize, timer ", p->nranks);
+        else
+            fprintf(out, ": %zu ranks, %zu processes, timer ", p->nranks, p->nparts);
     } else {
         fprintf(out, "</h1>\n<p class=\"meta\">pid %lld, timer ", (long long)p->pid);
     }

@@ -90,6 +90,14 @@ static void free_parts(part_name *v, size_t n)
     free(v);
 }
 
+int lwr_job_has_parts(const char *dir)
+{
+    size_t n;
+    part_name *v = list_parts(dir, &n, 1);
+    free_parts(v, n);
+    return n > 0;
+}
+
 int lwr_is_job(const char *dir)
 {
     char path[4096];

@@ -86,6 +86,13 @@ static int experiment_profile(const experiment *e, lwr_profile *p, int64_t rank)
         return lwr_job_load(p, e->dir, rank);
     if (lwr_profile_load(p, e->profile))
         return -1;
+    if (rank >= 0 && p->reduced) {
+        fprintf(stderr,
+                "%s: %s: --rank %lld: this is the job's profile, reduced over its ranks at MPI_Finalize; "
+                "run the job with LIBWRAP_JOB_PARTS=true for a profile per rank\n",
+                LWR_PROG, e->profile, (long long)rank);
+        return -1;
+    }
     if (rank >= 0 && rank != p->rank) {
         fprintf(stderr, "%s: %s: --rank %lld: this is the profile of %s %lld, not a job's directory\n", LWR_PROG,
                 e->profile, (long long)rank, p->size > 1 ? "rank" : "a lone process, rank", (long long)p->rank);
@@ -97,7 +104,7 @@ static int experiment_profile(const experiment *e, lwr_profile *p, int64_t rank)
 /* A job's trace is merged from its ranks' parts when first needed. */
 static int experiment_trace(const experiment *e)
 {
-    return e->job && lwr_job_trace(e->dir, 1) < 0 ? -1 : 0;
+    return (e->job || lwr_job_has_parts(e->dir)) && lwr_job_trace(e->dir, 1) < 0 ? -1 : 0;
 }
 
 static void experiment_free(experiment *e)

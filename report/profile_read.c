@@ -226,6 +226,57 @@ static int read_node(const ctx *c, json_object *e, const char *where, lwr_node *
     return 0;
 }
 
+/* One per-rank statistic of a reduced job profile: {"min", "min_rank",
+ * "mean", "max", "max_rank"}. */
+static int read_rank_stat(const ctx *c, json_object *ranks, const char *key, const char *where,
+                          lwr_rank_stat *s)
+{
+    json_object *o, *v;
+    if (!json_object_object_get_ex(ranks, key, &o) || !json_object_is_type(o, json_type_object))
+        return fail(c, "%s.ranks: missing \"%s\" object", where, key);
+    uint64_t u;
+    if (get_u64(o, "min", &u) <= 0)
+        return fail(c, "%s.ranks.%s: missing \"min\"", where, key);
+    s->min = u;
+    if (get_u64(o, "max", &u) <= 0)
+        return fail(c, "%s.ranks.%s: missing \"max\"", where, key);
+    s->max = u;
+    s->mean = json_object_object_get_ex(o, "mean", &v) ? json_object_get_double(v) : 0;
+    s->min_rank = json_object_object_get_ex(o, "min_rank", &v) ? json_object_get_int64(v) : -1;
+    s->max_rank = json_object_object_get_ex(o, "max_rank", &v) ? json_object_get_int64(v) : -1;
+    return 0;
+}
+
+/* The job's reduced profile (docs/mpi.md): "reduced" at the top, and each
+ * function's per-rank statistics under "ranks". */
+static int read_reduced(const ctx *c, json_object *root)
+{
+    lwr_profile *p = c->p;
+    json_object *red, *funcs, *v;
+    if (!json_object_object_get_ex(root, "reduced", &red) || !json_object_is_type(red, json_type_object))
+        return 0;
+    p->reduced = 1;
+    p->is_job = 1;
+    p->rank = -1;
+    int64_t n = json_object_object_get_ex(red, "ranks_reduced", &v) ? json_object_get_int64(v) : p->size;
+    p->nranks = n > 0 ? (size_t)n : 0;
+    json_object_object_get_ex(root, "functions", &funcs);
+    for (size_t i = 0; i < p->nfuncs; i++) {
+        json_object *e = json_object_array_get_idx(funcs, i), *ranks;
+        char where[64];
+        snprintf(where, sizeof where, "functions[%zu]", i);
+        if (!json_object_object_get_ex(e, "ranks", &ranks) || !json_object_is_type(ranks, json_type_object))
+            continue;
+        lwr_func *f = &p->funcs[i];
+        f->has_rank_stats = 1;
+        f->ranks_called = json_object_object_get_ex(ranks, "called", &v) ? (uint64_t)json_object_get_int64(v) : 0;
+        if (read_rank_stat(c, ranks, "visits", where, &f->rank_visits) ||
+            read_rank_stat(c, ranks, "exclusive_ns", where, &f->rank_exclusive))
+            return -1;
+    }
+    return 0;
+}
+
 static int read_profile(const ctx *c, json_object *root)
 {
     lwr_profile *p = c->p;
@@ -296,6 +347,8 @@ static int read_profile(const ctx *c, json_object *root)
             return fail(c, "%s.arguments: %s", where, why);
     }
 
+    if (read_reduced(c, root))
+        return -1;
     if (!has_threads)
         return 0;
     p->nthreads = json_object_array_length(threads);
@@ -307,7 +360,7 @@ static int read_profile(const ctx *c, json_object *root)
         if (!json_object_is_type(t, json_type_object))
             return fail(c, "%s: expected an object", where);
         th->id = json_object_object_get_ex(t, "id", &id) ? json_object_get_int64(id) : (int64_t)i;
-        th->rank = -1;
+        th->rank = p->reduced ? LWR_ALL_RANKS : -1;
         th->root.symbol = lwr_xstrdup("");
         th->root.name = lwr_xstrdup("");
         th->root.metrics = lwr_xcalloc(p->nmetrics, sizeof(double));
@@ -469,7 +522,9 @@ void lwr_profile_free(lwr_profile *p)
 
 const char *lwr_thread_label(const lwr_thread *t, char buf[64])
 {
-    if (t->rank < 0)
+    if (t->rank == LWR_ALL_RANKS)
+        snprintf(buf, 64, "all ranks and threads");
+    else if (t->rank < 0)
         snprintf(buf, 64, "thread %lld", (long long)t->id);
     else if (t->image)
         snprintf(buf, 64, "rank %lld (exec %lld) thread %lld", (long long)t->rank, (long long)t->image,

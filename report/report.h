@@ -90,9 +90,12 @@ typedef struct lwr_func {
     size_t nargs;
 } lwr_func;
 
+/* The rank of the one call tree of a reduced job profile. */
+#define LWR_ALL_RANKS (-2)
+
 typedef struct lwr_thread {
     int64_t id;
-    int64_t rank;  /* the rank of a job's thread, -1 for a lone process */
+    int64_t rank;  /* the rank of a job's thread, -1 for a lone process, LWR_ALL_RANKS */
     int64_t image; /* 0, or K for the image of rank-N.K (the rank exec'd) */
     lwr_node root; /* synthetic: its children are the thread's call paths */
 } lwr_thread;
@@ -131,6 +134,10 @@ typedef struct lwr_profile {
     lwr_part *parts;
     size_t nparts;
     size_t nranks; /* distinct ranks among the parts */
+    /* The job's own profile, reduced over its ranks at MPI_Finalize
+     * (profile.json with "reduced"): no parts, one call tree for all ranks
+     * and threads, per-rank statistics from the runtime. */
+    int reduced;
 } lwr_profile;
 
 int lwr_profile_load(lwr_profile *p, const char *path);
@@ -164,6 +171,9 @@ const char *lwr_num_fmt(char buf[48], const lwr_num *n);
 
 /* Whether `dir` is the directory of a job: rank-N parts, no profile.json. */
 int lwr_is_job(const char *dir);
+/* Whether `dir` holds rank-N parts (a job's, with or without its own
+ * reduced profile.json): its trace is merged from them. */
+int lwr_job_has_parts(const char *dir);
 /* Loads every part's profile.json and sums them into `p` (functions by
  * symbol, threads side by side, per-rank statistics); `rank` >= 0 loads
  * only that rank's parts. */

@@ -294,7 +294,8 @@ static void print_json_job(FILE *out, const lwr_profile *p)
     lwr_json_bytes(out, "id", p->job);
     fputs(", \"launcher\": ", out);
     lwr_json_string(out, p->launcher ? p->launcher : "");
-    fprintf(out, ", \"size\": %lld, \"ranks\": %zu, \"processes\": [", (long long)p->size, p->nranks);
+    fprintf(out, ", \"size\": %lld, \"ranks\": %zu, \"reduced\": %s, \"processes\": [", (long long)p->size,
+            p->nranks, p->reduced ? "true" : "false");
     for (size_t i = 0; i < p->nparts; i++) {
         const lwr_part *q = &p->parts[i];
         fprintf(out, "%s\n  {\"rank\": %lld, \"image\": %lld, \"pid\": %lld, \"host\": ", i ? "," : "",
@@ -329,6 +330,14 @@ int lwr_print_table(FILE *out, const lwr_profile *p, const lwr_table_opts *o)
                      "%zu threads\n\n",
                 *p->program ? p->program : "?", (long long)p->rank, p->job, (long long)p->pid, p->host,
                 *p->timer ? p->timer : "?", p->nfuncs, p->nthreads);
+    } else if (p->reduced) {
+        char of[32] = "";
+        if (p->size > (int64_t)p->nranks)
+            snprintf(of, sizeof of, " of %lld", (long long)p->size);
+        fprintf(out, "libwrap profile: %s (%s job %s: %zu%s ranks, reduced at MPI_Finalize, timer %s), "
+                     "%zu functions\n\n",
+                *p->program ? p->program : "?", *p->launcher ? p->launcher : "MPI", p->job, p->nranks, of,
+                *p->timer ? p->timer : "?", p->nfuncs);
     } else if (p->is_job) {
         /* Ranks that measured nothing in a job without MPI wrote no part. */
         char of[32] = "";

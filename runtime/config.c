@@ -132,6 +132,8 @@ void lw_config_load(void)
     lw_get_bool("LIBWRAP_ENABLE_TRACING", &lw_cfg.tracing);
     lw_cfg.tracing_requested = lw_cfg.tracing;
     lw_get_bool("LIBWRAP_MPI_COLLECTIVES", &lw_cfg.mpi_collectives);
+    lw_get_bool("LIBWRAP_MEASURE_LAUNCHER", &lw_cfg.measure_launcher);
+    lw_get_bool("LIBWRAP_JOB_PARTS", &lw_cfg.job_parts);
     lw_get_bool("LIBWRAP_COMPENSATE", &lw_cfg.compensate);
 
     if ((v = getenv("LIBWRAP_TIMER")) && *v) {
@@ -189,6 +191,8 @@ int lw_config_write(FILE *out, const char *experiment_dir)
     fprintf(out, "LIBWRAP_TOTAL_MEMORY=%zu\n", lw_cfg.total_memory);
     fprintf(out, "LIBWRAP_VERBOSE=%s\n", verbose);
     fprintf(out, "LIBWRAP_MPI_COLLECTIVES=%s\n", lw_cfg.mpi_collectives ? "true" : "false");
+    fprintf(out, "LIBWRAP_MEASURE_LAUNCHER=%s\n", lw_cfg.measure_launcher ? "true" : "false");
+    fprintf(out, "LIBWRAP_JOB_PARTS=%s\n", lw_cfg.job_parts ? "true" : "false");
     fprintf(out, "LIBWRAP_ARGUMENTS=%s\n", lw_or_none(lw_cfg.arguments));
     return ferror(out) ? -1 : 0;
 }

@@ -88,6 +88,8 @@ struct lw_config {
                                   * when it cannot be loaded */
     bool tracing_requested;      /* as set */
     bool mpi_collectives;        /* take part in MPI at MPI_Init/MPI_Finalize (docs/mpi.md) */
+    bool measure_launcher;       /* LIBWRAP_MEASURE_LAUNCHER: measure mpirun, orted, srun, ... */
+    bool job_parts;              /* LIBWRAP_JOB_PARTS: every rank writes its own profile */
     enum lw_timer_kind timer; /* requested; lw_timer_name() says what is used */
     size_t total_memory;
     unsigned verbose;            /* set of lw_log_domain */
@@ -442,6 +444,41 @@ int lw_measured_something(void);
 pid_t lw_process_pid(void);                  /* updated in a fork child */
 const char *lw_program_name(void);
 
+/* The job's directory, claimed or joined now (a rank writing the job's
+ * reduced profile); NULL if it cannot be had (lifecycle.c). */
+const char *lw_job_directory(void);
+
+/* ---- profile_write.c / profile_reduce.c ---------------------------------- */
+
+/* Derives the exclusive and compensated times of a call tree (idempotent). */
+void lw_tree_finish(lw_node *n);
+/* A call's min or max in ticks, less its own measurement's cost. */
+uint64_t lw_minmax_c(int32_t region, uint64_t v);
+
+/*
+ * The job's profile, reduced over the ranks (profile_reduce.c; mpi.c moves
+ * the bytes): a rank's call paths and functions keyed by symbol, with sums,
+ * per-rank extremes and the lowest rank lacking each, for a contiguous
+ * range of ranks. Merging the next range's serialised tree extends the
+ * range; the first rank of the job writes the result.
+ */
+typedef struct lw_rtree lw_rtree;
+/* This rank's own profile as a tree of the job (threads stopped or not);
+ * *visits: the calls it holds. */
+lw_rtree *lw_rtree_local(long rank, uint64_t *visits);
+/* The tree as bytes (malloc'ed) for the next rank up the reduction. */
+int lw_rtree_pack(const lw_rtree *t, char **buf, size_t *len);
+/* Adds the next range's packed tree; 0, or -1 if it is not one. */
+int lw_rtree_merge(lw_rtree *t, const char *buf, size_t len);
+/* The ranks [first, end) sent nothing readable: they count as lacking
+ * every path, and the job's profile says they are missing. */
+void lw_rtree_lost(lw_rtree *t, int64_t first, int64_t end);
+/* The total visits of this process's own trees now (registry lock held). */
+uint64_t lw_rtree_visits_now(void);
+/* profile.json and profile.txt of the job of `size` ranks into `dir`. */
+int lw_rtree_write(lw_rtree *t, const char *dir, long size);
+void lw_rtree_free(lw_rtree *t);
+
 /* ---- job.c ------------------------------------------------------------- */
 
 /*
@@ -457,6 +494,9 @@ typedef struct lw_job {
     int must_write;    /* agreed at MPI_Finalize: write a part even without calls */
     int mpmd;          /* several programs in the job: no MPI collectives */
     int named_by_mpi;  /* `id` is rank 0's default directory name (mpi.c) */
+    const char *launcher_program; /* this process is a launcher or daemon (mpirun, ...): its name */
+    int reduced;       /* the profile went into the job's, reduced at MPI_Finalize (mpi.c) */
+    uint64_t reduced_visits; /* this rank's visits then (calls after it are not in the job's) */
     long rank, size;   /* -1: unknown */
     const char *launcher; /* "Open MPI", "PMI", "PMIx", "Slurm", "MPI" */
     char *id;          /* in the default directory name */
@@ -472,6 +512,11 @@ typedef struct lw_job {
 } lw_job;
 
 extern lw_job lw_job_info;
+/* The name of a launcher or launcher daemon (mpirun, mpiexec, orterun,
+ * prterun, prted, orted, mpiexec.hydra, hydra_pmi_proxy, srun, slurmstepd)
+ * if this process is one, by its program name or its executable; NULL if
+ * not. Such a process is not measured unless LIBWRAP_MEASURE_LAUNCHER. */
+const char *lw_job_launcher_program(void);
 
 /* Reads the launcher's environment (before the settings: messages carry
  * the rank from the start). Logs what it found once the settings are read

@@ -147,6 +147,51 @@ static void lw_pmi_local_identity(lw_job *j)
         j->key = NULL;
 }
 
+/*
+ * Launchers and their daemons inherit LD_PRELOAD when a job script exports
+ * it, and may well call the wrapped library themselves (Open MPI's mpirun
+ * reads its topology through zlib's gzopen). Measured, such a process
+ * would be a lone process and take the directory the user named before
+ * the job's ranks could. They are known by name: the program's own
+ * (argv[0], as Debian's mpirun.openmpi or mpiexec.mpich) or its
+ * executable's (/proc/self/exe: mpirun.openmpi is orterun, mpiexec.mpich
+ * is mpiexec.hydra).
+ */
+static const char *lw_launcher_match(const char *name)
+{
+    static const char *const names[] = {"mpirun",  "mpiexec",         "orterun",
+                                        "prterun", "prted",           "orted",
+                                        "srun",    "hydra_pmi_proxy", "slurmstepd"};
+    const char *base = strrchr(name, '/');
+    base = base ? base + 1 : name;
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        size_t n = strlen(names[i]);
+        /* mpiexec.hydra, mpirun.openmpi, mpiexec.mpich: a suffix after a dot */
+        if (strncmp(base, names[i], n) == 0 && (base[n] == 0 || base[n] == '.'))
+            return names[i];
+    }
+    return NULL;
+}
+
+const char *lw_job_launcher_program(void)
+{
+    static int done;
+    static const char *found;
+    if (done)
+        return found;
+    done = 1;
+    found = lw_launcher_match(program_invocation_name);
+    if (!found) {
+        char exe[4096];
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        if (n > 0) {
+            exe[n] = 0;
+            found = lw_launcher_match(exe);
+        }
+    }
+    return found;
+}
+
 static void lw_job_set_who(void)
 {
     char who[64] = "";
@@ -168,6 +213,13 @@ void lw_job_init(void)
     if (lw_read_line("/proc/sys/kernel/random/boot_id", j->boot_id, sizeof j->boot_id) < 0)
         j->boot_id[0] = 0;
 
+    /* A launcher is never a rank, though it may run inside a job of
+     * another launcher (Hydra's proxies under srun see its SLURM_*). */
+    j->launcher_program = lw_job_launcher_program();
+    if (j->launcher_program) {
+        lw_job_set_who();
+        return;
+    }
     /* The order matters where launchers nest: Open MPI's mpirun or Hydra
      * inside a Slurm allocation leave SLURM_* variables of their own step
      * in the ranks' environment. */

@@ -184,6 +184,14 @@ const char *lw_experiment_dir(void)
     return dir;
 }
 
+const char *lw_job_directory(void)
+{
+    pthread_mutex_lock(&lw_dir_mutex);
+    const char *dir = lw_job_info.active ? lw_job_claim_dir(lw_explicit_dir) : NULL;
+    pthread_mutex_unlock(&lw_dir_mutex);
+    return dir;
+}
+
 const char *lw_experiment_dir_for_exec(void)
 {
     /* A fork child of a rank that execs becomes a process of that rank
@@ -374,12 +382,32 @@ static void lw_start(void)
     lw_job_init();
     lw_config_load();
     lw_job_log();
+    /* A launcher or daemon (job.c) forwards every call unmeasured, as after
+     * the end: no directory, nothing written, its children (the ranks)
+     * start their own measurement from the environment it passes on. */
+    if (lw_job_info.launcher_program && !lw_cfg.measure_launcher) {
+        lw_log(LW_LOG_JOB, "%s is a launcher (%s): not measured (LIBWRAP_MEASURE_LAUNCHER=true measures it)",
+               lw_program_name(), lw_job_info.launcher_program);
+        LW_STORE(lw_state, 2);
+        LW_STORE(lw_tls.guard, 0);
+        errno = saved;
+        return;
+    }
     lw_timer_init(lw_cfg.timer);
     lw_thread_init_process();
     lw_region_init();
     lw_exec_init();
     lw_explicit_dir = lw_cfg.experiment_directory ? lw_absolute(lw_cfg.experiment_directory) : NULL;
     lw_dir_base = lw_explicit_dir ? strdup(lw_explicit_dir) : lw_default_dir();
+    /* A launcher measured on request: its own part in the directory the
+     * user named, which stays the job's (launcher-NAME-PID beside the
+     * ranks' parts); without a name, a lone process's directory. */
+    if (lw_job_info.launcher_program && lw_explicit_dir) {
+        free(lw_dir_base);
+        if (asprintf(&lw_dir_base, "%s/launcher-%s-%ld", lw_explicit_dir,
+                     lw_job_info.launcher_program, (long)getpid()) < 0)
+            lw_dir_base = NULL;
+    }
     /* Metric sources and listeners, the trace writer among them. */
     lw_plugins_load();
     lw_membarrier_ok = syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
@@ -471,6 +499,19 @@ static void lw_finish_as(const char *why, enum lw_end end)
     /* A rank of an MPI job where any rank measured writes its part even
      * without calls of its own (mpi.c): the job's end can then be counted. */
     int write = measured || (lw_job_info.must_write && end != LW_END_EXEC);
+    /* The profile went into the job's at MPI_Finalize (mpi.c): a rank
+     * writes a part only for its trace. Calls after MPI_Finalize are not
+     * in the job's profile (docs/mpi.md); the log counts them. */
+    int reduced = lw_job_info.reduced && !lw_job_info.forked;
+    if (reduced) {
+        uint64_t now = lw_rtree_visits_now();
+        if (now > lw_job_info.reduced_visits)
+            lw_log(LW_LOG_JOB, "%llu calls after MPI_Finalize are not in the job's profile "
+                   "(LIBWRAP_JOB_PARTS=true keeps them in the rank's part)",
+                   (unsigned long long)(now - lw_job_info.reduced_visits));
+        if (!lw_cfg.tracing)
+            write = 0;
+    }
     const char *dir = NULL;
     if (write)
         dir = lw_experiment_dir();
@@ -483,7 +524,7 @@ static void lw_finish_as(const char *why, enum lw_end end)
         lw_args_warn_unmatched();
     lw_lane_report();
     lw_signal_report();
-    if (dir && write && lw_cfg.profiling)
+    if (dir && write && lw_cfg.profiling && !reduced)
         lw_profile_write(dir);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     /* The threads' plugin handles end under the registry lock; the
@@ -501,6 +542,8 @@ static void lw_finish_as(const char *why, enum lw_end end)
         lw_log(LW_LOG_LIFECYCLE, "results written to %s (profile %.1f ms, plugins %.1f ms)", dir,
                (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6,
                (double)(t2.tv_sec - t1.tv_sec) * 1e3 + (double)(t2.tv_nsec - t1.tv_nsec) / 1e6);
+    else if (reduced)
+        lw_log(LW_LOG_LIFECYCLE, "the profile is in the job's: nothing else written");
     else if (!write)
         lw_log(LW_LOG_LIFECYCLE, "no call was measured: nothing written");
     /* Counted once the part is complete; the last rank merges the traces. */

@@ -25,7 +25,8 @@
  * nothing after MPI_Finalize.
  *
  *   MPI_Init:     rank and size; rank 0's name for the job; clock sample 1
- *   MPI_Finalize: clock sample 2; did any rank measure anything? (MPI_BOR)
+ *   MPI_Finalize: clock sample 2; did any rank measure anything? (MPI_BOR);
+ *                 if so, the job's profile along a binomial tree (profile_reduce.c)
  *
  * A clock sample: ranks on another host (boot id or host name) than rank 0
  * exchange 10 ping-pongs with it; the one with the shortest round trip
@@ -281,6 +282,87 @@ out:
     errno = saved;
 }
 
+/* Bytes to a rank, in pieces an int count holds: the length first. */
+static int lw_mpi_send_bytes(const char *buf, uint64_t len, int to)
+{
+    if (M.send(&len, 8, M.byte, to, LW_MPI_TAG, M.comm) != 0)
+        return -1;
+    for (uint64_t off = 0; off < len;) {
+        int n = len - off > (1u << 30) ? 1 << 30 : (int)(len - off);
+        if (M.send(buf + off, n, M.byte, to, LW_MPI_TAG, M.comm) != 0)
+            return -1;
+        off += (uint64_t)n;
+    }
+    return 0;
+}
+
+/* What lw_mpi_send_bytes sent, malloc'ed; a length of 0 is a rank that
+ * had nothing to send (no memory), and gives NULL. */
+static char *lw_mpi_recv_bytes(uint64_t *len, int from)
+{
+    *len = 0;
+    if (M.recv(len, 8, M.byte, from, LW_MPI_TAG, M.comm, M.status_ignore) != 0)
+        return NULL;
+    char *buf = *len ? malloc(*len) : NULL;
+    for (uint64_t off = 0; off < *len;) {
+        int n = *len - off > (1u << 30) ? 1 << 30 : (int)(*len - off);
+        /* Without memory the bytes are still taken off the wire. */
+        static char sink[1 << 16];
+        if (!buf)
+            n = n > (int)sizeof sink ? (int)sizeof sink : n;
+        if (M.recv(buf ? buf + off : sink, n, M.byte, from, LW_MPI_TAG, M.comm, M.status_ignore) != 0) {
+            free(buf);
+            return NULL;
+        }
+        off += (uint64_t)n;
+    }
+    return buf;
+}
+
+/*
+ * The job's profile (profile_reduce.c), reduced along a binomial tree:
+ * rank r receives from r+1, r+2, r+4, ... (each the tree of the ranks
+ * [r+m, r+2m)) while r's bit m is clear, then sends its tree to r-m. A
+ * rank holds its own tree and one incoming at a time; rank 0 ends with the
+ * job's after log2(size) steps. A rank that cannot build or read a tree
+ * still sends, an empty message, so no rank waits for ever; the job's
+ * profile then says how many ranks it holds.
+ */
+static void lw_mpi_reduce_profile(void)
+{
+    lw_rtree *t = lw_rtree_local(M.rank, &lw_job_info.reduced_visits);
+    int ok = t != NULL;
+    for (int m = 1; m < M.size; m <<= 1) {
+        if (M.rank & m) {
+            char *buf = NULL;
+            size_t len = 0;
+            if (!ok || lw_rtree_pack(t, &buf, &len) < 0)
+                len = 0;
+            lw_mpi_send_bytes(buf, len, M.rank - m);
+            free(buf);
+            break;
+        }
+        if (M.rank + m >= M.size)
+            continue;
+        uint64_t len;
+        char *buf = lw_mpi_recv_bytes(&len, M.rank + m);
+        if (ok && (!buf || lw_rtree_merge(t, buf, len) < 0)) {
+            int end = M.rank + 2 * m < M.size ? M.rank + 2 * m : M.size;
+            lw_log(LW_LOG_JOB, "the profiles of ranks %d to %d were not received: the job's profile "
+                   "lacks them", M.rank + m, end - 1);
+            lw_rtree_lost(t, M.rank + m, end);
+        }
+        free(buf);
+    }
+    if (M.rank == 0 && t) {
+        const char *dir = lw_job_directory();
+        if (dir && lw_rtree_write(t, dir, M.size) == 0)
+            lw_log(LW_LOG_JOB, "the job's profile of %d ranks written to %s/profile.json", M.size, dir);
+    }
+    lw_rtree_free(t);
+    lw_job_info.reduced = 1;
+}
+
 void libwrap_mpi_before_finalize(void)
 {
     /* Taken part in at MPI_Init means taken part in now: the other ranks
@@ -295,7 +377,10 @@ void libwrap_mpi_before_finalize(void)
     unsigned char mine = (unsigned char)lw_measured_something(), any = 0;
     if (M.allreduce(&mine, &any, 1, M.byte, M.bor, M.comm) == 0 && any && lw_job_info.active) {
         lw_job_info.must_write = 1;
-        lw_log(LW_LOG_JOB, "MPI_Finalize: a rank measured: every rank writes its part");
+        lw_log(LW_LOG_JOB, "MPI_Finalize: a rank measured");
+        /* Decided alike on every rank: the settings and `any` are shared. */
+        if (lw_cfg.profiling && !lw_cfg.job_parts && !lw_cfg.arguments)
+            lw_mpi_reduce_profile();
     }
     M.comm_free(&M.comm);
     M.have_comm = 0;

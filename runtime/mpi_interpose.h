@@ -24,7 +24,8 @@ LIBWRAP_MPI_API void libwrap_mpi_after_init(void);
 
 /* MPI_Finalize is about to run: a second clock measurement, and the ranks
  * agree whether any of them measured something (then every rank writes its
- * part, so that the end of the job can be counted). errno is kept. */
+ * part, so that the end of the job can be counted, and the ranks reduce
+ * their profiles into the job's, written by rank 0). errno is kept. */
 LIBWRAP_MPI_API void libwrap_mpi_before_finalize(void);
 
 #endif /* LIBWRAP_RUNTIME_MPI_INTERPOSE_H */

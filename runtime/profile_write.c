@@ -55,7 +55,7 @@ static double lw_outside(const lw_node *n)
  * at 0 applied; so no time is negative, callees stay within their caller
  * and exclusive within inclusive.
  */
-static void lw_tree_finish(lw_node *n)
+void lw_tree_finish(lw_node *n)
 {
     uint64_t incl_callees = 0, incl_c_callees = 0;
     double cost_callees = 0;
@@ -72,7 +72,7 @@ static void lw_tree_finish(lw_node *n)
 }
 
 /* A call's min or max, less its own measurement's cost. */
-static uint64_t lw_minmax_c(int32_t region, uint64_t v)
+uint64_t lw_minmax_c(int32_t region, uint64_t v)
 {
     double c = (double)v - lw_costs[lw_region_kind(region)].inside;
     return c > 0 ? (uint64_t)(c + 0.5) : 0;

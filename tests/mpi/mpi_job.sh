@@ -60,6 +60,10 @@ check_job() {
     local d=$1 np=$2 steps=$3 hosts=${4:-} launcher=${LAUNCHER:-Open MPI}
     grep -q '^JOB_KEY=' "$d/config.txt" || fail "$d/config.txt lacks the job's key"
     grep -qx "JOB_SIZE=$np" "$d/config.txt" || fail "$d/config.txt: JOB_SIZE is not $np"
+    if [ -f "$d/profile.json" ]; then
+        check_reduced "$d" "$np" "$steps"
+        return
+    fi
     [ "$(grep -c '^rank ' "$d/finished.txt")" = "$np" ] || fail "$d/finished.txt: not $np finished ranks"
     local r host
     for ((r = 0; r < np; r++)); do
@@ -82,6 +86,47 @@ PY
             *) fail "$d: unexpected $e" ;;
         esac
     done
+}
+
+# check_reduced DIR NP STEPS: the job's one profile, reduced over its NP
+# ranks at MPI_Finalize: the sums are NP times each rank's exact visits,
+# every rank's own visits are the smallest and the largest, and no rank
+# wrote a profile of its own (with tracing, parts hold their traces only).
+check_reduced() {
+    local d=$1 np=$2 steps=$3 launcher=${LAUNCHER:-Open MPI}
+    python3 - "$d" "$np" "$steps" "$launcher" <<'PY' || fail "$d: the job's reduced profile is wrong"
+import json, os, sys
+d, np, steps, launcher = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+p = json.load(open(d + "/profile.json"))
+assert p["reduced"]["ranks"] == np and p["reduced"]["ranks_reduced"] == np, p["reduced"]
+assert p["size"] == np and p["launcher"] == launcher, (p["size"], p["launcher"])
+f = {x["symbol"]: x for x in p["functions"]}
+for sym, per in (("mlib_step", steps), ("mlib_chain", 2)):
+    r = f[sym]["ranks"]
+    assert f[sym]["visits"] == np * per, (sym, f[sym]["visits"])
+    assert r["called"] == np and r["visits"]["min"] == r["visits"]["max"] == per, (sym, r)
+    assert r["visits"]["mean"] == per and 0 <= r["visits"]["max_rank"] < np, r
+    e = r["exclusive_ns"]
+    assert e["min"] <= e["mean"] <= e["max"] and abs(e["mean"] * np - f[sym]["exclusive_ns"]) <= np, (e, f[sym])
+# the call tree: one thread, the paths summed over ranks and threads
+cp = {n["symbol"]: n for n in p["threads"][0]["callpath"]}
+assert len(p["threads"]) == 1 and cp["mlib_step"]["visits"] == np * steps, cp
+assert cp["mlib_step"]["ranks"]["visits"]["min"] == steps
+for e in os.listdir(d):
+    assert not os.path.exists(os.path.join(d, e, "profile.json")), "a part's own profile: " + e
+PY
+    for e in $(ls -A "$d"); do
+        case $e in
+            config.txt | profile.json | profile.txt | finished.txt | rank-[0-9]* | traces | traces.otf2 | traces.def) ;;
+            *) fail "$d: unexpected $e" ;;
+        esac
+    done
+    if [ ! -e "$d/rank-0" ]; then
+        [ "$(ls -A "$d" | tr '\n' ' ')" = "config.txt profile.json profile.txt " ] ||
+            fail "$d: a profiled job without tracing holds more than 3 files: $(ls -A "$d")"
+    else
+        [ "$(grep -c '^rank ' "$d/finished.txt")" = "$np" ] || fail "$d/finished.txt: not $np finished ranks"
+    fi
 }
 
 # check_trace DIR NP STEPS: one archive for the whole job, read by
@@ -125,8 +170,16 @@ preload_x)
     d=$(only_dir prof)
     [[ $d =~ /libwrap-ompi-[0-9]+$ ]] || fail "default job directory name: $d"
     check_job "$d" $NP $steps
+    [ -f "$d/profile.json" ] || fail "no job profile reduced at MPI_Finalize"
     [ "$(report_total "$d")" = $((NP * steps)) ] || fail "libwrap-report: not the job's total visits"
     [ ! -e "$d/traces.otf2" ] || fail "a trace without LIBWRAP_ENABLE_TRACING"
+    # LIBWRAP_JOB_PARTS=true: a part per rank, as a lone process writes it.
+    job parts -- "${MPIRUN[@]}" -np $NP -x LD_PRELOAD="$PRELOAD" -x LIBWRAP_JOB_PARTS=true "$S/app" $CALLS
+    same parts ref
+    d=$(only_dir parts)
+    [ ! -e "$d/profile.json" ] || fail "LIBWRAP_JOB_PARTS=true: a reduced profile too"
+    check_job "$d" $NP $steps
+    [ "$(report_total "$d")" = $((NP * steps)) ] || fail "libwrap-report on parts: not the job's total visits"
     job trace -- "${MPIRUN[@]}" -np $NP -x LD_PRELOAD="$PRELOAD" -x LIBWRAP_ENABLE_TRACING=true "$S/app" $CALLS
     same trace ref
     d=$(only_dir trace)
@@ -139,7 +192,15 @@ preload_x)
     job idle -- "${MPIRUN[@]}" -np $NP -x LD_PRELOAD="$PRELOAD" -x LIBWRAP_ENABLE_TRACING=true "$S/app" $CALLS idle=2
     same idle idle_ref
     d=$(only_dir idle)
-    $CHECK "$d/rank-2" "prof['rank'] == 2" "prof['functions'] == []" > /dev/null
+    [ ! -e "$d/rank-2/profile.json" ] || fail "idle rank: a part's own profile"
+    # The reduced profile knows rank 2 lacked every call: 0 there.
+    python3 - "$d/profile.json" <<'PY' || fail "idle rank: the reduced profile does not show rank 2 at 0"
+import json, sys
+p = json.load(open(sys.argv[1]))
+r = {f["symbol"]: f for f in p["functions"]}["mlib_step"]["ranks"]
+assert r["called"] == 3 and r["visits"]["min"] == 0 and r["visits"]["min_rank"] == 2, r
+assert r["visits"]["max"] == 600 and r["visits"]["mean"] == 450, r
+PY
     [ "$(grep -c '^rank ' "$d/finished.txt")" = $NP ] || fail "idle rank: not $NP finished"
     "$OTF2_PRINT" -G "$d/traces.otf2" > defs.txt 2> print.err || fail "idle rank: the last rank did not merge"
     [ "$(grep -c '^LOCATION ' defs.txt)" = 6 ] || fail "idle rank: expected 6 locations"
@@ -170,6 +231,71 @@ preload_launcher)
     done
     grep -q 'nothing written' log.err || fail "processes that measured nothing do not say so"
     ! grep -q 'no results written' log.err || fail "old message"
+    # The launcher itself calls a wrapped library: Open MPI's mpirun opens
+    # its topology with zlib's gzopen. With a zlib wrapper exported to it
+    # besides mlib's, and a directory named, the launcher is not measured:
+    # the named directory is the job's, and holds the ranks' results only.
+    [ -f /usr/include/zlib.h ] || skip "zlib's header not installed (Debian: apt-get install zlib1g-dev)"
+    libwrap-init --name zl -x c --libs -lz --prefix "$PWD/zprefix" zw > zinit.log 2>&1 ||
+        { cat zinit.log; fail "libwrap-init of zlib failed"; }
+    echo '#include <zlib.h>' >> zw/libwrap.h
+    printf '#include <zlib.h>\nint main(void)\n{\n    return zlibVersion()[0] == 0;\n}\n' > zw/main.c
+    make -C zw all install > zmake.log 2>&1 || { cat zmake.log; fail "make install of the zlib wrapper failed"; }
+    ZPRE=$(LIBWRAP_PATH=$PWD/zprefix libwrap-info preload zl)
+    both="$ZPRE $PRELOAD"
+    job zref -- "${MPIRUN[@]}" -np $NP "$S/app" $CALLS
+    job zlaunch LD_PRELOAD="$both" LIBWRAP_EXPERIMENT_DIRECTORY=exp LIBWRAP_VERBOSE=job -- \
+        "${MPIRUN[@]}" -np $NP "$S/app" $CALLS
+    same_out() {
+        cmp -s "$1.out" "$2.out" && cmp -s "$1.status" "$2.status" || fail "$1: output or status differs"
+    }
+    same_out zlaunch zref
+    grep -q "^libwrap: \[job\] .*mpirun.* is a launcher (mpirun): not measured" zlaunch.err ||
+        fail "the launcher does not say it is not measured: $(grep -v 'rank' zlaunch.err | head -3)"
+    [ "$(ls -A zlaunch)" = exp ] || fail "the launcher left: $(ls -A zlaunch)"
+    check_job zlaunch/exp $NP $steps
+    python3 - zlaunch/exp/profile.json <<'PY' || fail "the job's profile holds the launcher's calls"
+import json, sys
+p = json.load(open(sys.argv[1]))
+assert p["program"].endswith("/app") and p["reduced"]["ranks"] == 4, p["program"]
+PY
+    # Parts on request: only rank parts, each with its exact visits.
+    job zparts LD_PRELOAD="$both" LIBWRAP_EXPERIMENT_DIRECTORY=exp LIBWRAP_JOB_PARTS=true -- \
+        "${MPIRUN[@]}" -np $NP "$S/app" $CALLS
+    same zparts zref
+    # (the ranks' MPI_Init calls gzopen too, on a thread of their own)
+    for r in 0 1 2 3; do
+        $CHECK zparts/exp/rank-$r "prof['rank'] == $r" "visits('mlib_step') == $steps" "visits('mlib_chain') == 2" \
+            > /dev/null || fail "rank $r's part"
+    done
+    [ "$(ls -A zparts/exp | tr '\n' ' ')" = "config.txt finished.txt rank-0 rank-1 rank-2 rank-3 " ] ||
+        fail "not only the ranks' parts: $(ls -A zparts/exp)"
+    # LIBWRAP_MEASURE_LAUNCHER=true: the launcher in a part of its own,
+    # beside the job's results, which stay the job's.
+    job zmeasure LD_PRELOAD="$both" LIBWRAP_EXPERIMENT_DIRECTORY=exp LIBWRAP_MEASURE_LAUNCHER=true -- \
+        "${MPIRUN[@]}" -np $NP "$S/app" $CALLS
+    same zmeasure zref
+    lp=$(ls -d zmeasure/exp/launcher-mpirun-* 2> /dev/null) || fail "no launcher part: $(ls -A zmeasure/exp)"
+    $CHECK "$lp" "visits('gzopen') > 0" "prof['size'] == 1" "'launcher' not in prof" > /dev/null ||
+        fail "the launcher's part does not hold its gzopen calls"
+    python3 - zmeasure/exp <<'PY' || fail "with the launcher measured, the job's directory is not the job's"
+import json, os, sys
+d = sys.argv[1]
+p = json.load(open(d + "/profile.json"))
+assert p["reduced"]["ranks"] == 4 and p["program"].endswith("/app"), p["program"]
+e = sorted(os.listdir(d))
+assert len(e) == 4 and e[0] == "config.txt" and e[1].startswith("launcher-mpirun-") and e[2:] == ["profile.json", "profile.txt"], e
+PY
+    grep -q '^JOB_KEY=ompi:' zmeasure/exp/config.txt || fail "the named directory's config.txt is not the job's"
+    # A program named as a launcher is recognised by its name alone.
+    mkdir -p fake && cp "$S/plain" fake/srun
+    job fake_ref -- "$PWD/fake/srun" 10
+    job fakel LD_PRELOAD="$PRELOAD" -- "$PWD/fake/srun" 10
+    same fakel fake_ref
+    [ -z "$(ls -A fakel)" ] || fail "a program named srun was measured: $(ls -A fakel)"
+    job fakem LD_PRELOAD="$PRELOAD" LIBWRAP_MEASURE_LAUNCHER=true -- "$PWD/fake/srun" 10
+    same fakem fake_ref
+    $CHECK "$(only_dir fakem)" "visits('mlib_step') == 20" > /dev/null || fail "srun measured on request"
     ;;
 linktime)
     # The program linked with libwrap --libwrap=linktime:mlib.
@@ -211,7 +337,7 @@ SH
     two=("${MPIRUN[@]}" --hostfile "$PWD/hosts" --mca plm_rsh_agent "$PWD/fake_ssh" -np $NP)
     job ref -- "${two[@]}" "$S/app" $CALLS
     grep -q "^ranks $NP" ref.out || fail "the two-node launch does not work here: $(cat ref.err)"
-    job trace LD_PRELOAD="$PRELOAD" LIBWRAP_ENABLE_TRACING=true -- "${two[@]}" "$S/app" $CALLS
+    job trace LD_PRELOAD="$PRELOAD" LIBWRAP_ENABLE_TRACING=true LIBWRAP_JOB_PARTS=true -- "${two[@]}" "$S/app" $CALLS
     same trace ref
     d=$(only_dir trace)
     check_job "$d" $NP $steps "$hosts"
@@ -221,6 +347,8 @@ SH
     # The clock offsets of the second node's ranks are measured (or, on a
     # loaded machine, found too slow to measure); rank 0's node is not.
     job clock LD_PRELOAD="$PRELOAD" LIBWRAP_ENABLE_TRACING=true LIBWRAP_VERBOSE=job -- "${two[@]}" "$S/app" $CALLS
+    # The profile reduced over both nodes.
+    check_reduced "$(only_dir clock)" $NP $steps
     if [ "${hosts##* }" = node2 ]; then
         for r in 2 3; do
             grep -Eq "^libwrap: rank $r: \[job\] clock: (rank 0's monotonic clock is ours [-+][0-9]+ ns|round trip)" \
@@ -318,9 +446,17 @@ messages)
         "$S/app" $CALLS
     cmp -s bad.out ref.out && cmp -s bad.status ref.status || fail "an unwritable directory changed the program's output"
     [ -z "$(ls -A bad)" ] || fail "results went elsewhere: $(ls -A bad)"
+    # Rank 0 writes the job's profile, so it alone says so; with a part
+    # per rank, every rank does.
+    grep -q "^libwrap: rank 0: warning: cannot create the experiment directory /proc/libwrap-job: .*set LIBWRAP_EXPERIMENT_DIRECTORY to a writable place" \
+        bad.err || fail "rank 0: no clear message: $(cat bad.err)"
+    [ "$(grep -c '^libwrap: ' bad.err)" = 1 ] || fail "reduced: more than rank 0's message: $(cat bad.err)"
+    job badp -- "${MPIRUN[@]}" -np $NP -x LD_PRELOAD="$PRELOAD" -x LIBWRAP_EXPERIMENT_DIRECTORY=/proc/libwrap-job \
+        -x LIBWRAP_JOB_PARTS=true "$S/app" $CALLS
+    [ -z "$(ls -A badp)" ] || fail "results went elsewhere: $(ls -A badp)"
     for r in 0 1 2 3; do
         grep -q "^libwrap: rank $r: warning: cannot create the experiment directory /proc/libwrap-job: .*set LIBWRAP_EXPERIMENT_DIRECTORY to a writable place" \
-            bad.err || fail "rank $r: no clear message: $(cat bad.err)"
+            badp.err || fail "rank $r: no clear message: $(cat badp.err)"
     done
     # The program's exit status is its own (mpirun reports it; its message
     # names Open MPI's job id, which differs between any two runs).
@@ -352,8 +488,20 @@ explicit_dir)
     grep -qx "LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/x/exp/rank-2" x/exp/rank-2/config.txt || fail "part config.txt"
     ;;
 report)
-    # libwrap-report on a job: every table and picture.
-    job trace -- "${MPIRUN[@]}" -np $NP -x LD_PRELOAD="$PRELOAD" -x LIBWRAP_ENABLE_TRACING=true "$S/app" $CALLS
+    # libwrap-report on a job's reduced profile: the sums and the ranks'
+    # extremes; no rank of its own to show.
+    job red -- "${MPIRUN[@]}" -np $NP -x LD_PRELOAD="$PRELOAD" -x LIBWRAP_ENABLE_TRACING=true "$S/app" $CALLS
+    d=$(only_dir red)
+    libwrap-report "$d" > red.txt || fail "table of a reduced profile"
+    grep -q "Open MPI job .*: $NP ranks, reduced at MPI_Finalize" red.txt || fail "reduced: header $(head -1 red.txt)"
+    grep -Eq "^mlib_step +$((NP * steps)) .* $NP/$NP " red.txt || fail "reduced: table row: $(cat red.txt)"
+    ! libwrap-report --rank 2 "$d" > /dev/null 2> red2.err || fail "--rank 2 of a reduced profile succeeded"
+    grep -q "LIBWRAP_JOB_PARTS=true" red2.err || fail "--rank 2 of a reduced profile: $(cat red2.err)"
+    libwrap-report --tree --flamegraph --timeline --html "$d" > /dev/null || fail "pictures of a reduced profile"
+    grep -q "all ranks and threads" "$d/flamegraph.svg" || fail "reduced: the flame graph's tree"
+    # Every table and picture of a job with its parts.
+    job trace -- "${MPIRUN[@]}" -np $NP -x LD_PRELOAD="$PRELOAD" -x LIBWRAP_ENABLE_TRACING=true \
+        -x LIBWRAP_JOB_PARTS=true "$S/app" $CALLS
     d=$(only_dir trace)
     libwrap-report "$d" > table.txt || fail "table"
     grep -q "Open MPI job .*: $NP ranks, $NP processes" table.txt || fail "table header: $(head -1 table.txt)"
@@ -484,10 +632,14 @@ fftw)
     check_fftw() {
         local d r
         d=$(only_dir "$1")
-        for ((r = 0; r < NP; r++)); do
-            $CHECK "$d/rank-$r" "prof['rank'] == $r" "prof['size'] == $NP" "len(threads) == 2" \
-                "visits('fftw_execute') == $((2 * E))" > /dev/null || fail "$1: rank $r's profile"
-        done
+        # The job's profile: every rank's exact count.
+        python3 - "$d/profile.json" $NP $((2 * E)) <<'PY' || fail "$1: the job's profile"
+import json, sys
+p, np, per = json.load(open(sys.argv[1])), int(sys.argv[2]), int(sys.argv[3])
+f = {x["symbol"]: x for x in p["functions"]}["fftw_execute"]
+assert p["reduced"]["ranks"] == np and f["visits"] == np * per, f
+assert f["ranks"]["visits"]["min"] == f["ranks"]["visits"]["max"] == per, f["ranks"]
+PY
         "$OTF2_PRINT" -G "$d/traces.otf2" > "$1.defs" 2> print.err || fail "$1: otf2-print -G: $(head -3 print.err)"
         [ "$(grep -c '^LOCATION ' "$1.defs")" = $((2 * NP)) ] || fail "$1: expected $((2 * NP)) locations"
         "$OTF2_PRINT" "$d/traces.otf2" > "$1.events" 2> print.err || fail "$1: otf2-print: $(head -3 print.err)"
@@ -561,7 +713,7 @@ fortran)
     job fref -- "${MPIRUN[@]}" -np $NP "$PWD/fapp" $CALLS
     grep -q "^ranks $NP, sum " fref.out || fail "fortran_app: $(cat fref.out fref.err)"
     job ftrace -- "${MPIRUN[@]}" -np $NP -x LD_PRELOAD="$PRELOAD" -x LIBWRAP_ENABLE_TRACING=true \
-        -x LIBWRAP_VERBOSE=job "$PWD/fapp" $CALLS
+        -x LIBWRAP_VERBOSE=job -x LIBWRAP_JOB_PARTS=true "$PWD/fapp" $CALLS
     cmp -s ftrace.out fref.out || fail "fortran: stdout differs from the unmeasured run"
     cmp -s ftrace.status fref.status || fail "fortran: exit status differs"
     grep -q "rank 1: \[job\] MPI_Init: " ftrace.err || fail "fortran: MPI_INIT was not interposed: $(head -5 ftrace.err)"
