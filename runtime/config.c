@@ -133,6 +133,9 @@ void lw_config_load(void)
     lw_cfg.tracing_requested = lw_cfg.tracing;
     lw_get_bool("LIBWRAP_MPI_COLLECTIVES", &lw_cfg.mpi_collectives);
     lw_get_bool("LIBWRAP_MEASURE_LAUNCHER", &lw_cfg.measure_launcher);
+    /* A part per rank by default (SPEC section 6: each process's
+     * profile.json names its rank); false: one profile for the job. */
+    lw_cfg.job_parts = true;
     lw_get_bool("LIBWRAP_JOB_PARTS", &lw_cfg.job_parts);
     lw_get_bool("LIBWRAP_COMPENSATE", &lw_cfg.compensate);
 
