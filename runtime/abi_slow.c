@@ -41,6 +41,10 @@ void libwrap_abi_preload(libwrap_abi_entry *entries, uint32_t n)
 {
     int saved = errno;
     lw_dl_register(entries, n);
+    /* A runtime wrapper (LD_PRELOAD, link order) cannot reach a copy of
+     * its library linked into the program; a link-time one's --wrap did. */
+    if (n && entries[0].lib && entries[0].lib->next)
+        lw_static_target_check(entries, n);
     for (uint32_t i = 0; i < n; i++) {
         libwrap_abi_entry *e = &entries[i];
         if (e->orig || !e->lib || !e->lib->next)

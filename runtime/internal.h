@@ -346,6 +346,12 @@ enum lw_wrapper_kind { LW_KIND_TYPED, LW_KIND_ABI, LW_NKINDS };
 void lw_region_set_kind(int32_t id, enum lw_wrapper_kind kind);
 enum lw_wrapper_kind lw_region_kind(int32_t id);
 
+/* ---- static_target.c ------------------------------------------------- */
+
+/* One warning when the executable defines functions of a wrapped library
+ * itself (linked statically): their calls are not measured. */
+void lw_static_target_check(const libwrap_abi_entry *entries, uint32_t n);
+
 /* ---- signal.c ---------------------------------------------------------- */
 
 /* One warning at the end when a signal handler left the runtime by longjmp. */

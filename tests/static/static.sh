@@ -48,4 +48,43 @@ cmp -s plain.out t.out || fail "traced: stdout differs"
 [ "$(wc -l < t.err)" = 1 ] && grep -q "a statically linked program cannot load plugins" t.err ||
     fail "traced: not one warning: $(cat t.err)"
 $CHECK exp-trace "visits('adler32') == 1000" || fail "traced: the profile"
+
+# A dynamic program into which a compiler wrapper links the target's
+# archive (as HDF5's h5cc does): `libwrap` says so after the link, and a
+# preloaded wrapper at run time, each in one line with the way out.
+if [ $link = -static ]; then
+    printf '#!/bin/sh\nexec %s "$@" %s\n' "$cc" "$(cc -print-file-name=libz.a)" > zcc
+    chmod +x zcc
+    rt=(-L"$rtlib" -llibwrap_runtime -Wl,-rpath,"$rtlib")
+    exec_objs=(-Wl,--whole-archive "$rtlib/liblibwrap_exec.a" -Wl,--no-whole-archive)
+    p=$PWD/prefix
+    mkdir -p "$p/share/libwrap" "$p/lib"
+    cp gen/zlib.wrap "$p/share/libwrap/zlib.wrap"
+    printf 'name=zlib\ndisplay_name=zlib\nlanguage=c\nldflags=\nlibs=-lz\ntarget_shared=\ntarget_static=\nvariants=linktime.so runtime.so\ntoolchain=%s\n' \
+        "$LIBWRAP_STAGE" > "$p/share/libwrap/zlib.libwrap"
+    $cc -O2 -fPIC -DLIBWRAP_RUNTIME -I"$inc" -c gen/zlib.wrappers.c -o rt.o
+    $cc -shared -o "$p/lib/libwrap_zlib_linktime.so" lt.o "${exec_objs[@]}" -Wl,@gen/zlib.wrap -lz "${rt[@]}"
+    $cc -shared -o "$p/lib/libwrap_zlib_runtime.so" rt.o "${exec_objs[@]}" -Wl,--no-as-needed -lz "${rt[@]}" -ldl
+    ./zcc -O2 -o inside "$src/static_app.c" -lpthread
+    ./inside > inside.out 2> inside.err
+    cmp -s plain.out inside.out || fail "the program with zlib inside: stdout differs"
+    LD_PRELOAD=$p/lib/libwrap_zlib_runtime.so LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-inside ./inside \
+        > pre.out 2> pre.err
+    cmp -s plain.out pre.out || fail "LD_PRELOAD into a program with zlib inside: stdout differs"
+    [ "$(wc -l < pre.err)" = 1 ] &&
+        grep -q '^libwrap: warning: the program contains [0-9]* functions of a wrapped library linked statically (.*): its calls to them inside the program are not measured; link it with the shared library instead' pre.err ||
+        fail "LD_PRELOAD into a program with zlib inside: not one warning: $(cat pre.err)"
+    LIBWRAP_PATH=$p "$LIBWRAP_STAGE/bin/libwrap" --libwrap=linktime:zlib ./zcc -O2 -o inside_lt \
+        "$src/static_app.c" -lpthread 2> lt.err || fail "libwrap with the compiler wrapper: $(cat lt.err)"
+    [ "$(wc -l < lt.err)" = 1 ] &&
+        grep -q '^libwrap: warning: inside_lt contains [0-9]* function(s) of zlib linked statically (.*): a compiler wrapper linked the library.s archive into the program' lt.err ||
+        fail "libwrap with the compiler wrapper: not one warning: $(cat lt.err)"
+    # A program linked with the shared library: nothing said.
+    LIBWRAP_PATH=$p "$LIBWRAP_STAGE/bin/libwrap" --libwrap=linktime:zlib "$cc" -O2 -o shared_lt \
+        "$src/static_app.c" -lz -lpthread 2> slt.err
+    [ ! -s slt.err ] || fail "libwrap with the shared library warns: $(cat slt.err)"
+    LD_PRELOAD=$p/lib/libwrap_zlib_runtime.so LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-shared \
+        ./shared_lt > /dev/null 2> spre.err
+    [ ! -s spre.err ] || fail "LD_PRELOAD into a program with the shared library warns: $(cat spre.err)"
+fi
 echo "ok $link"
