@@ -168,6 +168,7 @@ static size_t func_index(fold *f, const lwr_func *src)
     d->symbol = lwr_xstrdup(src->symbol);
     d->name = lwr_xstrdup(src->name);
     d->file = lwr_xstrdup(src->file);
+    d->throttled = src->throttled ? lwr_xstrdup(src->throttled) : NULL;
     d->line = src->line;
     d->has_minmax = src->has_minmax;
     d->min_ns = UINT64_MAX;

@@ -342,6 +342,10 @@ static int read_profile(const ctx *c, json_object *root)
                         &f->has_minmax) ||
             read_metrics(c, e, where, &f->metrics))
             return -1;
+        json_object *thr, *sampled;
+        if (json_object_object_get_ex(e, "throttled", &thr) && json_object_is_type(thr, json_type_object) &&
+            json_object_object_get_ex(thr, "sampled", &sampled) && json_object_is_type(sampled, json_type_string))
+            f->throttled = lwr_xstrdup(json_object_get_string(sampled));
         const char *why = NULL;
         if (lwr_args_parse(e, &f->args, &f->nargs, &why))
             return fail(c, "%s.arguments: %s", where, why);
@@ -491,6 +495,7 @@ void lwr_funcs_free(lwr_func *f, size_t n)
         free(f[i].symbol);
         free(f[i].name);
         free(f[i].file);
+        free(f[i].throttled);
         free(f[i].metrics);
         lwr_args_free(f[i].args, f[i].nargs);
     }

@@ -81,6 +81,9 @@ typedef struct lwr_func {
     int64_t line;
     uint64_t visits, inclusive_ns, exclusive_ns, min_ns, max_ns;
     int has_minmax;
+    /* "throttled" (LIBWRAP_THROTTLE): how its calls were timed ("1/64"), or
+     * NULL: visits exact, times estimated from those calls. */
+    char *throttled;
     double *metrics;
     /* A job: over its ranks (a rank that did not call it counts 0). */
     int has_rank_stats;

@@ -109,7 +109,15 @@ static void print_text(FILE *out, const lwr_profile *p, const lwr_func *f, size_
     for (size_t i = 0; i < shown; i++) {
         char b[40];
         size_t r = i + 1;
-        grid_set(&g, r, COL_NAME, f[i].name);
+        if (f[i].throttled) {
+            /* Its times are estimates (LIBWRAP_THROTTLE). */
+            char *label = lwr_xcalloc(strlen(f[i].name) + strlen(f[i].throttled) + 24, 1);
+            sprintf(label, "%s [throttled %s]", f[i].name, f[i].throttled);
+            grid_set(&g, r, COL_NAME, label);
+            free(label);
+        } else {
+            grid_set(&g, r, COL_NAME, f[i].name);
+        }
         snprintf(b, sizeof b, "%llu", (unsigned long long)f[i].visits);
         grid_set(&g, r, COL_VISITS, b);
         grid_set(&g, r, COL_INCL, lwr_fmt_time(b, (double)f[i].inclusive_ns));

@@ -92,6 +92,7 @@ LW_AT(lw_node, visits, LW_N_VISITS);
 LW_AT(lw_node, incl, LW_N_INCL);
 LW_AT(lw_node, min, LW_N_MIN);
 LW_AT(lw_node, max, LW_N_MAX);
+LW_AT(lw_node, unmeasured, LW_N_UNMEASURED);
 LW_AT(lw_ra, ra, LW_RA_RA);
 LW_AT(lw_ra, rbx, LW_RA_RBX);
 LW_AT(lw_ra, entry, LW_RA_ENTRY);

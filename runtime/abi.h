@@ -19,6 +19,9 @@
                                  * trampoline's own fast path may take the call */
 #define LW_ABI_STATE_EXCLUDED 3 /* original known, region excluded: a straight jump */
 #define LW_ABI_STATE_SLOW 4     /* region measured, every call through the C hooks */
+#define LW_ABI_STATE_THROTTLED 5 /* as FAST, but only one call in LW_THROTTLE_SAMPLE is
+                                  * timed; the others count a visit (throttle.c) */
+#define LW_THROTTLE_SAMPLE 64
 
 /*
  * What the trampoline's assembly reads and writes, by offset (abi.c checks
@@ -49,6 +52,7 @@
 #define LW_N_INCL 72
 #define LW_N_MIN 80
 #define LW_N_MAX 88
+#define LW_N_UNMEASURED 96
 #define LW_RA_RA 0         /* lw_ra */
 #define LW_RA_RBX 8
 #define LW_RA_ENTRY 16

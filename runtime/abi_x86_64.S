@@ -165,6 +165,7 @@ lw_abi_trampoline:
 	.cfi_personality 0x1b, lw_abi_personality
 	cmpl	$LW_ABI_STATE_FAST, LW_E_STATE(%r11)
 	jne	.Lnot_fast
+.Lfast_start:
 	.cfi_remember_state
 	PUSH	%rbx
 	.cfi_rel_offset %rbx, 0
@@ -244,7 +245,11 @@ lw_abi_return_point:
 1:	cmpq	LW_N_MAX(%rdx), %rax
 	jbe	2f
 	movq	%rax, LW_N_MAX(%rdx)
-2:	movq	lw_tls@gottpoff(%rip), %rcx
+	/* Every 4,096th visit of a call path: may its region be throttled? */
+2:	testl	$0xfff, LW_N_VISITS(%rdx)
+	jz	.Lthrottle_check
+.Lexit_release:
+	movq	lw_tls@gottpoff(%rip), %rcx
 	/* The caller's %rbx out of the slot, then the slot (and any slot
 	 * above it left by a longjmp) freed: from here on a signal handler's
 	 * call may reuse it. */
@@ -257,6 +262,26 @@ lw_abi_return_point:
 	POP	%rdx
 	POP	%rax
 	ret
+
+	/* lw_throttle_check(node) through the gate, every register kept. */
+.Lthrottle_check:
+	PUSH	%rsi
+	PUSH	%rdi
+	PUSH	%r8
+	PUSH	%r9
+	PUSH	%r10
+	PUSH	%r11
+	movq	%rdx, %rsi
+	leaq	lw_throttle_check(%rip), %rdi
+	xorl	%edx, %edx
+	call	lw_abi_call_saving
+	POP	%r11
+	POP	%r10
+	POP	%r9
+	POP	%r8
+	POP	%rdi
+	POP	%rsi
+	jmp	.Lexit_release
 
 	/* The exit with events buffered (lw_tls.hot_ev): the same, and the
 	 * event (ticks, -region, 0) appended. */
@@ -377,9 +402,90 @@ lw_abi_hot2_end:
 
 .Lnot_fast:
 	.cfi_restore_state
+	cmpl	$LW_ABI_STATE_THROTTLED, LW_E_STATE(%r11)
+	je	.Lthrottled
 	cmpl	$LW_ABI_STATE_EXCLUDED, LW_E_STATE(%r11)
 	jne	.Lc_enter
 	jmp	*LW_E_ORIG(%r11)		/* filtered out: as if unwrapped */
+
+	/*
+	 * A throttled region (throttle.c): the visit is counted on the call
+	 * path that exists under the top frame, with no timestamp, no frame
+	 * and no return slot, and the original is jumped to; one call in
+	 * LW_THROTTLE_SAMPLE, and any call the checks below do not allow,
+	 * takes the fast path above and is timed.
+	 */
+.Lthrottled:
+	.cfi_remember_state
+	PUSH	%rbx
+	PUSH	%rax
+	PUSH	%rdx
+	PUSH	%rcx
+	movq	lw_tls@gottpoff(%rip), %rcx
+	btsl	$0, %fs:LW_T_GUARD(%rcx)
+	jc	.Lthrottled_busy
+	movq	%fs:LW_T_HOT(%rcx), %rcx
+	movl	LW_TH_DEPTH(%rcx), %edx
+	cmpl	LW_TH_CAP(%rcx), %edx
+	jae	.Lthrottled_timed		/* no thread, no room, or events */
+	shlq	$5, %rdx
+	addq	LW_TH_STACK(%rcx), %rdx
+	leaq	32(%rsp), %rax			/* the call's identity */
+	cmpq	%rax, LW_F_FRAME-LW_F_SIZE(%rdx)
+	jbe	.Lthrottled_timed		/* an abandoned frame */
+	movq	LW_F_NODE-LW_F_SIZE(%rdx), %rdx	/* the parent */
+	movl	LW_E_ID(%r11), %eax
+	movq	LW_N_LAST_HIT(%rdx), %rcx
+	cmpl	%eax, LW_N_REGION(%rcx)
+	je	1f
+	movq	LW_N_LAST_HIT+8(%rdx), %rcx
+	cmpl	%eax, LW_N_REGION(%rcx)
+	je	1f
+	movq	LW_N_LAST_HIT+16(%rdx), %rcx
+	cmpl	%eax, LW_N_REGION(%rcx)
+	je	1f
+	movq	LW_N_LAST_HIT+24(%rdx), %rcx
+	cmpl	%eax, LW_N_REGION(%rcx)
+	jne	.Lthrottled_timed
+1:	movq	LW_N_VISITS(%rcx), %rax
+	incq	%rax
+	testl	$LW_THROTTLE_SAMPLE-1, %eax
+	jz	.Lthrottled_timed		/* the sampled call: its exit counts it */
+	movq	%rax, LW_N_VISITS(%rcx)
+	incq	LW_N_UNMEASURED(%rcx)
+	movq	lw_tls@gottpoff(%rip), %rcx
+	movl	$0, %fs:LW_T_GUARD(%rcx)
+	POP	%rcx
+	POP	%rdx
+	POP	%rax
+	POP	%rbx
+	.cfi_restore %rbx
+	jmp	*LW_E_ORIG(%r11)
+.Lthrottled_timed:
+	.cfi_restore_state
+	.cfi_remember_state
+	.cfi_adjust_cfa_offset 32
+	.cfi_offset %rbx, -16
+	movq	lw_tls@gottpoff(%rip), %rcx
+	movl	$0, %fs:LW_T_GUARD(%rcx)
+	POP	%rcx
+	POP	%rdx
+	POP	%rax
+	POP	%rbx
+	.cfi_restore %rbx
+	jmp	.Lfast_start
+.Lthrottled_busy:
+	.cfi_restore_state
+	.cfi_adjust_cfa_offset 32
+	.cfi_offset %rbx, -16
+	testl	$LW_GUARD_SIGNAL, %fs:LW_T_GUARD(%rcx)
+	POP	%rcx
+	POP	%rdx
+	POP	%rax
+	POP	%rbx
+	.cfi_restore %rbx
+	jnz	.Lc_enter
+	jmp	*LW_E_ORIG(%r11)
 
 	/* Every other case: the C hooks, with the argument registers saved. */
 .Lc_enter:

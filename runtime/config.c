@@ -139,6 +139,24 @@ void lw_config_load(void)
     lw_get_bool("LIBWRAP_JOB_PARTS", &lw_cfg.job_parts);
     lw_get_bool("LIBWRAP_COMPENSATE", &lw_cfg.compensate);
 
+    if ((v = getenv("LIBWRAP_THROTTLE")) && *v) {
+        char *end;
+        errno = 0;
+        unsigned long long calls = strtoull(v, &end, 10);
+        double ns = 0;
+        int ok = end != v && *v != '-' && !errno && *end == ':' && calls > 0;
+        if (ok) {
+            const char *p = end + 1;
+            ns = strtod(p, &end);
+            ok = end != p && *end == '\0' && ns > 0;
+        }
+        if (ok) {
+            lw_cfg.throttle_calls = calls;
+            lw_cfg.throttle_ns = ns;
+        } else {
+            lw_invalid("LIBWRAP_THROTTLE", v, "CALLS:NS, two positive numbers such as 100000:200", "off");
+        }
+    }
     if ((v = getenv("LIBWRAP_TIMER")) && *v) {
         if (!strcasecmp(v, "tsc"))
             lw_cfg.timer = LW_TIMER_TSC;
@@ -189,6 +207,10 @@ int lw_config_write(FILE *out, const char *experiment_dir)
     fprintf(out, "LIBWRAP_EXPERIMENT_DIRECTORY=%s\n", experiment_dir);
     fprintf(out, "LIBWRAP_FILTERING_FILE=%s\n", lw_or_none(lw_cfg.filtering_file));
     fprintf(out, "LIBWRAP_TIMER=%s\n", lw_timer_name());
+    if (lw_cfg.throttle_calls)
+        fprintf(out, "LIBWRAP_THROTTLE=%llu:%g\n", (unsigned long long)lw_cfg.throttle_calls, lw_cfg.throttle_ns);
+    else
+        fprintf(out, "LIBWRAP_THROTTLE=off\n");
     lw_compensate_config_write(out);
     lw_plugins_config_write(out);
     fprintf(out, "LIBWRAP_TOTAL_MEMORY=%zu\n", lw_cfg.total_memory);

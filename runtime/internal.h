@@ -99,6 +99,8 @@ struct lw_config {
     char *listeners;             /* LIBWRAP_LISTENERS, NULL: none */
     char *plugin_path;           /* LIBWRAP_PLUGIN_PATH, NULL: none */
     char *arguments;             /* LIBWRAP_ARGUMENTS; NULL: none */
+    uint64_t throttle_calls;     /* LIBWRAP_THROTTLE=CALLS:NS; 0: off (throttle.c) */
+    double throttle_ns;
 };
 
 extern struct lw_config lw_cfg;
@@ -177,6 +179,9 @@ typedef struct lw_node {
      * until there is one, so the hot path needs no NULL test. */
     struct lw_node *last_hit[LW_LAST_HITS];
     uint64_t visits, incl, min, max; /* ticks */
+    /* Visits counted without timing: the region is throttled (throttle.c);
+     * incl, min and max are those of the other, sampled, visits. */
+    uint64_t unmeasured;
     /* Filled in when the profile is written (profile_write.c): exclusive
      * time, inclusive minus the callees' inclusive time (the hot path keeps
      * no per-frame callee sum: with one clock both are the same sums); and
@@ -351,6 +356,20 @@ enum lw_wrapper_kind lw_region_kind(int32_t id);
 /* One warning when the executable defines functions of a wrapped library
  * itself (linked statically): their calls are not measured. */
 void lw_static_target_check(const libwrap_abi_entry *entries, uint32_t n);
+
+/* ---- throttle.c: LIBWRAP_THROTTLE ------------------------------------- */
+
+/* Through the gate, from the trampoline's exit every 4,096th visit of a
+ * call path: throttles its region when LIBWRAP_THROTTLE says so. */
+uintptr_t lw_throttle_check(uintptr_t node, uintptr_t unused);
+/* The visits after which region `id` was throttled, 0 if it is not. */
+uint64_t lw_throttled_after(int32_t id);
+/* A call path below region `parent` was made: it is timed again. */
+void lw_throttle_callee(int32_t parent);
+/* A node's inclusive time estimated from its timed visits (once, when the
+ * profile is written). */
+void lw_throttle_estimate(lw_node *n);
+int lw_throttle_sample(void); /* one call in this many is timed */
 
 /* ---- signal.c ---------------------------------------------------------- */
 

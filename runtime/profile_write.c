@@ -57,6 +57,7 @@ static double lw_outside(const lw_node *n)
  */
 void lw_tree_finish(lw_node *n)
 {
+    lw_throttle_estimate(n);
     uint64_t incl_callees = 0, incl_c_callees = 0;
     double cost_callees = 0;
     for (lw_node *c = n->first_child; c; c = c->next_sibling) {
@@ -125,6 +126,36 @@ static const char *lw_region_name(const libwrap_region *r)
     return r->name ? r->name : r->symbol;
 }
 
+/*
+ * The throttling note of profile.txt: the functions throttled, or, with
+ * LIBWRAP_THROTTLE off, those it would throttle at its suggested setting
+ * (called LW_THROTTLE_SUGGEST_CALLS times or more, under
+ * LW_THROTTLE_SUGGEST_NS a call).
+ */
+#define LW_THROTTLE_SUGGEST_CALLS 100000
+#define LW_THROTTLE_SUGGEST_NS 200
+static void lw_throttle_txt(FILE *f, const lw_flat *flat, size_t nflat)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < nflat; i++) {
+        int throttled = lw_throttled_after(flat[i].region) != 0;
+        int would = !lw_cfg.throttle_calls && flat[i].visits >= LW_THROTTLE_SUGGEST_CALLS &&
+                    lw_ticks_to_ns(flat[i].excl_c) < LW_THROTTLE_SUGGEST_NS * flat[i].visits;
+        if (!throttled && !would)
+            continue;
+        if (!n++)
+            fprintf(f, lw_cfg.throttle_calls
+                           ? "\nthrottled (LIBWRAP_THROTTLE): visits exact, times estimated from one call in %d:"
+                           : "\nwith LIBWRAP_THROTTLE=%d:%d these functions would be timed on one call in 64 "
+                             "only, their visits kept exact:",
+                    lw_cfg.throttle_calls ? lw_throttle_sample() : LW_THROTTLE_SUGGEST_CALLS,
+                    LW_THROTTLE_SUGGEST_NS);
+        fprintf(f, " %s", lw_region_name(lw_region_get(flat[i].region)));
+    }
+    if (n)
+        fprintf(f, "\n");
+}
+
 static void lw_json_metrics(lw_json *j, const uint64_t *values)
 {
     lw_json_object(j, "metrics");
@@ -159,6 +190,21 @@ static void lw_json_times(lw_json *j, uint64_t visits, uint64_t incl_c, uint64_t
     }
 }
 
+/* "throttled": {"after": N, "sampled": "1/K"} of a throttled region
+ * (throttle.c): its visits are exact, its times estimated. */
+static void lw_json_throttled(lw_json *j, int32_t region)
+{
+    uint64_t after = lw_throttled_after(region);
+    if (!after)
+        return;
+    char sampled[32];
+    snprintf(sampled, sizeof sampled, "1/%d", lw_throttle_sample());
+    lw_json_object(j, "throttled");
+    lw_json_uint(j, "after", after);
+    lw_json_string(j, "sampled", sampled);
+    lw_json_end(j);
+}
+
 /* Children in the order of their first call (the tree keeps them newest first). */
 static size_t lw_children(const lw_node *n, const lw_node ***out)
 {
@@ -188,6 +234,7 @@ static void lw_json_callpath(lw_json *j, const lw_thread *t, const lw_node *n)
         lw_json_string(j, "name", lw_region_name(r));
         lw_json_times(j, c->visits, c->incl_c, c->excl_c, lw_minmax_c(c->region, c->min),
                       lw_minmax_c(c->region, c->max), c->incl, c->excl);
+        lw_json_throttled(j, c->region);
         lw_json_metrics(j, c->metrics);
         if (c->args)
             lw_arguments_json_node(j, t, c);
@@ -248,8 +295,9 @@ static int lw_write_txt(const char *path, const lw_flat *flat, size_t nflat)
                 lw_ticks_to_ns(flat[i].excl_c) / 1e3, incl / (double)flat[i].visits);
         for (size_t k = 0; k < lw_nmetrics; k++)
             fprintf(f, " %16llu", (unsigned long long)flat[i].metrics[k]);
-        fprintf(f, "  %s\n", lw_region_name(r));
+        fprintf(f, "  %s%s\n", lw_region_name(r), lw_throttled_after(flat[i].region) ? "  [throttled]" : "");
     }
+    lw_throttle_txt(f, flat, nflat);
     lw_arguments_txt(f);
     for (lw_thread *t = lw_thread_first(); t; t = t->next) {
         fprintf(f, "\nthread %u call paths\n%12s %14s %14s  %s\n", t->tid, "visits", "incl_us",
@@ -343,6 +391,7 @@ static int lw_profile_write_c(const char *dir)
         lw_json_times(j, flat[i].visits, flat[i].incl_c, flat[i].excl_c,
                       lw_minmax_c(flat[i].region, flat[i].min),
                       lw_minmax_c(flat[i].region, flat[i].max), flat[i].incl, flat[i].excl);
+        lw_json_throttled(j, flat[i].region);
         lw_json_metrics(j, flat[i].metrics);
         if (lw_arguments_has(flat[i].region))
             lw_arguments_json(j, flat[i].region);

@@ -10,7 +10,9 @@
 #             indexes them and queries them (libsqlite3 wrapper);
 #   python    Debian's python3 inserting zlib-compressed blobs into sqlite3
 #             (the zlib and sqlite3 wrappers preloaded together);
-#   cxx       the tinyxml2 corpus program, repeated (libtinyxml2 wrapper).
+#   cxx       xmlbench.cc: a C++ program that parses and walks an XML
+#             document ROWS/20 times with tinyxml2 (libtinyxml2 wrapper).
+# CASES (default "sqlite3 python cxx") selects them.
 # Prints per case: the median wall time of 5 interleaved runs each, the
 # ratio to the plain run, the wrapped calls made, and the instructions per
 # wrapped call under callgrind: the difference of two sizes of the same
@@ -63,8 +65,8 @@ with db:
 total = sum(len(zlib.decompress(d)) for (d,) in db.execute("SELECT data FROM b"))
 print(n, total)
 PY
-cxx_prog=$work/tinyxml2/main
-[ -x "$cxx_prog" ] || cxx_prog=
+cxx_prog=$work/xmlbench
+c++ -O2 -o "$cxx_prog" "$here/bench/real/xmlbench.cc" -ltinyxml2 2> cxx.log || cxx_prog=
 
 # run CASE SIZE [env...]: the command of a case
 cmd() {
@@ -72,7 +74,7 @@ cmd() {
     case $c in
         sqlite3) echo "sqlite3 -batch -init /dev/null :memory:" ;;
         python) echo "$py blobs.py $(case $size in big) echo $((rows / 4)) ;; irbig) echo $((rows / 40)) ;; *) echo $((rows / 400)) ;; esac)" ;;
-        cxx) echo "$cxx_prog" ;;
+        cxx) echo "$cxx_prog $(case $size in big) echo $((rows / 20)) ;; irbig) echo $((rows / 200)) ;; *) echo $((rows / 2000)) ;; esac)" ;;
     esac
 }
 input() { case $1 in sqlite3) echo "$2.sql" ;; *) echo /dev/null ;; esac; }
@@ -83,7 +85,6 @@ preload() {
         cxx) pre tinyxml2 ;;
     esac
 }
-cxx_reps() { case $1 in big) echo 200 ;; irbig) echo 20 ;; *) echo 2 ;; esac; }
 
 # one CASE SIZE MODE: runs it once (MODE plain, profile, throttle)
 one() {
@@ -91,15 +92,11 @@ one() {
     [ $mode = plain ] || env=(LD_PRELOAD="$(preload $c)" LIBWRAP_EXPERIMENT_DIRECTORY="$work/exp-$c-$size-$mode")
     [ $mode = throttle ] && env+=(LIBWRAP_THROTTLE=100000:200)
     rm -rf "$work/exp-$c-$size-$mode"
-    if [ $c = cxx ]; then
-        env "${env[@]}" bash -c "for i in \$(seq $(cxx_reps $size)); do $(cmd $c $size) > /dev/null; done"
-    else
-        env "${env[@]}" $(cmd $c $size) < "$(input $c $size)" > /dev/null
-    fi
+    env "${env[@]}" $(cmd $c $size) < "$(input $c $size)" > /dev/null
 }
 secs() { local t0 t1; t0=$(date +%s.%N); "$@"; t1=$(date +%s.%N); awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f\n", b - a }'; }
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-visits() { # visits DIR...: wrapped calls recorded (a cxx run leaves one directory per repetition)
+visits() { # visits DIR...: wrapped calls recorded
     $py - "$@" <<'PY'
 import glob, json, sys
 n = 0
@@ -114,25 +111,15 @@ ir() { # ir CASE SIZE MODE: instructions of the run (callgrind, children traced)
     [ $mode = plain ] || env=(LD_PRELOAD="$(preload $c)" LIBWRAP_EXPERIMENT_DIRECTORY="$work/ir-$c-$size-$mode")
     [ $mode = throttle ] && env+=(LIBWRAP_THROTTLE=100000:200)
     rm -rf "$work"/ir-$c-$size-$mode*
-    if [ $c = cxx ]; then
-        local total=0 i n
-        for ((i = 0; i < $(cxx_reps $size); i++)); do
-            n=$(env "${env[@]}" valgrind --tool=callgrind --callgrind-out-file=/dev/null $(cmd $c $size) \
-                < /dev/null 2>&1 >/dev/null | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')
-            total=$((total + n))
-        done
-        echo $total
-    else
-        env "${env[@]}" valgrind --tool=callgrind --callgrind-out-file=/dev/null $(cmd $c $size) \
-            < "$(input $c $size)" 2>&1 >/dev/null | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p'
-    fi
+    env "${env[@]}" valgrind --tool=callgrind --callgrind-out-file=/dev/null $(cmd $c $size) \
+        < "$(input $c $size)" 2>&1 >/dev/null | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p'
 }
 
 modes="plain profile"
 if grep -q LIBWRAP_THROTTLE "$stage/lib/liblibwrap_runtime.so" 2>/dev/null; then modes="$modes throttle"; fi
 echo "libwrap on real programs: $rows rows; $(nproc) cpus, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 printf '%-8s %-9s %10s %7s %12s %10s\n' case mode wall_s ratio calls ins/call
-for c in sqlite3 python cxx; do
+for c in ${CASES:-sqlite3 python cxx}; do
     [ $c = cxx ] && [ -z "$cxx_prog" ] && continue
     declare -A wall=()
     for m in $modes; do : > "times-$c-$m"; done

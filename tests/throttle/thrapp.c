@@ -1,0 +1,18 @@
+/* thrapp.c - calls a tiny function 300,000 times directly and 300,000
+ * times inside another wrapped function (throttle.sh). */
+#include "thrlib.h"
+
+#include <stdio.h>
+
+int main(void)
+{
+    long s = 0;
+    for (long i = 0; i < 300000; i++)
+        s += thr_leaf(i);
+    for (int k = 0; k < 300; k++)
+        s += thr_parent(1000);
+    for (int k = 0; k < 5; k++)
+        s += thr_other(k);
+    printf("%ld\n", s);
+    return 0;
+}

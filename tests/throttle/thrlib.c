@@ -1,0 +1,23 @@
+#include "thrlib.h"
+
+long thr_leaf(long x)
+{
+    /* A little fixed work, so that a call's time is stable. */
+    volatile long s = x;
+    for (int i = 0; i < 20; i++)
+        s = s * 3 + i;
+    return s & 0xff;
+}
+
+long thr_parent(long n)
+{
+    long s = 0;
+    for (long i = 0; i < n; i++)
+        s += thr_leaf(i);
+    return s;
+}
+
+long thr_other(long x)
+{
+    return x + 1;
+}

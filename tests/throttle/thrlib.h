@@ -1,0 +1,7 @@
+/* thrlib.h - the wrapped library of the throttling test (throttle.sh). */
+#ifndef THRLIB_H
+#define THRLIB_H
+long thr_leaf(long x);       /* tiny: throttled */
+long thr_parent(long n);     /* calls thr_leaf n times through the PLT */
+long thr_other(long x);      /* called a few times: never throttled */
+#endif
