@@ -78,6 +78,25 @@ static int lw_env_has(char *const *env, size_t n, const char *entry)
 
 static char *lw_dir_entry; /* "LIBWRAP_EXPERIMENT_DIRECTORY=..." given to the new image */
 
+/* The environment of a new image into env[] (room for every entry of
+ * `envp`, lw_nkeep more and the NULL): `dir_entry` (or none) first, in
+ * place of the program's own setting, then `envp`, then the variables the
+ * process started with that `envp` lacks. */
+static void lw_env_compose(char **env, const char *dir_entry, char *const envp[])
+{
+    size_t k = 0;
+    if (dir_entry)
+        env[k++] = (char *)dir_entry;
+    for (size_t i = 0; envp && envp[i]; i++)
+        if (!dir_entry || !lw_env_has(env, 1, envp[i]))
+            env[k++] = envp[i];
+    size_t given = k;
+    for (size_t i = 0; i < lw_nkeep; i++)
+        if (!lw_env_has(env, given, lw_keep[i]))
+            env[k++] = lw_keep[i];
+    env[k] = NULL;
+}
+
 /*
  * Runs at most once per process image: it stops measurement, so the next
  * call (another copy of the interposers reached through RTLD_NEXT, or a
@@ -104,17 +123,7 @@ char **libwrap_exec_prepare(char *const envp[])
         errno = saved;
         return NULL;
     }
-    size_t k = 0;
-    if (lw_dir_entry)
-        env[k++] = lw_dir_entry; /* replaces the program's own setting */
-    for (size_t i = 0; i < n; i++)
-        if (!lw_dir_entry || !lw_env_has(env, 1, envp[i]))
-            env[k++] = envp[i];
-    size_t given = k;
-    for (size_t i = 0; i < lw_nkeep; i++)
-        if (!lw_env_has(env, given, lw_keep[i]))
-            env[k++] = lw_keep[i];
-    env[k] = NULL;
+    lw_env_compose(env, lw_dir_entry, envp);
     lw_log(LW_LOG_EXEC, "exec: results written%s%s", dir ? " to " : "", dir ? dir : "");
     errno = saved;
     return env;
@@ -154,17 +163,7 @@ char **libwrap_spawn_prepare(char *const envp[])
     }
     block[0] = dir_entry;
     char **env = block + 1;
-    size_t k = 0;
-    if (dir_entry)
-        env[k++] = dir_entry;
-    for (size_t i = 0; i < n; i++)
-        if (!dir_entry || !lw_env_has(env, 1, envp[i]))
-            env[k++] = envp[i];
-    size_t given = k;
-    for (size_t i = 0; i < lw_nkeep; i++)
-        if (!lw_env_has(env, given, lw_keep[i]))
-            env[k++] = lw_keep[i];
-    env[k] = NULL;
+    lw_env_compose(env, dir_entry, envp);
     lw_log(LW_LOG_EXEC, "posix_spawn: the child measures into %s", dir_entry ? dir_entry + 29 : "its own directory");
     errno = saved;
     return env;

@@ -400,6 +400,9 @@ int lw_out_write(lw_out *o, const char *path);
 /* ---- profile_write.c --------------------------------------------------- */
 
 int lw_profile_write(const char *dir);
+/* "metrics": the definitions of the first `n` metrics (profile.json and
+ * the job's reduced profile). */
+void lw_json_metric_defs(struct lw_json *j, size_t n);
 
 /* ---- compensate.c: the measurement's own cost ------------------------- */
 

@@ -682,17 +682,7 @@ static int lw_write_json(const lw_rtree *t, lw_rnode **funcs, size_t nf, const l
     lw_json_string(j, "at", "MPI_Finalize");
     lw_json_bool(j, "metrics_differ", t->metrics_differ);
     lw_json_end(j);
-    lw_json_array(j, "metrics");
-    for (size_t i = 0; !t->metrics_differ && i < t->nmetrics; i++) {
-        const lw_metric *m = lw_metric_get(i);
-        lw_json_object(j, NULL);
-        lw_json_string(j, "name", m->info.name);
-        lw_json_string(j, "unit", m->info.unit);
-        lw_json_string(j, "source", m->source);
-        lw_json_string(j, "mode", m->info.mode == LIBWRAP_METRIC_ABSOLUTE ? "absolute" : "accumulated");
-        lw_json_end(j);
-    }
-    lw_json_end(j);
+    lw_json_metric_defs(j, t->metrics_differ ? 0 : t->nmetrics);
     lw_json_array(j, "functions");
     for (size_t i = 0; i < nf; i++) {
         lw_json_object(j, NULL);

@@ -205,6 +205,21 @@ static void lw_json_throttled(lw_json *j, int32_t region)
     lw_json_end(j);
 }
 
+void lw_json_metric_defs(lw_json *j, size_t n)
+{
+    lw_json_array(j, "metrics");
+    for (size_t i = 0; i < n; i++) {
+        const lw_metric *m = lw_metric_get(i);
+        lw_json_object(j, NULL);
+        lw_json_string(j, "name", m->info.name);
+        lw_json_string(j, "unit", m->info.unit);
+        lw_json_string(j, "source", m->source);
+        lw_json_string(j, "mode", m->info.mode == LIBWRAP_METRIC_ABSOLUTE ? "absolute" : "accumulated");
+        lw_json_end(j);
+    }
+    lw_json_end(j);
+}
+
 /* Children in the order of their first call (the tree keeps them newest first). */
 static size_t lw_children(const lw_node *n, const lw_node ***out)
 {
@@ -368,17 +383,7 @@ static int lw_profile_write_c(const char *dir)
     }
     lw_json_string(j, "timer", lw_timer_name());
     lw_compensate_json(j);
-    lw_json_array(j, "metrics");
-    for (size_t i = 0; i < lw_nmetrics; i++) {
-        const lw_metric *m = lw_metric_get(i);
-        lw_json_object(j, NULL);
-        lw_json_string(j, "name", m->info.name);
-        lw_json_string(j, "unit", m->info.unit);
-        lw_json_string(j, "source", m->source);
-        lw_json_string(j, "mode", m->info.mode == LIBWRAP_METRIC_ABSOLUTE ? "absolute" : "accumulated");
-        lw_json_end(j);
-    }
-    lw_json_end(j);
+    lw_json_metric_defs(j, lw_nmetrics);
     lw_samples_json(j);
     lw_json_array(j, "functions");
     for (size_t i = 0; i < nflat; i++) {
