@@ -257,6 +257,7 @@ typedef struct lw_thread {
     void *listener_handle[LW_MAX_PLUGINS]; /* per listener (lw_listeners) */
     lw_args_thread args;
     struct lw_lane *lane;   /* calls of signal handlers waiting for a merge (lane.h) */
+    int busy_at_end;        /* still inside the runtime when measurement ended */
     struct lw_thread *next;
 } lw_thread;
 

@@ -465,7 +465,6 @@ static void lw_finish_as(const char *why, enum lw_end end)
     int guard = LW_LOAD(lw_tls.guard);
     LW_STORE(lw_tls.guard, 1);
     LW_STORE(lw_state, 2);
-    uint64_t end_ticks = lw_ticks();
     lw_log(LW_LOG_LIFECYCLE, "finishing (%s)", why);
 
     /* The order of internal.h, as lw_fork_prepare. */
@@ -484,9 +483,16 @@ static void lw_finish_as(const char *why, enum lw_end end)
     }
     if (others)
         lw_barrier_all_threads();
+    /* Every other thread has stopped recording (or stays busy): the end
+     * tick is taken after their last event, so that every thread's record
+     * ends at this one tick, with the calls still open closed there, and
+     * no event of any thread comes after it. */
+    for (lw_thread *t = lw_thread_first(); t; t = t->next)
+        t->busy_at_end = t->alive && t != lw_tls.self && !lw_wait_not_busy(t);
+    uint64_t end_ticks = lw_ticks();
     int measured = 0;
     for (lw_thread *t = lw_thread_first(); t; t = t->next) {
-        if (t->alive && t != lw_tls.self && !lw_wait_not_busy(t)) {
+        if (t->busy_at_end) {
             lw_log(LW_LOG_LIFECYCLE, "thread %u stays busy: its open calls are not closed", t->tid);
             continue;
         }
