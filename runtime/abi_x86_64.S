@@ -60,6 +60,25 @@
 	movq	56(%rsp), %r10
 .endm
 
+/* The child of region `id` (a 32-bit register) among the last four that
+ * the parent called, into `node` (a 64-bit register), or a jump to `miss`.
+ * `frame` points to the new frame: the parent is the node of the one below,
+ * read again for each try (`node` is the only register free on the fast
+ * path). */
+.macro LAST_HIT frame, node, id, miss
+.irp k, 0, 8, 16
+	movq	LW_F_NODE-LW_F_SIZE(\frame), \node
+	movq	LW_N_LAST_HIT+\k(\node), \node
+	cmpl	\id, LW_N_REGION(\node)
+	je	9f
+.endr
+	movq	LW_F_NODE-LW_F_SIZE(\frame), \node
+	movq	LW_N_LAST_HIT+24(\node), \node
+	cmpl	\id, LW_N_REGION(\node)
+	jne	\miss
+9:
+.endm
+
 /* The fast path's scratch registers, pushed and popped with their CFI. */
 .macro PUSH reg
 	pushq	\reg
@@ -100,25 +119,10 @@
 	cmpq	%rax, LW_F_FRAME-LW_F_SIZE(%rdx)
 	jbe	.Lfast_to_c			/* the top frame was abandoned */
 	movq	%rax, LW_F_FRAME(%rdx)
-	movq	LW_F_NODE-LW_F_SIZE(%rdx), %rax
 	movl	LW_E_ID(%r11), %r11d
-	movq	LW_N_LAST_HIT(%rax), %rax
-	cmpl	%r11d, LW_N_REGION(%rax)
-	je	1f
-	/* Not the child found last: one of the three before it? */
-	movq	LW_F_NODE-LW_F_SIZE(%rdx), %rax
-	movq	LW_N_LAST_HIT+8(%rax), %rax
-	cmpl	%r11d, LW_N_REGION(%rax)
-	je	1f
-	movq	LW_F_NODE-LW_F_SIZE(%rdx), %rax
-	movq	LW_N_LAST_HIT+16(%rax), %rax
-	cmpl	%r11d, LW_N_REGION(%rax)
-	je	1f
-	movq	LW_F_NODE-LW_F_SIZE(%rdx), %rax
-	movq	LW_N_LAST_HIT+24(%rax), %rax
-	cmpl	%r11d, LW_N_REGION(%rax)
-	jne	.Lfast_to_c_r11			/* none: the C hook looks it up */
-1:	movq	%rax, LW_F_NODE(%rdx)
+	/* Not among the parent's last four children: the C hook looks it up. */
+	LAST_HIT %rdx, %rax, %r11d, .Lfast_to_c_r11
+	movq	%rax, LW_F_NODE(%rdx)
 	movq	%r11, LW_F_REGION(%rdx)		/* and inherited = 0 */
 	movq	%rdx, LW_RA_FRAME(%rbx)
 	incl	LW_TH_DEPTH(%rcx)
@@ -423,7 +427,7 @@ lw_abi_hot2_end:
 	PUSH	%rcx
 	movq	lw_tls@gottpoff(%rip), %rcx
 	btsl	$0, %fs:LW_T_GUARD(%rcx)
-	jc	.Lthrottled_busy
+	jc	.Lfast_busy			/* the same four registers pushed */
 	movq	%fs:LW_T_HOT(%rcx), %rcx
 	movl	LW_TH_DEPTH(%rcx), %edx
 	cmpl	LW_TH_CAP(%rcx), %edx
@@ -433,21 +437,9 @@ lw_abi_hot2_end:
 	leaq	32(%rsp), %rax			/* the call's identity */
 	cmpq	%rax, LW_F_FRAME-LW_F_SIZE(%rdx)
 	jbe	.Lthrottled_timed		/* an abandoned frame */
-	movq	LW_F_NODE-LW_F_SIZE(%rdx), %rdx	/* the parent */
 	movl	LW_E_ID(%r11), %eax
-	movq	LW_N_LAST_HIT(%rdx), %rcx
-	cmpl	%eax, LW_N_REGION(%rcx)
-	je	1f
-	movq	LW_N_LAST_HIT+8(%rdx), %rcx
-	cmpl	%eax, LW_N_REGION(%rcx)
-	je	1f
-	movq	LW_N_LAST_HIT+16(%rdx), %rcx
-	cmpl	%eax, LW_N_REGION(%rcx)
-	je	1f
-	movq	LW_N_LAST_HIT+24(%rdx), %rcx
-	cmpl	%eax, LW_N_REGION(%rcx)
-	jne	.Lthrottled_timed
-1:	movq	LW_N_VISITS(%rcx), %rax
+	LAST_HIT %rdx, %rcx, %eax, .Lthrottled_timed
+	movq	LW_N_VISITS(%rcx), %rax
 	incq	%rax
 	testl	$LW_THROTTLE_SAMPLE-1, %eax
 	jz	.Lthrottled_timed		/* the sampled call: its exit counts it */
@@ -463,7 +455,6 @@ lw_abi_hot2_end:
 	jmp	*LW_E_ORIG(%r11)
 .Lthrottled_timed:
 	.cfi_restore_state
-	.cfi_remember_state
 	.cfi_adjust_cfa_offset 32
 	.cfi_offset %rbx, -16
 	movq	lw_tls@gottpoff(%rip), %rcx
@@ -474,18 +465,6 @@ lw_abi_hot2_end:
 	POP	%rbx
 	.cfi_restore %rbx
 	jmp	.Lfast_start
-.Lthrottled_busy:
-	.cfi_restore_state
-	.cfi_adjust_cfa_offset 32
-	.cfi_offset %rbx, -16
-	testl	$LW_GUARD_SIGNAL, %fs:LW_T_GUARD(%rcx)
-	POP	%rcx
-	POP	%rdx
-	POP	%rax
-	POP	%rbx
-	.cfi_restore %rbx
-	jnz	.Lc_enter
-	jmp	*LW_E_ORIG(%r11)
 
 	/* Every other case: the C hooks, with the argument registers saved. */
 .Lc_enter:
