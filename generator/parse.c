@@ -5,6 +5,7 @@
 #include "parse.h"
 
 #include <clang-c/Index.h>
+#include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -960,6 +961,125 @@ static bool explicit_instantiation(CXCursor c)
     return yes;
 }
 
+/*
+ * Explicit instantiations of function templates (`extern template int
+ * twice<int>(int);`, `template double twice<double>(double);`, members of
+ * class templates alike): libclang (14) gives them no cursor at all, so they
+ * are found in the tokens and listed as unsupported with the reason; scope
+ * applies to them as to every function. Class instantiations are the
+ * visitor's (explicit_instantiation).
+ */
+/* Is token i - 1 `extern`? */
+static bool starts_after_extern(CXTranslationUnit tu, const CXToken *tok, unsigned i)
+{
+    if (!i)
+        return false;
+    char *w = cx_string(clang_getTokenSpelling(tu, tok[i - 1]));
+    bool yes = strcmp(w, "extern") == 0;
+    free(w);
+    return yes;
+}
+
+static void list_function_instantiations(CXTranslationUnit tu, lw_inventory *inv)
+{
+    CXToken *tok = NULL;
+    unsigned n = 0;
+    clang_tokenize(tu, clang_getCursorExtent(clang_getTranslationUnitCursor(tu)), &tok, &n);
+    for (unsigned i = 0; i + 2 < n; i++) {
+        if (clang_getTokenKind(tok[i]) != CXToken_Keyword)
+            continue;
+        char *t = cx_string(clang_getTokenSpelling(tu, tok[i]));
+        bool is_template = strcmp(t, "template") == 0;
+        free(t);
+        if (!is_template)
+            continue;
+        /* A declaration's first word, or after `extern`. */
+        char *prev = i ? cx_string(clang_getTokenSpelling(tu, tok[i - 1])) : xstrdup(";");
+        bool starts = !strcmp(prev, "extern") || !strcmp(prev, ";") || !strcmp(prev, "}") || !strcmp(prev, "{");
+        free(prev);
+        char *next = cx_string(clang_getTokenSpelling(tu, tok[i + 1]));
+        bool instantiation = starts && strcmp(next, "<") && strcmp(next, "class") && strcmp(next, "struct") &&
+                             strcmp(next, "union");
+        free(next);
+        if (!instantiation)
+            continue;
+        /* The declaration up to `;`; its name is what precedes the first
+         * `(`: a qualified identifier with template arguments. */
+        unsigned end = i + 1, paren = 0;
+        for (; end < n; end++) {
+            char *w = cx_string(clang_getTokenSpelling(tu, tok[end]));
+            bool semi = !strcmp(w, ";");
+            if (!paren && !strcmp(w, "("))
+                paren = end;
+            free(w);
+            if (semi)
+                break;
+        }
+        if (!paren || end == n)
+            continue;
+        unsigned first = paren;
+        int depth = 0;
+        while (first > i + 1) {
+            char *w = cx_string(clang_getTokenSpelling(tu, tok[first - 1]));
+            bool take = depth > 0 || !strcmp(w, ">") || !strcmp(w, "::") ||
+                        clang_getTokenKind(tok[first - 1]) == CXToken_Identifier;
+            if (!strcmp(w, ">"))
+                depth++;
+            else if (!strcmp(w, "<"))
+                depth--;
+            /* An identifier after an identifier: the return type begins. */
+            if (take && depth == 0 && clang_getTokenKind(tok[first - 1]) == CXToken_Identifier &&
+                first < paren) {
+                char *after = cx_string(clang_getTokenSpelling(tu, tok[first]));
+                if (strcmp(after, "::") && strcmp(after, "<"))
+                    take = false;
+                free(after);
+            }
+            free(w);
+            if (!take)
+                break;
+            first--;
+        }
+        strbuf name = {0}, decl = {0};
+        for (unsigned k = first; k < paren; k++) {
+            char *w = cx_string(clang_getTokenSpelling(tu, tok[k]));
+            sb_put(&name, w);
+            free(w);
+        }
+        /* The declaration as written: a space between words, and after a comma. */
+        char last = 0;
+        for (unsigned k = i && !starts_after_extern(tu, tok, i) ? i : i - 1; k < end; k++) {
+            char *w = cx_string(clang_getTokenSpelling(tu, tok[k]));
+            bool word = isalnum((unsigned char)w[0]) || w[0] == '_';
+            if (last == ',' || (word && (isalnum((unsigned char)last) || last == '_')))
+                sb_put(&decl, " ");
+            sb_put(&decl, w);
+            last = w[0] ? w[strlen(w) - 1] : 0;
+            free(w);
+        }
+        CXString file;
+        unsigned line = 0, col = 0;
+        clang_getPresumedLocation(clang_getTokenLocation(tu, tok[i]), &file, &line, &col);
+        lw_function *f = inventory_add(inv);
+        f->name = sb_steal(&name);
+        f->symbol = xstrdup(f->name);
+        f->scope = xstrdup("");
+        f->file = cx_string(file);
+        f->line = line;
+        f->ret_type = xstrdup("");
+        f->ret_canonical = xstrdup("");
+        f->declarator = xstrdup("");
+        char *detail = xstrdup_printf("explicit instantiation of a function template (%s;): exported by "
+                                      "the library, but libclang gives no declaration of it; not wrapped",
+                                      decl.s ? decl.s : "");
+        sb_free(&decl);
+        function_skip(f, LW_SKIP_UNSUPPORTED, detail);
+        free(detail);
+        i = end;
+    }
+    clang_disposeTokens(tu, tok, n);
+}
+
 typedef struct instantiation_ctx {
     visit_ctx *ctx;
     const char *type; /* "Box<int>" */
@@ -1198,6 +1318,8 @@ int parse_inventory(lw_inventory *inv, const lw_parse_options *opt)
         free(ctx.usr[i]);
     free(ctx.usr);
     mark_duplicates(inv);
+    if (cxx)
+        list_function_instantiations(tu, inv);
     list_dropped_declarations(inv, &errors, rewritten ? rewritten : text, rewritten ? rlen : len);
     warn_unused_errors(&errors);
     free_errors(&errors);
