@@ -27,6 +27,8 @@ pkgs=(
   libuv1-dev
   # an MPI program in Fortran (tests/mpi, scenario fortran)
   gfortran
+  # a compiler wrapper that links the target's archive (h5cc, tests/static/h5cc.sh)
+  libhdf5-dev
   # the Python package (python/, tests/python): Debian's own python3 with these
   python3-pandas python3-numpy python3-matplotlib python3-otf2 python3-setuptools python3-pip
 )
