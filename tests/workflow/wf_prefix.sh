@@ -52,42 +52,42 @@ done
 step "link-time: response file and wrapper before the first -lfoo"
 out=$(libwrap --libwrap=linktime:foo "$cc" main.o -o app -L/opt/foo/lib -lfoo -lm -lfoo)
 expected=$(printf '%s\n' main.o -o app -L/opt/foo/lib "-Wl,@$p/share/libwrap/foo.wrap" \
-    "$p/lib/libwrap_foo_linktime.so" "-Wl,-rpath,$p/lib" "-L$LIBWRAP_STAGE/lib" -llibwrap_runtime \
+    "-Wl,$p/lib/libwrap_foo_linktime.so" "-Wl,-rpath,$p/lib" "-L$LIBWRAP_STAGE/lib" -llibwrap_runtime \
     "-Wl,-rpath,$LIBWRAP_STAGE/lib" -lfoo -lm -lfoo)
 [ "$out" = "$expected" ] || { diff <(echo "$expected") <(echo "$out") || true; fail "link-time line"; }
 
 step "default mode is link-time; -static picks the archive"
 out=$(libwrap --libwrap=foo "$cc" -static main.o -lfoo)
-grep -qx -- "$p/lib/libwrap_foo_linktime.a" <<< "$out" || fail "-static: no archive: $out"
+grep -qx -- "-Wl,$p/lib/libwrap_foo_linktime.a" <<< "$out" || fail "-static: no archive: $out"
 grep -qx -- "-Wl,@$p/share/libwrap/foo.wrap" <<< "$out" || fail "default mode is not link-time"
 
 step "-static and -static-pie: the wrapper's and the runtime's archives, the runtime whole"
 for link in -static -static-pie; do
     out=$(libwrap --libwrap=foo "$cc" $link main.o -lfoo)
-    expected=$(printf '%s\n' $link main.o "-Wl,@$p/share/libwrap/foo.wrap" "$p/lib/libwrap_foo_linktime.a" \
-        -Wl,--whole-archive "$LIBWRAP_STAGE/lib/liblibwrap_runtime.a" -Wl,--no-whole-archive -lfoo)
+    expected=$(printf '%s\n' $link main.o "-Wl,@$p/share/libwrap/foo.wrap" "-Wl,$p/lib/libwrap_foo_linktime.a" \
+        "-Wl,--whole-archive,$LIBWRAP_STAGE/lib/liblibwrap_runtime.a,--no-whole-archive" -lfoo)
     [ "$out" = "$expected" ] || { diff <(echo "$expected") <(echo "$out") || true; fail "$link line"; }
 done
 expect_fail e0.log "takes link-time wrappers only: use --libwrap=linktime:foo" libwrap --libwrap=runtime:foo "$cc" -static main.o -lfoo
 
 step "-Wl,-Bstatic around the target: its archive wrapper, the shared runtime"
 out=$(libwrap --libwrap=foo "$cc" main.o -Wl,-Bstatic -lfoo -Wl,-Bdynamic -lm)
-expected=$(printf '%s\n' main.o -Wl,-Bstatic "-Wl,@$p/share/libwrap/foo.wrap" "$p/lib/libwrap_foo_linktime.a" \
+expected=$(printf '%s\n' main.o -Wl,-Bstatic "-Wl,@$p/share/libwrap/foo.wrap" "-Wl,$p/lib/libwrap_foo_linktime.a" \
     -Wl,-Bdynamic "-L$LIBWRAP_STAGE/lib" -llibwrap_runtime "-Wl,-rpath,$LIBWRAP_STAGE/lib" -Wl,-Bstatic \
     -lfoo -Wl,-Bdynamic -lm)
 [ "$out" = "$expected" ] || { diff <(echo "$expected") <(echo "$out") || true; fail "-Bstatic line"; }
 out=$(libwrap --libwrap=foo "$cc" main.o -Wl,-Bstatic -lz -Wl,-Bdynamic -lfoo)
-grep -qx -- "$p/lib/libwrap_foo_linktime.so" <<< "$out" || fail "-Bdynamic again: not the shared wrapper: $out"
+grep -qx -- "-Wl,$p/lib/libwrap_foo_linktime.so" <<< "$out" || fail "-Bdynamic again: not the shared wrapper: $out"
 
 step "runtime mode: no response file, runtime wrapper"
 out=$(libwrap --libwrap=runtime:foo "$cc" main.o -lfoo)
 grep -q -- '\.wrap' <<< "$out" && fail "runtime mode added a response file: $out"
-[ "$(echo "$out" | sed -n 2p)" = "$p/lib/libwrap_foo_runtime.so" ] || fail "runtime wrapper not first before -lfoo: $out"
+[ "$(echo "$out" | sed -n 2p)" = "-Wl,$p/lib/libwrap_foo_runtime.so" ] || fail "runtime wrapper not first before -lfoo: $out"
 
 step "target named by path; static target; two wrappers"
 out=$(libwrap --libwrap=linktime:foo,bar "$cc" main.o "$scratch/libbar.a" /opt/foo/lib/libfoo.so.1)
 [ "$(echo "$out" | sed -n 2p)" = "-Wl,@$p/share/libwrap/foo.wrap" ] || fail "wrappers not before $scratch/libbar.a: $out"
-grep -qx -- "$p/lib/libwrap_bar_linktime.a" <<< "$out" || fail "static-only bar: no archive: $out"
+grep -qx -- "-Wl,$p/lib/libwrap_bar_linktime.a" <<< "$out" || fail "static-only bar: no archive: $out"
 [ "$(echo "$out" | tail -n 2 | head -n 1)" = "$scratch/libbar.a" ] || fail "order: $out"
 
 step "no target on the line: appended at the end"
