@@ -219,10 +219,82 @@ static int lw_dl_from_libwrap(const void *caller)
  * target was loaded after the wrapper, privately) takes `p` when `p` is
  * the base namespace's definition in the wrapper's target.
  */
+/* The functions typed wrappers registered (libwrap_typed_register). */
+static struct lw_typed {
+    void **orig;
+    const char *symbol;
+    const void *wrapper;
+    const char *soname;
+} *lw_typed;
+static size_t lw_ntyped, lw_typed_cap;
+static int lw_typed_any; /* read without the lock by the quiet path */
+static pthread_mutex_t lw_typed_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+void libwrap_typed_register(void **orig, const char *symbol, const void *wrapper, const char *soname)
+{
+    pthread_mutex_lock(&lw_typed_mutex);
+    if (lw_ntyped == lw_typed_cap) {
+        size_t cap = lw_typed_cap ? 2 * lw_typed_cap : 256;
+        struct lw_typed *v = realloc(lw_typed, cap * sizeof *v);
+        if (v) {
+            lw_typed = v;
+            lw_typed_cap = cap;
+        }
+    }
+    if (lw_ntyped < lw_typed_cap)
+        lw_typed[lw_ntyped++] = (struct lw_typed){orig, symbol, wrapper, soname};
+    __atomic_store_n(&lw_typed_any, 1, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&lw_typed_mutex);
+}
+
+/* A typed wrapper wraps `name`. */
+static int lw_dl_typed_has(const char *name, const char *version)
+{
+    int found = 0;
+    pthread_mutex_lock(&lw_typed_mutex);
+    for (size_t i = 0; i < lw_ntyped && !found; i++)
+        found = lw_typed[i].symbol[0] == name[0] && lw_names(lw_typed[i].symbol, name, version);
+    pthread_mutex_unlock(&lw_typed_mutex);
+    return found;
+}
+
+/* The typed wrapper of `name` whose original is `p`, or NULL. A wrapper
+ * that has no original yet takes `p` when its library (loaded privately
+ * after the wrapper) gives `p` for the name. */
+static void *lw_dl_typed_wrapper_for(void *p, const char *name, const char *version)
+{
+    const void *w = NULL;
+    pthread_mutex_lock(&lw_typed_mutex);
+    for (size_t i = 0; i < lw_ntyped && !w; i++) {
+        struct lw_typed *t = &lw_typed[i];
+        if (t->symbol[0] != name[0] || !lw_names(t->symbol, name, version))
+            continue;
+        void *orig = __atomic_load_n(t->orig, __ATOMIC_ACQUIRE);
+        if (orig == p) {
+            w = t->wrapper;
+        } else if (!orig && t->soname) {
+            void *h = LW_REAL_DLOPEN(t->soname, RTLD_LAZY | RTLD_NOLOAD);
+            void *q = !h ? NULL : version ? LW_REAL_DLVSYM(h, name, version) : LW_REAL_DLSYM(h, name);
+            if (h)
+                dlclose(h);
+            void *none = NULL;
+            if (q == p && __atomic_compare_exchange_n(t->orig, &none, p, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+                w = t->wrapper;
+        }
+    }
+    pthread_mutex_unlock(&lw_typed_mutex);
+    return (void *)w;
+}
+
 static void *lw_dl_wrapper_for(void *p, const char *name, const char *version)
 {
     if (!p)
         return p;
+    void *typed = lw_dl_typed_wrapper_for(p, name, version);
+    if (typed) {
+        lw_log(LW_LOG_RESOLVE, "dlsym(%s): answered with its typed wrapper", name);
+        return typed;
+    }
     for (struct lw_dl_table *t = __atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE); t; t = t->next)
         for (uint32_t i = 0; i < t->n; i++) {
             libwrap_abi_entry *e = &t->entries[i];
@@ -376,7 +448,8 @@ void *libwrap_dl_route(void *a0, void *a1, void *a2, void *caller, int kind)
     /* The common cases first, calling nothing: a sanitizer's start-up
      * looks up its originals here before its runtime works. */
     int quiet = kind == LW_DL_SYM || kind == LW_DL_VSYM
-                    ? a0 == RTLD_NEXT || !__atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE)
+                    ? a0 == RTLD_NEXT || (!__atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE) &&
+                                          !__atomic_load_n(&lw_typed_any, __ATOMIC_ACQUIRE))
                     : !__atomic_load_n(&lw_pending_any, __ATOMIC_ACQUIRE) &&
                           (kind == LW_DL_OPEN ? !((int)(intptr_t)a1 & RTLD_DEEPBIND)
                                               : (Lmid_t)(intptr_t)a0 == LM_ID_BASE);
@@ -396,6 +469,11 @@ void *libwrap_dl_route(void *a0, void *a1, void *a2, void *caller, int kind)
             if (a0 != RTLD_NEXT && name && (e = lw_dl_entry(name, version, &t)) &&
                 (a0 != RTLD_DEFAULT || !e->lib || !e->lib->next) && !lw_dl_from_libwrap(caller))
                 to = kind == LW_DL_SYM ? (void *)lw_dl_answer_sym : (void *)lw_dl_answer_vsym;
+            /* A typed runtime wrapper: on a handle only (the global scope
+             * finds it first). */
+            else if (a0 != RTLD_NEXT && a0 != RTLD_DEFAULT && name && lw_dl_typed_has(name, version) &&
+                     !lw_dl_from_libwrap(caller))
+                to = kind == LW_DL_SYM ? (void *)lw_dl_answer_sym : (void *)lw_dl_answer_vsym;
             break;
         }
         case LW_DL_OPEN:
@@ -413,6 +491,14 @@ void *libwrap_dl_route(void *a0, void *a1, void *a2, void *caller, int kind)
 }
 
 #else /* LIBWRAP_STATIC: a static program loads nothing (dl.h) */
+
+void libwrap_typed_register(void **orig, const char *symbol, const void *wrapper, const char *soname)
+{
+    (void)orig;
+    (void)symbol;
+    (void)wrapper;
+    (void)soname;
+}
 
 void lw_dl_register(libwrap_abi_entry *entries, uint32_t n)
 {

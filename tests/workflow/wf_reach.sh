@@ -81,6 +81,18 @@ for mode in plain deepbind; do
     want exp-dl-$mode "${thirteen[@]}"
     echo "ok: dlopen ($mode) + dlsym under LD_PRELOAD: 13 of 13 calls"
 done
+# Typed wrappers (--forward typed) answer too: they register their
+# functions with the runtime at load.
+run_ok init-typed.log bash "$src/init.sh" "$scratch/t"
+run_ok make-typed.log make -C t/wrap GENFLAGS='--forward typed' all
+grep -q 'libwrap_trampoline' t/wrap/ring.wrappers.c && fail "the typed wrappers are ABI-level ones"
+for mode in plain deepbind; do
+    WRAP=(LD_PRELOAD="$scratch/t/wrap/libwrap_ring_runtime.so" LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-dlt-$mode)
+    same dlt-$mode ./dl_app $mode "$scratch/t/libring.so"
+    [ ! -s dlt-$mode.libwrap ] || { cat dlt-$mode.libwrap; fail "dlt-$mode: libwrap said something"; }
+    want exp-dlt-$mode "${thirteen[@]}"
+    echo "ok: dlopen ($mode) + dlsym under LD_PRELOAD, typed wrappers: 13 of 13 calls"
+done
 run_ok lt.log libwrap --libwrap=linktime:ring "$CC" -O2 "$app/dl_app.c" -o dl_app.lt -ldl "${ring[@]}"
 WRAP=(LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-dl-linktime)
 same dl-linktime ./dl_app.lt plain "$lib/libring.so"

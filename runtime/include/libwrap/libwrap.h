@@ -122,6 +122,17 @@ LIBWRAP_API LIBWRAP_HOT_CALL void libwrap_exit(int32_t id);
 LIBWRAP_API void *libwrap_resolve_fallback(const char *symbol, const char *soname, const void *self);
 
 /*
+ * A typed wrapper in runtime mode registers each function it wraps when it
+ * is loaded: `orig` is where it keeps the function's original (found by
+ * then, or NULL: the library `soname`, or NULL, may be loaded later),
+ * `wrapper` the wrapper itself. A lookup that the program makes itself
+ * (dlsym or dlvsym on a handle of the wrapped library, which finds the
+ * original) is then answered with the wrapper. Thread-safe.
+ */
+LIBWRAP_API void libwrap_typed_register(void **orig, const char *symbol, const void *wrapper,
+                                        const char *soname);
+
+/*
  * Is `orig` the version that `symbol` ("foo@V1" or "foo@@V2") names in the
  * loaded objects (dlvsym in the global scope)? A link-time wrapper of a
  * symbol with several versions asks this in its constructor for each of
