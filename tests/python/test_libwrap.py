@@ -248,7 +248,7 @@ def test_install():
     wheel = os.path.join(os.getcwd(), "wheel")
     os.makedirs(wheel, exist_ok=True)
     # The in-tree backend builds the wheel with the standard library alone.
-    sys.path.insert(0, os.path.join(src, "_build"))
+    sys.path.insert(0, os.path.join(src, "backend"))
     import libwrap_build
     name = libwrap_build.build_wheel(wheel)
     import zipfile

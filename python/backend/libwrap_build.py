@@ -90,7 +90,7 @@ def build_sdist(sdist_directory, config_settings=None):
     base = "%s-%s" % (name, version)
     path = os.path.join(sdist_directory, base + ".tar.gz")
     with tarfile.open(path, "w:gz") as t:
-        for p in _sources() + ["pyproject.toml", "README.md", "_build/libwrap_build.py"]:
+        for p in _sources() + ["pyproject.toml", "README.md", "backend/libwrap_build.py"]:
             t.add(os.path.join(_HERE, p), arcname=base + "/" + p)
         info = tarfile.TarInfo(base + "/PKG-INFO")
         data = meta.encode()
