@@ -19,3 +19,31 @@ fail() {
     echo "FAIL ($TEST_LABEL): $*" >&2
     exit 1
 }
+
+# wrap_library NAME INCLUDE CPPFLAGS LDFLAGS LIBS [libwrap-gen options...]:
+# the wrappers of the library that `#include INCLUDE` declares, generated
+# into gen-NAME/ and built here as the working directory's Makefile builds
+# them: NAME-linktime.o and NAME-runtime.o (compiled under -Wall -Wextra
+# -Werror), libwrap_NAME_linktime.so and libwrap_NAME_runtime.so (the exec,
+# signal and dl interposers linked whole, the target after --no-as-needed),
+# with an rpath to the runtime and to this directory.
+wrap_library() {
+    local name=$1 include=$2 cppflags=$3 ldflags=$4 libs=$5 mode
+    shift 5
+    local cc=${CC:-cc} rtlib=$LIBWRAP_STAGE/lib
+    local rt=(-L"$rtlib" -llibwrap_runtime -Wl,-rpath,"$rtlib" -Wl,-rpath,"$PWD")
+    local exec_objs=(-Wl,--whole-archive "$rtlib/liblibwrap_exec.a" -Wl,--no-whole-archive)
+    printf '#include %s\n' "$include" > $name.h
+    $cc -E $cppflags $name.h > $name.i || fail "$name: $include does not preprocess"
+    "$LIBWRAP_STAGE/libexec/libwrap/libwrap-gen" --quiet --name $name -x c --cppflags "$cppflags" \
+        --ldflags "$ldflags" --libs "$libs" -o gen-$name "$@" $name.i || fail "$name: libwrap-gen failed"
+    for mode in linktime runtime; do
+        $cc -O2 -fPIC -Wall -Wextra -Werror -DLIBWRAP_${mode^^} -I"$LIBWRAP_STAGE/include" $cppflags \
+            -c gen-$name/$name.wrappers.c -o $name-$mode.o ||
+            fail "the $name $mode wrappers do not compile under -Wall -Wextra -Werror"
+    done
+    $cc -shared -o libwrap_${name}_linktime.so $name-linktime.o "${exec_objs[@]}" \
+        -Wl,@gen-$name/$name.wrap $ldflags $libs "${rt[@]}"
+    $cc -shared -o libwrap_${name}_runtime.so $name-runtime.o "${exec_objs[@]}" $ldflags \
+        -Wl,--no-as-needed $libs "${rt[@]}" -ldl
+}

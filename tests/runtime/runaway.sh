@@ -8,17 +8,10 @@
 set -euo pipefail
 TEST_LABEL=runaway
 source "$LIBWRAP_SOURCE_DIR/tests/runtime/lib.sh"
-gen=$LIBWRAP_STAGE/libexec/libwrap/libwrap-gen
-rtlib=$LIBWRAP_STAGE/lib
 cc=${CC:-cc}
 command -v "${OTF2_PRINT:-otf2-print}" > /dev/null || { echo "no otf2-print: skipped"; exit 77; }
 $cc -O2 -o app "$LIBWRAP_SOURCE_DIR/tests/runtime/runaway_app.c" -lz -lpthread
-printf '#include <zlib.h>\n' > z.h
-$cc -E z.h > z.i
-"$gen" --quiet --name zlib -x c --libs -lz -o gen z.i
-$cc -O2 -fPIC -DLIBWRAP_RUNTIME -I"$LIBWRAP_STAGE/include" -c gen/zlib.wrappers.c -o rt.o
-$cc -shared -o libwrap_zlib_runtime.so rt.o -Wl,--whole-archive "$rtlib/liblibwrap_exec.a" -Wl,--no-whole-archive \
-    -Wl,--no-as-needed -lz -L"$rtlib" -llibwrap_runtime -Wl,-rpath,"$rtlib" -ldl
+wrap_library zlib '<zlib.h>' "" "" -lz
 ./app > plain.out 2> plain.err
 for run in 1 2 3; do
     rm -rf exp

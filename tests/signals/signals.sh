@@ -16,8 +16,6 @@ set -euo pipefail
 
 kind=$1
 src=$LIBWRAP_SOURCE_DIR/tests/signals
-gen=$LIBWRAP_STAGE/libexec/libwrap/libwrap-gen
-inc=$LIBWRAP_STAGE/include
 rtlib=$LIBWRAP_STAGE/lib
 TEST_LABEL="signals $kind"
 source "$LIBWRAP_SOURCE_DIR/tests/runtime/lib.sh"
@@ -28,28 +26,9 @@ $cc -O2 -g -fPIC -shared -Wl,-soname,libsig.so -o libsig.so "$src/siglib.c"
 $cc -O2 -g -I"$src" -c "$src/sigapp.c" -o sigapp.o
 $cc -g -c "$src/sigloop.S" -o sigloop.o
 
+wrap_library sig '"siglib.h"' "-I$src" "-L$here" -lsig --forward $kind
+wrap_library zlib '<zlib.h>' "" "" -lz --forward $kind
 rt=(-L"$rtlib" -llibwrap_runtime -Wl,-rpath,"$rtlib" -Wl,-rpath,"$here")
-exec_objs=(-Wl,--whole-archive "$rtlib/liblibwrap_exec.a" -Wl,--no-whole-archive)
-# wrap NAME HEADER LIBS: the wrapper libraries of one library
-wrap() {
-    local name=$1 header=$2 libs=$3
-    printf '#include <%s>\n' "$header" > $name.h
-    $cc -E -I"$src" $name.h > $name.i
-    "$gen" --quiet --name $name -x c --cppflags "-I$src" --ldflags "-L$here" --libs "$libs" \
-        --forward $kind -o gen-$name $name.i
-    for mode in linktime runtime; do
-        local MODE=$(echo $mode | tr a-z A-Z)
-        $cc -O2 -fPIC -Wall -Wextra -Werror -DLIBWRAP_$MODE -I"$inc" -I"$src" \
-            -c gen-$name/$name.wrappers.c -o $name-$mode.o ||
-            fail "the $name $mode wrappers do not compile under -Wall -Wextra -Werror"
-    done
-    $cc -shared -o libwrap_${name}_linktime.so $name-linktime.o "${exec_objs[@]}" \
-        -Wl,@gen-$name/$name.wrap -L. $libs "${rt[@]}"
-    $cc -shared -o libwrap_${name}_runtime.so $name-runtime.o "${exec_objs[@]}" -L. \
-        -Wl,--no-as-needed $libs "${rt[@]}" -ldl
-}
-wrap sig siglib.h -lsig
-wrap zlib zlib.h -lz
 
 $cc -o plain sigapp.o sigloop.o -L. -lsig -lz -Wl,-rpath,"$here"
 $cc -o linked sigapp.o sigloop.o -Wl,@gen-sig/sig.wrap -Wl,@gen-zlib/zlib.wrap -L. \

@@ -9,29 +9,16 @@ TEST_LABEL=h5cc
 source "$LIBWRAP_SOURCE_DIR/tests/runtime/lib.sh"
 command -v h5cc > /dev/null || { echo "no h5cc (Debian: libhdf5-dev): skipped"; exit 77; }
 src=$LIBWRAP_SOURCE_DIR/tests/static
-gen=$LIBWRAP_STAGE/libexec/libwrap/libwrap-gen
-rtlib=$LIBWRAP_STAGE/lib
 cc=${CC:-cc}
 inc=$(h5cc -show | tr ' ' '\n' | sed -n 's/^-I//p' | head -1)
 libdir=$(h5cc -show | tr ' ' '\n' | sed -n 's/^-L//p' | head -1)
 
 # The wrapper of HDF5's shared library, and an installed-wrapper prefix for `libwrap`.
-printf '#include <hdf5.h>\n' > hdf5w.h
-$cc -E -I"$inc" hdf5w.h > hdf5.i
-"$gen" --quiet --name hdf5 -x c --cppflags "-I$inc" --ldflags "-L$libdir" --libs -lhdf5 -o gen hdf5.i
-rt=(-L"$rtlib" -llibwrap_runtime -Wl,-rpath,"$rtlib")
-exec_objs=(-Wl,--whole-archive "$rtlib/liblibwrap_exec.a" -Wl,--no-whole-archive)
+wrap_library hdf5 '<hdf5.h>' "-I$inc" "-L$libdir" -lhdf5
 p=$PWD/prefix
 mkdir -p "$p/share/libwrap" "$p/lib"
-for mode in linktime runtime; do
-    MODE=$(echo $mode | tr a-z A-Z)
-    $cc -O2 -fPIC -DLIBWRAP_$MODE -I"$LIBWRAP_STAGE/include" -I"$inc" -c gen/hdf5.wrappers.c -o $mode.o
-done
-$cc -shared -o "$p/lib/libwrap_hdf5_linktime.so" linktime.o "${exec_objs[@]}" -Wl,@gen/hdf5.wrap \
-    -L"$libdir" -lhdf5 "${rt[@]}"
-$cc -shared -o "$p/lib/libwrap_hdf5_runtime.so" runtime.o "${exec_objs[@]}" -Wl,--no-as-needed \
-    -L"$libdir" -lhdf5 "${rt[@]}" -ldl
-cp gen/hdf5.wrap "$p/share/libwrap/hdf5.wrap"
+cp libwrap_hdf5_linktime.so libwrap_hdf5_runtime.so "$p/lib/"
+cp gen-hdf5/hdf5.wrap "$p/share/libwrap/hdf5.wrap"
 printf 'name=hdf5\ndisplay_name=HDF5\nlanguage=c\nldflags=-L%s\nlibs=-lhdf5\ntarget_shared=\ntarget_static=\nvariants=linktime.so runtime.so\ntoolchain=%s\n' \
     "$libdir" "$LIBWRAP_STAGE" > "$p/share/libwrap/hdf5.libwrap"
 

@@ -10,8 +10,6 @@ set -euo pipefail
 
 link=$1
 src=$LIBWRAP_SOURCE_DIR/tests/static
-gen=$LIBWRAP_STAGE/libexec/libwrap/libwrap-gen
-inc=$LIBWRAP_STAGE/include
 rtlib=$LIBWRAP_STAGE/lib
 TEST_LABEL="static $link"
 source "$LIBWRAP_SOURCE_DIR/tests/runtime/lib.sh"
@@ -19,15 +17,11 @@ cc=${CC:-cc}
 [ -e /usr/lib/x86_64-linux-gnu/libz.a ] || [ -n "$(cc -print-file-name=libz.a | grep /)" ] ||
     { echo "no libz.a: skipped"; exit 77; }
 
-printf '#include <zlib.h>\n' > zlib.h
-$cc -E zlib.h > zlib.i
-"$gen" --quiet --name zlib -x c --libs -lz -o gen zlib.i
-$cc -O2 -fPIC -Wall -Wextra -Werror -DLIBWRAP_LINKTIME -I"$inc" -c gen/zlib.wrappers.c -o lt.o ||
-    fail "the link-time wrappers do not compile under -Wall -Wextra -Werror"
-ar rcs libwrap_zlib_linktime.a lt.o
+wrap_library zlib '<zlib.h>' "" "" -lz
+ar rcs libwrap_zlib_linktime.a zlib-linktime.o
 
 $cc -O2 $link -o plain "$src/static_app.c" -lz -lpthread
-$cc -O2 $link -o wrapped "$src/static_app.c" -Wl,@gen/zlib.wrap libwrap_zlib_linktime.a \
+$cc -O2 $link -o wrapped "$src/static_app.c" -Wl,@gen-zlib/zlib.wrap libwrap_zlib_linktime.a \
     -Wl,--whole-archive "$rtlib/liblibwrap_runtime.a" -Wl,--no-whole-archive -lz -lpthread 2> link.err
 [ ! -s link.err ] || fail "the static link warns: $(cat link.err)"
 file wrapped | grep -q 'statically linked\|static-pie linked' || fail "not a static program: $(file wrapped)"
@@ -55,16 +49,12 @@ $CHECK exp-trace "visits('adler32') == 1000" || fail "traced: the profile"
 if [ $link = -static ]; then
     printf '#!/bin/sh\nexec %s "$@" %s\n' "$cc" "$(cc -print-file-name=libz.a)" > zcc
     chmod +x zcc
-    rt=(-L"$rtlib" -llibwrap_runtime -Wl,-rpath,"$rtlib")
-    exec_objs=(-Wl,--whole-archive "$rtlib/liblibwrap_exec.a" -Wl,--no-whole-archive)
     p=$PWD/prefix
     mkdir -p "$p/share/libwrap" "$p/lib"
-    cp gen/zlib.wrap "$p/share/libwrap/zlib.wrap"
+    cp gen-zlib/zlib.wrap "$p/share/libwrap/zlib.wrap"
     printf 'name=zlib\ndisplay_name=zlib\nlanguage=c\nldflags=\nlibs=-lz\ntarget_shared=\ntarget_static=\nvariants=linktime.so runtime.so\ntoolchain=%s\n' \
         "$LIBWRAP_STAGE" > "$p/share/libwrap/zlib.libwrap"
-    $cc -O2 -fPIC -DLIBWRAP_RUNTIME -I"$inc" -c gen/zlib.wrappers.c -o rt.o
-    $cc -shared -o "$p/lib/libwrap_zlib_linktime.so" lt.o "${exec_objs[@]}" -Wl,@gen/zlib.wrap -lz "${rt[@]}"
-    $cc -shared -o "$p/lib/libwrap_zlib_runtime.so" rt.o "${exec_objs[@]}" -Wl,--no-as-needed -lz "${rt[@]}" -ldl
+    cp libwrap_zlib_linktime.so libwrap_zlib_runtime.so "$p/lib/"
     ./zcc -O2 -o inside "$src/static_app.c" -lpthread
     ./inside > inside.out 2> inside.err
     cmp -s plain.out inside.out || fail "the program with zlib inside: stdout differs"

@@ -11,8 +11,6 @@
 # value is one warning.
 set -euo pipefail
 src=$LIBWRAP_SOURCE_DIR/tests/throttle
-gen=$LIBWRAP_STAGE/libexec/libwrap/libwrap-gen
-inc=$LIBWRAP_STAGE/include
 rtlib=$LIBWRAP_STAGE/lib
 TEST_LABEL="throttle"
 source "$LIBWRAP_SOURCE_DIR/tests/runtime/lib.sh"
@@ -20,19 +18,10 @@ here=$PWD
 cc=${CC:-cc}
 
 $cc -O2 -fPIC -shared -Wl,-soname,libthr.so -o libthr.so "$src/thrlib.c"
-printf '#include "thrlib.h"\n' > thr.h
-$cc -E -I"$src" thr.h > thr.i
-"$gen" --quiet --name thr -x c --cppflags "-I$src" --ldflags "-L$here" --libs -lthr -o gen thr.i
+wrap_library thr '"thrlib.h"' "-I$src" "-L$here" -lthr
 rt=(-L"$rtlib" -llibwrap_runtime -Wl,-rpath,"$rtlib" -Wl,-rpath,"$here")
-exec_objs=(-Wl,--whole-archive "$rtlib/liblibwrap_exec.a" -Wl,--no-whole-archive)
-for mode in linktime runtime; do
-    MODE=$(echo $mode | tr a-z A-Z)
-    $cc -O2 -fPIC -Wall -Wextra -Werror -DLIBWRAP_$MODE -I"$inc" -I"$src" -c gen/thr.wrappers.c -o $mode.o
-done
-$cc -shared -o libwrap_thr_linktime.so linktime.o "${exec_objs[@]}" -Wl,@gen/thr.wrap -L. -lthr "${rt[@]}"
-$cc -shared -o libwrap_thr_runtime.so runtime.o "${exec_objs[@]}" -L. -Wl,--no-as-needed -lthr "${rt[@]}" -ldl
 $cc -O2 -I"$src" -o plain "$src/thrapp.c" -L. -lthr -Wl,-rpath,"$here"
-$cc -O2 -I"$src" -o linked "$src/thrapp.c" -Wl,@gen/thr.wrap -L. -lwrap_thr_linktime -lthr "${rt[@]}"
+$cc -O2 -I"$src" -o linked "$src/thrapp.c" -Wl,@gen-thr/thr.wrap -L. -lwrap_thr_linktime -lthr "${rt[@]}"
 ./plain > plain.out 2> plain.err
 
 # run NAME COMMAND...: output as unwrapped, results in exp-NAME
