@@ -16,18 +16,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "emit.h"
+#include "cmd/commands.h"
+#include "emit/emit.h"
 #include "filter.h"
-#include "inventory.h"
-#include "parse.h"
-#include "scope.h"
-#include "fileio.h"
-#include "strbuf.h"
-#include "fortran.h"
-#include "symcheck.h"
-#include "template.h"
-#include "variadic.h"
+#include "model/inventory.h"
+#include "parse/parse.h"
+#include "parse/scope.h"
+#include "util/fileio.h"
+#include "util/strbuf.h"
+#include "check/fortran.h"
+#include "check/symcheck.h"
+#include "util/template.h"
+#include "model/variadic.h"
 
 typedef struct gen_options {
     const char *name;

@@ -7,7 +7,7 @@
  * written out and read back, it gives the same line-per-function dump,
  * which walks every field the emitters and probes use.
  */
-#include "inventory.h"
+#include "model/inventory.h"
 
 #include <stdint.h>
 #include <stdio.h>

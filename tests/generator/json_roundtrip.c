@@ -5,7 +5,7 @@
  */
 #include <stdio.h>
 
-#include "inventory.h"
+#include "model/inventory.h"
 
 int main(int argc, char **argv)
 {

@@ -1,6 +1,6 @@
 /*
  * argmeta.h - argument metadata of the inventory (docs/arguments.md,
- * generator/argmeta.c): kind, width, size_t-ness and the x86-64 System V
+ * generator/parse/argmeta.c): kind, width, size_t-ness and the x86-64 System V
  * location of each parameter and result. Each function carries its
  * expectation:
  *   // ARG: SYMBOL NAME=KIND/WIDTH/LOCATION[/size][/zext] ... return=...

@@ -11,10 +11,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "inventory.h"
-#include "ldsearch.h"
-#include "strbuf.h"
-#include "symcheck.h"
+#include "model/inventory.h"
+#include "check/ldsearch.h"
+#include "util/strbuf.h"
+#include "check/symcheck.h"
 
 static void print_set(const lw_libset *set)
 {

@@ -1,0 +1,251 @@
+/*
+ * fortran.c - Fortran-ABI functions exported by the target and declared
+ * nowhere in scope (fortran.h).
+ */
+#include "check/fortran.h"
+
+#include <clang-c/Index.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "check/ldsearch.h"
+#include "util/strbuf.h"
+#include "model/symindex.h"
+
+/* How gfortran and f2c name a procedure: lower case, a trailing '_'. Names
+ * that start with '_' are compiler or module internals. */
+static bool fortran_name(const char *s)
+{
+    size_t n = strlen(s);
+    if (n < 2 || s[0] < 'a' || s[0] > 'z' || s[n - 1] != '_')
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
+            return false;
+    return true;
+}
+
+typedef struct collect {
+    lw_symindex *declared;
+    lw_strv names;
+} collect;
+
+static void collect_one(const char *name, void *data)
+{
+    collect *c = data;
+    if (!fortran_name(name))
+        return;
+    size_t n = 0;
+    lw_function **hits = symindex_find(c->declared, name, &n);
+    for (size_t i = 0; i < n; i++)
+        if (hits[i]->skip != LW_SKIP_OUT_OF_SCOPE)
+            return;
+    strv_push(&c->names, name);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool in_names(const lw_strv *names, const char *s)
+{
+    return bsearch(&s, names->v, names->n, sizeof *names->v, cmp_str) != NULL;
+}
+
+typedef struct header_count {
+    const lw_strv *names;
+    size_t n;
+} header_count;
+
+static enum CXChildVisitResult count_decls(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    header_count *h = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl)
+        return CXChildVisit_Recurse;
+    if (k != CXCursor_FunctionDecl)
+        return CXChildVisit_Continue;
+    CXString m = clang_Cursor_getMangling(c);
+    const char *sym = clang_getCString(m);
+    if (sym && sym[0] == '\1')
+        sym++;
+    /* A header may declare a function twice (a prototype, then a macro's). */
+    if (sym && in_names(h->names, sym) && clang_isCursorDefinition(c) == 0 &&
+        clang_equalCursors(clang_getCanonicalCursor(c), c))
+        h->n++;
+    clang_disposeString(m);
+    return CXChildVisit_Continue;
+}
+
+/* How many of `names` does `path` declare? The header is parsed after
+ * libwrap.h, as the user would include it (cblas_f77.h needs the macros of
+ * cblas.h), with --cppflags. */
+static size_t declared_in(CXIndex index, const char *libwrap_h, const char *path,
+                          const lw_strv *args, bool cxx, const lw_strv *names)
+{
+    lw_strv argv = {0};
+    strv_push(&argv, "-x");
+    strv_push(&argv, cxx ? "c++-header" : "c-header");
+    for (size_t i = 0; i < args->n; i++)
+        strv_push(&argv, args->v[i]);
+    char *text = xstrdup_printf("#include \"%s\"\n#include \"%s\"\n", libwrap_h, path);
+    struct CXUnsavedFile probe = {"libwrap-fortran-probe.h", text, (unsigned long)strlen(text)};
+    CXTranslationUnit tu = NULL;
+    enum CXErrorCode err = clang_parseTranslationUnit2(
+        index, probe.Filename, (const char *const *)argv.v, (int)argv.n, &probe, 1,
+        CXTranslationUnit_SkipFunctionBodies | CXTranslationUnit_KeepGoing, &tu);
+    free(text);
+    strv_free(&argv);
+    if (err != CXError_Success || !tu)
+        return 0; /* not a header of this language: it declares none */
+    header_count h = {names, 0};
+    clang_visitChildren(clang_getTranslationUnitCursor(tu), count_decls, &h);
+    clang_disposeTranslationUnit(tu);
+    return h.n;
+}
+
+/* Does the text of `path` name one of the first few functions (without the
+ * '_': cblas_f77.h builds dgemm_ from `F77_GLOBAL(dgemm,DGEMM)`)? Only such
+ * headers are parsed. */
+static bool mentions(const char *path, const lw_strv *names)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > (8 << 20))
+        return false;
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return false;
+    char *text = xmalloc((size_t)st.st_size + 1);
+    size_t len = fread(text, 1, (size_t)st.st_size, fp);
+    text[len] = '\0';
+    fclose(fp);
+    bool found = false;
+    for (size_t i = 0; i < names->n && i < 8 && !found; i++) {
+        char *stem = xstrdup(names->v[i]);
+        stem[strlen(stem) - 1] = '\0';
+        for (const char *p = strstr(text, stem); p && !found; p = strstr(p + 1, stem)) {
+            const char *e = p + strlen(stem);
+            bool word_start = p == text || !(p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z') ||
+                                             (p[-1] >= '0' && p[-1] <= '9'));
+            found = word_start && !((*e >= 'a' && *e <= 'z') || (*e >= '0' && *e <= '9'));
+        }
+        free(stem);
+    }
+    free(text);
+    return found;
+}
+
+typedef struct best {
+    char *path;     /* the header that declares the most */
+    const char *dir; /* the directory it was found in */
+    size_t n;
+} best;
+
+static void scan_dir(const char *dir, const char *libwrap_h, CXIndex index, const lw_strv *args, bool cxx,
+                     const lw_strv *names, best *b)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    lw_strv files = {0};
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        if (n > 2 && strcmp(e->d_name + n - 2, ".h") == 0)
+            strv_push(&files, e->d_name);
+    }
+    closedir(d);
+    qsort(files.v, files.n, sizeof *files.v, cmp_str); /* the same answer on every system */
+    for (size_t i = 0; i < files.n; i++) {
+        char *path = xstrdup_printf("%s/%s", dir, files.v[i]);
+        size_t n = mentions(path, names) ? declared_in(index, libwrap_h, path, args, cxx, names) : 0;
+        if (n > b->n) {
+            free(b->path);
+            b->path = path;
+            b->dir = dir;
+            b->n = n;
+        } else {
+            free(path);
+        }
+    }
+    strv_free(&files);
+}
+
+size_t fortran_undeclared(lw_inventory *inv, const lw_libset *targets, const char *cppflags)
+{
+    lw_symindex declared;
+    symindex_build(&declared, inv, false);
+    collect c = {&declared, {0}};
+    libset_each(targets, collect_one, &c);
+    symindex_free(&declared);
+    size_t count = c.names.n;
+    if (!count)
+        return 0;
+    qsort(c.names.v, c.names.n, sizeof *c.names.v, cmp_str);
+
+    /* Where to look: the user's -I directories, then the system ones. */
+    lw_strv args = {0}, dirs = {0};
+    if (ldsearch_split(cppflags ? cppflags : "", "--cppflags", &args) != 0)
+        args.n = 0;
+    for (size_t i = 0; i < args.n; i++) {
+        const char *w = args.v[i];
+        if (strcmp(w, "-I") == 0 && i + 1 < args.n)
+            strv_push(&dirs, args.v[i + 1]);
+        else if (strncmp(w, "-I", 2) == 0 && w[2])
+            strv_push(&dirs, w + 2);
+    }
+    const char *sys[] = {"/usr/local/include", "/usr/include"};
+    for (size_t k = 0; k < 2; k++) {
+        DIR *d = opendir(sys[k]);
+        for (struct dirent *e; d && (e = readdir(d));)
+            if (strstr(e->d_name, "-linux-")) { /* the multiarch directory */
+                char *multiarch = xstrdup_printf("%s/%s", sys[k], e->d_name);
+                strv_push(&dirs, multiarch);
+                free(multiarch);
+            }
+        if (d)
+            closedir(d);
+        strv_push(&dirs, sys[k]);
+    }
+    best b = {NULL, NULL, 0};
+    CXIndex index = clang_createIndex(0, 0);
+    bool cxx = inv->language && strcmp(inv->language, "c++") == 0;
+    lw_strv seen = {0};
+    for (size_t i = 0; index && inv->header && i < dirs.n; i++) {
+        if (strv_contains(&seen, dirs.v[i]))
+            continue;
+        strv_push(&seen, dirs.v[i]);
+        scan_dir(dirs.v[i], inv->header, index, &args, cxx, &c.names, &b);
+    }
+    if (index)
+        clang_disposeIndex(index);
+
+    const lw_libfile *lib = libset_file(targets, 0);
+    const char *label = lib->soname ? lib->soname : strrchr(lib->path, '/') ? strrchr(lib->path, '/') + 1 : lib->path;
+    strbuf sb = STRBUF_INIT;
+    for (size_t i = 0; i < count && i < 3; i++)
+        sb_printf(&sb, "%s%s", i ? ", " : "", c.names.v[i]);
+    if (count > 3)
+        sb_put(&sb, ", ...");
+    fprintf(stderr, "libwrap-gen: warning: %s exports %zu Fortran-ABI function%s (%s) that "
+                    "libwrap.h does not declare: %s not measured; ",
+            label, count, count == 1 ? "" : "s", sb.s, count == 1 ? "it is" : "they are");
+    if (b.path)
+        fprintf(stderr, "%s declares %zu of them: add #include <%s> to libwrap.h "
+                        "(docs/workflow.md, Fortran libraries)\n",
+                b.path, b.n, b.path + strlen(b.dir) + 1);
+    else
+        fprintf(stderr, "no header in the -I or system include directories declares them: "
+                        "declare those to measure in libwrap.h (docs/workflow.md, Fortran libraries)\n");
+    sb_free(&sb);
+    free(b.path);
+    strv_free(&seen);
+    strv_free(&dirs);
+    strv_free(&args);
+    strv_free(&c.names);
+    return count;
+}

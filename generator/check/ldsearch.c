@@ -1,0 +1,675 @@
+/*
+ * ldsearch.c - resolve a link line into files, as GNU ld would (ldsearch.h).
+ */
+#define _GNU_SOURCE
+#include "check/ldsearch.h"
+
+#include "cmd/commands.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <glob.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "util/fileio.h"
+#include "util/strbuf.h"
+
+/* GNU ld scripts may name further scripts; real ones nest two deep. */
+#define LDSCRIPT_MAX_DEPTH 16
+
+void strv_push(lw_strv *sv, const char *s)
+{
+    if (sv->n == sv->cap) {
+        sv->cap = sv->cap ? 2 * sv->cap : 8;
+        sv->v = xrealloc(sv->v, sv->cap * sizeof *sv->v);
+    }
+    sv->v[sv->n++] = xstrdup(s);
+}
+
+bool strv_contains(const lw_strv *sv, const char *s)
+{
+    for (size_t i = 0; i < sv->n; i++)
+        if (strcmp(sv->v[i], s) == 0)
+            return true;
+    return false;
+}
+
+void strv_free(lw_strv *sv)
+{
+    for (size_t i = 0; i < sv->n; i++)
+        free(sv->v[i]);
+    free(sv->v);
+    memset(sv, 0, sizeof *sv);
+}
+
+int ldsearch_split(const char *text, const char *what, lw_strv *words)
+{
+    strbuf b = STRBUF_INIT;
+    const char *p = text ? text : "";
+
+    for (;;) {
+        while (*p && isspace((unsigned char)*p))
+            p++;
+        if (!*p)
+            break;
+        while (*p && !isspace((unsigned char)*p)) {
+            if (*p == '\'') {
+                const char *end = strchr(p + 1, '\'');
+                if (!end)
+                    goto unterminated;
+                sb_putn(&b, p + 1, (size_t)(end - p - 1));
+                p = end + 1;
+            } else if (*p == '"') {
+                for (p++; *p && *p != '"'; p++) {
+                    /* Inside double quotes a backslash only escapes these. */
+                    if (*p == '\\' && p[1] && strchr("\"\\$`", p[1]))
+                        p++;
+                    sb_putn(&b, p, 1);
+                }
+                if (!*p)
+                    goto unterminated;
+                p++;
+            } else if (*p == '\\' && p[1]) {
+                sb_putn(&b, p + 1, 1);
+                p += 2;
+            } else {
+                sb_putn(&b, p++, 1);
+            }
+        }
+        /* sb_steal gives "" for an empty quoted word (''): still a word */
+        char *word = sb_steal(&b);
+        strv_push(words, word);
+        free(word);
+    }
+    return 0;
+
+unterminated:
+    fprintf(stderr, "libwrap-gen: %s: unterminated quote in \"%s\": close it or remove it\n",
+            what, text);
+    sb_free(&b);
+    return -1;
+}
+
+void ldfiles_free(lw_ldfiles *lf)
+{
+    for (size_t i = 0; i < lf->n; i++) {
+        free(lf->files[i].path);
+        free(lf->files[i].soname);
+    }
+    free(lf->files);
+    memset(lf, 0, sizeof *lf);
+}
+
+const char *ldsearch_compiler(void)
+{
+    const char *cc = getenv("CC");
+    return cc && *cc ? cc : "cc";
+}
+
+static bool is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static bool is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Adds a dir once, compared by its real path (the compiler lists the same
+ * dir under several spellings, such as /usr/lib/gcc/x/12/../../../../lib/). */
+static void add_dir(lw_strv *dirs, lw_strv *seen, const char *dir)
+{
+    char real[PATH_MAX];
+    if (!*dir || !is_dir(dir) || !realpath(dir, real) || strv_contains(seen, real))
+        return;
+    strv_push(seen, real);
+    strv_push(dirs, real);
+}
+
+/* The "libraries: =a:b:c" line of `cc -print-search-dirs`. */
+static void compiler_dirs(lw_strv *dirs, lw_strv *seen)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    char *cmd = xstrdup_printf("%s -print-search-dirs 2>/dev/null", ldsearch_compiler());
+    FILE *p = popen(cmd, "r");
+    free(cmd);
+    if (!p)
+        return;
+    while (getline(&line, &cap, p) > 0) {
+        if (strncmp(line, "libraries:", 10) != 0)
+            continue;
+        char *s = line + 10;
+        s += strspn(s, " =");
+        s[strcspn(s, "\n")] = '\0';
+        for (char *save = NULL, *d = strtok_r(s, ":", &save); d; d = strtok_r(NULL, ":", &save))
+            add_dir(dirs, seen, d);
+    }
+    free(line);
+    pclose(p);
+}
+
+/* /etc/ld.so.conf and its includes: the fallback when no compiler answers. */
+static void ldconf_dirs(const char *path, lw_strv *dirs, lw_strv *seen, int depth)
+{
+    FILE *f = fopen(path, "r");
+    char *line = NULL;
+    size_t cap = 0;
+    if (!f || depth > 8) {
+        if (f)
+            fclose(f);
+        return;
+    }
+    while (getline(&line, &cap, f) > 0) {
+        line[strcspn(line, "#\n")] = '\0';
+        char *s = line + strspn(line, " \t");
+        if (strncmp(s, "include", 7) == 0 && isspace((unsigned char)s[7])) {
+            char *pat = s + 8;
+            pat += strspn(pat, " \t");
+            pat[strcspn(pat, " \t")] = '\0';
+            glob_t g;
+            if (glob(pat, 0, NULL, &g) == 0) {
+                for (size_t i = 0; i < g.gl_pathc; i++)
+                    ldconf_dirs(g.gl_pathv[i], dirs, seen, depth + 1);
+                globfree(&g);
+            }
+        } else if (*s == '/') {
+            s[strcspn(s, " \t")] = '\0';
+            add_dir(dirs, seen, s);
+        }
+    }
+    free(line);
+    fclose(f);
+}
+
+const lw_strv *ldsearch_system_dirs(void)
+{
+    static lw_strv dirs;
+    static bool done;
+    if (done)
+        return &dirs;
+    done = true;
+    lw_strv seen = {0};
+    compiler_dirs(&dirs, &seen);
+    if (dirs.n == 0) {
+        static const char *const multiarch[] = {
+            "/usr/local/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu",
+            "/usr/lib/x86_64-linux-gnu", "/usr/local/lib", "/lib", "/usr/lib",
+        };
+        ldconf_dirs("/etc/ld.so.conf", &dirs, &seen, 0);
+        for (size_t i = 0; i < sizeof multiarch / sizeof *multiarch; i++)
+            add_dir(&dirs, &seen, multiarch[i]);
+    }
+    strv_free(&seen);
+    return &dirs;
+}
+
+/* State of one resolution. */
+typedef struct resolver {
+    lw_strv user_dirs;  /* -L, in order */
+    lw_strv seen;       /* real paths of files already added */
+    bool is_static;     /* -Bstatic in effect */
+    bool quiet;         /* no messages (optional default libraries) */
+    lw_ldfiles *out;
+} resolver;
+
+static void join_dirs(FILE *out, const lw_strv *dirs)
+{
+    for (size_t i = 0; i < dirs->n; i++)
+        fprintf(out, "%s%s", i ? " " : "", dirs->v[i]);
+    if (dirs->n == 0)
+        fputs("none", out);
+}
+
+static int add_file(resolver *r, const char *path, const char *origin, int depth);
+
+/* Looks a name up in the -L dirs then the system dirs. A name starting with
+ * ':' is an exact file name (-l:libz.so.1). Returns a malloc'd path or NULL. */
+static char *search_lib(resolver *r, const char *name)
+{
+    const lw_strv *sys = ldsearch_system_dirs();
+    for (size_t pass = 0; pass < 2; pass++) {
+        const lw_strv *dirs = pass == 0 ? &r->user_dirs : sys;
+        for (size_t i = 0; i < dirs->n; i++) {
+            char *cand = NULL;
+            /* Within one dir GNU ld prefers the .so; it does not look further
+             * for a .so once a dir holds the .a. */
+            if (name[0] == ':') {
+                cand = xstrdup_printf("%s/%s", dirs->v[i], name + 1);
+                if (is_file(cand))
+                    return cand;
+                free(cand);
+                continue;
+            }
+            if (!r->is_static) {
+                cand = xstrdup_printf("%s/lib%s.so", dirs->v[i], name);
+                if (is_file(cand))
+                    return cand;
+                free(cand);
+            }
+            cand = xstrdup_printf("%s/lib%s.a", dirs->v[i], name);
+            if (is_file(cand))
+                return cand;
+            free(cand);
+        }
+    }
+    return NULL;
+}
+
+static int add_lib(resolver *r, const char *name, const char *origin, int depth)
+{
+    char *path = search_lib(r, name);
+    if (!path) {
+        if (r->quiet)
+            return -1;
+        fprintf(stderr, "libwrap-gen: %s-l%s: ", origin, name);
+        if (name[0] == ':')
+            fprintf(stderr, "no %s", name + 1);
+        else if (r->is_static)
+            fprintf(stderr, "no lib%s.a (static linking is on)", name);
+        else
+            fprintf(stderr, "no lib%s.so or lib%s.a", name, name);
+        fputs(" in -L dirs (", stderr);
+        join_dirs(stderr, &r->user_dirs);
+        fputs(") or the system dirs (", stderr);
+        join_dirs(stderr, ldsearch_system_dirs());
+        fputs("): install the library's development package or add -L DIR to --ldflags\n",
+              stderr);
+        return -1;
+    }
+    int rc = add_file(r, path, origin, depth);
+    free(path);
+    return rc;
+}
+
+/* ---- GNU ld scripts ---------------------------------------------------- */
+
+typedef struct ldlex {
+    const char *p;
+} ldlex;
+
+/* Next token of an ld script: "(", ")", "," or a word; NULL at the end.
+ * Comments are C style. The token is written to *tok (malloc'd). */
+static bool ldlex_next(ldlex *lx, char **tok)
+{
+    for (;;) {
+        while (*lx->p && isspace((unsigned char)*lx->p))
+            lx->p++;
+        if (lx->p[0] == '/' && lx->p[1] == '*') {
+            const char *end = strstr(lx->p + 2, "*/");
+            lx->p = end ? end + 2 : lx->p + strlen(lx->p);
+            continue;
+        }
+        break;
+    }
+    if (!*lx->p)
+        return false;
+    const char *s = lx->p;
+    if (strchr("(),;", *s)) {
+        lx->p++;
+    } else if (*s == '"') {
+        const char *end = strchr(s + 1, '"');
+        lx->p = end ? end + 1 : s + strlen(s);
+        size_t len = (size_t)(lx->p - s) - (end ? 2 : 1);
+        strbuf t = STRBUF_INIT;
+        sb_putn(&t, s + 1, len);
+        *tok = sb_steal(&t);
+        return true;
+    } else {
+        while (*lx->p && !isspace((unsigned char)*lx->p) && !strchr("(),;\"", *lx->p) &&
+               !(lx->p[0] == '/' && lx->p[1] == '*'))
+            lx->p++;
+    }
+    strbuf t = STRBUF_INIT;
+    sb_putn(&t, s, (size_t)(lx->p - s));
+    *tok = sb_steal(&t);
+    return true;
+}
+
+/* A file named inside a script: absolute, else next to the script, else in
+ * the search dirs (ld's order is the current dir first; the script's own dir
+ * is what distributions rely on, as in libgcc_s.so: GROUP(libgcc_s.so.1)). */
+static int script_file(resolver *r, const char *script, const char *name, int depth)
+{
+    char *origin = xstrdup_printf("%s: ", script);
+    int rc = -1;
+    if (strncmp(name, "-l", 2) == 0) {
+        rc = add_lib(r, name + 2, origin, depth);
+        goto out;
+    }
+    if (name[0] == '/') {
+        if (is_file(name)) {
+            rc = add_file(r, name, origin, depth);
+            goto out;
+        }
+    } else {
+        char *dir = xstrdup(script), *slash = strrchr(dir, '/');
+        if (slash)
+            *slash = '\0';
+        char *cand = xstrdup_printf("%s/%s", slash ? dir : ".", name);
+        free(dir);
+        if (is_file(cand)) {
+            rc = add_file(r, cand, origin, depth);
+            free(cand);
+            goto out;
+        }
+        free(cand);
+        char *lname = xstrdup_printf(":%s", name);
+        char *found = search_lib(r, lname);
+        free(lname);
+        if (found) {
+            rc = add_file(r, found, origin, depth);
+            free(found);
+            goto out;
+        }
+    }
+    if (!r->quiet)
+        fprintf(stderr, "libwrap-gen: %s: names %s, which does not exist: "
+                "the library's installation is broken; reinstall its development package\n",
+                script, name);
+out:
+    free(origin);
+    return rc;
+}
+
+static int read_ldscript(resolver *r, const char *path, int depth)
+{
+    strbuf text = STRBUF_INIT;
+    text.s = read_whole_file(path, &text.len);
+    if (!text.s) {
+        if (!r->quiet)
+            fprintf(stderr, "libwrap-gen: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    text.cap = text.len + 1;
+    if (memchr(text.s, '\0', text.len)) /* binary: not a script */
+        text.len = 0;
+
+    ldlex lx = {text.s ? text.s : ""};
+    char *tok = NULL;
+    int rc = 0, paren = 0, inputs = 0;
+    bool listing = false, search_dir = false;
+    bool was_static = r->is_static;
+    while (rc == 0 && text.len && ldlex_next(&lx, &tok)) {
+        if (strcmp(tok, "(") == 0) {
+            paren++;
+        } else if (strcmp(tok, ")") == 0) {
+            if (--paren == 0)
+                listing = search_dir = false;
+        } else if (strcmp(tok, ",") == 0 || strcmp(tok, ";") == 0) {
+            /* separators */
+        } else if (paren == 0) {
+            listing = strcmp(tok, "GROUP") == 0 || strcmp(tok, "INPUT") == 0;
+            search_dir = strcmp(tok, "SEARCH_DIR") == 0;
+            inputs += listing;
+        } else if (search_dir) {
+            strv_push(&r->user_dirs, tok);
+        } else if (listing && strcmp(tok, "AS_NEEDED") != 0) {
+            /* Files inside a script are linked in the mode the script was
+             * found in; -Bstatic is not reset by the script. */
+            rc = script_file(r, path, tok, depth + 1);
+        }
+        free(tok);
+        tok = NULL;
+    }
+    r->is_static = was_static;
+    sb_free(&text);
+    if (rc == 0 && inputs == 0) {
+        if (!r->quiet)
+            fprintf(stderr, "libwrap-gen: %s: neither ELF, nor an ar archive, nor a GNU ld "
+                    "script with GROUP or INPUT: name the real library instead\n", path);
+        return -1;
+    }
+    return rc;
+}
+
+/* ---- files ------------------------------------------------------------- */
+
+static int add_file(resolver *r, const char *path, const char *origin, int depth)
+{
+    char real[PATH_MAX];
+    if (!realpath(path, real)) {
+        if (!r->quiet)
+            fprintf(stderr, "libwrap-gen: %s%s: %s\n", origin, path, strerror(errno));
+        return -1;
+    }
+    if (strv_contains(&r->seen, real))
+        return 0;
+    if (depth > LDSCRIPT_MAX_DEPTH) {
+        if (!r->quiet)
+            fprintf(stderr, "libwrap-gen: %s: ld scripts nest too deep (a loop?)\n", path);
+        return -1;
+    }
+
+    unsigned char magic[18] = {0};
+    FILE *f = fopen(real, "rb");
+    if (!f) {
+        if (!r->quiet)
+            fprintf(stderr, "libwrap-gen: %s%s: %s\n", origin, path, strerror(errno));
+        return -1;
+    }
+    size_t got = fread(magic, 1, sizeof magic, f);
+    fclose(f);
+
+    bool elf = got >= 4 && memcmp(magic, "\177ELF", 4) == 0;
+    bool ar = got >= 8 &&
+              (memcmp(magic, "!<arch>\n", 8) == 0 || memcmp(magic, "!<thin>\n", 8) == 0);
+    if (!elf && !ar) {
+        strv_push(&r->seen, real); /* a script naming itself must not loop */
+        return read_ldscript(r, real, depth);
+    }
+    strv_push(&r->seen, real);
+    lw_ldfiles *lf = r->out;
+    if (lf->n == lf->cap) {
+        lf->cap = lf->cap ? 2 * lf->cap : 8;
+        lf->files = xrealloc(lf->files, lf->cap * sizeof *lf->files);
+    }
+    /* e_type, in the byte order EI_DATA names: ET_DYN (3) is a shared
+     * object; ET_REL objects given as paths behave like archives. */
+    unsigned e_type = magic[5] == 2 ? (unsigned)magic[16] << 8 | magic[17]
+                                    : (unsigned)magic[17] << 8 | magic[16];
+    bool shared = elf && got == sizeof magic && e_type == 3;
+    lf->files[lf->n++] = (lw_libfile){ .path = xstrdup(real), .soname = NULL,
+                                       .is_static = !shared };
+    return 0;
+}
+
+/* A plain word that names a library or object: *.a, *.o, *.so, *.so.N.
+ * Other plain words (the argument of an option we do not know) are not
+ * inputs we could check. */
+static bool is_library_name(const char *word)
+{
+    const char *base = strrchr(word, '/');
+    base = base ? base + 1 : word;
+    size_t len = strlen(base);
+    if (len > 2 && (strcmp(base + len - 2, ".a") == 0 || strcmp(base + len - 2, ".o") == 0))
+        return true;
+    const char *so = strstr(base, ".so");
+    return so && so > base && (so[3] == '\0' || so[3] == '.');
+}
+
+/* The options GNU ld takes through -Wl, (or -Xlinker). `next` is the word
+ * that follows, consumed when the option takes an argument. */
+static int linker_option(resolver *r, const char *opt, const char *next, bool *used_next,
+                         int pass)
+{
+    *used_next = false;
+    if (strcmp(opt, "-Bstatic") == 0 || strcmp(opt, "-static") == 0 ||
+        strcmp(opt, "-dn") == 0 || strcmp(opt, "-non_shared") == 0) {
+        r->is_static = true;
+    } else if (strcmp(opt, "-Bdynamic") == 0 || strcmp(opt, "-dy") == 0 ||
+               strcmp(opt, "-call_shared") == 0) {
+        r->is_static = false;
+    } else if (strcmp(opt, "-L") == 0 || strcmp(opt, "--library-path") == 0) {
+        *used_next = true;
+        if (next && pass == 0)
+            strv_push(&r->user_dirs, next);
+    } else if (strncmp(opt, "-L", 2) == 0) {
+        if (pass == 0)
+            strv_push(&r->user_dirs, opt + 2);
+    } else if (strncmp(opt, "--library-path=", 15) == 0) {
+        if (pass == 0)
+            strv_push(&r->user_dirs, opt + 15);
+    } else if (strcmp(opt, "-l") == 0 || strcmp(opt, "--library") == 0) {
+        *used_next = true;
+        if (next && pass == 1)
+            return add_lib(r, next, "", 0);
+    } else if (strncmp(opt, "-l", 2) == 0) {
+        if (pass == 1)
+            return add_lib(r, opt + 2, "", 0);
+    } else if (strncmp(opt, "--library=", 10) == 0) {
+        if (pass == 1)
+            return add_lib(r, opt + 10, "", 0);
+    } else if (strcmp(opt, "-rpath") == 0 || strcmp(opt, "-rpath-link") == 0 ||
+               strcmp(opt, "-soname") == 0 || strcmp(opt, "-o") == 0 ||
+               strcmp(opt, "-T") == 0 || strcmp(opt, "-z") == 0) {
+        *used_next = true;
+    } else if (opt[0] != '-' && pass == 1 && is_library_name(opt)) {
+        return add_file(r, opt, "", 0);
+    }
+    return 0;
+}
+
+/* Two passes like ld: all -L dirs count for every -l, whatever their order. */
+static int resolve_words(resolver *r, const lw_strv *w, int pass)
+{
+    bool static_all = false;
+    for (size_t i = 0; i < w->n; i++)
+        static_all |= strcmp(w->v[i], "-static") == 0;
+    r->is_static = static_all;
+
+    for (size_t i = 0; i < w->n; i++) {
+        const char *a = w->v[i];
+        const char *next = i + 1 < w->n ? w->v[i + 1] : NULL;
+        bool used = false;
+        int rc = 0;
+        if (strcmp(a, "-Xlinker") == 0) {
+            if (next) {
+                /* An option's argument comes in its own -Xlinker:
+                 * "-Xlinker -rpath -Xlinker DIR". */
+                bool pair = i + 3 < w->n && strcmp(w->v[i + 2], "-Xlinker") == 0;
+                rc = linker_option(r, next, pair ? w->v[i + 3] : NULL, &used, pass);
+                i += used ? 3 : 1;
+            }
+        } else if (strncmp(a, "-Wl,", 4) == 0) {
+            lw_strv parts = {0};
+            char *copy = xstrdup(a + 4), *save = NULL;
+            for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
+                strv_push(&parts, t);
+            free(copy);
+            for (size_t k = 0; k < parts.n && rc == 0; k++) {
+                rc = linker_option(r, parts.v[k], k + 1 < parts.n ? parts.v[k + 1] : NULL,
+                                   &used, pass);
+                k += used;
+            }
+            strv_free(&parts);
+        } else if (strcmp(a, "-L") == 0 || strcmp(a, "-l") == 0) {
+            rc = linker_option(r, a, next, &used, pass);
+            i += used;
+        } else if (strncmp(a, "-L", 2) == 0 || strncmp(a, "-l", 2) == 0 ||
+                   strcmp(a, "-static") == 0) {
+            rc = linker_option(r, a, NULL, &used, pass);
+        } else if (strcmp(a, "-o") == 0 || strcmp(a, "-x") == 0 ||
+                   strcmp(a, "-T") == 0 || strcmp(a, "-include") == 0) {
+            i++; /* compiler options with an argument that is not an input */
+        } else if (a[0] != '-') {
+            rc = linker_option(r, a, NULL, &used, pass);
+        }
+        if (rc != 0)
+            return rc;
+    }
+    return 0;
+}
+
+static int resolve(const char *ldflags, const char *libs, bool quiet, lw_ldfiles *lf)
+{
+    lw_strv words = {0};
+    resolver r = { .quiet = quiet, .out = lf };
+    int rc = ldsearch_split(ldflags, "--ldflags", &words);
+    if (rc == 0)
+        rc = ldsearch_split(libs, "--libs", &words);
+    for (int pass = 0; rc == 0 && pass < 2; pass++)
+        rc = resolve_words(&r, &words, pass);
+    strv_free(&words);
+    strv_free(&r.user_dirs);
+    strv_free(&r.seen);
+    return rc;
+}
+
+int ldsearch_resolve(const char *ldflags, const char *libs, lw_ldfiles *lf)
+{
+    return resolve(ldflags, libs, false, lf);
+}
+
+int ldsearch_default(lw_ldfiles *lf)
+{
+    if (resolve(NULL, "-lc", false, lf) != 0)
+        return -1;
+    /* The compiler runtime: libgcc_s (itself a script naming -lgcc) with
+     * gcc; clang with compiler-rt has none of these, so both are optional. */
+    resolve(NULL, "-lgcc_s", true, lf);
+
+    char *line = NULL;
+    size_t cap = 0;
+    char *cmd = xstrdup_printf("%s -print-libgcc-file-name 2>/dev/null", ldsearch_compiler());
+    FILE *p = popen(cmd, "r");
+    free(cmd);
+    if (p) {
+        if (getline(&line, &cap, p) > 0) {
+            line[strcspn(line, "\n")] = '\0';
+            if (line[0] == '/' && is_file(line)) {
+                resolver r = { .quiet = true, .out = lf };
+                /* skip what -lgcc_s already added */
+                for (size_t i = 0; i < lf->n; i++)
+                    strv_push(&r.seen, lf->files[i].path);
+                add_file(&r, line, "", 0);
+                strv_free(&r.seen);
+            }
+        }
+        free(line);
+        pclose(p);
+    }
+    return 0;
+}
+
+/* `libwrap-gen resolve --ldflags FLAGS --libs LIBS`: the files the link
+ * line names, one a line: "shared PATH" or "static PATH" (tab
+ * separated). libwrap-init asks this rather than resolving on its own, so
+ * that init, generation and the symbol check agree on every flag form. */
+int resolve_command(int argc, char **argv)
+{
+    const char *ldflags = NULL, *libs = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char **slot = strcmp(argv[i], "--ldflags") == 0 ? &ldflags
+                            : strcmp(argv[i], "--libs") == 0  ? &libs
+                                                              : NULL;
+        if (!slot || i + 1 >= argc) {
+            fprintf(stderr, "libwrap-gen resolve: %s: unknown option or missing argument\n"
+                            "usage: libwrap-gen resolve [--ldflags FLAGS] [--libs LIBS]\n",
+                    argv[i]);
+            return 2;
+        }
+        *slot = argv[++i];
+    }
+    lw_ldfiles lf = {0};
+    if (ldsearch_resolve(ldflags, libs, &lf) != 0) {
+        ldfiles_free(&lf);
+        return 1;
+    }
+    for (size_t i = 0; i < lf.n; i++) {
+        const lw_libfile *f = &lf.files[i];
+        if (f->is_static)
+            printf("static\t%s\n", f->path);
+        else
+            printf("shared\t%s\n", f->path);
+    }
+    ldfiles_free(&lf);
+    return fflush(stdout) == 0 ? 0 : 1;
+}

@@ -1,0 +1,59 @@
+/*
+ * symcheck.h - symbol truth from the binaries.
+ *
+ * Resolves the user's link flags (-L, -l, plain paths, -Wl,-rpath) the way
+ * GNU ld does: -L dirs, then the system dirs; lib<name>.so before
+ * lib<name>.a unless -static / -Bstatic; GNU ld scripts (GROUP, INPUT,
+ * AS_NEEDED) followed. Reads the symbol tables with libelf: .dynsym of shared
+ * objects, the symbol tables of archive members. An exported function is a
+ * defined, global or weak, STT_FUNC or STT_GNU_IFUNC symbol with default or
+ * protected visibility; versioned names are reduced to the base name.
+ *
+ * MISSING: a declared function none of the target libraries export.
+ * UNCERTAIN: exported by the targets but also by the libraries a program
+ * links without them (libc, libm if not a target, libgcc_s, the compiler
+ * runtime): a call might not reach the target.
+ */
+#ifndef LIBWRAP_SYMCHECK_H
+#define LIBWRAP_SYMCHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/inventory.h"
+
+typedef struct lw_libset lw_libset;
+
+typedef struct lw_libfile {
+    char *path;        /* resolved ELF file or archive */
+    char *soname;      /* DT_SONAME, or NULL (archives) */
+    bool is_static;
+} lw_libfile;
+
+/* Resolves `ldflags` and `libs` (shell-like word splitting, quotes honoured).
+ * Returns NULL after printing what is wrong ("-lfoo: not found in -L dirs
+ * /a /b or the system dirs") to stderr. */
+lw_libset *libset_resolve(const char *ldflags, const char *libs);
+
+/* The libraries a program links without any -l flags (libc, libgcc_s...). */
+lw_libset *libset_default(void);
+
+void libset_free(lw_libset *set);
+size_t libset_count(const lw_libset *set);
+const lw_libfile *libset_file(const lw_libset *set, size_t i);
+/* True when every target is a static archive (link-time wrappers only). */
+bool libset_static_only(const lw_libset *set);
+
+/* Is `symbol` an exported function of any library in the set? */
+bool libset_exports(const lw_libset *set, const char *symbol);
+
+/* Calls fn(name, data) for every function the set exports. */
+void libset_each(const lw_libset *set, void (*fn)(const char *name, void *data), void *data);
+
+/* Marks the inventory's wrapped functions MISSING or UNCERTAIN. Returns the
+ * number of functions marked of each kind through the out parameters. */
+void symcheck_inventory(lw_inventory *inv, const lw_libset *targets,
+                        const lw_libset *defaults, size_t *n_missing,
+                        size_t *n_uncertain);
+
+#endif /* LIBWRAP_SYMCHECK_H */

@@ -1,0 +1,177 @@
+/*
+ * emit/lists.c - the listings of what is not wrapped: NAME.skipped.txt (every
+ * unwrapped function, grouped by reason) and missing.filter /
+ * uncertain.filter (the symbol check's verdicts in filter syntax, so that the
+ * user can INCLUDE a function back through NAME.filter). `libwrap-gen check`
+ * rewrites the two filter files alone, with emit_skip_filters.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "emit/parts.h"
+#include "util/fileio.h"
+#include "util/strbuf.h"
+
+/* One line per reason for the listing's section headers. */
+static const char *const reason_text[LW_SKIP_COUNT_] = {
+    [LW_WRAP] = "no wrapper could be written (see the detail)",
+    [LW_SKIP_INLINE] = "inline: there is no symbol to intercept",
+    [LW_SKIP_STATIC] = "static: internal linkage, invisible to the linker",
+    [LW_SKIP_HIDDEN] = "hidden visibility: not exported",
+    [LW_SKIP_VARIADIC] = "variadic without a va_list twin (name one with --va-twin SYM=TWIN)",
+    [LW_SKIP_UNPROTOTYPED] = "declared without a prototype (use --declare-void SYM for f(void))",
+    [LW_SKIP_UNSUPPORTED] = "no wrapper can be written: nothing to call (deleted, pure virtual, a class "
+                            "template's member) or, with typed wrappers, a type that cannot be spelled",
+    [LW_SKIP_OUT_OF_SCOPE] = "declared outside the headers in scope (add its -I dir to --cppflags)",
+    [LW_SKIP_FILTERED] = "excluded by the filter",
+    [LW_SKIP_MISSING] = "not exported by the target libraries",
+    [LW_SKIP_UNCERTAIN] = "also resolvable without the target libraries",
+    [LW_SKIP_DUPLICATE] = "another declaration of the same symbol is wrapped",
+    [LW_SKIP_BUILTIN] = "a compiler builtin or compiler runtime function",
+    [LW_SKIP_DIAGNOSTIC] = "the declaration does not parse (libclang's error in the detail)",
+    [LW_SKIP_SIGNAL] = "a Qt signal: QObject::connect identifies it by its address (docs/cxx.md)",
+    [LW_SKIP_COMPILE] = "its wrapper did not compile (the compiler's error in the detail; NAME.dropped)",
+};
+
+/* The reason a function is listed under: its skip reason, or LW_WRAP for a
+ * function the inventory keeps but no wrapper can be written for. */
+static lw_skip listed_reason(const lw_function *f)
+{
+    if (f->skip != LW_WRAP)
+        return f->skip;
+    if (f->variadic && (!f->va_twin || f->nparams == 0))
+        return LW_SKIP_VARIADIC;
+    return LW_WRAP;
+}
+
+static void add_function(lw_tvars *list_owner, const lw_function *f, const char *detail)
+{
+    lw_tvars *item = tvars_append(list_owner, "FUNCTIONS");
+    tvars_set(item, "SYMBOL", f->symbol ? f->symbol : f->name);
+    tvars_setf(item, "FILE", "%s:%u", f->file ? f->file : "?", f->line);
+    if (detail && detail[0])
+        tvars_setf(item, "DETAIL", "  (%s)", detail);
+    else
+        tvars_set(item, "DETAIL", "");
+}
+
+static int emit_skipped(const lw_inventory *inv, const lw_emit_options *opt, emit_batch *batch,
+                        const char *name)
+{
+    lw_tvars *vars = tvars_new();
+    size_t wrapped = 0, skipped = 0;
+    tvars_list(vars, "REASONS");
+    for (int reason = 0; reason < LW_SKIP_COUNT_; reason++) {
+        lw_tvars *group = NULL;
+        size_t count = 0;
+        for (size_t i = 0; i < inv->nfuncs; i++) {
+            const lw_function *f = &inv->funcs[i];
+            if (inventory_is_wrapped(inv, f) || (int)listed_reason(f) != reason)
+                continue;
+            if (!group) {
+                group = tvars_append(vars, "REASONS");
+                tvars_set(group, "REASON", reason == LW_WRAP ? "other" : lw_skip_name(reason));
+                tvars_set(group, "WHY", reason_text[reason]);
+            }
+            const char *detail = f->skip_detail;
+            if (f->skip == LW_WRAP && f->variadic)
+                detail = f->va_twin ? "no fixed parameter to va_start after" : "no va_list twin";
+            else if (f->skip == LW_WRAP)
+                detail = "no declarator";
+            add_function(group, f, detail);
+            count++;
+        }
+        if (group)
+            tvars_setf(group, "COUNT", "%zu", count);
+        skipped += count;
+    }
+    for (size_t i = 0; i < inv->nfuncs; i++)
+        wrapped += inventory_is_wrapped(inv, &inv->funcs[i]);
+    tvars_set(vars, "LIBNAME", name);
+    tvars_setf(vars, "TOTAL", "%zu", inv->nfuncs);
+    tvars_setf(vars, "WRAPPED", "%zu", wrapped);
+    tvars_setf(vars, "SKIPPED", "%zu", skipped);
+    char *file = xstrdup_printf("%s.skipped.txt", name);
+    int rc = emit_render(batch, opt, "skipped.txt.in", vars, file);
+    free(file);
+    tvars_free(vars);
+    return rc;
+}
+
+/* The variables of skip.filter.in for the functions skipped as `which`. */
+static lw_tvars *filter_vars(const lw_inventory *inv, const char *name, lw_skip which)
+{
+    lw_tvars *vars = tvars_new();
+    size_t count = 0;
+    tvars_list(vars, "FUNCTIONS");
+    for (size_t i = 0; i < inv->nfuncs; i++) {
+        const lw_function *f = &inv->funcs[i];
+        if (f->skip != which || !f->symbol)
+            continue;
+        add_function(vars, f, f->skip_detail);
+        count++;
+    }
+    tvars_set(vars, "LIBNAME", name);
+    tvars_set(vars, "KIND", which == LW_SKIP_MISSING ? "MISSING" : "UNCERTAIN");
+    tvars_set(vars, "WHY", reason_text[which]);
+    tvars_setf(vars, "COUNT", "%zu", count);
+    return vars;
+}
+
+static int emit_filter(const lw_inventory *inv, const lw_emit_options *opt, emit_batch *batch,
+                       const char *name, lw_skip which, const char *file)
+{
+    lw_tvars *vars = filter_vars(inv, name, which);
+    int rc = emit_render(batch, opt, "skip.filter.in", vars, file);
+    tvars_free(vars);
+    return rc;
+}
+
+int emit_lists(const lw_inventory *inv, const lw_emit_options *opt, emit_batch *batch)
+{
+    const char *name = opt->name ? opt->name : inv->name;
+    if (emit_skipped(inv, opt, batch, name) < 0)
+        return -1;
+    if (emit_filter(inv, opt, batch, name, LW_SKIP_MISSING, "missing.filter") < 0)
+        return -1;
+    return emit_filter(inv, opt, batch, name, LW_SKIP_UNCERTAIN, "uncertain.filter");
+}
+
+int emit_skip_filters(const lw_inventory *inv, const lw_emit_options *opt)
+{
+    static const struct {
+        lw_skip which;
+        const char *file;
+    } filters[] = {
+        { LW_SKIP_MISSING, "missing.filter" },
+        { LW_SKIP_UNCERTAIN, "uncertain.filter" },
+    };
+    enum { NFILTERS = sizeof filters / sizeof *filters };
+    if (!opt->templates_dir) {
+        fprintf(stderr, "libwrap-gen: no template directory: reinstall libwrap or pass "
+                        "--templates DIR\n");
+        return -1;
+    }
+    const char *name = opt->name ? opt->name : inv->name;
+    char *tpath = xstrdup_printf("%s/skip.filter.in", opt->templates_dir);
+    char *text[NFILTERS] = { NULL };
+    size_t len[NFILTERS] = { 0 };
+    int rc = 0;
+    /* Both rendered before either is written, as in emit_outputs: a
+     * template error leaves the previous pair intact. */
+    for (size_t i = 0; i < NFILTERS && rc == 0; i++) {
+        lw_tvars *vars = filter_vars(inv, name, filters[i].which);
+        rc = template_render_file(tpath, vars, &text[i], &len[i]);
+        tvars_free(vars);
+    }
+    for (size_t i = 0; i < NFILTERS; i++) {
+        if (rc == 0) {
+            char *path = xstrdup_printf("%s/%s", opt->outdir ? opt->outdir : ".", filters[i].file);
+            rc = write_file_atomically(path, text[i], len[i]);
+            free(path);
+        }
+        free(text[i]);
+    }
+    free(tpath);
+    return rc;
+}

@@ -1,0 +1,252 @@
+/*
+ * installcheck.c - `libwrap-gen installcheck`: the verdict of `make
+ * installcheck` on one measured run of main.
+ *
+ *   libwrap-gen installcheck --mode MODE --wrap NAME.wrap --baseline PREFIX --run PREFIX
+ *                            --profile DIR [--called FILE] [--referenced FILE]
+ *
+ * PREFIX.out, PREFIX.err and PREFIX.status are the unwrapped run's (baseline)
+ * and the measured run's stdout, stderr and exit status: all three must be
+ * identical. --called lists the functions main really called (the audit
+ * module liblibwrap_audit.so, one name a line); every wrapped one among them
+ * must have visits in DIR/profile.json. --referenced lists main.o's
+ * undefined symbols: those wrapped but not called are reported, not failed
+ * (a call on a path not taken, a builtin the compiler expanded). Without
+ * --called (a static-only target: no PLT to watch), the referenced ones
+ * must all be measured.
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/commands.h"
+#include "util/fileio.h"
+#include "util/strbuf.h"
+
+typedef struct names {
+    char **v;
+    size_t n;
+} names;
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void names_add(names *s, const char *name, size_t len)
+{
+    s->v = xrealloc(s->v, (s->n + 1) * sizeof *s->v);
+    s->v[s->n++] = xstrdup_printf("%.*s", (int)len, name);
+}
+
+static void names_sort(names *s)
+{
+    qsort(s->v, s->n, sizeof *s->v, cmp_str);
+    size_t k = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        if (k && strcmp(s->v[k - 1], s->v[i]) == 0)
+            free(s->v[i]);
+        else
+            s->v[k++] = s->v[i];
+    }
+    s->n = k;
+}
+
+static bool names_has(const names *s, const char *name)
+{
+    return s->n && bsearch(&name, s->v, s->n, sizeof *s->v, cmp_str) != NULL;
+}
+
+static void names_free(names *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        free(s->v[i]);
+    free(s->v);
+}
+
+/* One name a line (after `prefix`, when given: "--wrap=" of NAME.wrap). */
+static int read_names(const char *path, const char *prefix, names *out)
+{
+    lw_lines t;
+    if (read_file_lines(path, &t) != 0) {
+        fprintf(stderr, "make: error: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    size_t plen = prefix ? strlen(prefix) : 0;
+    for (size_t k = 0; k < t.n; k++) {
+        const char *p = t.line[k];
+        size_t n = strlen(p);
+        while (n && (p[n - 1] == ' ' || p[n - 1] == '\r'))
+            n--;
+        if (n > plen && (!prefix || strncmp(p, prefix, plen) == 0))
+            names_add(out, p + plen, n - plen);
+    }
+    lines_free(&t);
+    names_sort(out);
+    return 0;
+}
+
+/* The symbols of DIR/profile.json's "functions" with visits > 0. */
+static int read_visited(const char *dir, names *out)
+{
+    char *path = xstrdup_printf("%s/profile.json", dir);
+    size_t len = 0;
+    char *text = read_whole_file(path, &len);
+    if (!text) {
+        fprintf(stderr, "make: error: %s: %s: is the runtime disabled (LIBWRAP_ENABLE_PROFILING)?\n",
+                path, strerror(errno));
+        free(path);
+        return -1;
+    }
+    json_tokener *tok = json_tokener_new();
+    json_object *root = json_tokener_parse_ex(tok, text, (int)len);
+    json_tokener_free(tok);
+    free(text);
+    json_object *funcs = NULL;
+    if (!root || !json_object_object_get_ex(root, "functions", &funcs) ||
+        !json_object_is_type(funcs, json_type_array)) {
+        fprintf(stderr, "make: error: %s: not a libwrap profile (no \"functions\" array)\n", path);
+        json_object_put(root);
+        free(path);
+        return -1;
+    }
+    for (size_t i = 0; i < json_object_array_length(funcs); i++) {
+        json_object *f = json_object_array_get_idx(funcs, i), *sym = NULL, *visits = NULL;
+        if (json_object_object_get_ex(f, "symbol", &sym) &&
+            json_object_object_get_ex(f, "visits", &visits) && json_object_get_int64(visits) > 0) {
+            /* A versioned region (exp@GLIBC_2.2.5, exp@@GLIBC_2.29) is a
+             * call of the wrapped name. */
+            const char *s = json_object_get_string(sym);
+            names_add(out, s, strcspn(s, "@"));
+        }
+    }
+    names_sort(out);
+    json_object_put(root);
+    free(path);
+    return 0;
+}
+
+/* Are PREFIX.what of the baseline and of the run byte for byte equal? */
+static int same_file(const char *baseline, const char *run, const char *what, bool *same)
+{
+    char *a = xstrdup_printf("%s.%s", baseline, what), *b = xstrdup_printf("%s.%s", run, what);
+    size_t la = 0, lb = 0;
+    char *ta = read_whole_file(a, &la), *tb = ta ? read_whole_file(b, &lb) : NULL;
+    int rc = 0;
+    if (!ta || !tb) {
+        fprintf(stderr, "make: error: %s: %s\n", !ta ? a : b, strerror(errno));
+        rc = -1;
+    } else {
+        *same = la == lb && memcmp(ta, tb, la) == 0;
+    }
+    free(ta);
+    free(tb);
+    free(a);
+    free(b);
+    return rc;
+}
+
+static void usage(FILE *out)
+{
+    fputs("usage: libwrap-gen installcheck --mode MODE --wrap NAME.wrap --baseline PREFIX\n"
+          "           --run PREFIX --profile DIR [--called FILE] [--referenced FILE]\n",
+          out);
+}
+
+int installcheck_command(int argc, char **argv)
+{
+    const char *mode = NULL, *wrap = NULL, *baseline = NULL, *run = NULL, *profile = NULL,
+               *called_path = NULL, *referenced_path = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char **slot = strcmp(argv[i], "--mode") == 0         ? &mode
+                            : strcmp(argv[i], "--wrap") == 0       ? &wrap
+                            : strcmp(argv[i], "--baseline") == 0   ? &baseline
+                            : strcmp(argv[i], "--run") == 0        ? &run
+                            : strcmp(argv[i], "--profile") == 0    ? &profile
+                            : strcmp(argv[i], "--called") == 0     ? &called_path
+                            : strcmp(argv[i], "--referenced") == 0 ? &referenced_path
+                                                                   : NULL;
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            usage(stdout);
+            return 0;
+        }
+        if (!slot || i + 1 >= argc) {
+            fprintf(stderr, "libwrap-gen installcheck: %s: unknown option or missing argument\n",
+                    argv[i]);
+            usage(stderr);
+            return 2;
+        }
+        *slot = argv[++i];
+    }
+    if (!mode || !wrap || !baseline || !run || !profile || (!called_path && !referenced_path)) {
+        usage(stderr);
+        return 2;
+    }
+
+    int rc = 1;
+    names wrapped = {0}, called = {0}, referenced = {0}, visited = {0};
+    static const char *const what[] = {"status", "out", "err"};
+    for (size_t k = 0; k < 3; k++) {
+        bool same = false;
+        if (same_file(baseline, run, what[k], &same) != 0)
+            goto out;
+        if (!same) {
+            fprintf(stderr,
+                    "make: error: %s behaves differently from main: diff %s.%s %s.%s (exit status, "
+                    "stdout and stderr must be identical)\n",
+                    run, baseline, what[k], run, what[k]);
+            goto out;
+        }
+    }
+    if (read_names(wrap, "--wrap=", &wrapped) != 0 ||
+        (called_path && read_names(called_path, NULL, &called) != 0) ||
+        (referenced_path && read_names(referenced_path, NULL, &referenced) != 0) ||
+        read_visited(profile, &visited) != 0)
+        goto out;
+
+    /* What main called (or, without the audit, what it references) among
+     * the wrapped functions: each must have been measured. */
+    const names *calls = called_path ? &called : &referenced;
+    strbuf missed = STRBUF_INIT, not_called = STRBUF_INIT;
+    size_t measured = 0, expected = 0;
+    for (size_t i = 0; i < calls->n; i++) {
+        if (!names_has(&wrapped, calls->v[i]))
+            continue;
+        expected++;
+        if (names_has(&visited, calls->v[i]))
+            measured++;
+        else
+            sb_printf(&missed, "%s ", calls->v[i]);
+    }
+    if (called_path)
+        for (size_t i = 0; i < referenced.n; i++)
+            if (names_has(&wrapped, referenced.v[i]) && !names_has(&called, referenced.v[i]))
+                sb_printf(&not_called, "%s ", referenced.v[i]);
+    if (expected == 0) {
+        fprintf(stderr, "make: error: main %s none of the wrapped functions: add calls of the "
+                        "library to the main program (README.md, 'main calls no wrapped function')\n",
+                called_path ? "called" : "references");
+    } else if (missed.len) {
+        fprintf(stderr, "make: error: %s: main called these wrapped functions but they were not "
+                        "measured: %s(README.md, 'installcheck fails')\n",
+                mode, missed.s);
+    } else {
+        printf("  OK    %s: %zu wrapped functions that main called were measured; stdout, stderr "
+               "and exit status identical\n",
+               mode, measured);
+        if (not_called.len)
+            printf("        referenced by main but not called on this run: %s\n", not_called.s);
+        rc = 0;
+    }
+    sb_free(&missed);
+    sb_free(&not_called);
+out:
+    names_free(&wrapped);
+    names_free(&called);
+    names_free(&referenced);
+    names_free(&visited);
+    return rc;
+}
