@@ -22,7 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd/commands.h"
+#include "check/drop.h"
 #include "util/fileio.h"
 #include "model/inventory.h"
 #include "util/strbuf.h"
@@ -66,37 +66,30 @@ static long function_at(const lw_lines *w, unsigned long lineno)
     return -1;
 }
 
-static void usage(FILE *out)
+int drop_load(lw_inventory *inv, const char *path)
 {
-    fputs("usage: libwrap-gen drop --inventory NAME.inventory.json --wrappers NAME.wrappers.c\n"
-          "                        --log COMPILER_LOG --out NAME.dropped\n",
-          out);
+    lw_lines t = {0};
+    if (read_lines(path, &t) != 0)
+        return -1;
+    size_t n = 0;
+    for (size_t k = 0; k < t.n; k++) {
+        char *tab = strchr(t.line[k], '\t');
+        if (!tab)
+            continue;
+        *tab = '\0';
+        lw_function *f = inventory_find_symbol(inv, t.line[k]);
+        if (f) {
+            function_skip(f, LW_SKIP_COMPILE, tab + 1);
+            n += f->skip == LW_SKIP_COMPILE;
+        }
+    }
+    lines_free(&t);
+    return (int)n;
 }
 
-int drop_command(int argc, char **argv)
+int drop_record(const drop_options *opt)
 {
-    const char *inventory = NULL, *wrappers = NULL, *log = NULL, *out = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char **slot = strcmp(argv[i], "--inventory") == 0  ? &inventory
-                            : strcmp(argv[i], "--wrappers") == 0 ? &wrappers
-                            : strcmp(argv[i], "--log") == 0      ? &log
-                            : strcmp(argv[i], "--out") == 0      ? &out
-                                                                 : NULL;
-        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            usage(stdout);
-            return 0;
-        }
-        if (!slot || i + 1 >= argc) {
-            fprintf(stderr, "libwrap-gen drop: %s: unknown option or missing argument\n", argv[i]);
-            usage(stderr);
-            return 2;
-        }
-        *slot = argv[++i];
-    }
-    if (!inventory || !wrappers || !log || !out) {
-        usage(stderr);
-        return 2;
-    }
+    const char *inventory = opt->inventory, *wrappers = opt->wrappers, *log = opt->log, *out = opt->out;
     lw_inventory inv;
     inventory_init(&inv);
     lw_lines w = {0}, l = {0}, known = {0};
@@ -184,25 +177,4 @@ out:
     lines_free(&known);
     inventory_free(&inv);
     return rc;
-}
-
-int drop_load(lw_inventory *inv, const char *path)
-{
-    lw_lines t = {0};
-    if (read_lines(path, &t) != 0)
-        return -1;
-    size_t n = 0;
-    for (size_t k = 0; k < t.n; k++) {
-        char *tab = strchr(t.line[k], '\t');
-        if (!tab)
-            continue;
-        *tab = '\0';
-        lw_function *f = inventory_find_symbol(inv, t.line[k]);
-        if (f) {
-            function_skip(f, LW_SKIP_COMPILE, tab + 1);
-            n += f->skip == LW_SKIP_COMPILE;
-        }
-    }
-    lines_free(&t);
-    return (int)n;
 }

@@ -4,7 +4,6 @@
 #define _GNU_SOURCE
 #include "check/ldsearch.h"
 
-#include "cmd/commands.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -643,33 +642,3 @@ int ldsearch_default(lw_ldfiles *lf)
  * line names, one a line: "shared PATH" or "static PATH" (tab
  * separated). libwrap-init asks this rather than resolving on its own, so
  * that init, generation and the symbol check agree on every flag form. */
-int resolve_command(int argc, char **argv)
-{
-    const char *ldflags = NULL, *libs = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char **slot = strcmp(argv[i], "--ldflags") == 0 ? &ldflags
-                            : strcmp(argv[i], "--libs") == 0  ? &libs
-                                                              : NULL;
-        if (!slot || i + 1 >= argc) {
-            fprintf(stderr, "libwrap-gen resolve: %s: unknown option or missing argument\n"
-                            "usage: libwrap-gen resolve [--ldflags FLAGS] [--libs LIBS]\n",
-                    argv[i]);
-            return 2;
-        }
-        *slot = argv[++i];
-    }
-    lw_ldfiles lf = {0};
-    if (ldsearch_resolve(ldflags, libs, &lf) != 0) {
-        ldfiles_free(&lf);
-        return 1;
-    }
-    for (size_t i = 0; i < lf.n; i++) {
-        const lw_libfile *f = &lf.files[i];
-        if (f->is_static)
-            printf("static\t%s\n", f->path);
-        else
-            printf("shared\t%s\n", f->path);
-    }
-    ldfiles_free(&lf);
-    return fflush(stdout) == 0 ? 0 : 1;
-}

@@ -1,6 +1,6 @@
 /*
- * probe.c - `libwrap-gen check`: confirms every candidate symbol of an
- * inventory with compile-and-link probes (the `make check` target).
+ * probe.c - the compile-and-link probes of `make check` (probe.h): they
+ * confirm every candidate symbol of an inventory.
  *
  * A probe is a tiny program that takes the address of a batch of symbols by
  * their linker names (asm labels: no header needed, C and mangled C++ names
@@ -10,15 +10,15 @@
  * symbols, which are taken out and the rest linked again; a failure that
  * names none is bisected. Batches run in parallel worker processes; results
  * are cached in the output directory so that a rerun is instant. The verdicts
- * go back into the inventory's functions, and missing.filter and
- * uncertain.filter are written by the emitter, as at generation time.
+ * go back into the inventory's functions (`libwrap-gen check`, cmd/check.c,
+ * then has missing.filter and uncertain.filter written by the emitter, as at
+ * generation time).
  */
 #define _GNU_SOURCE
-#include "cmd/commands.h"
+#include "check/probe.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,14 +27,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "emit/emit.h"
 #include "model/inventory.h"
 #include "check/ldsearch.h"
 #include "util/fileio.h"
 #include "hash.h"
 #include "util/strbuf.h"
 #include "check/symcheck.h"
-#include "util/template.h"
 
 /* Symbols per probe program. Large batches amortise the compiler driver's
  * start-up; the batch count is then raised so every job has work, but not
@@ -58,31 +56,16 @@ typedef struct symbol {
     result res;
 } symbol;
 
-typedef struct options {
-    const char *inventory, *cc, *cppflags, *ldflags, *libs, *header, *outdir, *templates;
-    char *header_abs;     /* --header as an absolute path, or NULL */
-    long jobs;
-    bool quiet;
-} options;
 
 /* What a worker needs to build and link its probes. */
 typedef struct probe_env {
-    const options *opt;
+    const probe_options *opt;
     const char *lang;     /* "c" or "c++": the -x of the probe source */
     lw_strv cc;           /* split --cc ("ccache gcc", "clang -fuse-ld=lld") */
     lw_strv cppflags;     /* split --cppflags (only with --header) */
     lw_strv linkflags;    /* split --ldflags and --libs */
     char *tmpdir;
 } probe_env;
-
-static void usage(FILE *out)
-{
-    fputs("usage: libwrap-gen check --inventory NAME.inventory.json --cc CC\n"
-          "           [--cppflags FLAGS] [--ldflags FLAGS] [--libs LIBS]\n"
-          "           [--header libwrap.h] [--templates DIR] [-j N] [-o DIR] [--quiet]\n"
-          "Confirms every candidate symbol with compile-and-link probes and writes\n"
-          "DIR/missing.filter and DIR/uncertain.filter.\n", out);
-}
 
 /* ---- inventory --------------------------------------------------------- */
 
@@ -412,7 +395,7 @@ static void hash_str(uint64_t *h, const char *s)
 
 /* The cache key: everything a probe result depends on, including the
  * identity (size, mtime) of every resolved target file. */
-static uint64_t cache_key(const options *opt, const lw_libset *targets)
+static uint64_t cache_key(const probe_options *opt, const lw_libset *targets)
 {
     uint64_t h = LW_FNV_OFFSET;
     const char *parts[] = { opt->cc, opt->ldflags, opt->libs, opt->header_abs,
@@ -559,7 +542,7 @@ static bool cache_matches(const char *path, uint64_t key)
 
 /* ---- the command ------------------------------------------------------- */
 
-static void progress(const options *opt, size_t done, size_t total, size_t *last_shown)
+static void progress(const probe_options *opt, size_t done, size_t total, size_t *last_shown)
 {
     if (opt->quiet)
         return;
@@ -577,7 +560,7 @@ static void progress(const options *opt, size_t done, size_t total, size_t *last
 /* Probes every symbol still unknown, in parallel batches. */
 static int probe_all(const probe_env *env, symbol *syms, size_t n, size_t cached)
 {
-    const options *opt = env->opt;
+    const probe_options *opt = env->opt;
     size_t todo = 0;
     size_t *order = xcalloc(n ? n : 1, sizeof *order);
     for (size_t i = 0; i < n; i++)
@@ -705,120 +688,37 @@ static int baseline(const probe_env *env)
     return rc == 0 ? 0 : -1;
 }
 
-static int parse_options(int argc, char **argv, options *opt)
+int probe_check(lw_inventory *inv, const probe_options *opt, probe_summary *sum)
 {
-    static const struct option longopts[] = {
-        { "inventory", required_argument, NULL, 'i' },
-        { "cc", required_argument, NULL, 'c' },
-        { "cppflags", required_argument, NULL, 'P' },
-        { "ldflags", required_argument, NULL, 'L' },
-        { "libs", required_argument, NULL, 'l' },
-        { "header", required_argument, NULL, 'H' },
-        { "templates", required_argument, NULL, 'T' },
-        { "jobs", required_argument, NULL, 'j' },
-        { "quiet", no_argument, NULL, 'q' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
-    *opt = (options){ .outdir = ".", .jobs = sysconf(_SC_NPROCESSORS_ONLN) };
-    optind = 0; /* main may have run getopt already: start over */
-    int c;
-    char *end;
-    while ((c = getopt_long(argc, argv, "j:o:qh", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'i': opt->inventory = optarg; break;
-        case 'c': opt->cc = optarg; break;
-        case 'P': opt->cppflags = optarg; break;
-        case 'L': opt->ldflags = optarg; break;
-        case 'l': opt->libs = optarg; break;
-        case 'H': opt->header = optarg; break;
-        case 'T': opt->templates = optarg; break;
-        case 'o': opt->outdir = optarg; break;
-        case 'q': opt->quiet = true; break;
-        case 'j':
-            opt->jobs = strtol(optarg, &end, 10);
-            if (*end || opt->jobs < 1 || opt->jobs > 1024) {
-                fprintf(stderr, "libwrap-gen: check: -j %s: give a number from 1 to 1024\n",
-                        optarg);
-                return 2;
-            }
-            break;
-        case 'h': usage(stdout); return -1;
-        default: usage(stderr); return 2;
-        }
-    }
-    if (optind < argc || !opt->inventory || !opt->cc) {
-        fprintf(stderr, "libwrap-gen: check: %s\n", optind < argc ? "unexpected argument"
-                        : "--inventory and --cc are required");
-        usage(stderr);
-        return 2;
-    }
-    if (opt->jobs < 1)
-        opt->jobs = 1;
-    /* The probes are compiled in a temporary dir: the header must not be
-     * looked up relative to it. */
-    if (opt->header) {
-        opt->header_abs = realpath(opt->header, NULL);
-        if (!opt->header_abs) {
-            fprintf(stderr, "libwrap-gen: check: --header %s: %s\n", opt->header,
-                    strerror(errno));
-            return 1;
-        }
-    }
-    return 0;
-}
-
-int probe_command(int argc, char **argv)
-{
-    options opt;
-    int prc = parse_options(argc, argv, &opt);
-    if (prc != 0) {
-        free(opt.header_abs);
-        return prc < 0 ? 0 : prc;
-    }
-
-    lw_inventory inv;
-    if (inventory_read_json(&inv, opt.inventory) != 0) {
-        free(opt.header_abs);
-        return 1;
-    }
     size_t n = 0;
-    symbol *syms = candidates(&inv, &n);
-    const char *name = inv.name ? inv.name : "libwrap";
+    symbol *syms = candidates(inv, &n);
 
     /* The system dirs and default libraries (ldsearch_compiler) come from the
      * compiler the probes use. */
-    setenv("CC", opt.cc, 1);
-    int status = 1;
-    bool cxx = inv.language && strcmp(inv.language, "c++") == 0;
-    probe_env env = { .opt = &opt, .lang = cxx ? "c++" : "c" };
-    char *cache = xstrdup_printf("%s/check.cache", opt.outdir);
-    char *templates = opt.templates ? xstrdup(opt.templates) : template_default_dir();
-    lw_libset *targets = NULL;
-    if (!templates) {
-        fprintf(stderr, "libwrap-gen: check: no template directory next to this program "
-                        "(PREFIX/share/libwrap/templates); name one with --templates DIR\n");
-        goto out;
-    }
-    targets = libset_resolve(opt.ldflags, opt.libs);
+    setenv("CC", opt->cc, 1);
+    int status = -1;
+    bool cxx = inv->language && strcmp(inv->language, "c++") == 0;
+    probe_env env = { .opt = opt, .lang = cxx ? "c++" : "c" };
+    char *cache = xstrdup_printf("%s/check.cache", opt->outdir);
+    lw_libset *targets = libset_resolve(opt->ldflags, opt->libs);
     if (!targets)
         goto out;
-    if (ldsearch_split(opt.cc, "--cc", &env.cc) != 0)
+    if (ldsearch_split(opt->cc, "--cc", &env.cc) != 0)
         goto out;
     if (env.cc.n == 0) {
         fprintf(stderr, "libwrap-gen: check: --cc is empty: name the compiler\n");
         goto out;
     }
-    if (ldsearch_split(opt.ldflags, "--ldflags", &env.linkflags) != 0 ||
-        ldsearch_split(opt.libs, "--libs", &env.linkflags) != 0 ||
-        (opt.header && ldsearch_split(opt.cppflags, "--cppflags", &env.cppflags) != 0))
+    if (ldsearch_split(opt->ldflags, "--ldflags", &env.linkflags) != 0 ||
+        ldsearch_split(opt->libs, "--libs", &env.linkflags) != 0 ||
+        (opt->header && ldsearch_split(opt->cppflags, "--cppflags", &env.cppflags) != 0))
         goto out;
     for (size_t i = 0; i < n; i++) {
         const char *s = syms[i].name;
         /* They go into C strings and ld response files unquoted. */
         if (strpbrk(s, "\"\\'\n\r\t ")) {
             fprintf(stderr, "libwrap-gen: %s: symbol \"%s\" cannot be a linker name\n",
-                    opt.inventory, s);
+                    opt->inventory, s);
             goto out;
         }
     }
@@ -831,11 +731,11 @@ int probe_command(int argc, char **argv)
             syms[uniq++] = syms[i];
     n = uniq;
 
-    if (mkdir(opt.outdir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "libwrap-gen: check: -o %s: %s\n", opt.outdir, strerror(errno));
+    if (mkdir(opt->outdir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "libwrap-gen: check: -o %s: %s\n", opt->outdir, strerror(errno));
         goto out;
     }
-    uint64_t key = cache_key(&opt, targets);
+    uint64_t key = cache_key(opt, targets);
     size_t cached = cache_matches(cache, key) ? apply_results(cache, syms, n) : 0;
     if (cached < n) {
         const char *tmp = getenv("TMPDIR");
@@ -852,20 +752,14 @@ int probe_command(int argc, char **argv)
 
     if (refine_uncertain(targets, syms, n) != 0)
         goto out;
-    size_t nmiss = 0, nunc = 0;
+    *sum = (probe_summary){ .symbols = n, .cached = cached == n && n };
     for (size_t i = 0; i < n; i++) {
-        nmiss += syms[i].res == PROBE_MISSING;
-        nunc += syms[i].res == PROBE_UNCERTAIN;
+        sum->missing += syms[i].res == PROBE_MISSING;
+        sum->uncertain += syms[i].res == PROBE_UNCERTAIN;
     }
-    apply_verdicts(&inv, syms, n);
-    lw_emit_options eopt = { .outdir = opt.outdir, .templates_dir = templates, .name = name };
-    if (emit_skip_filters(&inv, &eopt) != 0)
-        goto out;
+    apply_verdicts(inv, syms, n);
     /* A cache that cannot be written costs time on the next run, nothing more. */
     write_cache(cache, key, syms, n);
-    printf("CHECK %s: %zu symbols, %zu linked, %zu MISSING (%s/missing.filter), "
-           "%zu UNCERTAIN (%s/uncertain.filter)%s\n", name, n, n - nmiss - nunc, nmiss,
-           opt.outdir, nunc, opt.outdir, cached == n && n ? ", cached" : "");
     status = 0;
 out:
     if (env.tmpdir) {
@@ -877,9 +771,6 @@ out:
     strv_free(&env.linkflags);
     strv_free(&env.cppflags);
     free(syms);
-    inventory_free(&inv);
-    free(templates);
     free(cache);
-    free(opt.header_abs);
     return status;
 }

@@ -1,39 +1,30 @@
 /*
- * commands.h - the subcommands of libwrap-gen. main.c parses the generate
- * command (the default) and dispatches the others to these entry points,
- * each with argv[0] set to the subcommand's name.
+ * commands.h - the subcommands of libwrap-gen, one file each in cmd/;
+ * main.c's table dispatches to them with argv[0] set to the subcommand's
+ * name. Only these files read argv: the libraries they call take parsed
+ * options structs.
  *
- *   libwrap-gen [options] libwrap.i     generate (main.c)
- *   libwrap-gen check [options]         compile-and-link probes (probe.c)
- *   libwrap-gen render TEMPLATE [V=X]   render a template (template.c)
+ *   libwrap-gen [options] libwrap.i     generate (generate.c)
+ *   libwrap-gen check [options]         compile-and-link probes (check.c)
+ *   libwrap-gen render TEMPLATE [V=X]   render a template (render.c)
  *   libwrap-gen drop [options]          wrappers that do not compile (drop.c)
  *   libwrap-gen installcheck [options]  the verdict on a measured run (installcheck.c)
- *   libwrap-gen resolve [options]       the files a link line names (ldsearch.c)
+ *   libwrap-gen resolve [options]       the files a link line names (resolve.c)
  *   libwrap-gen compile-commands FILE   the preprocessor flags of a compile_commands.json
- *   libwrap-gen language X              c or c++ for a valid -x (main.c)
+ *   libwrap-gen language X              c or c++ for a valid -x (language.c)
  *
  * Each returns the process exit status: 0 ok, 1 error, 2 usage.
  */
-#ifndef LIBWRAP_COMMANDS_H
-#define LIBWRAP_COMMANDS_H
+#ifndef LIBWRAP_GEN_COMMANDS_H
+#define LIBWRAP_GEN_COMMANDS_H
 
-#include <stddef.h>
+int cmd_generate(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_render(int argc, char **argv);
+int cmd_drop(int argc, char **argv);
+int cmd_installcheck(int argc, char **argv);
+int cmd_resolve(int argc, char **argv);
+int cmd_compile_commands(int argc, char **argv);
+int cmd_language(int argc, char **argv);
 
-int probe_command(int argc, char **argv);
-int render_command(int argc, char **argv);
-int drop_command(int argc, char **argv);
-int installcheck_command(int argc, char **argv);
-int resolve_command(int argc, char **argv);
-int compile_commands_command(int argc, char **argv);
-
-struct lw_inventory;
-/* Reads a NAME.dropped file (drop.c) and leaves its functions out as
- * LW_SKIP_COMPILE. Returns how many, or -1 after a message. */
-int drop_load(struct lw_inventory *inv, const char *path);
-/* Gives the inventory's candidates the verdicts of a `check` cache
- * (check.cache: the link probes' answer replaces the symbol tables');
- * *changed counts the functions whose verdict it changed. 0, or -1 after a
- * message. */
-int probe_apply_cache(struct lw_inventory *inv, const char *path, size_t *changed);
-
-#endif /* LIBWRAP_COMMANDS_H */
+#endif /* LIBWRAP_GEN_COMMANDS_H */

@@ -108,7 +108,7 @@ static void put_word(strbuf *sb, const char *w)
     sb_put(sb, "'");
 }
 
-int compile_commands_command(int argc, char **argv)
+int cmd_compile_commands(int argc, char **argv)
 {
     if (argc != 2) {
         fprintf(stderr, "usage: libwrap-gen compile-commands compile_commands.json\n");

@@ -1,84 +1,44 @@
 /*
- * emit.c - writes the generated files (see emit.h): renders every template
- * first, then replaces each output file atomically, so that a failed run
- * never leaves a half-written wrapper source for make to compile, nor a new
- * one beside an old response file.
+ * emit.c - writes the generated files (see emit.h): asks each part for its
+ * files (wrappers.c: the wrapper source and lists for ld; lists.c: what is
+ * not wrapped), rendered into one batch (render.c), then replaces each
+ * output file atomically, so that a failed run never leaves a half-written
+ * wrapper source for make to compile, nor a new one beside an old response
+ * file.
  */
 #include "emit/emit.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
 #include "emit/parts.h"
-#include "util/fileio.h"
-#include "util/strbuf.h"
+#include "emit/render.h"
 
-char *emit_c_string(const char *s)
+/* Every file is rendered before any is written (render.h). */
+static int no_templates(const lw_emit_options *opt)
 {
-    strbuf sb = STRBUF_INIT;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            sb_printf(&sb, "\\%c", *p);
-        else if (*p < 0x20 || *p == 0x7f)
-            sb_printf(&sb, "\\%03o", *p);
-        else if (*p == '?' && p[1] == '?')
-            sb_put(&sb, "?\\"); /* no trigraphs under -std=c11 */
-        else
-            sb_putn(&sb, (const char *)p, 1);
-    }
-    return sb_steal(&sb);
-}
-
-struct emit_batch {
-    struct emit_file {
-        char *path;
-        char *text;
-        size_t len;
-    } *files;
-    size_t n, cap;
-};
-
-int emit_render(emit_batch *batch, const lw_emit_options *opt, const char *tmpl,
-                const lw_tvars *vars, const char *filename)
-{
-    char *tpath = xstrdup_printf("%s/%s", opt->templates_dir, tmpl);
-    char *text = NULL;
-    size_t len = 0;
-    int rc = template_render_file(tpath, vars, &text, &len);
-    free(tpath);
-    if (rc < 0)
-        return -1;
-    if (batch->n == batch->cap) {
-        batch->cap = batch->cap ? 2 * batch->cap : 8;
-        batch->files = xrealloc(batch->files, batch->cap * sizeof *batch->files);
-    }
-    struct emit_file *f = &batch->files[batch->n++];
-    f->path = xstrdup_printf("%s/%s", opt->outdir ? opt->outdir : ".", filename);
-    f->text = text;
-    f->len = len;
-    return 0;
+    if (opt->templates_dir)
+        return 0;
+    fprintf(stderr, "libwrap-gen: no template directory: reinstall libwrap or pass "
+                    "--templates DIR\n");
+    return -1;
 }
 
 int emit_outputs(const lw_inventory *inv, const lw_emit_options *opt)
 {
-    if (!opt->templates_dir) {
-        fprintf(stderr, "libwrap-gen: no template directory: reinstall libwrap or pass "
-                        "--templates DIR\n");
+    if (no_templates(opt))
         return -1;
-    }
     emit_batch batch = {NULL, 0, 0};
     int rc = emit_wrappers(inv, opt, &batch);
     if (rc == 0)
         rc = emit_lists(inv, opt, &batch);
-    for (size_t i = 0; i < batch.n; i++) {
-        if (rc == 0)
-            rc = write_file_atomically(batch.files[i].path, batch.files[i].text, batch.files[i].len);
-        free(batch.files[i].path);
-        free(batch.files[i].text);
-    }
-    free(batch.files);
-    return rc;
+    return emit_batch_write(&batch, rc);
+}
+
+int emit_skip_filters(const lw_inventory *inv, const lw_emit_options *opt)
+{
+    if (no_templates(opt))
+        return -1;
+    emit_batch batch = {NULL, 0, 0};
+    return emit_batch_write(&batch, emit_filter_lists(inv, opt, &batch));
 }

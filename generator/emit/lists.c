@@ -132,46 +132,13 @@ int emit_lists(const lw_inventory *inv, const lw_emit_options *opt, emit_batch *
     const char *name = opt->name ? opt->name : inv->name;
     if (emit_skipped(inv, opt, batch, name) < 0)
         return -1;
+    return emit_filter_lists(inv, opt, batch);
+}
+
+int emit_filter_lists(const lw_inventory *inv, const lw_emit_options *opt, emit_batch *batch)
+{
+    const char *name = opt->name ? opt->name : inv->name;
     if (emit_filter(inv, opt, batch, name, LW_SKIP_MISSING, "missing.filter") < 0)
         return -1;
     return emit_filter(inv, opt, batch, name, LW_SKIP_UNCERTAIN, "uncertain.filter");
-}
-
-int emit_skip_filters(const lw_inventory *inv, const lw_emit_options *opt)
-{
-    static const struct {
-        lw_skip which;
-        const char *file;
-    } filters[] = {
-        { LW_SKIP_MISSING, "missing.filter" },
-        { LW_SKIP_UNCERTAIN, "uncertain.filter" },
-    };
-    enum { NFILTERS = sizeof filters / sizeof *filters };
-    if (!opt->templates_dir) {
-        fprintf(stderr, "libwrap-gen: no template directory: reinstall libwrap or pass "
-                        "--templates DIR\n");
-        return -1;
-    }
-    const char *name = opt->name ? opt->name : inv->name;
-    char *tpath = xstrdup_printf("%s/skip.filter.in", opt->templates_dir);
-    char *text[NFILTERS] = { NULL };
-    size_t len[NFILTERS] = { 0 };
-    int rc = 0;
-    /* Both rendered before either is written, as in emit_outputs: a
-     * template error leaves the previous pair intact. */
-    for (size_t i = 0; i < NFILTERS && rc == 0; i++) {
-        lw_tvars *vars = filter_vars(inv, name, filters[i].which);
-        rc = template_render_file(tpath, vars, &text[i], &len[i]);
-        tvars_free(vars);
-    }
-    for (size_t i = 0; i < NFILTERS; i++) {
-        if (rc == 0) {
-            char *path = xstrdup_printf("%s/%s", opt->outdir ? opt->outdir : ".", filters[i].file);
-            rc = write_file_atomically(path, text[i], len[i]);
-            free(path);
-        }
-        free(text[i]);
-    }
-    free(tpath);
-    return rc;
 }

@@ -1,19 +1,17 @@
 /*
- * installcheck.c - `libwrap-gen installcheck`: the verdict of `make
- * installcheck` on one measured run of main.
- *
- *   libwrap-gen installcheck --mode MODE --wrap NAME.wrap --baseline PREFIX --run PREFIX
- *                            --profile DIR [--called FILE] [--referenced FILE]
+ * installcheck.c - the verdict of `make installcheck` on one measured run
+ * of main (installcheck.h).
  *
  * PREFIX.out, PREFIX.err and PREFIX.status are the unwrapped run's (baseline)
  * and the measured run's stdout, stderr and exit status: all three must be
- * identical. --called lists the functions main really called (the audit
- * module liblibwrap_audit.so, one name a line); every wrapped one among them
- * must have visits in DIR/profile.json. --referenced lists main.o's
- * undefined symbols: those wrapped but not called are reported, not failed
- * (a call on a path not taken, a builtin the compiler expanded). Without
- * --called (a static-only target: no PLT to watch), the referenced ones
- * must all be measured.
+ * identical. The called list names the functions main really called (the
+ * audit module liblibwrap_audit.so, audit/, one name a line); every wrapped
+ * one among them must have visits in DIR/profile.json. Which functions are
+ * wrapped is the inventory's answer (inventory_is_wrapped). The referenced
+ * list names main.o's undefined symbols: those wrapped but not called are
+ * reported, not failed (a call on a path not taken, a builtin the compiler
+ * expanded). Without a called list (a static-only target: no PLT to watch),
+ * the referenced ones must all be measured.
  */
 #include <errno.h>
 #include <json-c/json.h>
@@ -22,7 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/commands.h"
+#include "installcheck/installcheck.h"
+#include "model/inventory.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 
@@ -67,24 +66,38 @@ static void names_free(names *s)
     free(s->v);
 }
 
-/* One name a line (after `prefix`, when given: "--wrap=" of NAME.wrap). */
-static int read_names(const char *path, const char *prefix, names *out)
+/* One name a line. */
+static int read_names(const char *path, names *out)
 {
     lw_lines t;
     if (read_file_lines(path, &t) != 0) {
         fprintf(stderr, "make: error: %s: %s\n", path, strerror(errno));
         return -1;
     }
-    size_t plen = prefix ? strlen(prefix) : 0;
     for (size_t k = 0; k < t.n; k++) {
         const char *p = t.line[k];
         size_t n = strlen(p);
         while (n && (p[n - 1] == ' ' || p[n - 1] == '\r'))
             n--;
-        if (n > plen && (!prefix || strncmp(p, prefix, plen) == 0))
-            names_add(out, p + plen, n - plen);
+        if (n)
+            names_add(out, p, n);
     }
     lines_free(&t);
+    names_sort(out);
+    return 0;
+}
+
+/* The symbols the inventory wraps: the model's one answer
+ * (inventory_is_wrapped), the same that wrote NAME.wrap and the wrappers. */
+static int read_wrapped(const char *path, names *out)
+{
+    lw_inventory inv;
+    if (inventory_read_json(&inv, path) != 0)
+        return -1;
+    for (size_t i = 0; i < inv.nfuncs; i++)
+        if (inventory_is_wrapped(&inv, &inv.funcs[i]))
+            names_add(out, inv.funcs[i].symbol, strlen(inv.funcs[i].symbol));
+    inventory_free(&inv);
     names_sort(out);
     return 0;
 }
@@ -149,43 +162,10 @@ static int same_file(const char *baseline, const char *run, const char *what, bo
     return rc;
 }
 
-static void usage(FILE *out)
+int installcheck_verdict(const installcheck_options *opt)
 {
-    fputs("usage: libwrap-gen installcheck --mode MODE --wrap NAME.wrap --baseline PREFIX\n"
-          "           --run PREFIX --profile DIR [--called FILE] [--referenced FILE]\n",
-          out);
-}
-
-int installcheck_command(int argc, char **argv)
-{
-    const char *mode = NULL, *wrap = NULL, *baseline = NULL, *run = NULL, *profile = NULL,
-               *called_path = NULL, *referenced_path = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char **slot = strcmp(argv[i], "--mode") == 0         ? &mode
-                            : strcmp(argv[i], "--wrap") == 0       ? &wrap
-                            : strcmp(argv[i], "--baseline") == 0   ? &baseline
-                            : strcmp(argv[i], "--run") == 0        ? &run
-                            : strcmp(argv[i], "--profile") == 0    ? &profile
-                            : strcmp(argv[i], "--called") == 0     ? &called_path
-                            : strcmp(argv[i], "--referenced") == 0 ? &referenced_path
-                                                                   : NULL;
-        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            usage(stdout);
-            return 0;
-        }
-        if (!slot || i + 1 >= argc) {
-            fprintf(stderr, "libwrap-gen installcheck: %s: unknown option or missing argument\n",
-                    argv[i]);
-            usage(stderr);
-            return 2;
-        }
-        *slot = argv[++i];
-    }
-    if (!mode || !wrap || !baseline || !run || !profile || (!called_path && !referenced_path)) {
-        usage(stderr);
-        return 2;
-    }
-
+    const char *mode = opt->mode, *inventory = opt->inventory, *baseline = opt->baseline, *run = opt->run,
+               *profile = opt->profile, *called_path = opt->called, *referenced_path = opt->referenced;
     int rc = 1;
     names wrapped = {0}, called = {0}, referenced = {0}, visited = {0};
     static const char *const what[] = {"status", "out", "err"};
@@ -201,9 +181,9 @@ int installcheck_command(int argc, char **argv)
             goto out;
         }
     }
-    if (read_names(wrap, "--wrap=", &wrapped) != 0 ||
-        (called_path && read_names(called_path, NULL, &called) != 0) ||
-        (referenced_path && read_names(referenced_path, NULL, &referenced) != 0) ||
+    if (read_wrapped(inventory, &wrapped) != 0 ||
+        (called_path && read_names(called_path, &called) != 0) ||
+        (referenced_path && read_names(referenced_path, &referenced) != 0) ||
         read_visited(profile, &visited) != 0)
         goto out;
 

@@ -3,6 +3,7 @@
  */
 #define _GNU_SOURCE /* memmem */
 #include "parse/parse.h"
+#include "parse/language.h"
 
 #include <clang-c/Index.h>
 #include <ctype.h>
@@ -46,11 +47,6 @@ static const char prelude_c[] =
     "typedef _Complex long double __libwrap_cFloat64x;\n"
     "typedef _Complex __float128 __libwrap_cFloat128;\n"
     "#define __malloc__(...) __malloc__\n";
-
-int parse_language_is_cxx(const char *language)
-{
-    return language && strstr(language, "++") != NULL;
-}
 
 static char *read_source(const char *path, size_t *len)
 {

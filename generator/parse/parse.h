@@ -27,7 +27,5 @@ typedef struct lw_parse_options {
  * inv->language and inv->funcs; inv->header is set by scope. */
 int parse_inventory(lw_inventory *inv, const lw_parse_options *opt);
 
-/* True for the language names that mean C++ ("c++", "c++17", "gnu++20"). */
-int parse_language_is_cxx(const char *language);
 
 #endif /* LIBWRAP_PARSE_H */

@@ -1,6 +1,6 @@
 /*
- * template.c - variables, parser and renderer of the text templates, and the
- * `libwrap-gen render` subcommand (see template.h, docs/templates.md).
+ * template.c - variables, parser and renderer of the text templates (see
+ * template.h, docs/templates.md).
  *
  * A template is parsed into a tree of text lines and @if/@foreach blocks
  * before anything is rendered, so an unbalanced block is reported even when
@@ -19,7 +19,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cmd/commands.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 
@@ -198,7 +197,7 @@ static bool is_name_char(char c)
 }
 
 /* Length of the variable name at s (up to end), 0 when there is none. */
-static size_t name_length(const char *s, const char *end)
+size_t template_name_length(const char *s, const char *end)
 {
     if (s >= end || !is_name_start(*s))
         return 0;
@@ -243,7 +242,7 @@ static dir_kind classify(const char *s, const char *e, const char **name, size_t
         *negate = true;
         s++;
     }
-    size_t len = name_length(s, e);
+    size_t len = template_name_length(s, e);
     if (len == 0 || s + len != e)
         return DIR_NONE;
     *name = s;
@@ -373,7 +372,7 @@ static int render_text(renderer *r, const node *nd, const scope *sc)
             break;
         }
         sb_putn(&r->out, s, (size_t)(at - s));
-        size_t len = name_length(at + 1, end);
+        size_t len = template_name_length(at + 1, end);
         if (len == 0 || at + 1 + len >= end || at[1 + len] != '@') {
             sb_putn(&r->out, "@", 1);
             s = at + 1;
@@ -499,18 +498,9 @@ char *template_default_dir(void)
 
 /* ---- libwrap-gen render ---- */
 
-static void render_usage(FILE *out)
-{
-    fputs("usage: libwrap-gen render [--templates DIR] TEMPLATE [VAR=VALUE]...\n"
-          "Renders TEMPLATE (a path, or a name in the template directory, with or\n"
-          "without .in) to stdout. VAR matches [A-Z][A-Z0-9_]*; in @if a variable\n"
-          "is true when its value is not empty. Syntax: docs/templates.md.\n",
-          out);
-}
-
 /* TEMPLATE as given when it names a file, else NAME or NAME.in in the
  * template directory. A new string, or NULL when nothing is found. */
-static char *find_template(const char *arg, const char *dir_opt)
+char *template_find(const char *arg, const char *dir_opt)
 {
     struct stat st;
     if (strchr(arg, '/') || stat(arg, &st) == 0)
@@ -529,71 +519,4 @@ static char *find_template(const char *arg, const char *dir_opt)
     }
     free(dir);
     return path;
-}
-
-int render_command(int argc, char **argv)
-{
-    const char *dir_opt = NULL;
-    int i = 1;
-    for (; i < argc && argv[i][0] == '-'; i++) {
-        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            render_usage(stdout);
-            return 0;
-        }
-        if (strcmp(argv[i], "--templates") == 0 && i + 1 < argc) {
-            dir_opt = argv[++i];
-        } else if (strncmp(argv[i], "--templates=", 12) == 0) {
-            dir_opt = argv[i] + 12;
-        } else {
-            fprintf(stderr, "libwrap-gen render: unknown option '%s'\n", argv[i]);
-            render_usage(stderr);
-            return 2;
-        }
-    }
-    if (i >= argc) {
-        fprintf(stderr, "libwrap-gen render: no TEMPLATE given\n");
-        render_usage(stderr);
-        return 2;
-    }
-    const char *tmpl = argv[i++];
-    lw_tvars *vars = tvars_new();
-    for (; i < argc; i++) {
-        const char *eq = strchr(argv[i], '=');
-        size_t len = eq ? name_length(argv[i], eq) : 0;
-        if (!eq || len == 0 || argv[i] + len != eq) {
-            fprintf(stderr,
-                    "libwrap-gen render: '%s': expected VAR=VALUE with VAR matching "
-                    "[A-Z][A-Z0-9_]*\n",
-                    argv[i]);
-            tvars_free(vars);
-            return 2;
-        }
-        char *name = xstrdup(argv[i]);
-        name[len] = '\0';
-        tvars_set(vars, name, eq + 1);
-        free(name);
-    }
-    char *path = find_template(tmpl, dir_opt);
-    if (!path) {
-        fprintf(stderr,
-                "libwrap-gen render: %s: no such template (give a path, or use --templates "
-                "DIR)\n",
-                tmpl);
-        tvars_free(vars);
-        return 1;
-    }
-    char *out = NULL;
-    size_t outlen = 0;
-    int rc = template_render_file(path, vars, &out, &outlen);
-    free(path);
-    tvars_free(vars);
-    if (rc < 0)
-        return 1;
-    int status = 0;
-    if (fwrite(out, 1, outlen, stdout) != outlen || fflush(stdout) != 0) {
-        fprintf(stderr, "libwrap-gen render: writing stdout: %s\n", strerror(errno));
-        status = 1;
-    }
-    free(out);
-    return status;
 }

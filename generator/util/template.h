@@ -56,4 +56,13 @@ int template_render_file(const char *path, const lw_tvars *vars, char **out,
  * determined. */
 char *template_default_dir(void);
 
+/* The template file `arg` names: a path (it has a '/' or exists), else
+ * DIR/arg or DIR/arg.in in dir_opt or the installed directory. A new
+ * string, or NULL when there is none. */
+char *template_find(const char *arg, const char *dir_opt);
+
+/* Length of the variable name ([A-Z][A-Z0-9_]*) at s, up to end; 0 when
+ * there is none. */
+size_t template_name_length(const char *s, const char *end);
+
 #endif /* LIBWRAP_TEMPLATE_H */
