@@ -189,7 +189,7 @@ size_t fortran_undeclared(lw_inventory *inv, const lw_libset *targets, const cha
 
     /* Where to look: the user's -I directories, then the system ones. */
     lw_strv args = {0}, dirs = {0};
-    if (ldsearch_split(cppflags ? cppflags : "", "--cppflags", &args) != 0)
+    if (words_split(cppflags ? cppflags : "", "--cppflags", &args) != 0)
         args.n = 0;
     for (size_t i = 0; i < args.n; i++) {
         const char *w = args.v[i];

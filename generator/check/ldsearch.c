@@ -4,7 +4,6 @@
 #define _GNU_SOURCE
 #include "check/ldsearch.h"
 
-
 #include <ctype.h>
 #include <errno.h>
 #include <glob.h>
@@ -19,79 +18,6 @@
 
 /* GNU ld scripts may name further scripts; real ones nest two deep. */
 #define LDSCRIPT_MAX_DEPTH 16
-
-void strv_push(lw_strv *sv, const char *s)
-{
-    if (sv->n == sv->cap) {
-        sv->cap = sv->cap ? 2 * sv->cap : 8;
-        sv->v = xrealloc(sv->v, sv->cap * sizeof *sv->v);
-    }
-    sv->v[sv->n++] = xstrdup(s);
-}
-
-bool strv_contains(const lw_strv *sv, const char *s)
-{
-    for (size_t i = 0; i < sv->n; i++)
-        if (strcmp(sv->v[i], s) == 0)
-            return true;
-    return false;
-}
-
-void strv_free(lw_strv *sv)
-{
-    for (size_t i = 0; i < sv->n; i++)
-        free(sv->v[i]);
-    free(sv->v);
-    memset(sv, 0, sizeof *sv);
-}
-
-int ldsearch_split(const char *text, const char *what, lw_strv *words)
-{
-    strbuf b = STRBUF_INIT;
-    const char *p = text ? text : "";
-
-    for (;;) {
-        while (*p && isspace((unsigned char)*p))
-            p++;
-        if (!*p)
-            break;
-        while (*p && !isspace((unsigned char)*p)) {
-            if (*p == '\'') {
-                const char *end = strchr(p + 1, '\'');
-                if (!end)
-                    goto unterminated;
-                sb_putn(&b, p + 1, (size_t)(end - p - 1));
-                p = end + 1;
-            } else if (*p == '"') {
-                for (p++; *p && *p != '"'; p++) {
-                    /* Inside double quotes a backslash only escapes these. */
-                    if (*p == '\\' && p[1] && strchr("\"\\$`", p[1]))
-                        p++;
-                    sb_putn(&b, p, 1);
-                }
-                if (!*p)
-                    goto unterminated;
-                p++;
-            } else if (*p == '\\' && p[1]) {
-                sb_putn(&b, p + 1, 1);
-                p += 2;
-            } else {
-                sb_putn(&b, p++, 1);
-            }
-        }
-        /* sb_steal gives "" for an empty quoted word (''): still a word */
-        char *word = sb_steal(&b);
-        strv_push(words, word);
-        free(word);
-    }
-    return 0;
-
-unterminated:
-    fprintf(stderr, "libwrap-gen: %s: unterminated quote in \"%s\": close it or remove it\n",
-            what, text);
-    sb_free(&b);
-    return -1;
-}
 
 void ldfiles_free(lw_ldfiles *lf)
 {
@@ -591,9 +517,9 @@ static int resolve(const char *ldflags, const char *libs, bool quiet, lw_ldfiles
 {
     lw_strv words = {0};
     resolver r = { .quiet = quiet, .out = lf };
-    int rc = ldsearch_split(ldflags, "--ldflags", &words);
+    int rc = words_split(ldflags, "--ldflags", &words);
     if (rc == 0)
-        rc = ldsearch_split(libs, "--libs", &words);
+        rc = words_split(libs, "--libs", &words);
     for (int pass = 0; rc == 0 && pass < 2; pass++)
         rc = resolve_words(&r, &words, pass);
     strv_free(&words);

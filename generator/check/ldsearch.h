@@ -17,21 +17,7 @@
 #include <stddef.h>
 
 #include "check/symcheck.h"
-
-/* A growable list of strings. */
-typedef struct lw_strv {
-    char **v;
-    size_t n, cap;
-} lw_strv;
-
-void strv_push(lw_strv *sv, const char *s);
-bool strv_contains(const lw_strv *sv, const char *s);
-void strv_free(lw_strv *sv);
-
-/* Splits `text` into words like sh does (no expansion). Returns 0, or -1
- * after printing "libwrap-gen: WHAT: unterminated quote" (what names the
- * option, for example "--ldflags"). A NULL text gives no words. */
-int ldsearch_split(const char *text, const char *what, lw_strv *words);
+#include "util/words.h"
 
 /* The resolved files of a link line, in link order, without duplicates. */
 typedef struct lw_ldfiles {

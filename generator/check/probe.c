@@ -644,7 +644,7 @@ static int refine_uncertain(const lw_libset *targets, symbol *syms, size_t n)
     for (size_t t = 0; t < libset_count(targets); t++)
         for (size_t d = 0; d < libset_count(defaults); d++)
             if (strcmp(libset_file(targets, t)->path, libset_file(defaults, d)->path) == 0) {
-                /* single quotes for ldsearch_split; a quote inside is '\'' */
+                /* single quotes for words_split; a quote inside is '\'' */
                 sb_put(&own, " '");
                 for (const char *p = libset_file(targets, t)->path; *p; p++)
                     sb_put(&own, *p == '\'' ? "'\\''" : (char[]){ *p, 0 });
@@ -703,15 +703,15 @@ int probe_check(lw_inventory *inv, const probe_options *opt, probe_summary *sum)
     lw_libset *targets = libset_resolve(opt->ldflags, opt->libs);
     if (!targets)
         goto out;
-    if (ldsearch_split(opt->cc, "--cc", &env.cc) != 0)
+    if (words_split(opt->cc, "--cc", &env.cc) != 0)
         goto out;
     if (env.cc.n == 0) {
         fprintf(stderr, "libwrap-gen: check: --cc is empty: name the compiler\n");
         goto out;
     }
-    if (ldsearch_split(opt->ldflags, "--ldflags", &env.linkflags) != 0 ||
-        ldsearch_split(opt->libs, "--libs", &env.linkflags) != 0 ||
-        (opt->header && ldsearch_split(opt->cppflags, "--cppflags", &env.cppflags) != 0))
+    if (words_split(opt->ldflags, "--ldflags", &env.linkflags) != 0 ||
+        words_split(opt->libs, "--libs", &env.linkflags) != 0 ||
+        (opt->header && words_split(opt->cppflags, "--cppflags", &env.cppflags) != 0))
         goto out;
     for (size_t i = 0; i < n; i++) {
         const char *s = syms[i].name;

@@ -148,7 +148,7 @@ int cmd_compile_commands(int argc, char **argv)
                 strv_push(&args, json_object_get_string(json_object_array_get_idx(v, k)));
         } else if (json_object_object_get_ex(e, "command", &v)) {
             char *what = xstrdup_printf("%s: entry %zu \"command\"", path, i + 1);
-            int split = ldsearch_split(json_object_get_string(v), what, &args);
+            int split = words_split(json_object_get_string(v), what, &args);
             free(what);
             if (split != 0) {
                 strv_free(&args);

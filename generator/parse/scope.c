@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/ldsearch.h"
+#include "util/words.h"
 #include "util/strbuf.h"
 
 typedef struct scope_file {
@@ -158,12 +158,12 @@ static void add_idir(lw_scope *s, const char *dir)
 }
 
 /* Keeps the -I and -isystem directories of cppflags, split as the link
- * line is (ldsearch_split: one splitter, one answer to an unterminated
+ * line is (words_split: one splitter, one answer to an unterminated
  * quote). Returns 0, or -1 after the message. */
 static int collect_idirs(lw_scope *s, const char *cppflags)
 {
     lw_strv words = {0};
-    if (ldsearch_split(cppflags, "--cppflags", &words) != 0)
+    if (words_split(cppflags, "--cppflags", &words) != 0)
         return -1;
     int want_arg = 0; /* the next word is: 1 an -I dir, 2 an -isystem dir */
     for (size_t i = 0; i < words.n; i++) {

@@ -31,7 +31,7 @@ int main(int argc, char **argv)
     const char *cmd = argc > 1 ? argv[1] : "";
     if (strcmp(cmd, "split") == 0 && argc == 3) {
         lw_strv w = {0};
-        if (ldsearch_split(argv[2], "split", &w) != 0)
+        if (words_split(argv[2], "split", &w) != 0)
             return 1;
         for (size_t i = 0; i < w.n; i++)
             printf("[%s]\n", w.v[i]);

@@ -1,0 +1,74 @@
+/*
+ * duplicates.c - one entry per symbol (internal.h): redeclarations take
+ * the asm label of the last one, and a symbol declared twice keeps its
+ * first declaration.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/symindex.h"
+#include "parse/internal.h"
+#include "util/strbuf.h"
+
+typedef struct usr_entry {
+    const char *usr;
+    size_t index;
+} usr_entry;
+
+static int cmp_usr(const void *pa, const void *pb)
+{
+    const usr_entry *a = pa, *b = pb;
+    int c = strcmp(a->usr, b->usr);
+    return c ? c : (a->index > b->index) - (a->index < b->index);
+}
+
+/* An asm label may come with a later redeclaration: glibc declares
+ * `sscanf`, then redirects it with __REDIRECT to __isoc99_sscanf. libclang
+ * reports the label only on the declarations that follow it, while the
+ * compiler binds every call to it, so all declarations of an entity take
+ * the symbol of the last one. */
+void unify_redeclarations(lw_inventory *inv, char **usr)
+{
+    usr_entry *e = xmalloc((inv->nfuncs ? inv->nfuncs : 1) * sizeof *e);
+    for (size_t i = 0; i < inv->nfuncs; i++)
+        e[i] = (usr_entry){usr[i], i};
+    qsort(e, inv->nfuncs, sizeof *e, cmp_usr);
+    for (size_t i = 0; i < inv->nfuncs;) {
+        size_t j = i + 1;
+        while (j < inv->nfuncs && e[j].usr[0] && strcmp(e[j].usr, e[i].usr) == 0)
+            j++;
+        const char *last = inv->funcs[e[j - 1].index].symbol;
+        for (size_t k = i; k + 1 < j; k++) {
+            lw_function *f = &inv->funcs[e[k].index];
+            if (strcmp(f->symbol, last) != 0) {
+                free(f->symbol);
+                f->symbol = xstrdup(last);
+            }
+        }
+        i = j;
+    }
+    free(e);
+}
+
+/* The same symbol declared twice: the first declaration is kept. */
+void mark_duplicates(lw_inventory *inv)
+{
+    lw_symindex ix;
+    symindex_build(&ix, inv, false);
+    for (size_t i = 0; i < ix.n;) {
+        size_t n;
+        lw_function **same = symindex_find(&ix, ix.sorted[i]->symbol, &n);
+        const lw_function *g = same[0];
+        const char *base = strrchr(g->file, '/');
+        for (size_t k = 1; k < n; k++) {
+            /* Overrides any other reason: the kept declaration speaks. */
+            same[k]->skip = LW_SKIP_DUPLICATE;
+            free(same[k]->skip_detail);
+            same[k]->skip_detail =
+                xstrdup_printf("first declared at %s:%u", base ? base + 1 : g->file, g->line);
+        }
+        i += n;
+    }
+    symindex_free(&ix);
+}
+

@@ -1,0 +1,194 @@
+/*
+ * gcc_spelling.c - what gcc's preprocessed output spells in a way only gcc
+ * accepts, made readable to libclang: the prelude and the rewrites of the
+ * source text (internal.h).
+ */
+#define _GNU_SOURCE /* memmem */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse/internal.h"
+#include "util/strbuf.h"
+
+/*
+ * libwrap.i is usually preprocessed by gcc, and glibc's headers then use
+ * spellings that only gcc accepts: the _FloatN keywords (clang has only
+ * typedefs for them, from glibc, when glibc sees clang) and
+ * __attribute__((__malloc__(deallocator, index))). The prelude, included
+ * before the source, gives clang the same meaning. Redefining a typedef to
+ * the same type is valid C11 and C++, so a clang-preprocessed file that
+ * already has these typedefs parses too.
+ *
+ * `_Complex _Float32` cannot be made valid by a typedef (C allows _Complex
+ * only with the floating keywords), so the source text is rewritten to an
+ * alias (see rewrite_complex_floatn); declarator.c maps the alias back to
+ * the header's spelling.
+ */
+const char parse_prelude_name[] = "/libwrap-gen/prelude.h";
+const char parse_prelude_c[] =
+    "typedef float _Float32;\n"
+    "typedef double _Float64;\n"
+    "typedef double _Float32x;\n"
+    "typedef long double _Float64x;\n"
+    "typedef __float128 _Float128;\n"
+    "typedef _Complex float __libwrap_cFloat32;\n"
+    "typedef _Complex double __libwrap_cFloat64;\n"
+    "typedef _Complex double __libwrap_cFloat32x;\n"
+    "typedef _Complex long double __libwrap_cFloat64x;\n"
+    "typedef _Complex __float128 __libwrap_cFloat128;\n"
+    "#define __malloc__(...) __malloc__\n";
+
+
+bool parse_is_ident_char(char c)
+{
+    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* Replaces the token pair `_Complex _FloatN[x]` by `__libwrap_cFloatN[x]`.
+ * This is a token substitution in preprocessed text (identifiers only), not
+ * parsing; the pair does not occur in valid code outside declarations. */
+static char *rewrite_complex_floatn(const char *text, size_t len, size_t *outlen)
+{
+    static const char kw[] = "_Complex";
+    strbuf sb = STRBUF_INIT;
+    size_t i = 0, copied = 0;
+    while (i < len) {
+        const char *hit = memmem(text + i, len - i, kw, sizeof kw - 1);
+        if (!hit)
+            break;
+        size_t at = (size_t)(hit - text);
+        size_t j = at + sizeof kw - 1;
+        i = j;
+        if (at > 0 && parse_is_ident_char(text[at - 1]))
+            continue;
+        while (j < len && (text[j] == ' ' || text[j] == '\t'))
+            j++;
+        if (j + 6 > len || memcmp(text + j, "_Float", 6) != 0)
+            continue;
+        size_t k = j + 6;
+        while (k < len && parse_is_ident_char(text[k]))
+            k++;
+        const char *suffix = text + j + 6;
+        size_t slen = k - (j + 6);
+        bool known = (slen == 2 && (!memcmp(suffix, "32", 2) || !memcmp(suffix, "64", 2))) ||
+                     (slen == 3 && (!memcmp(suffix, "32x", 3) || !memcmp(suffix, "64x", 3) ||
+                                    !memcmp(suffix, "128", 3)));
+        if (!known)
+            continue;
+        sb_putn(&sb, text + copied, at - copied);
+        sb_put(&sb, "__libwrap_cFloat");
+        sb_putn(&sb, suffix, slen);
+        copied = i = k;
+    }
+    if (copied == 0) {
+        sb_free(&sb);
+        return NULL;
+    }
+    sb_putn(&sb, text + copied, len - copied);
+    *outlen = sb.len;
+    return sb_steal(&sb);
+}
+
+/* Skips a balanced group opened at text[i] (one of "([") up to and
+ * including its closing character; string and character literals inside
+ * are skipped whole. Returns the index after it, or len if unbalanced. */
+static size_t skip_group(const char *text, size_t len, size_t i)
+{
+    int depth = 0;
+    while (i < len) {
+        char c = text[i];
+        if (c == '"' || c == '\'') {
+            for (i++; i < len && text[i] != c; i++)
+                if (text[i] == '\\')
+                    i++;
+        } else if (c == '(' || c == '[') {
+            depth++;
+        } else if (c == ')' || c == ']') {
+            if (--depth == 0)
+                return i + 1;
+        }
+        i++;
+    }
+    return len;
+}
+
+static size_t skip_space(const char *text, size_t len, size_t i)
+{
+    while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
+        i++;
+    return i;
+}
+
+/* g++ accepts a GNU attribute before a C++11 one,
+ * `__attribute__((deprecated("..."))) [[nodiscard]] T f();` (Qt's
+ * QT_DEPRECATED_X followed by Q_REQUIRED_RESULT, as g++ expands them);
+ * clang only the other order. The C++11 attributes are moved before the
+ * run of GNU ones, a space added: no newline moves, so every line keeps its
+ * number, and no attribute is lost. Returns NULL when nothing changed. */
+static char *rewrite_attribute_order(const char *text, size_t len, size_t *outlen)
+{
+    static const char kw[] = "__attribute__";
+    strbuf sb = STRBUF_INIT;
+    size_t i = 0, copied = 0;
+    while (i < len) {
+        const char *hit = memmem(text + i, len - i, kw, sizeof kw - 1);
+        if (!hit)
+            break;
+        size_t at = (size_t)(hit - text), j = at;
+        i = at + sizeof kw - 1;
+        if (at > 0 && parse_is_ident_char(text[at - 1]))
+            continue;
+        size_t run_end = at; /* the run of GNU attributes: [at, run_end) */
+        while (j + sizeof kw - 1 <= len && memcmp(text + j, kw, sizeof kw - 1) == 0 &&
+               (j + sizeof kw - 1 == len || !parse_is_ident_char(text[j + sizeof kw - 1]))) {
+            size_t k = skip_space(text, len, j + sizeof kw - 1);
+            if (k >= len || text[k] != '(')
+                break;
+            run_end = skip_group(text, len, k);
+            j = skip_space(text, len, run_end);
+        }
+        if (run_end == at)
+            continue;
+        size_t cxx = j, cxx_end = j; /* the C++11 attributes that follow: [cxx, cxx_end) */
+        while (cxx_end + 1 < len && text[cxx_end] == '[' && text[cxx_end + 1] == '[') {
+            cxx_end = skip_group(text, len, cxx_end);
+            j = skip_space(text, len, cxx_end);
+            if (j + 1 < len && text[j] == '[' && text[j + 1] == '[')
+                cxx_end = j;
+        }
+        i = run_end;
+        if (cxx_end == cxx)
+            continue;
+        sb_putn(&sb, text + copied, at - copied);
+        sb_putn(&sb, text + cxx, cxx_end - cxx);
+        sb_put(&sb, " ");
+        sb_putn(&sb, text + at, cxx - at);
+        copied = i = cxx_end;
+    }
+    if (copied == 0) {
+        sb_free(&sb);
+        return NULL;
+    }
+    sb_putn(&sb, text + copied, len - copied);
+    *outlen = sb.len;
+    return sb_steal(&sb);
+}
+
+
+const size_t parse_prelude_len = sizeof parse_prelude_c - 1;
+
+char *parse_gcc_spelling(const char *text, size_t len, size_t *outlen)
+{
+    size_t rlen = 0, olen = 0;
+    char *rewritten = rewrite_complex_floatn(text, len, &rlen);
+    char *ordered = rewritten ? rewrite_attribute_order(rewritten, rlen, &olen)
+                              : rewrite_attribute_order(text, len, &olen);
+    if (ordered) {
+        free(rewritten);
+        rewritten = ordered;
+        rlen = olen;
+    }
+    *outlen = rlen;
+    return rewritten;
+}
