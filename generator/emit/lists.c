@@ -14,7 +14,6 @@
 
 /* One line per reason for the listing's section headers. */
 static const char *const reason_text[LW_SKIP_COUNT_] = {
-    [LW_WRAP] = "no wrapper could be written (see the detail)",
     [LW_SKIP_INLINE] = "inline: there is no symbol to intercept",
     [LW_SKIP_STATIC] = "static: internal linkage, invisible to the linker",
     [LW_SKIP_HIDDEN] = "hidden visibility: not exported",
@@ -33,17 +32,6 @@ static const char *const reason_text[LW_SKIP_COUNT_] = {
     [LW_SKIP_COMPILE] = "its wrapper did not compile (the compiler's error in the detail; NAME.dropped)",
 };
 
-/* The reason a function is listed under: its skip reason, or LW_WRAP for a
- * function the inventory keeps but no wrapper can be written for. */
-static lw_skip listed_reason(const lw_function *f)
-{
-    if (f->skip != LW_WRAP)
-        return f->skip;
-    if (f->variadic && (!f->va_twin || f->nparams == 0))
-        return LW_SKIP_VARIADIC;
-    return LW_WRAP;
-}
-
 static void add_function(lw_tvars *list_owner, const lw_function *f, const char *detail)
 {
     lw_tvars *item = tvars_append(list_owner, "FUNCTIONS");
@@ -61,20 +49,24 @@ static int emit_skipped(const lw_inventory *inv, const lw_emit_options *opt, emi
     lw_tvars *vars = tvars_new();
     size_t wrapped = 0, skipped = 0;
     tvars_list(vars, "REASONS");
-    for (int reason = 0; reason < LW_SKIP_COUNT_; reason++) {
+    /* Grouped by the model's verdict (inventory_verdict). */
+    for (int reason = LW_WRAP + 1; reason < LW_SKIP_COUNT_; reason++) {
         lw_tvars *group = NULL;
         size_t count = 0;
         for (size_t i = 0; i < inv->nfuncs; i++) {
             const lw_function *f = &inv->funcs[i];
-            if (inventory_is_wrapped(inv, f) || (int)listed_reason(f) != reason)
+            if ((int)inventory_verdict(inv, f) != reason)
                 continue;
             if (!group) {
                 group = tvars_append(vars, "REASONS");
-                tvars_set(group, "REASON", reason == LW_WRAP ? "other" : lw_skip_name(reason));
+                tvars_set(group, "REASON", lw_skip_name(reason));
                 tvars_set(group, "WHY", reason_text[reason]);
             }
+            /* A verdict of the model's own (f->skip not set) says why. */
             const char *detail = f->skip_detail;
-            if (f->skip == LW_WRAP && f->variadic)
+            if (f->skip == LW_WRAP && !f->symbol)
+                detail = "no symbol";
+            else if (f->skip == LW_WRAP && f->variadic)
                 detail = f->va_twin ? "no fixed parameter to va_start after" : "no va_list twin";
             else if (f->skip == LW_WRAP)
                 detail = "no declarator";
@@ -106,7 +98,7 @@ static lw_tvars *filter_vars(const lw_inventory *inv, const char *name, lw_skip 
     tvars_list(vars, "FUNCTIONS");
     for (size_t i = 0; i < inv->nfuncs; i++) {
         const lw_function *f = &inv->funcs[i];
-        if (f->skip != which || !f->symbol)
+        if (inventory_verdict(inv, f) != which || !f->symbol)
             continue;
         add_function(vars, f, f->skip_detail);
         count++;

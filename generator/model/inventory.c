@@ -175,13 +175,24 @@ lw_function *inventory_find_symbol(const lw_inventory *inv, const char *symbol)
     return NULL;
 }
 
+lw_skip inventory_verdict(const lw_inventory *inv, const lw_function *f)
+{
+    if (f->skip != LW_WRAP)
+        return f->skip;
+    if (!f->symbol)
+        return LW_SKIP_UNSUPPORTED;
+    if (inv->abi)
+        return LW_WRAP;
+    if (f->variadic && (!f->va_twin || f->nparams == 0))
+        return LW_SKIP_VARIADIC;
+    if (!f->declarator || !f->declarator[0])
+        return LW_SKIP_UNSUPPORTED;
+    return LW_WRAP;
+}
+
 bool inventory_is_wrapped(const lw_inventory *inv, const lw_function *f)
 {
-    if (f->skip != LW_WRAP || !f->symbol)
-        return false;
-    if (inv->abi)
-        return true;
-    return f->declarator && f->declarator[0] && (!f->variadic || (f->va_twin && f->nparams > 0));
+    return inventory_verdict(inv, f) == LW_WRAP;
 }
 
 size_t inventory_count_wrapped(const lw_inventory *inv)
@@ -303,8 +314,9 @@ void inventory_dump(const lw_inventory *inv, FILE *out)
             sb_put(&sb, "void");
         sb_put(&sb, ")");
         put_flags(&sb, f);
-        if (f->skip != LW_WRAP) {
-            sb_printf(&sb, " skip=%s", lw_skip_name(f->skip));
+        lw_skip verdict = inventory_verdict(inv, f);
+        if (verdict != LW_WRAP) {
+            sb_printf(&sb, " skip=%s", lw_skip_name(verdict));
             if (f->skip_detail)
                 sb_printf(&sb, "(%s)", f->skip_detail);
         }

@@ -165,11 +165,16 @@ void inventory_free(lw_inventory *inv);
 lw_function *inventory_add(lw_inventory *inv);
 lw_function *inventory_find_symbol(const lw_inventory *inv, const char *symbol);
 size_t inventory_count_wrapped(const lw_inventory *inv);
-/* Does f get a wrapper? The one predicate behind every generated file and
- * count, so that they cannot disagree: a `--wrap=SYM` without `__wrap_SYM`
- * would break the user's link. A typed wrapper also needs a spelled type
- * and, for a variadic function, its va_list twin; an ABI-level one only a
- * symbol. */
+/* Why f gets no wrapper, or LW_WRAP when it gets one: the one decision
+ * behind every generated file, count and list (the inventory's "wrapped"
+ * and "skip", the dump, the wrappers, NAME.wrap, NAME.skipped.txt, the
+ * summary, installcheck), so that they cannot disagree: a `--wrap=SYM`
+ * without `__wrap_SYM` would break the user's link. f->skip when a step
+ * set it; else an ABI-level wrapper needs only a symbol, and a typed one
+ * also, for a variadic function, its va_list twin after a fixed parameter
+ * (LW_SKIP_VARIADIC) and a spelled type (LW_SKIP_UNSUPPORTED). */
+lw_skip inventory_verdict(const lw_inventory *inv, const lw_function *f);
+/* Does f get a wrapper? inventory_verdict(inv, f) == LW_WRAP. */
 bool inventory_is_wrapped(const lw_inventory *inv, const lw_function *f);
 
 /* The readable name of a region: for C the function's name; for C++ the

@@ -35,8 +35,9 @@ static json_object *argmeta_to_json(const lw_argmeta *m, bool result)
     return o;
 }
 
-static json_object *function_to_json(const lw_function *f)
+static json_object *function_to_json(const lw_inventory *inv, const lw_function *f)
 {
+    lw_skip verdict = inventory_verdict(inv, f);
     json_object *o = json_object_new_object();
     json_object_object_add(o, "symbol", jstr(f->symbol));
     json_object_object_add(o, "name", jstr(f->name));
@@ -91,8 +92,8 @@ static json_object *function_to_json(const lw_function *f)
     json_object_object_add(o, "static", json_object_new_boolean(f->is_static));
     json_object_object_add(o, "hidden", json_object_new_boolean(f->hidden));
     json_object_object_add(o, "unprototyped", json_object_new_boolean(f->unprototyped));
-    json_object_object_add(o, "wrapped", json_object_new_boolean(f->skip == LW_WRAP));
-    json_object_object_add(o, "skip", f->skip == LW_WRAP ? NULL : jstr(lw_skip_name(f->skip)));
+    json_object_object_add(o, "wrapped", json_object_new_boolean(verdict == LW_WRAP));
+    json_object_object_add(o, "skip", verdict == LW_WRAP ? NULL : jstr(lw_skip_name(verdict)));
     json_object_object_add(o, "skip_detail", jstr(f->skip_detail));
     return o;
 }
@@ -108,7 +109,7 @@ int inventory_write_json(const lw_inventory *inv, const char *path)
     json_object_object_add(root, "forwarding", jstr(inv->abi ? "abi" : "typed"));
     json_object *funcs = json_object_new_array();
     for (size_t i = 0; i < inv->nfuncs; i++)
-        json_object_array_add(funcs, function_to_json(&inv->funcs[i]));
+        json_object_array_add(funcs, function_to_json(inv, &inv->funcs[i]));
     json_object_object_add(root, "functions", funcs);
 
     const char *text = json_object_to_json_string_ext(
