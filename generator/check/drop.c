@@ -27,7 +27,7 @@
 #include "model/inventory.h"
 #include "util/strbuf.h"
 
-static int read_lines(const char *path, lw_lines *t)
+static int read_lines(const char *path, lwg_lines *t)
 {
     if (read_file_lines(path, t) == 0)
         return 0;
@@ -56,7 +56,7 @@ static long function_index_on(const char *s)
 
 /* The function whose wrapper holds line `lineno` (1-based), or -1: the
  * nearest libwrap_*_N at or above it. */
-static long function_at(const lw_lines *w, unsigned long lineno)
+static long function_at(const lwg_lines *w, unsigned long lineno)
 {
     for (unsigned long k = lineno < w->n ? lineno : w->n; k-- > 0;) {
         long n = function_index_on(w->line[k]);
@@ -66,9 +66,9 @@ static long function_at(const lw_lines *w, unsigned long lineno)
     return -1;
 }
 
-int drop_load(lw_inventory *inv, const char *path)
+int drop_load(lwg_inventory *inv, const char *path)
 {
-    lw_lines t = {0};
+    lwg_lines t = {0};
     if (read_lines(path, &t) != 0)
         return -1;
     size_t n = 0;
@@ -77,10 +77,10 @@ int drop_load(lw_inventory *inv, const char *path)
         if (!tab)
             continue;
         *tab = '\0';
-        lw_function *f = inventory_find_symbol(inv, t.line[k]);
+        lwg_function *f = inventory_find_symbol(inv, t.line[k]);
         if (f) {
-            function_skip(f, LW_SKIP_COMPILE, tab + 1);
-            n += f->skip == LW_SKIP_COMPILE;
+            function_skip(f, LWG_SKIP_COMPILE, tab + 1);
+            n += f->skip == LWG_SKIP_COMPILE;
         }
     }
     lines_free(&t);
@@ -90,9 +90,9 @@ int drop_load(lw_inventory *inv, const char *path)
 int drop_record(const drop_options *opt)
 {
     const char *inventory = opt->inventory, *wrappers = opt->wrappers, *log = opt->log, *out = opt->out;
-    lw_inventory inv;
+    lwg_inventory inv;
     inventory_init(&inv);
-    lw_lines w = {0}, l = {0}, known = {0};
+    lwg_lines w = {0}, l = {0}, known = {0};
     int rc = 1;
     if (inventory_read_json(&inv, inventory) != 0 || read_lines(wrappers, &w) != 0 ||
         read_lines(log, &l) != 0)

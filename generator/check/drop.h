@@ -22,7 +22,7 @@ typedef struct drop_options {
 int drop_record(const drop_options *opt);
 
 /* Reads a NAME.dropped file and leaves its functions out as
- * LW_SKIP_COMPILE. Returns how many, or -1 after a message. */
-int drop_load(lw_inventory *inv, const char *path);
+ * LWG_SKIP_COMPILE. Returns how many, or -1 after a message. */
+int drop_load(lwg_inventory *inv, const char *path);
 
 #endif /* LIBWRAP_GEN_DROP_H */

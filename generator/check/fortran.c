@@ -29,8 +29,8 @@ static bool fortran_name(const char *s)
 }
 
 typedef struct collect {
-    lw_symindex *declared;
-    lw_strv names;
+    lwg_symindex *declared;
+    lwg_strv names;
 } collect;
 
 static void collect_one(const char *name, void *data)
@@ -39,9 +39,9 @@ static void collect_one(const char *name, void *data)
     if (!fortran_name(name))
         return;
     size_t n = 0;
-    lw_function **hits = symindex_find(c->declared, name, &n);
+    lwg_function **hits = symindex_find(c->declared, name, &n);
     for (size_t i = 0; i < n; i++)
-        if (hits[i]->skip != LW_SKIP_OUT_OF_SCOPE)
+        if (hits[i]->skip != LWG_SKIP_OUT_OF_SCOPE)
             return;
     strv_push(&c->names, name);
 }
@@ -51,13 +51,13 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static bool in_names(const lw_strv *names, const char *s)
+static bool in_names(const lwg_strv *names, const char *s)
 {
     return bsearch(&s, names->v, names->n, sizeof *names->v, cmp_str) != NULL;
 }
 
 typedef struct header_count {
-    const lw_strv *names;
+    const lwg_strv *names;
     size_t n;
 } header_count;
 
@@ -86,9 +86,9 @@ static enum CXChildVisitResult count_decls(CXCursor c, CXCursor parent, CXClient
  * libwrap.h, as the user would include it (cblas_f77.h needs the macros of
  * cblas.h), with --cppflags. */
 static size_t declared_in(CXIndex index, const char *libwrap_h, const char *path,
-                          const lw_strv *args, bool cxx, const lw_strv *names)
+                          const lwg_strv *args, bool cxx, const lwg_strv *names)
 {
-    lw_strv argv = {0};
+    lwg_strv argv = {0};
     strv_push(&argv, "-x");
     strv_push(&argv, cxx ? "c++-header" : "c-header");
     for (size_t i = 0; i < args->n; i++)
@@ -112,7 +112,7 @@ static size_t declared_in(CXIndex index, const char *libwrap_h, const char *path
 /* Does the text of `path` name one of the first few functions (without the
  * '_': cblas_f77.h builds dgemm_ from `F77_GLOBAL(dgemm,DGEMM)`)? Only such
  * headers are parsed. */
-static bool mentions(const char *path, const lw_strv *names)
+static bool mentions(const char *path, const lwg_strv *names)
 {
     struct stat st;
     if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > (8 << 20))
@@ -146,13 +146,13 @@ typedef struct best {
     size_t n;
 } best;
 
-static void scan_dir(const char *dir, const char *libwrap_h, CXIndex index, const lw_strv *args, bool cxx,
-                     const lw_strv *names, best *b)
+static void scan_dir(const char *dir, const char *libwrap_h, CXIndex index, const lwg_strv *args, bool cxx,
+                     const lwg_strv *names, best *b)
 {
     DIR *d = opendir(dir);
     if (!d)
         return;
-    lw_strv files = {0};
+    lwg_strv files = {0};
     for (struct dirent *e; (e = readdir(d));) {
         size_t n = strlen(e->d_name);
         if (n > 2 && strcmp(e->d_name + n - 2, ".h") == 0)
@@ -175,9 +175,9 @@ static void scan_dir(const char *dir, const char *libwrap_h, CXIndex index, cons
     strv_free(&files);
 }
 
-size_t fortran_undeclared(lw_inventory *inv, const lw_libset *targets, const char *cppflags)
+size_t fortran_undeclared(lwg_inventory *inv, const lwg_libset *targets, const char *cppflags)
 {
-    lw_symindex declared;
+    lwg_symindex declared;
     symindex_build(&declared, inv, false);
     collect c = {&declared, {0}};
     libset_each(targets, collect_one, &c);
@@ -188,7 +188,7 @@ size_t fortran_undeclared(lw_inventory *inv, const lw_libset *targets, const cha
     qsort(c.names.v, c.names.n, sizeof *c.names.v, cmp_str);
 
     /* Where to look: the user's -I directories, then the system ones. */
-    lw_strv args = {0}, dirs = {0};
+    lwg_strv args = {0}, dirs = {0};
     if (words_split(cppflags ? cppflags : "", "--cppflags", &args) != 0)
         args.n = 0;
     for (size_t i = 0; i < args.n; i++) {
@@ -214,7 +214,7 @@ size_t fortran_undeclared(lw_inventory *inv, const lw_libset *targets, const cha
     best b = {NULL, NULL, 0};
     CXIndex index = clang_createIndex(0, 0);
     bool cxx = inv->language && strcmp(inv->language, "c++") == 0;
-    lw_strv seen = {0};
+    lwg_strv seen = {0};
     for (size_t i = 0; index && inv->header && i < dirs.n; i++) {
         if (strv_contains(&seen, dirs.v[i]))
             continue;
@@ -224,7 +224,7 @@ size_t fortran_undeclared(lw_inventory *inv, const lw_libset *targets, const cha
     if (index)
         clang_disposeIndex(index);
 
-    const lw_libfile *lib = libset_file(targets, 0);
+    const lwg_libfile *lib = libset_file(targets, 0);
     const char *label = lib->soname ? lib->soname : strrchr(lib->path, '/') ? strrchr(lib->path, '/') + 1 : lib->path;
     strbuf sb = STRBUF_INIT;
     for (size_t i = 0; i < count && i < 3; i++)

@@ -20,6 +20,6 @@
  * (lower-case names ending in '_') that no in-scope declaration of `inv`
  * names, with the header that declares them if one is found. Returns the
  * number of such functions. */
-size_t fortran_undeclared(lw_inventory *inv, const lw_libset *targets, const char *cppflags);
+size_t fortran_undeclared(lwg_inventory *inv, const lwg_libset *targets, const char *cppflags);
 
 #endif /* LIBWRAP_FORTRAN_H */

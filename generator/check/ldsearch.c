@@ -19,7 +19,7 @@
 /* GNU ld scripts may name further scripts; real ones nest two deep. */
 #define LDSCRIPT_MAX_DEPTH 16
 
-void ldfiles_free(lw_ldfiles *lf)
+void ldfiles_free(lwg_ldfiles *lf)
 {
     for (size_t i = 0; i < lf->n; i++) {
         free(lf->files[i].path);
@@ -49,7 +49,7 @@ static bool is_file(const char *path)
 
 /* Adds a dir once, compared by its real path (the compiler lists the same
  * dir under several spellings, such as /usr/lib/gcc/x/12/../../../../lib/). */
-static void add_dir(lw_strv *dirs, lw_strv *seen, const char *dir)
+static void add_dir(lwg_strv *dirs, lwg_strv *seen, const char *dir)
 {
     char real[PATH_MAX];
     if (!*dir || !is_dir(dir) || !realpath(dir, real) || strv_contains(seen, real))
@@ -59,7 +59,7 @@ static void add_dir(lw_strv *dirs, lw_strv *seen, const char *dir)
 }
 
 /* The "libraries: =a:b:c" line of `cc -print-search-dirs`. */
-static void compiler_dirs(lw_strv *dirs, lw_strv *seen)
+static void compiler_dirs(lwg_strv *dirs, lwg_strv *seen)
 {
     char *line = NULL;
     size_t cap = 0;
@@ -82,7 +82,7 @@ static void compiler_dirs(lw_strv *dirs, lw_strv *seen)
 }
 
 /* /etc/ld.so.conf and its includes: the fallback when no compiler answers. */
-static void ldconf_dirs(const char *path, lw_strv *dirs, lw_strv *seen, int depth)
+static void ldconf_dirs(const char *path, lwg_strv *dirs, lwg_strv *seen, int depth)
 {
     FILE *f = fopen(path, "r");
     char *line = NULL;
@@ -114,14 +114,14 @@ static void ldconf_dirs(const char *path, lw_strv *dirs, lw_strv *seen, int dept
     fclose(f);
 }
 
-const lw_strv *ldsearch_system_dirs(void)
+const lwg_strv *ldsearch_system_dirs(void)
 {
-    static lw_strv dirs;
+    static lwg_strv dirs;
     static bool done;
     if (done)
         return &dirs;
     done = true;
-    lw_strv seen = {0};
+    lwg_strv seen = {0};
     compiler_dirs(&dirs, &seen);
     if (dirs.n == 0) {
         static const char *const multiarch[] = {
@@ -138,14 +138,14 @@ const lw_strv *ldsearch_system_dirs(void)
 
 /* State of one resolution. */
 typedef struct resolver {
-    lw_strv user_dirs;  /* -L, in order */
-    lw_strv seen;       /* real paths of files already added */
+    lwg_strv user_dirs;  /* -L, in order */
+    lwg_strv seen;       /* real paths of files already added */
     bool is_static;     /* -Bstatic in effect */
     bool quiet;         /* no messages (optional default libraries) */
-    lw_ldfiles *out;
+    lwg_ldfiles *out;
 } resolver;
 
-static void join_dirs(FILE *out, const lw_strv *dirs)
+static void join_dirs(FILE *out, const lwg_strv *dirs)
 {
     for (size_t i = 0; i < dirs->n; i++)
         fprintf(out, "%s%s", i ? " " : "", dirs->v[i]);
@@ -159,9 +159,9 @@ static int add_file(resolver *r, const char *path, const char *origin, int depth
  * ':' is an exact file name (-l:libz.so.1). Returns a malloc'd path or NULL. */
 static char *search_lib(resolver *r, const char *name)
 {
-    const lw_strv *sys = ldsearch_system_dirs();
+    const lwg_strv *sys = ldsearch_system_dirs();
     for (size_t pass = 0; pass < 2; pass++) {
-        const lw_strv *dirs = pass == 0 ? &r->user_dirs : sys;
+        const lwg_strv *dirs = pass == 0 ? &r->user_dirs : sys;
         for (size_t i = 0; i < dirs->n; i++) {
             char *cand = NULL;
             /* Within one dir GNU ld prefers the .so; it does not look further
@@ -391,7 +391,7 @@ static int add_file(resolver *r, const char *path, const char *origin, int depth
         return read_ldscript(r, real, depth);
     }
     strv_push(&r->seen, real);
-    lw_ldfiles *lf = r->out;
+    lwg_ldfiles *lf = r->out;
     if (lf->n == lf->cap) {
         lf->cap = lf->cap ? 2 * lf->cap : 8;
         lf->files = xrealloc(lf->files, lf->cap * sizeof *lf->files);
@@ -401,7 +401,7 @@ static int add_file(resolver *r, const char *path, const char *origin, int depth
     unsigned e_type = magic[5] == 2 ? (unsigned)magic[16] << 8 | magic[17]
                                     : (unsigned)magic[17] << 8 | magic[16];
     bool shared = elf && got == sizeof magic && e_type == 3;
-    lf->files[lf->n++] = (lw_libfile){ .path = xstrdup(real), .soname = NULL,
+    lf->files[lf->n++] = (lwg_libfile){ .path = xstrdup(real), .soname = NULL,
                                        .is_static = !shared };
     return 0;
 }
@@ -463,7 +463,7 @@ static int linker_option(resolver *r, const char *opt, const char *next, bool *u
 }
 
 /* Two passes like ld: all -L dirs count for every -l, whatever their order. */
-static int resolve_words(resolver *r, const lw_strv *w, int pass)
+static int resolve_words(resolver *r, const lwg_strv *w, int pass)
 {
     bool static_all = false;
     for (size_t i = 0; i < w->n; i++)
@@ -484,7 +484,7 @@ static int resolve_words(resolver *r, const lw_strv *w, int pass)
                 i += used ? 3 : 1;
             }
         } else if (strncmp(a, "-Wl,", 4) == 0) {
-            lw_strv parts = {0};
+            lwg_strv parts = {0};
             char *copy = xstrdup(a + 4), *save = NULL;
             for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
                 strv_push(&parts, t);
@@ -513,9 +513,9 @@ static int resolve_words(resolver *r, const lw_strv *w, int pass)
     return 0;
 }
 
-static int resolve(const char *ldflags, const char *libs, bool quiet, lw_ldfiles *lf)
+static int resolve(const char *ldflags, const char *libs, bool quiet, lwg_ldfiles *lf)
 {
-    lw_strv words = {0};
+    lwg_strv words = {0};
     resolver r = { .quiet = quiet, .out = lf };
     int rc = words_split(ldflags, "--ldflags", &words);
     if (rc == 0)
@@ -528,12 +528,12 @@ static int resolve(const char *ldflags, const char *libs, bool quiet, lw_ldfiles
     return rc;
 }
 
-int ldsearch_resolve(const char *ldflags, const char *libs, lw_ldfiles *lf)
+int ldsearch_resolve(const char *ldflags, const char *libs, lwg_ldfiles *lf)
 {
     return resolve(ldflags, libs, false, lf);
 }
 
-int ldsearch_default(lw_ldfiles *lf)
+int ldsearch_default(lwg_ldfiles *lf)
 {
     if (resolve(NULL, "-lc", false, lf) != 0)
         return -1;

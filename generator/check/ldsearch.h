@@ -20,24 +20,24 @@
 #include "util/words.h"
 
 /* The resolved files of a link line, in link order, without duplicates. */
-typedef struct lw_ldfiles {
-    lw_libfile *files;
+typedef struct lwg_ldfiles {
+    lwg_libfile *files;
     size_t n, cap;
-} lw_ldfiles;
+} lwg_ldfiles;
 
-void ldfiles_free(lw_ldfiles *lf);
+void ldfiles_free(lwg_ldfiles *lf);
 
 /* The compiler used to ask for the system dirs: $CC, else "cc". */
 const char *ldsearch_compiler(void);
 
 /* The system library dirs, computed once. */
-const lw_strv *ldsearch_system_dirs(void);
+const lwg_strv *ldsearch_system_dirs(void);
 
 /* Resolves the words of `ldflags` then `libs` into lf. Returns 0, or -1
  * after printing which library was not found and where it was looked for. */
-int ldsearch_resolve(const char *ldflags, const char *libs, lw_ldfiles *lf);
+int ldsearch_resolve(const char *ldflags, const char *libs, lwg_ldfiles *lf);
 
 /* The libraries a program links without -l flags: -lc, -lgcc_s, libgcc.a. */
-int ldsearch_default(lw_ldfiles *lf);
+int ldsearch_default(lwg_ldfiles *lf);
 
 #endif /* LIBWRAP_LDSEARCH_H */

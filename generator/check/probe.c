@@ -61,9 +61,9 @@ typedef struct symbol {
 typedef struct probe_env {
     const probe_options *opt;
     const char *lang;     /* "c" or "c++": the -x of the probe source */
-    lw_strv cc;           /* split --cc ("ccache gcc", "clang -fuse-ld=lld") */
-    lw_strv cppflags;     /* split --cppflags (only with --header) */
-    lw_strv linkflags;    /* split --ldflags and --libs */
+    lwg_strv cc;           /* split --cc ("ccache gcc", "clang -fuse-ld=lld") */
+    lwg_strv cppflags;     /* split --cppflags (only with --header) */
+    lwg_strv linkflags;    /* split --ldflags and --libs */
     char *tmpdir;
 } probe_env;
 
@@ -72,15 +72,15 @@ typedef struct probe_env {
 /* Candidates are the functions the symbol check decides about: wrapped ones
  * and those it already left out, so that the probes confirm (or overturn)
  * the libelf answer. */
-static bool is_candidate(const lw_function *f)
+static bool is_candidate(const lwg_function *f)
 {
     return f->symbol && *f->symbol &&
-           (f->skip == LW_WRAP || f->skip == LW_SKIP_MISSING || f->skip == LW_SKIP_UNCERTAIN);
+           (f->skip == LWG_WRAP || f->skip == LWG_SKIP_MISSING || f->skip == LWG_SKIP_UNCERTAIN);
 }
 
 /* The candidates' symbols, in inventory order (sorted and deduplicated
  * later); the names stay owned by the inventory. */
-static symbol *candidates(const lw_inventory *inv, size_t *n)
+static symbol *candidates(const lwg_inventory *inv, size_t *n)
 {
     symbol *syms = xcalloc(inv->nfuncs ? inv->nfuncs : 1, sizeof *syms);
     size_t k = 0;
@@ -95,7 +95,7 @@ static symbol *candidates(const lw_inventory *inv, size_t *n)
 
 /* Runs argv with stdout and stderr to `log`; returns the exit status, 127
  * when it could not be started. */
-static int run(const lw_strv *argv, const char *log)
+static int run(const lwg_strv *argv, const char *log)
 {
     pid_t pid = fork();
     if (pid < 0)
@@ -200,7 +200,7 @@ static int batch_compile(batch *b, const size_t *pos, size_t n, char **err)
         return -1;
     }
 
-    lw_strv argv = {0};
+    lwg_strv argv = {0};
     for (size_t i = 0; i < b->env->cc.n; i++)
         strv_push(&argv, b->env->cc.v[i]);
     const char *head[] = { "-x", b->env->lang, "-w" };
@@ -250,7 +250,7 @@ static int batch_link(batch *b, const size_t *pos, size_t n, bool with_targets, 
         return -1;
     }
 
-    lw_strv argv = {0};
+    lwg_strv argv = {0};
     for (size_t i = 0; i < b->env->cc.n; i++)
         strv_push(&argv, b->env->cc.v[i]);
     char *rsparg = xstrdup_printf("-Wl,@%s", b->rsp);
@@ -275,7 +275,7 @@ static int cmp_str(const void *a, const void *b)
 
 /* The names the linker says are undefined, sorted: GNU ld and gold
  * ("undefined reference to `X'"), lld and mold ("undefined symbol: X"). */
-static void undefined_names(const char *log, lw_strv *names)
+static void undefined_names(const char *log, lwg_strv *names)
 {
     static const char *const marks[] = { "undefined reference to `", "undefined reference to '",
                                          "undefined symbol: " };
@@ -312,7 +312,7 @@ static int confirm(batch *b, size_t *pos, size_t n, bool with_targets, bool exac
             free(log);
             return 0;
         }
-        lw_strv undefined = {0};
+        lwg_strv undefined = {0};
         undefined_names(log, &undefined);
         size_t kept = 0, named = 0;
         for (size_t i = 0; i < n; i++) {
@@ -395,7 +395,7 @@ static void hash_str(uint64_t *h, const char *s)
 
 /* The cache key: everything a probe result depends on, including the
  * identity (size, mtime) of every resolved target file. */
-static uint64_t cache_key(const probe_options *opt, const lw_libset *targets)
+static uint64_t cache_key(const probe_options *opt, const lwg_libset *targets)
 {
     uint64_t h = LW_FNV_OFFSET;
     const char *parts[] = { opt->cc, opt->ldflags, opt->libs, opt->header_abs,
@@ -403,7 +403,7 @@ static uint64_t cache_key(const probe_options *opt, const lw_libset *targets)
     for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
         hash_str(&h, parts[i]);
     for (size_t i = 0; i < libset_count(targets); i++) {
-        const lw_libfile *f = libset_file(targets, i);
+        const lwg_libfile *f = libset_file(targets, i);
         struct stat st;
         if (stat(f->path, &st) != 0)
             memset(&st, 0, sizeof st);
@@ -455,21 +455,21 @@ static size_t apply_results(const char *path, symbol *sorted, size_t n)
 /* Each candidate function gets its symbol's verdict, replacing the libelf
  * one: the link is the later and stronger answer, so a function the symbol
  * tables left out but that links is wrapped again. */
-static void apply_verdicts(lw_inventory *inv, symbol *sorted, size_t n)
+static void apply_verdicts(lwg_inventory *inv, symbol *sorted, size_t n)
 {
     for (size_t i = 0; i < inv->nfuncs; i++) {
-        lw_function *f = &inv->funcs[i];
+        lwg_function *f = &inv->funcs[i];
         const symbol *s = is_candidate(f) ? find_sym(sorted, n, f->symbol) : NULL;
         if (!s)
             continue;
         free(f->skip_detail);
         f->skip_detail = NULL;
-        f->skip = LW_WRAP;
+        f->skip = LWG_WRAP;
         if (s->res == PROBE_MISSING) {
-            f->skip = LW_SKIP_MISSING;
+            f->skip = LWG_SKIP_MISSING;
             f->skip_detail = xstrdup("link probe: the target libraries do not provide it");
         } else if (s->res == PROBE_UNCERTAIN) {
-            f->skip = LW_SKIP_UNCERTAIN;
+            f->skip = LWG_SKIP_UNCERTAIN;
             f->skip_detail = xstrdup("link probe: links without the target libraries too");
         }
     }
@@ -495,7 +495,7 @@ static int write_cache(const char *path, uint64_t key, const symbol *syms, size_
     return rc;
 }
 
-int probe_apply_cache(lw_inventory *inv, const char *path, size_t *changed)
+int probe_apply_cache(lwg_inventory *inv, const char *path, size_t *changed)
 {
     size_t n = 0;
     symbol *syms = candidates(inv, &n);
@@ -513,12 +513,12 @@ int probe_apply_cache(lw_inventory *inv, const char *path, size_t *changed)
     apply_results(path, syms, n);
     *changed = 0;
     for (size_t i = 0; i < inv->nfuncs; i++) {
-        const lw_function *f = &inv->funcs[i];
+        const lwg_function *f = &inv->funcs[i];
         const symbol *s = is_candidate(f) ? find_sym(syms, n, f->symbol) : NULL;
         if (s && s->res != PROBE_UNKNOWN)
-            *changed += f->skip != (s->res == PROBE_MISSING     ? LW_SKIP_MISSING
-                                    : s->res == PROBE_UNCERTAIN ? LW_SKIP_UNCERTAIN
-                                                                : LW_WRAP);
+            *changed += f->skip != (s->res == PROBE_MISSING     ? LWG_SKIP_MISSING
+                                    : s->res == PROBE_UNCERTAIN ? LWG_SKIP_UNCERTAIN
+                                                                : LWG_WRAP);
     }
     apply_verdicts(inv, syms, n);
     free(syms);
@@ -635,9 +635,9 @@ static int probe_all(const probe_env *env, symbol *syms, size_t n, size_t cached
  * the targets do not export it, it is MISSING. And when a target is itself a
  * default library (wrapping libc: --libs -lc), its own functions link
  * without "the targets" too, yet they are exactly what is wanted. */
-static int refine_uncertain(const lw_libset *targets, symbol *syms, size_t n)
+static int refine_uncertain(const lwg_libset *targets, symbol *syms, size_t n)
 {
-    lw_libset *defaults = libset_default();
+    lwg_libset *defaults = libset_default();
     if (!defaults)
         return -1;
     strbuf own = STRBUF_INIT;
@@ -651,7 +651,7 @@ static int refine_uncertain(const lw_libset *targets, symbol *syms, size_t n)
                 sb_put(&own, "'");
             }
     char *paths = sb_steal(&own);
-    lw_libset *both = *paths ? libset_resolve(NULL, paths) : NULL;
+    lwg_libset *both = *paths ? libset_resolve(NULL, paths) : NULL;
     free(paths);
     libset_free(defaults);
     for (size_t i = 0; i < n; i++) {
@@ -688,7 +688,7 @@ static int baseline(const probe_env *env)
     return rc == 0 ? 0 : -1;
 }
 
-int probe_check(lw_inventory *inv, const probe_options *opt, probe_summary *sum)
+int probe_check(lwg_inventory *inv, const probe_options *opt, probe_summary *sum)
 {
     size_t n = 0;
     symbol *syms = candidates(inv, &n);
@@ -700,7 +700,7 @@ int probe_check(lw_inventory *inv, const probe_options *opt, probe_summary *sum)
     bool cxx = inv->language && strcmp(inv->language, "c++") == 0;
     probe_env env = { .opt = opt, .lang = cxx ? "c++" : "c" };
     char *cache = xstrdup_printf("%s/check.cache", opt->outdir);
-    lw_libset *targets = libset_resolve(opt->ldflags, opt->libs);
+    lwg_libset *targets = libset_resolve(opt->ldflags, opt->libs);
     if (!targets)
         goto out;
     if (words_split(opt->cc, "--cc", &env.cc) != 0)

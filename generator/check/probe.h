@@ -33,11 +33,11 @@ typedef struct probe_summary {
 
 /* Probes inv's candidates (verdicts cached in OUTDIR/check.cache) and gives
  * the functions their verdicts. 0, or -1 after a message. */
-int probe_check(lw_inventory *inv, const probe_options *opt, probe_summary *sum);
+int probe_check(lwg_inventory *inv, const probe_options *opt, probe_summary *sum);
 
 /* Gives the inventory's candidates the verdicts of a check.cache (the link
  * probes' answer replaces the symbol tables'); *changed counts the
  * functions whose verdict it changed. 0, or -1 after a message. */
-int probe_apply_cache(lw_inventory *inv, const char *path, size_t *changed);
+int probe_apply_cache(lwg_inventory *inv, const char *path, size_t *changed);
 
 #endif /* LIBWRAP_GEN_PROBE_H */

@@ -48,8 +48,8 @@ typedef struct export_slot {
     size_t nvers;
 } export_slot;
 
-struct lw_libset {
-    lw_ldfiles files;
+struct lwg_libset {
+    lwg_ldfiles files;
     export_slot *slots; /* open addressing, linear probing, power-of-2 size */
     size_t cap, count;
 };
@@ -69,7 +69,7 @@ static export_slot *find_slot(export_slot *slots, size_t cap, const char *name, 
             return &slots[i];
 }
 
-static void grow(lw_libset *set)
+static void grow(lwg_libset *set)
 {
     size_t cap = set->cap ? 2 * set->cap : 1024;
     export_slot *slots = xcalloc(cap, sizeof *slots);
@@ -81,7 +81,7 @@ static void grow(lw_libset *set)
     set->cap = cap;
 }
 
-static export_slot *add_name(lw_libset *set, const char *name, uint32_t file)
+static export_slot *add_name(lwg_libset *set, const char *name, uint32_t file)
 {
     if (2 * (set->count + 1) > set->cap)
         grow(set);
@@ -97,7 +97,7 @@ static export_slot *add_name(lw_libset *set, const char *name, uint32_t file)
     return s;
 }
 
-static void add_export(lw_libset *set, const char *name, uint32_t file)
+static void add_export(lwg_libset *set, const char *name, uint32_t file)
 {
     export_slot *s = add_name(set, name, file);
     if (!s->exported) {
@@ -108,7 +108,7 @@ static void add_export(lw_libset *set, const char *name, uint32_t file)
 
 /* Records that `file` defines version `vname` (index `ndx`) of `name`. Only
  * the versions of one file count: the file that exports the name. */
-static void add_version(lw_libset *set, const char *name, uint32_t file, const char *vname,
+static void add_version(lwg_libset *set, const char *name, uint32_t file, const char *vname,
                         uint16_t ndx, bool is_default)
 {
     export_slot *s = add_name(set, name, file);
@@ -127,7 +127,7 @@ static void add_version(lw_libset *set, const char *name, uint32_t file, const c
     s->vers[at] = (sym_version){xstrdup(vname), ndx, is_default};
 }
 
-static const export_slot *lookup(const lw_libset *set, const char *name)
+static const export_slot *lookup(const lwg_libset *set, const char *name)
 {
     if (!set || set->cap == 0 || !name)
         return NULL;
@@ -184,7 +184,7 @@ static bool exported_function(const GElf_Sym *sym, bool relocatable)
 
 /* Reads one ELF object: .dynsym of a shared object (with its versions and
  * DT_SONAME), .symtab of a relocatable object (an archive member). */
-static int read_elf(lw_libset *set, Elf *elf, uint32_t file, const char *path)
+static int read_elf(lwg_libset *set, Elf *elf, uint32_t file, const char *path)
 {
     GElf_Ehdr eh;
     if (!gelf_getehdr(elf, &eh))
@@ -264,7 +264,7 @@ static int read_elf(lw_libset *set, Elf *elf, uint32_t file, const char *path)
     return 0;
 }
 
-static int read_file(lw_libset *set, uint32_t file)
+static int read_file(lwg_libset *set, uint32_t file)
 {
     const char *path = set->files.files[file].path;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -304,14 +304,14 @@ static int read_file(lw_libset *set, uint32_t file)
     return rc;
 }
 
-static lw_libset *load(lw_ldfiles *files)
+static lwg_libset *load(lwg_ldfiles *files)
 {
     if (elf_version(EV_CURRENT) == EV_NONE) {
         fprintf(stderr, "libwrap-gen: libelf: %s\n", elf_errmsg(-1));
         ldfiles_free(files);
         return NULL;
     }
-    lw_libset *set = xcalloc(1, sizeof *set);
+    lwg_libset *set = xcalloc(1, sizeof *set);
     set->files = *files;
     memset(files, 0, sizeof *files);
     for (size_t i = 0; i < set->files.n; i++) {
@@ -323,9 +323,9 @@ static lw_libset *load(lw_ldfiles *files)
     return set;
 }
 
-lw_libset *libset_resolve(const char *ldflags, const char *libs)
+lwg_libset *libset_resolve(const char *ldflags, const char *libs)
 {
-    lw_ldfiles files = {0};
+    lwg_ldfiles files = {0};
     if (ldsearch_resolve(ldflags, libs, &files) != 0) {
         ldfiles_free(&files);
         return NULL;
@@ -333,9 +333,9 @@ lw_libset *libset_resolve(const char *ldflags, const char *libs)
     return load(&files);
 }
 
-lw_libset *libset_default(void)
+lwg_libset *libset_default(void)
 {
-    lw_ldfiles files = {0};
+    lwg_ldfiles files = {0};
     if (ldsearch_default(&files) != 0) {
         ldfiles_free(&files);
         return NULL;
@@ -343,7 +343,7 @@ lw_libset *libset_default(void)
     return load(&files);
 }
 
-void libset_free(lw_libset *set)
+void libset_free(lwg_libset *set)
 {
     if (!set)
         return;
@@ -358,17 +358,17 @@ void libset_free(lw_libset *set)
     free(set);
 }
 
-size_t libset_count(const lw_libset *set)
+size_t libset_count(const lwg_libset *set)
 {
     return set ? set->files.n : 0;
 }
 
-const lw_libfile *libset_file(const lw_libset *set, size_t i)
+const lwg_libfile *libset_file(const lwg_libset *set, size_t i)
 {
     return set && i < set->files.n ? &set->files.files[i] : NULL;
 }
 
-bool libset_static_only(const lw_libset *set)
+bool libset_static_only(const lwg_libset *set)
 {
     if (!set || set->files.n == 0)
         return false;
@@ -378,19 +378,19 @@ bool libset_static_only(const lw_libset *set)
     return true;
 }
 
-bool libset_exports(const lw_libset *set, const char *symbol)
+bool libset_exports(const lwg_libset *set, const char *symbol)
 {
     return lookup(set, symbol) != NULL;
 }
 
-void libset_each(const lw_libset *set, void (*fn)(const char *name, void *data), void *data)
+void libset_each(const lwg_libset *set, void (*fn)(const char *name, void *data), void *data)
 {
     for (size_t i = 0; set && i < set->cap; i++)
         if (set->slots[i].name && set->slots[i].exported)
             fn(set->slots[i].name, data);
 }
 
-static const char *file_label(const lw_libfile *f)
+static const char *file_label(const lwg_libfile *f)
 {
     if (f->soname)
         return f->soname;
@@ -398,7 +398,7 @@ static const char *file_label(const lw_libfile *f)
     return slash ? slash + 1 : f->path;
 }
 
-static bool has_path(const lw_libset *set, const char *path)
+static bool has_path(const lwg_libset *set, const char *path)
 {
     for (size_t i = 0; i < set->files.n; i++)
         if (strcmp(set->files.files[i].path, path) == 0)
@@ -409,7 +409,7 @@ static bool has_path(const lw_libset *set, const char *path)
 /* A function whose symbol the target exports in several versions gets
  * them all, each its own wrapper and region (docs/inventory.md). One
  * version, or none, is the common case: nothing is recorded. */
-static void set_versions(lw_function *f, const export_slot *s)
+static void set_versions(lwg_function *f, const export_slot *s)
 {
     if (!s || s->nvers < 2 || s->vfile != s->file)
         return;
@@ -427,8 +427,8 @@ static void set_versions(lw_function *f, const export_slot *s)
     free(names);
 }
 
-void symcheck_inventory(lw_inventory *inv, const lw_libset *targets,
-                        const lw_libset *defaults, size_t *n_missing,
+void symcheck_inventory(lwg_inventory *inv, const lwg_libset *targets,
+                        const lwg_libset *defaults, size_t *n_missing,
                         size_t *n_uncertain)
 {
     size_t missing = 0, uncertain = 0;
@@ -439,12 +439,12 @@ void symcheck_inventory(lw_inventory *inv, const lw_libset *targets,
 
     /* Without targets there is no truth to check against: mark nothing. */
     for (size_t i = 0; targets && targets->files.n && i < inv->nfuncs; i++) {
-        lw_function *f = &inv->funcs[i];
-        if (f->skip != LW_WRAP)
+        lwg_function *f = &inv->funcs[i];
+        if (f->skip != LWG_WRAP)
             continue;
         if (!libset_exports(targets, f->symbol)) {
             char *detail = xstrdup_printf("not exported by %s", labels);
-            function_skip(f, LW_SKIP_MISSING, detail);
+            function_skip(f, LWG_SKIP_MISSING, detail);
             free(detail);
             missing++;
             continue;
@@ -453,10 +453,10 @@ void symcheck_inventory(lw_inventory *inv, const lw_libset *targets,
         const export_slot *d = lookup(defaults, f->symbol);
         /* A default library that is itself a target (wrapping libc) does
          * not make its own functions uncertain. */
-        const lw_libfile *in = d ? &defaults->files.files[d->file] : NULL;
+        const lwg_libfile *in = d ? &defaults->files.files[d->file] : NULL;
         if (in && !has_path(targets, in->path)) {
             char *detail = xstrdup_printf("also in %s", file_label(in));
-            function_skip(f, LW_SKIP_UNCERTAIN, detail);
+            function_skip(f, LWG_SKIP_UNCERTAIN, detail);
             free(detail);
             uncertain++;
         }

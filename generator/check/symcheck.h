@@ -22,38 +22,38 @@
 
 #include "model/inventory.h"
 
-typedef struct lw_libset lw_libset;
+typedef struct lwg_libset lwg_libset;
 
-typedef struct lw_libfile {
+typedef struct lwg_libfile {
     char *path;        /* resolved ELF file or archive */
     char *soname;      /* DT_SONAME, or NULL (archives) */
     bool is_static;
-} lw_libfile;
+} lwg_libfile;
 
 /* Resolves `ldflags` and `libs` (shell-like word splitting, quotes honoured).
  * Returns NULL after printing what is wrong ("-lfoo: not found in -L dirs
  * /a /b or the system dirs") to stderr. */
-lw_libset *libset_resolve(const char *ldflags, const char *libs);
+lwg_libset *libset_resolve(const char *ldflags, const char *libs);
 
 /* The libraries a program links without any -l flags (libc, libgcc_s...). */
-lw_libset *libset_default(void);
+lwg_libset *libset_default(void);
 
-void libset_free(lw_libset *set);
-size_t libset_count(const lw_libset *set);
-const lw_libfile *libset_file(const lw_libset *set, size_t i);
+void libset_free(lwg_libset *set);
+size_t libset_count(const lwg_libset *set);
+const lwg_libfile *libset_file(const lwg_libset *set, size_t i);
 /* True when every target is a static archive (link-time wrappers only). */
-bool libset_static_only(const lw_libset *set);
+bool libset_static_only(const lwg_libset *set);
 
 /* Is `symbol` an exported function of any library in the set? */
-bool libset_exports(const lw_libset *set, const char *symbol);
+bool libset_exports(const lwg_libset *set, const char *symbol);
 
 /* Calls fn(name, data) for every function the set exports. */
-void libset_each(const lw_libset *set, void (*fn)(const char *name, void *data), void *data);
+void libset_each(const lwg_libset *set, void (*fn)(const char *name, void *data), void *data);
 
 /* Marks the inventory's wrapped functions MISSING or UNCERTAIN. Returns the
  * number of functions marked of each kind through the out parameters. */
-void symcheck_inventory(lw_inventory *inv, const lw_libset *targets,
-                        const lw_libset *defaults, size_t *n_missing,
+void symcheck_inventory(lwg_inventory *inv, const lwg_libset *targets,
+                        const lwg_libset *defaults, size_t *n_missing,
                         size_t *n_uncertain);
 
 #endif /* LIBWRAP_SYMCHECK_H */

@@ -106,7 +106,7 @@ int cmd_check(int argc, char **argv)
         return prc < 0 ? 0 : prc;
     }
     const probe_options *opt = &co.probe;
-    lw_inventory inv;
+    lwg_inventory inv;
     if (inventory_read_json(&inv, opt->inventory) != 0) {
         free(co.header_abs);
         return 1;
@@ -122,7 +122,7 @@ int cmd_check(int argc, char **argv)
     }
     if (probe_check(&inv, opt, &sum) != 0)
         goto out;
-    lw_emit_options eopt = { .outdir = opt->outdir, .templates_dir = templates, .name = name };
+    lwg_emit_options eopt = { .outdir = opt->outdir, .templates_dir = templates, .name = name };
     if (emit_skip_filters(&inv, &eopt) != 0)
         goto out;
     printf("CHECK %s: %zu symbols, %zu linked, %zu MISSING (%s/missing.filter), "

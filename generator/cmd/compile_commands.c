@@ -22,7 +22,7 @@
 #include "check/ldsearch.h"
 #include "util/strbuf.h"
 
-static void add_flag(lw_strv *out, char *flag)
+static void add_flag(lwg_strv *out, char *flag)
 {
     if (!strv_contains(out, flag))
         strv_push(out, flag);
@@ -42,7 +42,7 @@ static char *absolute(const char *dir, const char *path)
 }
 
 /* The flags of one entry's words. */
-static void entry_flags(const lw_strv *args, const char *dir, lw_strv *out)
+static void entry_flags(const lwg_strv *args, const char *dir, lwg_strv *out)
 {
     static const char *const with_path[] = {"-I", "-isystem", "-iquote", "-include"};
     for (size_t i = 0; i < args->n; i++) {
@@ -137,12 +137,12 @@ int cmd_compile_commands(int argc, char **argv)
                 path);
         goto out;
     }
-    lw_strv flags = {0};
+    lwg_strv flags = {0};
     for (size_t i = 0; i < json_object_array_length(root); i++) {
         json_object *e = json_object_array_get_idx(root, i), *v = NULL;
         const char *dir = json_object_object_get_ex(e, "directory", &v) ? json_object_get_string(v)
                                                                            : NULL;
-        lw_strv args = {0};
+        lwg_strv args = {0};
         if (json_object_object_get_ex(e, "arguments", &v) && json_object_is_type(v, json_type_array)) {
             for (size_t k = 0; k < json_object_array_length(v); k++)
                 strv_push(&args, json_object_get_string(json_object_array_get_idx(v, k)));

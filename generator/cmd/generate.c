@@ -46,7 +46,7 @@ typedef struct gen_options {
     const char *source;
     bool dump;
     bool quiet;
-    lw_va_mapping *va_map;
+    lwg_va_mapping *va_map;
     size_t n_va_map;
     const char **declare_void;
     size_t n_declare_void;
@@ -151,7 +151,7 @@ static int parse_args(int argc, char **argv, gen_options *o)
             }
             *eq = '\0';
             o->va_map = xrealloc(o->va_map, (o->n_va_map + 1) * sizeof *o->va_map);
-            o->va_map[o->n_va_map++] = (lw_va_mapping){optarg, eq + 1};
+            o->va_map[o->n_va_map++] = (lwg_va_mapping){optarg, eq + 1};
             break;
         }
         case OPT_DECLARE_VOID:
@@ -191,7 +191,7 @@ static int parse_args(int argc, char **argv, gen_options *o)
     return 0;
 }
 
-static int write_dump(const lw_inventory *inv, const char *path)
+static int write_dump(const lwg_inventory *inv, const char *path)
 {
     char *text = NULL;
     size_t len = 0;
@@ -207,7 +207,7 @@ static int write_dump(const lw_inventory *inv, const char *path)
     return rc;
 }
 
-static size_t count_skip(const lw_inventory *inv, lw_skip why)
+static size_t count_skip(const lwg_inventory *inv, lwg_skip why)
 {
     size_t n = 0;
     for (size_t i = 0; i < inv->nfuncs; i++)
@@ -216,7 +216,7 @@ static size_t count_skip(const lw_inventory *inv, lw_skip why)
 }
 
 /* After each step, nothing wrapped is an error that names the step. */
-static bool nothing_left(const lw_inventory *inv, const char *source, const char *step,
+static bool nothing_left(const lwg_inventory *inv, const char *source, const char *step,
                          const char *advice)
 {
     if (inventory_count_wrapped(inv) > 0)
@@ -225,7 +225,7 @@ static bool nothing_left(const lw_inventory *inv, const char *source, const char
     return true;
 }
 
-static int apply_filter(lw_inventory *inv, const char *path)
+static int apply_filter(lwg_inventory *inv, const char *path)
 {
     char err[1024];
     lw_filter *filter = lw_filter_load(path, err, sizeof err);
@@ -234,12 +234,12 @@ static int apply_filter(lw_inventory *inv, const char *path)
         return -1;
     }
     for (size_t i = 0; i < inv->nfuncs; i++) {
-        lw_function *f = &inv->funcs[i];
-        if (f->skip != LW_WRAP)
+        lwg_function *f = &inv->funcs[i];
+        if (f->skip != LWG_WRAP)
             continue;
         char *display = inventory_display_name(f);
         if (lw_filter_excludes(filter, f->file, f->symbol, display))
-            function_skip(f, LW_SKIP_FILTERED, path);
+            function_skip(f, LWG_SKIP_FILTERED, path);
         free(display);
     }
     lw_filter_free(filter);
@@ -249,7 +249,7 @@ static int apply_filter(lw_inventory *inv, const char *path)
 /* The link probes' verdicts (make check's check.cache) replace the symbol
  * tables' when they are newer than every target library; *applied tells
  * whether they were used, *changed how many verdicts they changed. */
-static int apply_probes(lw_inventory *inv, const gen_options *o, const lw_libset *targets,
+static int apply_probes(lwg_inventory *inv, const gen_options *o, const lwg_libset *targets,
                         bool *applied, size_t *changed)
 {
     struct stat cache;
@@ -274,13 +274,13 @@ static int apply_probes(lw_inventory *inv, const gen_options *o, const lw_libset
 
 /* Marks MISSING and UNCERTAIN functions; *soname gets the first target's
  * DT_SONAME (the runtime wrappers look for originals there). */
-static int symbol_check(lw_inventory *inv, const gen_options *o, char **soname, bool *probed,
+static int symbol_check(lwg_inventory *inv, const gen_options *o, char **soname, bool *probed,
                         size_t *probe_changes)
 {
-    lw_libset *targets = libset_resolve(o->ldflags ? o->ldflags : "", o->libs ? o->libs : "");
+    lwg_libset *targets = libset_resolve(o->ldflags ? o->ldflags : "", o->libs ? o->libs : "");
     if (!targets)
         return -1;
-    lw_libset *defaults = libset_default();
+    lwg_libset *defaults = libset_default();
     size_t n_missing = 0, n_uncertain = 0;
     symcheck_inventory(inv, targets, defaults, &n_missing, &n_uncertain);
     if (libset_count(targets))
@@ -336,15 +336,15 @@ static void progress(const gen_options *o, const char *step, int k)
 static int generate(const gen_options *o)
 {
     int rc = 1;
-    lw_inventory inv;
+    lwg_inventory inv;
     inventory_init(&inv);
-    lw_scope *scope = NULL;
+    lwg_scope *scope = NULL;
     char *templates = NULL;
     char *json_path = NULL, *dump_path = NULL, *soname = NULL;
     bool probed = false;
     size_t probe_changes = 0;
 
-    lw_parse_options popt = {o->source, o->language, o->declare_void, o->n_declare_void, o->abi};
+    lwg_parse_options popt = {o->source, o->language, o->declare_void, o->n_declare_void, o->abi};
     progress(o, "parsing", 1);
     int parsed = parse_inventory(&inv, &popt);
     progress(o, NULL, 0);
@@ -403,7 +403,7 @@ static int generate(const gen_options *o)
     dump_path = xstrdup_printf("%s/%s.functions.txt", o->outdir, o->name);
     if (inventory_write_json(&inv, json_path) != 0 || write_dump(&inv, dump_path) != 0)
         goto out;
-    lw_emit_options eopt = {o->outdir, templates, o->name, soname};
+    lwg_emit_options eopt = {o->outdir, templates, o->name, soname};
     progress(o, "writing the wrappers", 6);
     if (emit_outputs(&inv, &eopt) != 0)
         goto out;
@@ -413,11 +413,11 @@ static int generate(const gen_options *o)
         printf("GEN   %s: %zu functions, %zu wrapped (%s forwarding); left out %zu MISSING "
                "(missing.filter), %zu UNCERTAIN",
                o->name, in_scope, inventory_count_wrapped(&inv), o->abi ? "ABI-level" : "typed",
-               count_skip(&inv, LW_SKIP_MISSING), count_skip(&inv, LW_SKIP_UNCERTAIN));
+               count_skip(&inv, LWG_SKIP_MISSING), count_skip(&inv, LWG_SKIP_UNCERTAIN));
         if (!o->abi)
-            printf(", %zu variadic without va_list twin", count_skip(&inv, LW_SKIP_VARIADIC));
+            printf(", %zu variadic without va_list twin", count_skip(&inv, LWG_SKIP_VARIADIC));
         /* Left out for reasons the user should know of at once. */
-        size_t signals = count_skip(&inv, LW_SKIP_SIGNAL), diags = count_skip(&inv, LW_SKIP_DIAGNOSTIC);
+        size_t signals = count_skip(&inv, LWG_SKIP_SIGNAL), diags = count_skip(&inv, LWG_SKIP_DIAGNOSTIC);
         if (signals)
             printf(", %zu Qt signal%s", signals, signals == 1 ? "" : "s");
         if (diags)
@@ -425,7 +425,7 @@ static int generate(const gen_options *o)
         if (probed)
             printf(", link probes of make check applied (%zu verdict%s changed)", probe_changes,
                    probe_changes == 1 ? "" : "s");
-        size_t dropped = count_skip(&inv, LW_SKIP_COMPILE);
+        size_t dropped = count_skip(&inv, LWG_SKIP_COMPILE);
         if (dropped)
             printf(", %zu whose wrapper does not compile", dropped);
         printf(" (%s.skipped.txt)\n", o->name);

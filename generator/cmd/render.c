@@ -45,7 +45,7 @@ int cmd_render(int argc, char **argv)
         return 2;
     }
     const char *tmpl = argv[i++];
-    lw_tvars *vars = tvars_new();
+    lwg_tvars *vars = tvars_new();
     for (; i < argc; i++) {
         const char *eq = strchr(argv[i], '=');
         size_t len = eq ? template_name_length(argv[i], eq) : 0;

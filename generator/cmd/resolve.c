@@ -24,13 +24,13 @@ int cmd_resolve(int argc, char **argv)
         }
         *slot = argv[++i];
     }
-    lw_ldfiles lf = {0};
+    lwg_ldfiles lf = {0};
     if (ldsearch_resolve(ldflags, libs, &lf) != 0) {
         ldfiles_free(&lf);
         return 1;
     }
     for (size_t i = 0; i < lf.n; i++) {
-        const lw_libfile *f = &lf.files[i];
+        const lwg_libfile *f = &lf.files[i];
         if (f->is_static)
             printf("static\t%s\n", f->path);
         else

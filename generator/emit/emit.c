@@ -15,7 +15,7 @@
 #include "emit/render.h"
 
 /* Every file is rendered before any is written (render.h). */
-static int no_templates(const lw_emit_options *opt)
+static int no_templates(const lwg_emit_options *opt)
 {
     if (opt->templates_dir)
         return 0;
@@ -24,7 +24,7 @@ static int no_templates(const lw_emit_options *opt)
     return -1;
 }
 
-int emit_outputs(const lw_inventory *inv, const lw_emit_options *opt)
+int emit_outputs(const lwg_inventory *inv, const lwg_emit_options *opt)
 {
     if (no_templates(opt))
         return -1;
@@ -35,7 +35,7 @@ int emit_outputs(const lw_inventory *inv, const lw_emit_options *opt)
     return emit_batch_write(&batch, rc);
 }
 
-int emit_skip_filters(const lw_inventory *inv, const lw_emit_options *opt)
+int emit_skip_filters(const lwg_inventory *inv, const lwg_emit_options *opt)
 {
     if (no_templates(opt))
         return -1;

@@ -13,28 +13,28 @@
 #include "util/strbuf.h"
 
 /* One line per reason for the listing's section headers. */
-static const char *const reason_text[LW_SKIP_COUNT_] = {
-    [LW_SKIP_INLINE] = "inline: there is no symbol to intercept",
-    [LW_SKIP_STATIC] = "static: internal linkage, invisible to the linker",
-    [LW_SKIP_HIDDEN] = "hidden visibility: not exported",
-    [LW_SKIP_VARIADIC] = "variadic without a va_list twin (name one with --va-twin SYM=TWIN)",
-    [LW_SKIP_UNPROTOTYPED] = "declared without a prototype (use --declare-void SYM for f(void))",
-    [LW_SKIP_UNSUPPORTED] = "no wrapper can be written: nothing to call (deleted, pure virtual, a class "
+static const char *const reason_text[LWG_SKIP_COUNT_] = {
+    [LWG_SKIP_INLINE] = "inline: there is no symbol to intercept",
+    [LWG_SKIP_STATIC] = "static: internal linkage, invisible to the linker",
+    [LWG_SKIP_HIDDEN] = "hidden visibility: not exported",
+    [LWG_SKIP_VARIADIC] = "variadic without a va_list twin (name one with --va-twin SYM=TWIN)",
+    [LWG_SKIP_UNPROTOTYPED] = "declared without a prototype (use --declare-void SYM for f(void))",
+    [LWG_SKIP_UNSUPPORTED] = "no wrapper can be written: nothing to call (deleted, pure virtual, a class "
                             "template's member) or, with typed wrappers, a type that cannot be spelled",
-    [LW_SKIP_OUT_OF_SCOPE] = "declared outside the headers in scope (add its -I dir to --cppflags)",
-    [LW_SKIP_FILTERED] = "excluded by the filter",
-    [LW_SKIP_MISSING] = "not exported by the target libraries",
-    [LW_SKIP_UNCERTAIN] = "also resolvable without the target libraries",
-    [LW_SKIP_DUPLICATE] = "another declaration of the same symbol is wrapped",
-    [LW_SKIP_BUILTIN] = "a compiler builtin or compiler runtime function",
-    [LW_SKIP_DIAGNOSTIC] = "the declaration does not parse (libclang's error in the detail)",
-    [LW_SKIP_SIGNAL] = "a Qt signal: QObject::connect identifies it by its address (docs/cxx.md)",
-    [LW_SKIP_COMPILE] = "its wrapper did not compile (the compiler's error in the detail; NAME.dropped)",
+    [LWG_SKIP_OUT_OF_SCOPE] = "declared outside the headers in scope (add its -I dir to --cppflags)",
+    [LWG_SKIP_FILTERED] = "excluded by the filter",
+    [LWG_SKIP_MISSING] = "not exported by the target libraries",
+    [LWG_SKIP_UNCERTAIN] = "also resolvable without the target libraries",
+    [LWG_SKIP_DUPLICATE] = "another declaration of the same symbol is wrapped",
+    [LWG_SKIP_BUILTIN] = "a compiler builtin or compiler runtime function",
+    [LWG_SKIP_DIAGNOSTIC] = "the declaration does not parse (libclang's error in the detail)",
+    [LWG_SKIP_SIGNAL] = "a Qt signal: QObject::connect identifies it by its address (docs/cxx.md)",
+    [LWG_SKIP_COMPILE] = "its wrapper did not compile (the compiler's error in the detail; NAME.dropped)",
 };
 
-static void add_function(lw_tvars *list_owner, const lw_function *f, const char *detail)
+static void add_function(lwg_tvars *list_owner, const lwg_function *f, const char *detail)
 {
-    lw_tvars *item = tvars_append(list_owner, "FUNCTIONS");
+    lwg_tvars *item = tvars_append(list_owner, "FUNCTIONS");
     tvars_set(item, "SYMBOL", f->symbol ? f->symbol : f->name);
     tvars_setf(item, "FILE", "%s:%u", f->file ? f->file : "?", f->line);
     if (detail && detail[0])
@@ -43,32 +43,32 @@ static void add_function(lw_tvars *list_owner, const lw_function *f, const char 
         tvars_set(item, "DETAIL", "");
 }
 
-static int emit_skipped(const lw_inventory *inv, const lw_emit_options *opt, emit_batch *batch,
+static int emit_skipped(const lwg_inventory *inv, const lwg_emit_options *opt, emit_batch *batch,
                         const char *name)
 {
-    lw_tvars *vars = tvars_new();
+    lwg_tvars *vars = tvars_new();
     size_t wrapped = 0, skipped = 0;
     tvars_list(vars, "REASONS");
     /* Grouped by the model's verdict (inventory_verdict). */
-    for (int reason = LW_WRAP + 1; reason < LW_SKIP_COUNT_; reason++) {
-        lw_tvars *group = NULL;
+    for (int reason = LWG_WRAP + 1; reason < LWG_SKIP_COUNT_; reason++) {
+        lwg_tvars *group = NULL;
         size_t count = 0;
         for (size_t i = 0; i < inv->nfuncs; i++) {
-            const lw_function *f = &inv->funcs[i];
+            const lwg_function *f = &inv->funcs[i];
             if ((int)inventory_verdict(inv, f) != reason)
                 continue;
             if (!group) {
                 group = tvars_append(vars, "REASONS");
-                tvars_set(group, "REASON", lw_skip_name(reason));
+                tvars_set(group, "REASON", lwg_skip_name(reason));
                 tvars_set(group, "WHY", reason_text[reason]);
             }
             /* A verdict of the model's own (f->skip not set) says why. */
             const char *detail = f->skip_detail;
-            if (f->skip == LW_WRAP && !f->symbol)
+            if (f->skip == LWG_WRAP && !f->symbol)
                 detail = "no symbol";
-            else if (f->skip == LW_WRAP && f->variadic)
+            else if (f->skip == LWG_WRAP && f->variadic)
                 detail = f->va_twin ? "no fixed parameter to va_start after" : "no va_list twin";
-            else if (f->skip == LW_WRAP)
+            else if (f->skip == LWG_WRAP)
                 detail = "no declarator";
             add_function(group, f, detail);
             count++;
@@ -91,35 +91,35 @@ static int emit_skipped(const lw_inventory *inv, const lw_emit_options *opt, emi
 }
 
 /* The variables of skip.filter.in for the functions skipped as `which`. */
-static lw_tvars *filter_vars(const lw_inventory *inv, const char *name, lw_skip which)
+static lwg_tvars *filter_vars(const lwg_inventory *inv, const char *name, lwg_skip which)
 {
-    lw_tvars *vars = tvars_new();
+    lwg_tvars *vars = tvars_new();
     size_t count = 0;
     tvars_list(vars, "FUNCTIONS");
     for (size_t i = 0; i < inv->nfuncs; i++) {
-        const lw_function *f = &inv->funcs[i];
+        const lwg_function *f = &inv->funcs[i];
         if (inventory_verdict(inv, f) != which || !f->symbol)
             continue;
         add_function(vars, f, f->skip_detail);
         count++;
     }
     tvars_set(vars, "LIBNAME", name);
-    tvars_set(vars, "KIND", which == LW_SKIP_MISSING ? "MISSING" : "UNCERTAIN");
+    tvars_set(vars, "KIND", which == LWG_SKIP_MISSING ? "MISSING" : "UNCERTAIN");
     tvars_set(vars, "WHY", reason_text[which]);
     tvars_setf(vars, "COUNT", "%zu", count);
     return vars;
 }
 
-static int emit_filter(const lw_inventory *inv, const lw_emit_options *opt, emit_batch *batch,
-                       const char *name, lw_skip which, const char *file)
+static int emit_filter(const lwg_inventory *inv, const lwg_emit_options *opt, emit_batch *batch,
+                       const char *name, lwg_skip which, const char *file)
 {
-    lw_tvars *vars = filter_vars(inv, name, which);
+    lwg_tvars *vars = filter_vars(inv, name, which);
     int rc = emit_render(batch, opt, "skip.filter.in", vars, file);
     tvars_free(vars);
     return rc;
 }
 
-int emit_lists(const lw_inventory *inv, const lw_emit_options *opt, emit_batch *batch)
+int emit_lists(const lwg_inventory *inv, const lwg_emit_options *opt, emit_batch *batch)
 {
     const char *name = opt->name ? opt->name : inv->name;
     if (emit_skipped(inv, opt, batch, name) < 0)
@@ -127,10 +127,10 @@ int emit_lists(const lw_inventory *inv, const lw_emit_options *opt, emit_batch *
     return emit_filter_lists(inv, opt, batch);
 }
 
-int emit_filter_lists(const lw_inventory *inv, const lw_emit_options *opt, emit_batch *batch)
+int emit_filter_lists(const lwg_inventory *inv, const lwg_emit_options *opt, emit_batch *batch)
 {
     const char *name = opt->name ? opt->name : inv->name;
-    if (emit_filter(inv, opt, batch, name, LW_SKIP_MISSING, "missing.filter") < 0)
+    if (emit_filter(inv, opt, batch, name, LWG_SKIP_MISSING, "missing.filter") < 0)
         return -1;
-    return emit_filter(inv, opt, batch, name, LW_SKIP_UNCERTAIN, "uncertain.filter");
+    return emit_filter(inv, opt, batch, name, LWG_SKIP_UNCERTAIN, "uncertain.filter");
 }

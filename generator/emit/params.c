@@ -17,40 +17,40 @@
 #include "emit/parts.h"
 #include "util/strbuf.h"
 
-static const char *const kind_macros[LW_ARG_KIND_COUNT_] = {
-    [LW_ARG_NONE] = "LIBWRAP_PARAM_NONE",     [LW_ARG_SIGNED] = "LIBWRAP_PARAM_SIGNED",
-    [LW_ARG_UNSIGNED] = "LIBWRAP_PARAM_UNSIGNED", [LW_ARG_DOUBLE] = "LIBWRAP_PARAM_DOUBLE",
-    [LW_ARG_STRING] = "LIBWRAP_PARAM_STRING", [LW_ARG_ENUM] = "LIBWRAP_PARAM_ENUM",
-    [LW_ARG_FORTRAN_CHAR] = "LIBWRAP_PARAM_FORTRAN_CHAR",
+static const char *const kind_macros[LWG_ARG_KIND_COUNT_] = {
+    [LWG_ARG_NONE] = "LIBWRAP_PARAM_NONE",     [LWG_ARG_SIGNED] = "LIBWRAP_PARAM_SIGNED",
+    [LWG_ARG_UNSIGNED] = "LIBWRAP_PARAM_UNSIGNED", [LWG_ARG_DOUBLE] = "LIBWRAP_PARAM_DOUBLE",
+    [LWG_ARG_STRING] = "LIBWRAP_PARAM_STRING", [LWG_ARG_ENUM] = "LIBWRAP_PARAM_ENUM",
+    [LWG_ARG_FORTRAN_CHAR] = "LIBWRAP_PARAM_FORTRAN_CHAR",
 };
 
 /* How a wrapper hands a value of this kind to the runtime (libwrap.h). */
-static char *capture(const lw_argmeta *m, const char *expr)
+static char *capture(const lwg_argmeta *m, const char *expr)
 {
     switch (m->kind) {
-    case LW_ARG_SIGNED:
-    case LW_ARG_UNSIGNED:
-    case LW_ARG_ENUM:
+    case LWG_ARG_SIGNED:
+    case LWG_ARG_UNSIGNED:
+    case LWG_ARG_ENUM:
         return xstrdup_printf("LIBWRAP_VALUE_INT(%s)", expr);
-    case LW_ARG_DOUBLE:
+    case LWG_ARG_DOUBLE:
         return xstrdup_printf(m->width == 4 ? "LIBWRAP_VALUE_FLOAT(%s)" : "LIBWRAP_VALUE_DOUBLE(%s)", expr);
-    case LW_ARG_STRING:
+    case LWG_ARG_STRING:
         return xstrdup_printf("LIBWRAP_VALUE_PTR(%s)", expr);
     default:
         return xstrdup("0");
     }
 }
 
-static void add_entry(lw_tvars *list, const char *name, const char *type, const lw_argmeta *m,
+static void add_entry(lwg_tvars *list, const char *name, const char *type, const lwg_argmeta *m,
                       bool result)
 {
-    lw_tvars *p = tvars_append(list, "PARAMS");
+    lwg_tvars *p = tvars_append(list, "PARAMS");
     char *s;
     tvars_set(p, "PNAME", s = emit_c_string(name));
     free(s);
     tvars_set(p, "PTYPE", s = emit_c_string(type ? type : ""));
     free(s);
-    tvars_set(p, "PKIND", kind_macros[(unsigned)m->kind < LW_ARG_KIND_COUNT_ ? m->kind : LW_ARG_NONE]);
+    tvars_set(p, "PKIND", kind_macros[(unsigned)m->kind < LWG_ARG_KIND_COUNT_ ? m->kind : LWG_ARG_NONE]);
     tvars_setf(p, "PWIDTH", "%u", m->width);
     strbuf flags = STRBUF_INIT;
     if (m->size)
@@ -70,12 +70,12 @@ static void add_entry(lw_tvars *list, const char *name, const char *type, const 
     }
 }
 
-void emit_param_vars(lw_tvars *v, const lw_function *f, size_t i)
+void emit_param_vars(lwg_tvars *v, const lwg_function *f, size_t i)
 {
     /* `record` has a bit per entry: a function with more is described only
      * as far as it can be recorded. */
-    size_t nparams = f->nparams < LW_PARAMS_MAX ? f->nparams : LW_PARAMS_MAX;
-    bool result = !f->ret_void && nparams < LW_PARAMS_MAX;
+    size_t nparams = f->nparams < LWG_PARAMS_MAX ? f->nparams : LWG_PARAMS_MAX;
+    bool result = !f->ret_void && nparams < LWG_PARAMS_MAX;
     size_t n = nparams + (result ? 1 : 0);
     tvars_list(v, "PARAMS");
     for (size_t k = 0; k < nparams; k++)
@@ -93,7 +93,7 @@ void emit_param_vars(lw_tvars *v, const lw_function *f, size_t i)
     bool any = false;
     for (size_t k = 0; k < nparams; k++) {
         char *c = capture(&f->params[k].arg, f->params[k].fwd);
-        any |= f->params[k].arg.kind != LW_ARG_NONE;
+        any |= f->params[k].arg.kind != LWG_ARG_NONE;
         sb_printf(&cap, "%s%s", k ? ", " : "", c);
         free(c);
     }
@@ -104,7 +104,7 @@ void emit_param_vars(lw_tvars *v, const lw_function *f, size_t i)
     tvars_setf(v, "RESULT_BIT", "0x%llxull", result ? (unsigned long long)(1ull << nparams) : 0ull);
     tvars_set(v, "CAPTURE", any ? cap.s : "");
     sb_free(&cap);
-    bool record_result = result && f->ret_arg.kind != LW_ARG_NONE && !f->noreturn;
+    bool record_result = result && f->ret_arg.kind != LWG_ARG_NONE && !f->noreturn;
     tvars_set_bool(v, "RECORD_RESULT", record_result);
     char *rv = record_result ? capture(&f->ret_arg, "libwrap_result") : xstrdup("");
     tvars_set(v, "RESULT_VALUE", rv);

@@ -13,20 +13,20 @@
 #include "util/template.h"
 
 /* NAME.wrappers.c, NAME.wrap and NAME.versions (wrappers.c). */
-int emit_wrappers(const lw_inventory *inv, const lw_emit_options *opt, emit_batch *batch);
+int emit_wrappers(const lwg_inventory *inv, const lwg_emit_options *opt, emit_batch *batch);
 
 /* The same as LIBWRAP_PARAMS_MAX (libwrap/libwrap.h). */
-#define LW_PARAMS_MAX 64
+#define LWG_PARAMS_MAX 64
 
 /* The parameter table of function f (inventory index i) and its value
  * capture, as template variables of its item (params.c). */
-void emit_param_vars(lw_tvars *v, const lw_function *f, size_t i);
+void emit_param_vars(lwg_tvars *v, const lwg_function *f, size_t i);
 
 /* NAME.skipped.txt, missing.filter and uncertain.filter (lists.c). */
-int emit_lists(const lw_inventory *inv, const lw_emit_options *opt, emit_batch *batch);
+int emit_lists(const lwg_inventory *inv, const lwg_emit_options *opt, emit_batch *batch);
 
 /* Only missing.filter and uncertain.filter, exactly as emit_lists renders
  * them (lists.c). */
-int emit_filter_lists(const lw_inventory *inv, const lw_emit_options *opt, emit_batch *batch);
+int emit_filter_lists(const lwg_inventory *inv, const lwg_emit_options *opt, emit_batch *batch);
 
 #endif /* LIBWRAP_GEN_EMIT_PARTS_H */

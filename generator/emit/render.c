@@ -26,8 +26,8 @@ char *emit_c_string(const char *s)
     return sb_steal(&sb);
 }
 
-int emit_render(emit_batch *batch, const lw_emit_options *opt, const char *tmpl,
-                const lw_tvars *vars, const char *filename)
+int emit_render(emit_batch *batch, const lwg_emit_options *opt, const char *tmpl,
+                const lwg_tvars *vars, const char *filename)
 {
     char *tpath = xstrdup_printf("%s/%s", opt->templates_dir, tmpl);
     char *text = NULL;

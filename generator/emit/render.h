@@ -28,8 +28,8 @@ typedef struct emit_batch {
 
 /* Renders templates_dir/TEMPLATE with `vars` into the batch, to be written
  * as outdir/FILENAME. 0, or -1 after a message. */
-int emit_render(emit_batch *batch, const lw_emit_options *opt, const char *tmpl,
-                const lw_tvars *vars, const char *filename);
+int emit_render(emit_batch *batch, const lwg_emit_options *opt, const char *tmpl,
+                const lwg_tvars *vars, const char *filename);
 
 /* When rc is 0, writes every file of the batch atomically, in order, up to
  * the first failure; frees the batch either way. Returns rc, or -1 after

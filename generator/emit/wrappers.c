@@ -127,7 +127,7 @@ static char *include_path(const char *header, const char *outdir)
  * version (and for an unversioned symbol), "vb_12" for the second version
  * of function 12. Stable across runs, and drop.c still finds the index as
  * the last number of a C name (libwrap_w_vb_12). */
-static char *item_n(const lw_function *f, size_t i, size_t k)
+static char *item_n(const lwg_function *f, size_t i, size_t k)
 {
     if (f->nversions == 0 || k == f->default_version)
         return xstrdup_printf("%zu", i);
@@ -139,7 +139,7 @@ static char *item_n(const lw_function *f, size_t i, size_t k)
  * place, and its symbol version (docs/inventory.md): version k of a
  * function with several is its own wrapper and region, "foo@V1" or
  * "foo@@V2" as nm -D spells them. */
-static void set_region_vars(lw_tvars *v, const lw_function *f, size_t i, size_t k)
+static void set_region_vars(lwg_tvars *v, const lwg_function *f, size_t i, size_t k)
 {
     char *s, *n = item_n(f, i, k), *base = item_n(f, i, f->default_version);
     bool versioned = f->nversions > 0;
@@ -187,9 +187,9 @@ static void set_region_vars(lw_tvars *v, const lw_function *f, size_t i, size_t 
 }
 
 /* The C names are derived from the inventory index, stable across runs. */
-static void set_function_vars(lw_tvars *v, const lw_inventory *inv, size_t i, size_t ver, bool cxx)
+static void set_function_vars(lwg_tvars *v, const lwg_inventory *inv, size_t i, size_t ver, bool cxx)
 {
-    const lw_function *f = &inv->funcs[i];
+    const lwg_function *f = &inv->funcs[i];
     /* The C++ body returns the original's result directly, which a
      * variadic wrapper cannot (va_end comes after the call). */
     bool cxx_body = cxx && !f->variadic;
@@ -224,7 +224,7 @@ static void set_function_vars(lw_tvars *v, const lw_inventory *inv, size_t i, si
      * wrapped twin is called through its own wrapper's pieces (its
      * __real_ at link time, its wrapper at run time, as the library calling
      * its twin would be measured); an unwrapped one by its plain symbol. */
-    const lw_function *twin = f->variadic ? inventory_find_symbol(inv, f->va_twin) : NULL;
+    const lwg_function *twin = f->variadic ? inventory_find_symbol(inv, f->va_twin) : NULL;
     bool twin_wrapped = twin && !twin->variadic && inventory_is_wrapped(inv, twin);
     if (twin_wrapped) {
         size_t m = (size_t)(twin - inv->funcs);
@@ -279,7 +279,7 @@ static void set_function_vars(lw_tvars *v, const lw_inventory *inv, size_t i, si
  * zero value can be returned when the original is missing? Pointers,
  * arithmetic types and enums spelled as such have one; anything else (a
  * class, or a name that may be one) is taken as an object. */
-static bool cxx_result_without_zero(const lw_function *f)
+static bool cxx_result_without_zero(const lwg_function *f)
 {
     if (f->ret_void || !f->ret_canonical || !f->ret_canonical[0])
         return false;
@@ -307,10 +307,10 @@ static bool cxx_result_without_zero(const lw_function *f)
 
 /* One entry of the ABI-level table (templates/wrappers_abi.c.in), the
  * k-th (INDEX). */
-static void set_abi_vars(lw_tvars *v, const lw_inventory *inv, size_t i, size_t ver, size_t k,
+static void set_abi_vars(lwg_tvars *v, const lwg_inventory *inv, size_t i, size_t ver, size_t k,
                          size_t base_k, bool cxx)
 {
-    const lw_function *f = &inv->funcs[i];
+    const lwg_function *f = &inv->funcs[i];
     set_region_vars(v, f, i, ver);
     tvars_setf(v, "BASE_INDEX", "%zu", base_k);
     emit_param_vars(v, f, i);
@@ -322,10 +322,10 @@ static void set_abi_vars(lw_tvars *v, const lw_inventory *inv, size_t i, size_t 
     tvars_setf(v, "FLAGS", "%sLIBWRAP_ABI_PARAMS | (%zuu << LIBWRAP_ABI_INDEX_SHIFT)", flags, k);
 }
 
-int emit_wrappers(const lw_inventory *inv, const lw_emit_options *opt, emit_batch *batch)
+int emit_wrappers(const lwg_inventory *inv, const lwg_emit_options *opt, emit_batch *batch)
 {
     const char *name = opt->name ? opt->name : inv->name;
-    lw_tvars *vars = tvars_new();
+    lwg_tvars *vars = tvars_new();
     char *s;
     size_t count = 0;
 
@@ -361,13 +361,13 @@ int emit_wrappers(const lw_inventory *inv, const lw_emit_options *opt, emit_batc
     char **nodes = NULL;
     size_t nnodes = 0;
     for (size_t i = 0; i < inv->nfuncs; i++) {
-        const lw_function *f = &inv->funcs[i];
+        const lwg_function *f = &inv->funcs[i];
         if (!inventory_is_wrapped(inv, f))
             continue;
         size_t nv = f->nversions ? f->nversions : 1;
         size_t base_k = count + (f->nversions ? f->default_version : 0);
         for (size_t ver = 0; ver < nv; ver++) {
-            lw_tvars *v = tvars_append(vars, "FUNCTIONS");
+            lwg_tvars *v = tvars_append(vars, "FUNCTIONS");
             if (inv->abi)
                 set_abi_vars(v, inv, i, ver, count, base_k, cxx);
             else
@@ -381,7 +381,7 @@ int emit_wrappers(const lw_inventory *inv, const lw_emit_options *opt, emit_batc
             if (!seen) {
                 nodes = xrealloc(nodes, (nnodes + 1) * sizeof *nodes);
                 nodes[nnodes++] = f->versions[ver];
-                lw_tvars *nv_ = tvars_append(vars, "VERSION_NODES");
+                lwg_tvars *nv_ = tvars_append(vars, "VERSION_NODES");
                 tvars_set(nv_, "NODE", f->versions[ver]);
                 tvars_set_bool(nv_, "FIRST", nnodes == 1);
             }

@@ -69,7 +69,7 @@ static void names_free(names *s)
 /* One name a line. */
 static int read_names(const char *path, names *out)
 {
-    lw_lines t;
+    lwg_lines t;
     if (read_file_lines(path, &t) != 0) {
         fprintf(stderr, "make: error: %s: %s\n", path, strerror(errno));
         return -1;
@@ -91,7 +91,7 @@ static int read_names(const char *path, names *out)
  * (inventory_is_wrapped), the same that wrote NAME.wrap and the wrappers. */
 static int read_wrapped(const char *path, names *out)
 {
-    lw_inventory inv;
+    lwg_inventory inv;
     if (inventory_read_json(&inv, path) != 0)
         return -1;
     for (size_t i = 0; i < inv.nfuncs; i++)

@@ -10,51 +10,51 @@
 
 #include "util/strbuf.h"
 
-static const char *const skip_names[LW_SKIP_COUNT_] = {
-    [LW_WRAP] = "wrap",
-    [LW_SKIP_INLINE] = "inline",
-    [LW_SKIP_STATIC] = "static",
-    [LW_SKIP_HIDDEN] = "hidden",
-    [LW_SKIP_VARIADIC] = "variadic",
-    [LW_SKIP_UNPROTOTYPED] = "unprototyped",
-    [LW_SKIP_UNSUPPORTED] = "unsupported",
-    [LW_SKIP_OUT_OF_SCOPE] = "out-of-scope",
-    [LW_SKIP_FILTERED] = "filtered",
-    [LW_SKIP_MISSING] = "missing",
-    [LW_SKIP_UNCERTAIN] = "uncertain",
-    [LW_SKIP_DUPLICATE] = "duplicate",
-    [LW_SKIP_BUILTIN] = "builtin",
-    [LW_SKIP_DIAGNOSTIC] = "diagnostic",
-    [LW_SKIP_SIGNAL] = "signal",
-    [LW_SKIP_COMPILE] = "compile",
+static const char *const skip_names[LWG_SKIP_COUNT_] = {
+    [LWG_WRAP] = "wrap",
+    [LWG_SKIP_INLINE] = "inline",
+    [LWG_SKIP_STATIC] = "static",
+    [LWG_SKIP_HIDDEN] = "hidden",
+    [LWG_SKIP_VARIADIC] = "variadic",
+    [LWG_SKIP_UNPROTOTYPED] = "unprototyped",
+    [LWG_SKIP_UNSUPPORTED] = "unsupported",
+    [LWG_SKIP_OUT_OF_SCOPE] = "out-of-scope",
+    [LWG_SKIP_FILTERED] = "filtered",
+    [LWG_SKIP_MISSING] = "missing",
+    [LWG_SKIP_UNCERTAIN] = "uncertain",
+    [LWG_SKIP_DUPLICATE] = "duplicate",
+    [LWG_SKIP_BUILTIN] = "builtin",
+    [LWG_SKIP_DIAGNOSTIC] = "diagnostic",
+    [LWG_SKIP_SIGNAL] = "signal",
+    [LWG_SKIP_COMPILE] = "compile",
 };
 
 static const char *const kind_names[] = {
-    [LW_KIND_FUNCTION] = "function",
-    [LW_KIND_METHOD] = "method",
-    [LW_KIND_STATIC_METHOD] = "static-method",
-    [LW_KIND_CONSTRUCTOR] = "constructor",
-    [LW_KIND_DESTRUCTOR] = "destructor",
-    [LW_KIND_OPERATOR] = "operator",
+    [LWG_FN_FUNCTION] = "function",
+    [LWG_FN_METHOD] = "method",
+    [LWG_FN_STATIC_METHOD] = "static-method",
+    [LWG_FN_CONSTRUCTOR] = "constructor",
+    [LWG_FN_DESTRUCTOR] = "destructor",
+    [LWG_FN_OPERATOR] = "operator",
 };
 
-static const char *const arg_kind_names[LW_ARG_KIND_COUNT_] = {
-    [LW_ARG_NONE] = "none",         [LW_ARG_SIGNED] = "signed", [LW_ARG_UNSIGNED] = "unsigned",
-    [LW_ARG_DOUBLE] = "double",     [LW_ARG_STRING] = "string", [LW_ARG_ENUM] = "enum",
-    [LW_ARG_FORTRAN_CHAR] = "fortran-char",
+static const char *const arg_kind_names[LWG_ARG_KIND_COUNT_] = {
+    [LWG_ARG_NONE] = "none",         [LWG_ARG_SIGNED] = "signed", [LWG_ARG_UNSIGNED] = "unsigned",
+    [LWG_ARG_DOUBLE] = "double",     [LWG_ARG_STRING] = "string", [LWG_ARG_ENUM] = "enum",
+    [LWG_ARG_FORTRAN_CHAR] = "fortran-char",
 };
 
-const char *lw_arg_kind_name(lw_arg_kind kind)
+const char *lwg_arg_kind_name(lwg_arg_kind kind)
 {
-    return (unsigned)kind < LW_ARG_KIND_COUNT_ ? arg_kind_names[kind] : "none";
+    return (unsigned)kind < LWG_ARG_KIND_COUNT_ ? arg_kind_names[kind] : "none";
 }
 
-lw_arg_kind lw_arg_kind_from_name(const char *name)
+lwg_arg_kind lwg_arg_kind_from_name(const char *name)
 {
-    for (int k = 0; k < LW_ARG_KIND_COUNT_; k++)
+    for (int k = 0; k < LWG_ARG_KIND_COUNT_; k++)
         if (strcmp(name, arg_kind_names[k]) == 0)
-            return (lw_arg_kind)k;
-    return LW_ARG_KIND_COUNT_;
+            return (lwg_arg_kind)k;
+    return LWG_ARG_KIND_COUNT_;
 }
 
 /* The encoding of LIBWRAP_PARAM_ABI_* (libwrap/libwrap.h). */
@@ -64,7 +64,7 @@ lw_arg_kind lw_arg_kind_from_name(const char *name)
 
 static const char *const gpr_names[] = {"rdi", "rsi", "rdx", "rcx", "r8", "r9"};
 
-const char *lw_abi_loc_name(unsigned loc, bool result, char buf[24])
+const char *lwg_abi_loc_name(unsigned loc, bool result, char buf[24])
 {
     unsigned n = loc & 0xffu;
     switch (loc & ~0xffu) {
@@ -87,7 +87,7 @@ const char *lw_abi_loc_name(unsigned loc, bool result, char buf[24])
     }
 }
 
-unsigned lw_abi_loc_from_name(const char *name, bool result)
+unsigned lwg_abi_loc_from_name(const char *name, bool result)
 {
     char buf[24];
     for (unsigned n = 0; n < 6; n++)
@@ -99,28 +99,28 @@ unsigned lw_abi_loc_from_name(const char *name, bool result)
         return LOC_SSE | n;
     if (!result && sscanf(name, "stack+%u%c", &n, &tail) == 1 && n % 8 == 0 && n / 8 < 256) {
         unsigned loc = LOC_STACK | (n / 8);
-        const char *back = lw_abi_loc_name(loc, false, buf);
+        const char *back = lwg_abi_loc_name(loc, false, buf);
         return back && strcmp(back, name) == 0 ? loc : 0;
     }
     return 0;
 }
 
-const char *lw_skip_name(lw_skip skip)
+const char *lwg_skip_name(lwg_skip skip)
 {
-    return (unsigned)skip < LW_SKIP_COUNT_ ? skip_names[skip] : "unknown";
+    return (unsigned)skip < LWG_SKIP_COUNT_ ? skip_names[skip] : "unknown";
 }
 
-const char *lw_kind_name(lw_func_kind kind)
+const char *lwg_fn_kind_name(lwg_fn_kind kind)
 {
-    return (unsigned)kind <= LW_KIND_OPERATOR ? kind_names[kind] : "unknown";
+    return (unsigned)kind <= LWG_FN_OPERATOR ? kind_names[kind] : "unknown";
 }
 
-void inventory_init(lw_inventory *inv)
+void inventory_init(lwg_inventory *inv)
 {
     memset(inv, 0, sizeof *inv);
 }
 
-static void function_free(lw_function *f)
+static void function_free(lwg_function *f)
 {
     free(f->name);
     free(f->scope);
@@ -144,7 +144,7 @@ static void function_free(lw_function *f)
     free(f->skip_detail);
 }
 
-void inventory_free(lw_inventory *inv)
+void inventory_free(lwg_inventory *inv)
 {
     for (size_t i = 0; i < inv->nfuncs; i++)
         function_free(&inv->funcs[i]);
@@ -156,18 +156,18 @@ void inventory_free(lw_inventory *inv)
     memset(inv, 0, sizeof *inv);
 }
 
-lw_function *inventory_add(lw_inventory *inv)
+lwg_function *inventory_add(lwg_inventory *inv)
 {
     if (inv->nfuncs == inv->cap) {
         inv->cap = inv->cap ? inv->cap * 2 : 64;
         inv->funcs = xrealloc(inv->funcs, inv->cap * sizeof *inv->funcs);
     }
-    lw_function *f = &inv->funcs[inv->nfuncs++];
+    lwg_function *f = &inv->funcs[inv->nfuncs++];
     memset(f, 0, sizeof *f);
     return f;
 }
 
-lw_function *inventory_find_symbol(const lw_inventory *inv, const char *symbol)
+lwg_function *inventory_find_symbol(const lwg_inventory *inv, const char *symbol)
 {
     for (size_t i = 0; i < inv->nfuncs; i++)
         if (inv->funcs[i].symbol && strcmp(inv->funcs[i].symbol, symbol) == 0)
@@ -175,27 +175,27 @@ lw_function *inventory_find_symbol(const lw_inventory *inv, const char *symbol)
     return NULL;
 }
 
-lw_skip inventory_verdict(const lw_inventory *inv, const lw_function *f)
+lwg_skip inventory_verdict(const lwg_inventory *inv, const lwg_function *f)
 {
-    if (f->skip != LW_WRAP)
+    if (f->skip != LWG_WRAP)
         return f->skip;
     if (!f->symbol)
-        return LW_SKIP_UNSUPPORTED;
+        return LWG_SKIP_UNSUPPORTED;
     if (inv->abi)
-        return LW_WRAP;
+        return LWG_WRAP;
     if (f->variadic && (!f->va_twin || f->nparams == 0))
-        return LW_SKIP_VARIADIC;
+        return LWG_SKIP_VARIADIC;
     if (!f->declarator || !f->declarator[0])
-        return LW_SKIP_UNSUPPORTED;
-    return LW_WRAP;
+        return LWG_SKIP_UNSUPPORTED;
+    return LWG_WRAP;
 }
 
-bool inventory_is_wrapped(const lw_inventory *inv, const lw_function *f)
+bool inventory_is_wrapped(const lwg_inventory *inv, const lwg_function *f)
 {
-    return inventory_verdict(inv, f) == LW_WRAP;
+    return inventory_verdict(inv, f) == LWG_WRAP;
 }
 
-size_t inventory_count_wrapped(const lw_inventory *inv)
+size_t inventory_count_wrapped(const lwg_inventory *inv)
 {
     size_t n = 0;
     for (size_t i = 0; i < inv->nfuncs; i++)
@@ -203,9 +203,9 @@ size_t inventory_count_wrapped(const lw_inventory *inv)
     return n;
 }
 
-void function_skip(lw_function *f, lw_skip why, const char *detail)
+void function_skip(lwg_function *f, lwg_skip why, const char *detail)
 {
-    if (f->skip != LW_WRAP)
+    if (f->skip != LWG_WRAP)
         return;
     f->skip = why;
     free(f->skip_detail);
@@ -215,7 +215,7 @@ void function_skip(lw_function *f, lw_skip why, const char *detail)
 /* Paths in the dump must not depend on the machine (golden files): a file
  * below the primary header's directory is shown relative to it, any other
  * file by its base name. */
-static const char *dump_path(const lw_inventory *inv, const char *file)
+static const char *dump_path(const lwg_inventory *inv, const char *file)
 {
     if (!file)
         return "?";
@@ -231,7 +231,7 @@ static const char *dump_path(const lw_inventory *inv, const char *file)
 
 /* The parameter as the header wrote it: its decl with the safe name
  * replaced by the declared one (the safe name is a unique token). */
-static void put_param(strbuf *sb, const lw_param *p)
+static void put_param(strbuf *sb, const lwg_param *p)
 {
     const char *at = p->fwd && p->fwd[0] ? strstr(p->decl, p->fwd) : NULL;
     if (!at) {
@@ -243,7 +243,7 @@ static void put_param(strbuf *sb, const lw_param *p)
     sb_put(sb, at + strlen(p->fwd));
 }
 
-static void put_flags(strbuf *sb, const lw_function *f)
+static void put_flags(strbuf *sb, const lwg_function *f)
 {
     size_t start = sb->len;
 #define FLAG(cond, text)                                                       \
@@ -278,7 +278,7 @@ static void put_flags(strbuf *sb, const lw_function *f)
 
 /* Type spellings and details may hold paths too ("struct (unnamed at
  * /dir/x.h:3:1)"): the primary header's directory is removed everywhere. */
-static void fputs_relative(const lw_inventory *inv, const char *line, FILE *out)
+static void fputs_relative(const lwg_inventory *inv, const char *line, FILE *out)
 {
     const char *slash = inv->header ? strrchr(inv->header, '/') : NULL;
     size_t dirlen = slash ? (size_t)(slash - inv->header) + 1 : 0;
@@ -293,14 +293,14 @@ static void fputs_relative(const lw_inventory *inv, const char *line, FILE *out)
     fputc('\n', out);
 }
 
-void inventory_dump(const lw_inventory *inv, FILE *out)
+void inventory_dump(const lwg_inventory *inv, FILE *out)
 {
     strbuf sb = STRBUF_INIT;
     for (size_t i = 0; i < inv->nfuncs; i++) {
-        const lw_function *f = &inv->funcs[i];
+        const lwg_function *f = &inv->funcs[i];
         sb_printf(&sb, "%s name=%s", f->symbol, f->name);
-        if (f->kind != LW_KIND_FUNCTION)
-            sb_printf(&sb, " kind=%s", lw_kind_name(f->kind));
+        if (f->kind != LWG_FN_FUNCTION)
+            sb_printf(&sb, " kind=%s", lwg_fn_kind_name(f->kind));
         sb_printf(&sb, " file=%s:%u ret=%s (", dump_path(inv, f->file), f->line,
                   f->ret_type ? f->ret_type : "?");
         for (size_t k = 0; k < f->nparams; k++) {
@@ -314,9 +314,9 @@ void inventory_dump(const lw_inventory *inv, FILE *out)
             sb_put(&sb, "void");
         sb_put(&sb, ")");
         put_flags(&sb, f);
-        lw_skip verdict = inventory_verdict(inv, f);
-        if (verdict != LW_WRAP) {
-            sb_printf(&sb, " skip=%s", lw_skip_name(verdict));
+        lwg_skip verdict = inventory_verdict(inv, f);
+        if (verdict != LWG_WRAP) {
+            sb_printf(&sb, " skip=%s", lwg_skip_name(verdict));
             if (f->skip_detail)
                 sb_printf(&sb, "(%s)", f->skip_detail);
         }
@@ -338,7 +338,7 @@ static const char *structor_variant(const char *symbol)
     return NULL;
 }
 
-char *inventory_display_name(const lw_function *f)
+char *inventory_display_name(const lwg_function *f)
 {
     if (!f->scope || !f->scope[0] || !f->name)
         return xstrdup(f->name ? f->name : f->symbol);
@@ -356,7 +356,7 @@ char *inventory_display_name(const lw_function *f)
     sb_put(&sb, ")");
     if (first && strncmp(f->params[0].type, "const ", 6) == 0)
         sb_put(&sb, " const");
-    if (f->kind == LW_KIND_CONSTRUCTOR || f->kind == LW_KIND_DESTRUCTOR) {
+    if (f->kind == LWG_FN_CONSTRUCTOR || f->kind == LWG_FN_DESTRUCTOR) {
         const char *v = structor_variant(f->symbol);
         if (v && v[1] == '2')
             sb_put(&sb, " [base object]");
@@ -366,14 +366,14 @@ char *inventory_display_name(const lw_function *f)
     return sb_steal(&sb);
 }
 
-char *inventory_version_symbol(const lw_function *f, size_t k)
+char *inventory_version_symbol(const lwg_function *f, size_t k)
 {
     if (k >= f->nversions)
         return xstrdup(f->symbol);
     return xstrdup_printf("%s%s%s", f->symbol, k == f->default_version ? "@@" : "@", f->versions[k]);
 }
 
-void function_set_versions(lw_function *f, const char *const *names, size_t n, size_t default_index)
+void function_set_versions(lwg_function *f, const char *const *names, size_t n, size_t default_index)
 {
     for (size_t i = 0; i < f->nversions; i++)
         free(f->versions[i]);

@@ -23,26 +23,26 @@ static json_object *jstr(const char *s)
 }
 
 /* {"kind", "width", "size", "zext", "abi"}: docs/inventory.md. */
-static json_object *argmeta_to_json(const lw_argmeta *m, bool result)
+static json_object *argmeta_to_json(const lwg_argmeta *m, bool result)
 {
     char buf[24];
     json_object *o = json_object_new_object();
-    json_object_object_add(o, "kind", jstr(lw_arg_kind_name(m->kind)));
+    json_object_object_add(o, "kind", jstr(lwg_arg_kind_name(m->kind)));
     json_object_object_add(o, "width", json_object_new_int(m->width));
     json_object_object_add(o, "size", json_object_new_boolean(m->size));
     json_object_object_add(o, "zext", json_object_new_boolean(m->zext));
-    json_object_object_add(o, "abi", jstr(lw_abi_loc_name(m->abi, result, buf)));
+    json_object_object_add(o, "abi", jstr(lwg_abi_loc_name(m->abi, result, buf)));
     return o;
 }
 
-static json_object *function_to_json(const lw_inventory *inv, const lw_function *f)
+static json_object *function_to_json(const lwg_inventory *inv, const lwg_function *f)
 {
-    lw_skip verdict = inventory_verdict(inv, f);
+    lwg_skip verdict = inventory_verdict(inv, f);
     json_object *o = json_object_new_object();
     json_object_object_add(o, "symbol", jstr(f->symbol));
     json_object_object_add(o, "name", jstr(f->name));
     json_object_object_add(o, "scope", jstr(f->scope ? f->scope : ""));
-    json_object_object_add(o, "kind", jstr(lw_kind_name(f->kind)));
+    json_object_object_add(o, "kind", jstr(lwg_fn_kind_name(f->kind)));
     json_object_object_add(o, "file", jstr(f->file));
     json_object_object_add(o, "line", json_object_new_int64(f->line));
     json_object *ret = json_object_new_object();
@@ -52,7 +52,7 @@ static json_object *function_to_json(const lw_inventory *inv, const lw_function 
     json_object_object_add(o, "return", ret);
     json_object *params = json_object_new_array();
     for (size_t i = 0; i < f->nparams; i++) {
-        const lw_param *p = &f->params[i];
+        const lwg_param *p = &f->params[i];
         json_object *po = json_object_new_object();
         json_object_object_add(po, "name", jstr(p->name));
         json_object_object_add(po, "name_invented", json_object_new_boolean(p->name_invented));
@@ -92,13 +92,13 @@ static json_object *function_to_json(const lw_inventory *inv, const lw_function 
     json_object_object_add(o, "static", json_object_new_boolean(f->is_static));
     json_object_object_add(o, "hidden", json_object_new_boolean(f->hidden));
     json_object_object_add(o, "unprototyped", json_object_new_boolean(f->unprototyped));
-    json_object_object_add(o, "wrapped", json_object_new_boolean(verdict == LW_WRAP));
-    json_object_object_add(o, "skip", verdict == LW_WRAP ? NULL : jstr(lw_skip_name(verdict)));
+    json_object_object_add(o, "wrapped", json_object_new_boolean(verdict == LWG_WRAP));
+    json_object_object_add(o, "skip", verdict == LWG_WRAP ? NULL : jstr(lwg_skip_name(verdict)));
     json_object_object_add(o, "skip_detail", jstr(f->skip_detail));
     return o;
 }
 
-int inventory_write_json(const lw_inventory *inv, const char *path)
+int inventory_write_json(const lwg_inventory *inv, const char *path)
 {
     json_object *root = json_object_new_object();
     json_object_object_add(root, "libwrap_inventory", json_object_new_int(1));
@@ -173,7 +173,7 @@ static bool get_bool(reader *r, json_object *o, const char *key, size_t index)
 
 /* "arg" of a parameter or result; absent from inventories written before
  * argument recording: nothing is recorded of them. */
-static void read_argmeta(reader *r, json_object *o, lw_argmeta *m, bool result, size_t idx)
+static void read_argmeta(reader *r, json_object *o, lwg_argmeta *m, bool result, size_t idx)
 {
     memset(m, 0, sizeof *m);
     if (!json_object_object_get_ex(o, "arg", NULL))
@@ -182,10 +182,10 @@ static void read_argmeta(reader *r, json_object *o, lw_argmeta *m, bool result, 
     if (!a)
         return;
     char *kind = get_str(r, a, "kind", false, idx);
-    m->kind = lw_arg_kind_from_name(kind);
-    if (m->kind == LW_ARG_KIND_COUNT_) {
+    m->kind = lwg_arg_kind_from_name(kind);
+    if (m->kind == LWG_ARG_KIND_COUNT_) {
         fail(r, idx, "unknown argument kind \"%s\"", kind);
-        m->kind = LW_ARG_NONE;
+        m->kind = LWG_ARG_NONE;
     }
     free(kind);
     json_object *width = get(r, a, "width", json_type_int, false, idx);
@@ -197,31 +197,31 @@ static void read_argmeta(reader *r, json_object *o, lw_argmeta *m, bool result, 
     m->zext = get_bool(r, a, "zext", idx);
     char *abi = get_str(r, a, "abi", true, idx);
     if (abi) {
-        m->abi = lw_abi_loc_from_name(abi, result);
+        m->abi = lwg_abi_loc_from_name(abi, result);
         if (!m->abi)
             fail(r, idx, "unknown argument location \"%s\"", abi);
         free(abi);
     }
 }
 
-static lw_skip skip_from_name(const char *name)
+static lwg_skip skip_from_name(const char *name)
 {
-    for (int i = 1; i < LW_SKIP_COUNT_; i++)
-        if (strcmp(lw_skip_name((lw_skip)i), name) == 0)
-            return (lw_skip)i;
-    return LW_SKIP_COUNT_;
+    for (int i = 1; i < LWG_SKIP_COUNT_; i++)
+        if (strcmp(lwg_skip_name((lwg_skip)i), name) == 0)
+            return (lwg_skip)i;
+    return LWG_SKIP_COUNT_;
 }
 
-static void read_function(reader *r, json_object *o, lw_function *f, size_t idx)
+static void read_function(reader *r, json_object *o, lwg_function *f, size_t idx)
 {
     f->symbol = get_str(r, o, "symbol", false, idx);
     f->name = get_str(r, o, "name", false, idx);
     f->scope = get_str(r, o, "scope", false, idx);
     char *kind = get_str(r, o, "kind", false, idx);
-    f->kind = LW_KIND_FUNCTION;
-    for (int k = LW_KIND_FUNCTION; k <= LW_KIND_OPERATOR; k++)
-        if (strcmp(kind, lw_kind_name((lw_func_kind)k)) == 0)
-            f->kind = (lw_func_kind)k;
+    f->kind = LWG_FN_FUNCTION;
+    for (int k = LWG_FN_FUNCTION; k <= LWG_FN_OPERATOR; k++)
+        if (strcmp(kind, lwg_fn_kind_name((lwg_fn_kind)k)) == 0)
+            f->kind = (lwg_fn_kind)k;
     free(kind);
     f->file = get_str(r, o, "file", false, idx);
     json_object *line = get(r, o, "line", json_type_int, false, idx);
@@ -243,7 +243,7 @@ static void read_function(reader *r, json_object *o, lw_function *f, size_t idx)
             fail(r, idx, "%s", "a parameter is not an object");
             break;
         }
-        lw_param *p = &f->params[f->nparams++];
+        lwg_param *p = &f->params[f->nparams++];
         p->name = get_str(r, po, "name", false, idx);
         p->name_invented = get_bool(r, po, "name_invented", idx);
         p->type = get_str(r, po, "type", false, idx);
@@ -298,16 +298,16 @@ static void read_function(reader *r, json_object *o, lw_function *f, size_t idx)
     char *skip = get_str(r, o, "skip", true, idx);
     if (skip) {
         f->skip = skip_from_name(skip);
-        if (f->skip == LW_SKIP_COUNT_)
+        if (f->skip == LWG_SKIP_COUNT_)
             fail(r, idx, "unknown skip reason \"%s\"", skip);
         free(skip);
     }
-    if (wrapped != (f->skip == LW_WRAP))
+    if (wrapped != (f->skip == LWG_WRAP))
         fail(r, idx, "%s", "\"wrapped\" and \"skip\" disagree");
     f->skip_detail = get_str(r, o, "skip_detail", true, idx);
 }
 
-int inventory_read_json_string(lw_inventory *inv, const char *text, size_t len, const char *origin)
+int inventory_read_json_string(lwg_inventory *inv, const char *text, size_t len, const char *origin)
 {
     inventory_init(inv);
     /* json-c takes an int length; an inventory that large is not ours. */
@@ -377,7 +377,7 @@ int inventory_read_json_string(lw_inventory *inv, const char *text, size_t len, 
     return 0;
 }
 
-int inventory_read_json(lw_inventory *inv, const char *path)
+int inventory_read_json(lwg_inventory *inv, const char *path)
 {
     inventory_init(inv);
     size_t len;

@@ -9,14 +9,14 @@
 
 #include "util/strbuf.h"
 
-static const char *key_of(const lw_symindex *ix, const lw_function *f)
+static const char *key_of(const lwg_symindex *ix, const lwg_function *f)
 {
     return ix->by_name ? f->name : f->symbol;
 }
 
 /* qsort has no context argument in C11: the key choice is encoded by two
  * comparators. Ties keep declaration order (the array's address order). */
-static int order(const lw_function *a, const lw_function *b, int c)
+static int order(const lwg_function *a, const lwg_function *b, int c)
 {
     if (c)
         return c;
@@ -25,17 +25,17 @@ static int order(const lw_function *a, const lw_function *b, int c)
 
 static int cmp_symbol(const void *pa, const void *pb)
 {
-    const lw_function *a = *(lw_function *const *)pa, *b = *(lw_function *const *)pb;
+    const lwg_function *a = *(lwg_function *const *)pa, *b = *(lwg_function *const *)pb;
     return order(a, b, strcmp(a->symbol, b->symbol));
 }
 
 static int cmp_name(const void *pa, const void *pb)
 {
-    const lw_function *a = *(lw_function *const *)pa, *b = *(lw_function *const *)pb;
+    const lwg_function *a = *(lwg_function *const *)pa, *b = *(lwg_function *const *)pb;
     return order(a, b, strcmp(a->name, b->name));
 }
 
-void symindex_build(lw_symindex *ix, lw_inventory *inv, bool by_name)
+void symindex_build(lwg_symindex *ix, lwg_inventory *inv, bool by_name)
 {
     ix->n = inv->nfuncs;
     ix->by_name = by_name;
@@ -45,14 +45,14 @@ void symindex_build(lw_symindex *ix, lw_inventory *inv, bool by_name)
     qsort(ix->sorted, ix->n, sizeof *ix->sorted, by_name ? cmp_name : cmp_symbol);
 }
 
-void symindex_free(lw_symindex *ix)
+void symindex_free(lwg_symindex *ix)
 {
     free(ix->sorted);
     ix->sorted = NULL;
     ix->n = 0;
 }
 
-lw_function **symindex_find(const lw_symindex *ix, const char *key, size_t *count)
+lwg_function **symindex_find(const lwg_symindex *ix, const char *key, size_t *count)
 {
     size_t lo = 0, hi = ix->n;
     while (lo < hi) { /* first position whose key is >= key */

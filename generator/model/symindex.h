@@ -12,19 +12,19 @@
 
 #include "model/inventory.h"
 
-typedef struct lw_symindex {
-    lw_function **sorted; /* by key, then declaration order */
+typedef struct lwg_symindex {
+    lwg_function **sorted; /* by key, then declaration order */
     size_t n;
     bool by_name;         /* key: f->name, else f->symbol */
-} lw_symindex;
+} lwg_symindex;
 
 /* The index holds pointers into inv->funcs: do not add functions while it
  * is in use. */
-void symindex_build(lw_symindex *ix, lw_inventory *inv, bool by_name);
-void symindex_free(lw_symindex *ix);
+void symindex_build(lwg_symindex *ix, lwg_inventory *inv, bool by_name);
+void symindex_free(lwg_symindex *ix);
 
 /* The functions with this key, in declaration order: *count of them from
  * the returned position (NULL when none). */
-lw_function **symindex_find(const lw_symindex *ix, const char *key, size_t *count);
+lwg_function **symindex_find(const lwg_symindex *ix, const char *key, size_t *count);
 
 #endif /* LIBWRAP_SYMINDEX_H */

@@ -14,19 +14,19 @@
 /* va_list after parameter adjustment: an array type decays, so the
  * canonical spelling is a pointer to the builtin tag on x86-64 and
  * AArch64-Linux, or a plain builtin pointer/struct elsewhere. */
-static bool is_va_list(const lw_param *p)
+static bool is_va_list(const lwg_param *p)
 {
     return strstr(p->canonical, "__va_list_tag") || strstr(p->canonical, "__builtin_va_list") ||
            strstr(p->type, "va_list") || strcmp(p->canonical, "struct __va_list") == 0;
 }
 
-static bool same_type(const lw_param *a, const lw_param *b)
+static bool same_type(const lwg_param *a, const lwg_param *b)
 {
     return strcmp(a->canonical, b->canonical) == 0;
 }
 
 /* Does `twin` take f's fixed parameters, then one va_list, and return the same? */
-static bool twin_matches(const lw_function *f, const lw_function *twin)
+static bool twin_matches(const lwg_function *f, const lwg_function *twin)
 {
     if (twin->variadic || twin->nparams != f->nparams + 1)
         return false;
@@ -39,19 +39,19 @@ static bool twin_matches(const lw_function *f, const lw_function *twin)
 }
 
 typedef struct lookup {
-    lw_symindex by_symbol, by_name;
+    lwg_symindex by_symbol, by_name;
 } lookup;
 
 /* The first declaration (not a duplicate) whose symbol or name is `key`. */
-static lw_function *find_declared(const lookup *lk, const char *key)
+static lwg_function *find_declared(const lookup *lk, const char *key)
 {
-    lw_function *best = NULL;
-    const lw_symindex *ix[2] = {&lk->by_symbol, &lk->by_name};
+    lwg_function *best = NULL;
+    const lwg_symindex *ix[2] = {&lk->by_symbol, &lk->by_name};
     for (int k = 0; k < 2; k++) {
         size_t n;
-        lw_function **hits = symindex_find(ix[k], key, &n);
+        lwg_function **hits = symindex_find(ix[k], key, &n);
         for (size_t i = 0; i < n; i++)
-            if (hits[i]->skip != LW_SKIP_DUPLICATE && (!best || hits[i] < best)) {
+            if (hits[i]->skip != LWG_SKIP_DUPLICATE && (!best || hits[i] < best)) {
                 best = hits[i];
                 break;
             }
@@ -85,13 +85,13 @@ static size_t twin_candidates(const char *name, char *out[9])
     return n;
 }
 
-static bool mapped_twin(const lookup *lk, lw_function *f, const lw_va_mapping *map, size_t nmap,
+static bool mapped_twin(const lookup *lk, lwg_function *f, const lwg_va_mapping *map, size_t nmap,
                         int *error)
 {
     for (size_t m = 0; m < nmap; m++) {
         if (strcmp(map[m].symbol, f->symbol) != 0 && strcmp(map[m].symbol, f->name) != 0)
             continue;
-        lw_function *twin = find_declared(lk, map[m].twin);
+        lwg_function *twin = find_declared(lk, map[m].twin);
         if (!twin) {
             fprintf(stderr, "libwrap-gen: --va-twin %s=%s: %s is not declared by libwrap.h; "
                             "include its header or fix the name\n", map[m].symbol, map[m].twin,
@@ -110,14 +110,14 @@ static bool mapped_twin(const lookup *lk, lw_function *f, const lw_va_mapping *m
     return false;
 }
 
-int variadic_resolve(lw_inventory *inv, const lw_va_mapping *map, size_t nmap)
+int variadic_resolve(lwg_inventory *inv, const lwg_va_mapping *map, size_t nmap)
 {
     int error = 0, skipped = 0;
     lookup lk;
     symindex_build(&lk.by_symbol, inv, false);
     symindex_build(&lk.by_name, inv, true);
     for (size_t m = 0; m < nmap; m++) {
-        const lw_function *f = find_declared(&lk, map[m].symbol);
+        const lwg_function *f = find_declared(&lk, map[m].symbol);
         if (!f || !f->variadic) {
             fprintf(stderr, "libwrap-gen: --va-twin %s=%s: %s is not a declared variadic function\n",
                     map[m].symbol, map[m].twin, map[m].symbol);
@@ -125,21 +125,21 @@ int variadic_resolve(lw_inventory *inv, const lw_va_mapping *map, size_t nmap)
         }
     }
     for (size_t i = 0; i < inv->nfuncs; i++) {
-        lw_function *f = &inv->funcs[i];
-        if (!f->variadic || f->skip == LW_SKIP_DUPLICATE)
+        lwg_function *f = &inv->funcs[i];
+        if (!f->variadic || f->skip == LWG_SKIP_DUPLICATE)
             continue;
         if (!mapped_twin(&lk, f, map, nmap, &error)) {
             char *cand[9];
             size_t n = twin_candidates(f->name, cand);
             for (size_t k = 0; k < n; k++) {
-                lw_function *twin = !f->va_twin ? find_declared(&lk, cand[k]) : NULL;
+                lwg_function *twin = !f->va_twin ? find_declared(&lk, cand[k]) : NULL;
                 if (twin && twin_matches(f, twin))
                     f->va_twin = xstrdup(twin->symbol);
                 free(cand[k]);
             }
         }
-        if (!f->va_twin && f->skip == LW_WRAP && !inv->abi) {
-            function_skip(f, LW_SKIP_VARIADIC, "no va_list twin; name one with --va-twin SYM=TWIN");
+        if (!f->va_twin && f->skip == LWG_WRAP && !inv->abi) {
+            function_skip(f, LWG_SKIP_VARIADIC, "no va_list twin; name one with --va-twin SYM=TWIN");
             skipped++;
         }
     }

@@ -6,7 +6,7 @@
  * (vF, the printf family's xxxprintf -> xxxvprintf, F_v, Fv) and must take
  * F's fixed parameters followed by exactly one va_list. `--va-twin SYM=TWIN`
  * names a twin the rule misses. Variadics without a twin are skipped as
- * LW_SKIP_VARIADIC.
+ * LWG_SKIP_VARIADIC.
  */
 #ifndef LIBWRAP_VARIADIC_H
 #define LIBWRAP_VARIADIC_H
@@ -15,16 +15,16 @@
 
 #include "model/inventory.h"
 
-typedef struct lw_va_mapping {
+typedef struct lwg_va_mapping {
     const char *symbol; /* the variadic function (symbol or name) */
     const char *twin;   /* its va_list twin (symbol or name) */
-} lw_va_mapping;
+} lwg_va_mapping;
 
 /* Sets va_twin on every variadic function that has a twin and, unless the
  * inventory forwards at the ABI level (which needs no twin), skips the
  * others. A manual mapping whose twin is not declared or does not match is
  * an error: returns -1 after printing what is wrong. Returns the number of
  * variadics skipped otherwise. */
-int variadic_resolve(lw_inventory *inv, const lw_va_mapping *map, size_t nmap);
+int variadic_resolve(lwg_inventory *inv, const lwg_va_mapping *map, size_t nmap);
 
 #endif /* LIBWRAP_VARIADIC_H */

@@ -60,13 +60,13 @@ static bool is_const_char(CXType t)
     return is_const_char_kind(clang_getCanonicalType(t).kind) && clang_isConstQualifiedType(t);
 }
 
-static void set(lw_argmeta *m, lw_arg_kind kind, lw_abi_class cls)
+static void set(lwg_argmeta *m, lwg_arg_kind kind, lwg_abi_class cls)
 {
     m->kind = kind;
     m->abi_class = cls;
 }
 
-void argmeta_classify(CXType t, bool cxx, lw_argmeta *m)
+void argmeta_classify(CXType t, bool cxx, lwg_argmeta *m)
 {
     memset(m, 0, sizeof *m);
     CXType c = clang_getCanonicalType(t);
@@ -75,7 +75,7 @@ void argmeta_classify(CXType t, bool cxx, lw_argmeta *m)
     m->width = size > 0 && size < 256 ? (unsigned)size : 0;
     switch (c.kind) {
     case CXType_Void:
-        set(m, LW_ARG_NONE, LW_ABI_CLASS_NONE);
+        set(m, LWG_ARG_NONE, LWG_ABI_CLASS_NONE);
         break;
     case CXType_Bool:
     case CXType_Char_U:
@@ -86,7 +86,7 @@ void argmeta_classify(CXType t, bool cxx, lw_argmeta *m)
     case CXType_UInt:
     case CXType_ULong:
     case CXType_ULongLong:
-        set(m, LW_ARG_UNSIGNED, LW_ABI_CLASS_INTEGER);
+        set(m, LWG_ARG_UNSIGNED, LWG_ABI_CLASS_INTEGER);
         break;
     case CXType_Char_S:
     case CXType_SChar:
@@ -95,25 +95,25 @@ void argmeta_classify(CXType t, bool cxx, lw_argmeta *m)
     case CXType_Int:
     case CXType_Long:
     case CXType_LongLong:
-        set(m, LW_ARG_SIGNED, LW_ABI_CLASS_INTEGER);
+        set(m, LWG_ARG_SIGNED, LWG_ABI_CLASS_INTEGER);
         break;
     case CXType_Int128:
     case CXType_UInt128:
-        set(m, LW_ARG_NONE, LW_ABI_CLASS_INTEGER2);
+        set(m, LWG_ARG_NONE, LWG_ABI_CLASS_INTEGER2);
         break;
     case CXType_Float:
     case CXType_Double:
-        set(m, LW_ARG_DOUBLE, LW_ABI_CLASS_SSE);
+        set(m, LWG_ARG_DOUBLE, LWG_ABI_CLASS_SSE);
         break;
     case CXType_Half:
     case CXType_Float128:
-        set(m, LW_ARG_NONE, LW_ABI_CLASS_SSE);
+        set(m, LWG_ARG_NONE, LWG_ABI_CLASS_SSE);
         break;
     case CXType_LongDouble:
-        set(m, LW_ARG_NONE, LW_ABI_CLASS_MEMORY);
+        set(m, LWG_ARG_NONE, LWG_ABI_CLASS_MEMORY);
         break;
     case CXType_Enum: {
-        set(m, LW_ARG_ENUM, size > 0 && size <= 8 ? LW_ABI_CLASS_INTEGER : LW_ABI_CLASS_UNKNOWN);
+        set(m, LWG_ARG_ENUM, size > 0 && size <= 8 ? LWG_ABI_CLASS_INTEGER : LWG_ABI_CLASS_UNKNOWN);
         CXType base = clang_getCanonicalType(clang_getEnumDeclIntegerType(clang_getTypeDeclaration(c)));
         switch (base.kind) {
         case CXType_Bool:
@@ -131,8 +131,8 @@ void argmeta_classify(CXType t, bool cxx, lw_argmeta *m)
         break;
     }
     case CXType_Pointer:
-        set(m, is_const_char(clang_getPointeeType(c)) ? LW_ARG_STRING : LW_ARG_NONE,
-            LW_ABI_CLASS_INTEGER);
+        set(m, is_const_char(clang_getPointeeType(c)) ? LWG_ARG_STRING : LWG_ARG_NONE,
+            LWG_ABI_CLASS_INTEGER);
         break;
     case CXType_ConstantArray:
     case CXType_IncompleteArray:
@@ -143,14 +143,14 @@ void argmeta_classify(CXType t, bool cxx, lw_argmeta *m)
         set(m, is_const_char(clang_getArrayElementType(c)) ||
                        (clang_isConstQualifiedType(c) &&
                         is_const_char_kind(clang_getCanonicalType(clang_getArrayElementType(c)).kind))
-                   ? LW_ARG_STRING
-                   : LW_ARG_NONE,
-            LW_ABI_CLASS_INTEGER);
+                   ? LWG_ARG_STRING
+                   : LWG_ARG_NONE,
+            LWG_ABI_CLASS_INTEGER);
         m->width = 8;
         break;
     case CXType_FunctionProto:
     case CXType_FunctionNoProto:
-        set(m, LW_ARG_NONE, LW_ABI_CLASS_INTEGER);
+        set(m, LWG_ARG_NONE, LWG_ABI_CLASS_INTEGER);
         m->width = 8;
         break;
     case CXType_LValueReference:
@@ -158,67 +158,67 @@ void argmeta_classify(CXType t, bool cxx, lw_argmeta *m)
     case CXType_BlockPointer:
     case CXType_ObjCObjectPointer:
     case CXType_NullPtr:
-        set(m, LW_ARG_NONE, LW_ABI_CLASS_INTEGER);
+        set(m, LWG_ARG_NONE, LWG_ABI_CLASS_INTEGER);
         m->width = 8;
         break;
     case CXType_MemberPointer:
-        set(m, LW_ARG_NONE, size == 8 ? LW_ABI_CLASS_INTEGER : size == 16 ? LW_ABI_CLASS_INTEGER2
-                                                                           : LW_ABI_CLASS_UNKNOWN);
+        set(m, LWG_ARG_NONE, size == 8 ? LWG_ABI_CLASS_INTEGER : size == 16 ? LWG_ABI_CLASS_INTEGER2
+                                                                           : LWG_ABI_CLASS_UNKNOWN);
         break;
     case CXType_Complex: {
         enum CXTypeKind e = clang_getCanonicalType(clang_getElementType(c)).kind;
-        set(m, LW_ARG_NONE, e == CXType_Float ? LW_ABI_CLASS_SSE
-                            : e == CXType_Double ? LW_ABI_CLASS_SSE2
-                            : e == CXType_LongDouble ? LW_ABI_CLASS_MEMORY
-                                                     : LW_ABI_CLASS_UNKNOWN);
+        set(m, LWG_ARG_NONE, e == CXType_Float ? LWG_ABI_CLASS_SSE
+                            : e == CXType_Double ? LWG_ABI_CLASS_SSE2
+                            : e == CXType_LongDouble ? LWG_ABI_CLASS_MEMORY
+                                                     : LWG_ABI_CLASS_UNKNOWN);
         break;
     }
     case CXType_Vector:
     case CXType_ExtVector:
         /* Wider vectors go in %ymm or in memory, as the caller's -mavx says. */
-        set(m, LW_ARG_NONE, size > 0 && size <= 16 ? LW_ABI_CLASS_SSE : LW_ABI_CLASS_UNKNOWN);
+        set(m, LWG_ARG_NONE, size > 0 && size <= 16 ? LWG_ABI_CLASS_SSE : LWG_ABI_CLASS_UNKNOWN);
         break;
     case CXType_Record:
         /* Over 16 bytes a C struct is passed in memory; below, its fields
          * decide. A C++ class that is not trivially copyable is passed by
          * a hidden reference, which libclang does not tell. */
-        set(m, LW_ARG_NONE, !cxx && size > 16 ? LW_ABI_CLASS_MEMORY : LW_ABI_CLASS_UNKNOWN);
+        set(m, LWG_ARG_NONE, !cxx && size > 16 ? LWG_ABI_CLASS_MEMORY : LWG_ABI_CLASS_UNKNOWN);
         break;
     default:
-        set(m, LW_ARG_NONE, LW_ABI_CLASS_UNKNOWN);
+        set(m, LWG_ARG_NONE, LWG_ABI_CLASS_UNKNOWN);
         break;
     }
-    if (m->abi_class == LW_ABI_CLASS_MEMORY) {
+    if (m->abi_class == LWG_ABI_CLASS_MEMORY) {
         m->abi_size = size > 0 ? (unsigned)size : 0;
         m->abi_align = align > 8 ? (unsigned)align : 8;
         if (!m->abi_size)
-            m->abi_class = LW_ABI_CLASS_UNKNOWN;
+            m->abi_class = LWG_ABI_CLASS_UNKNOWN;
     }
-    if (m->kind == LW_ARG_STRING)
+    if (m->kind == LWG_ARG_STRING)
         m->width = 8;
-    if (m->kind != LW_ARG_NONE && (m->width == 0 || m->width > 8))
-        m->kind = LW_ARG_NONE;
+    if (m->kind != LWG_ARG_NONE && (m->width == 0 || m->width > 8))
+        m->kind = LWG_ARG_NONE;
     m->size = is_size_type(t);
 }
 
-void argmeta_fortran(lw_function *f)
+void argmeta_fortran(lwg_function *f)
 {
     size_t n = strlen(f->symbol);
     if (n < 2 || f->symbol[n - 1] != '_' || strcmp(f->symbol, f->name) != 0 || f->scope[0])
         return;
     for (size_t i = 0; i < f->nparams; i++) {
-        lw_param *p = &f->params[i];
+        lwg_param *p = &f->params[i];
         const char *t = p->canonical;
         size_t k = strlen(t);
         /* "const char *", "char *", "unsigned char *": one level of pointer to a char */
         if (k < 6 || strcmp(t + k - 6, "char *") != 0 || strstr(t, "* ") || strchr(t, '('))
             continue;
-        p->arg.kind = LW_ARG_FORTRAN_CHAR;
+        p->arg.kind = LWG_ARG_FORTRAN_CHAR;
         p->arg.width = 8;
     }
 }
 
-void argmeta_classify_result(CXType t, bool cxx, lw_argmeta *m)
+void argmeta_classify_result(CXType t, bool cxx, lwg_argmeta *m)
 {
     argmeta_classify(t, cxx, m);
     CXType c = clang_getCanonicalType(t);
@@ -228,16 +228,16 @@ void argmeta_classify_result(CXType t, bool cxx, lw_argmeta *m)
      * comes back in %rax/%rdx/%xmm0/%xmm1, long double and its complex in
      * %st0/%st1 (the class below only says "in registers"). */
     if (c.kind == CXType_LongDouble || c.kind == CXType_Complex)
-        m->abi_class = LW_ABI_CLASS_SSE2;
+        m->abi_class = LWG_ABI_CLASS_SSE2;
     else if (c.kind == CXType_Record && !cxx && size > 0 && size <= 16)
-        m->abi_class = LW_ABI_CLASS_INTEGER2;
+        m->abi_class = LWG_ABI_CLASS_INTEGER2;
 }
 
-void argmeta_pointer(lw_argmeta *m)
+void argmeta_pointer(lwg_argmeta *m)
 {
     memset(m, 0, sizeof *m);
     m->width = 8;
-    m->abi_class = LW_ABI_CLASS_INTEGER;
+    m->abi_class = LWG_ABI_CLASS_INTEGER;
 }
 
 #define LOC_GPR 0x100u
@@ -250,50 +250,50 @@ static unsigned align_up(unsigned v, unsigned a)
     return (v + a - 1) / a * a;
 }
 
-void argmeta_locate(lw_function *f)
+void argmeta_locate(lwg_function *f)
 {
     /* The result: a struct over 16 bytes is returned in memory the caller
      * provides, whose address comes first, in %rdi. Small structs and
      * long double come back in registers. A C++ class may be returned
      * through memory though small: nothing is known then. */
-    lw_argmeta *r = &f->ret_arg;
-    unsigned gpr = r->abi_class == LW_ABI_CLASS_MEMORY ? 1 : 0, sse = 0, stack = 0;
-    bool regs_known = r->abi_class != LW_ABI_CLASS_UNKNOWN, stack_known = regs_known;
-    r->abi = r->kind == LW_ARG_NONE         ? 0
-             : r->abi_class == LW_ABI_CLASS_INTEGER ? LOC_GPR
-             : r->abi_class == LW_ABI_CLASS_SSE     ? LOC_SSE
+    lwg_argmeta *r = &f->ret_arg;
+    unsigned gpr = r->abi_class == LWG_ABI_CLASS_MEMORY ? 1 : 0, sse = 0, stack = 0;
+    bool regs_known = r->abi_class != LWG_ABI_CLASS_UNKNOWN, stack_known = regs_known;
+    r->abi = r->kind == LWG_ARG_NONE         ? 0
+             : r->abi_class == LWG_ABI_CLASS_INTEGER ? LOC_GPR
+             : r->abi_class == LWG_ABI_CLASS_SSE     ? LOC_SSE
                                                     : 0;
     for (size_t i = 0; i < f->nparams; i++) {
-        lw_argmeta *m = &f->params[i].arg;
+        lwg_argmeta *m = &f->params[i].arg;
         m->abi = 0;
         bool on_stack = false;
         unsigned bytes = 8, align = 8;
         switch (m->abi_class) {
-        case LW_ABI_CLASS_INTEGER:
+        case LWG_ABI_CLASS_INTEGER:
             if (gpr < 6)
                 m->abi = regs_known ? LOC_GPR | gpr++ : 0;
             else
                 on_stack = true;
             break;
-        case LW_ABI_CLASS_INTEGER2:
+        case LWG_ABI_CLASS_INTEGER2:
             if (gpr < 5)
                 gpr += 2;
             else
                 on_stack = true, bytes = 16, align = 16;
             break;
-        case LW_ABI_CLASS_SSE:
+        case LWG_ABI_CLASS_SSE:
             if (sse < 8)
                 m->abi = regs_known ? LOC_SSE | sse++ : 0;
             else
                 on_stack = true;
             break;
-        case LW_ABI_CLASS_SSE2:
+        case LWG_ABI_CLASS_SSE2:
             if (sse < 7)
                 sse += 2;
             else
                 on_stack = true, bytes = 16;
             break;
-        case LW_ABI_CLASS_MEMORY:
+        case LWG_ABI_CLASS_MEMORY:
             on_stack = true;
             bytes = align_up(m->abi_size, 8);
             align = m->abi_align;
@@ -311,7 +311,7 @@ void argmeta_locate(lw_function *f)
                 m->abi = LOC_STACK | (stack / 8);
             stack += bytes;
         }
-        if (m->kind == LW_ARG_NONE)
+        if (m->kind == LWG_ARG_NONE)
             m->abi = 0;
     }
 }

@@ -14,25 +14,25 @@
 /* The kind, width and size flag of a value of type `t`, and how the ABI
  * passes it; `cxx`: C++ rules for classes (which may be passed by hidden
  * reference). */
-void argmeta_classify(CXType t, bool cxx, lw_argmeta *m);
+void argmeta_classify(CXType t, bool cxx, lwg_argmeta *m);
 
 /* The same for a function's result: its class says whether the caller
- * passes memory for it (LW_ABI_CLASS_MEMORY: its address comes first). */
-void argmeta_classify_result(CXType t, bool cxx, lw_argmeta *m);
+ * passes memory for it (LWG_ABI_CLASS_MEMORY: its address comes first). */
+void argmeta_classify_result(CXType t, bool cxx, lwg_argmeta *m);
 
 /* A Fortran-ABI function (a C symbol ending in '_', as gfortran and f2c
  * name them: BLAS dgemm_, LAPACK dgesdd_) takes a CHARACTER argument as a
  * char pointer without a terminating NUL, its length as a hidden argument
  * after the declared ones. Marks its char pointer parameters
- * LW_ARG_FORTRAN_CHAR so that LIBWRAP_ARGUMENTS refuses them with that
+ * LWG_ARG_FORTRAN_CHAR so that LIBWRAP_ARGUMENTS refuses them with that
  * reason instead of reading them as C strings. */
-void argmeta_fortran(lw_function *f);
+void argmeta_fortran(lwg_function *f);
 
 /* The object pointer of a C++ method. */
-void argmeta_pointer(lw_argmeta *m);
+void argmeta_pointer(lwg_argmeta *m);
 
 /* Places the parameters of `f` (the object pointer included) in registers
  * and on the stack, and its result, from their classes. */
-void argmeta_locate(lw_function *f);
+void argmeta_locate(lwg_function *f);
 
 #endif /* LIBWRAP_ARGMETA_H */

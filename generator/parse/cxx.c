@@ -49,7 +49,7 @@ char *qualified_scope(CXCursor c)
 }
 
 
-lw_func_kind cursor_func_kind(CXCursor c)
+lwg_fn_kind cursor_func_kind(CXCursor c)
 {
     switch (clang_getCursorKind(c)) {
     case CXCursor_CXXMethod: {
@@ -57,20 +57,20 @@ lw_func_kind cursor_func_kind(CXCursor c)
         bool op = strncmp(name, "operator", 8) == 0 && !parse_is_ident_char(name[8]);
         free(name);
         if (op)
-            return LW_KIND_OPERATOR;
-        return clang_CXXMethod_isStatic(c) ? LW_KIND_STATIC_METHOD : LW_KIND_METHOD;
+            return LWG_FN_OPERATOR;
+        return clang_CXXMethod_isStatic(c) ? LWG_FN_STATIC_METHOD : LWG_FN_METHOD;
     }
     case CXCursor_Constructor:
-        return LW_KIND_CONSTRUCTOR;
+        return LWG_FN_CONSTRUCTOR;
     case CXCursor_Destructor:
-        return LW_KIND_DESTRUCTOR;
+        return LWG_FN_DESTRUCTOR;
     case CXCursor_ConversionFunction:
-        return LW_KIND_OPERATOR;
+        return LWG_FN_OPERATOR;
     default: {
         char *name = cx_string(clang_getCursorSpelling(c));
         bool op = strncmp(name, "operator", 8) == 0 && !parse_is_ident_char(name[8]);
         free(name);
-        return op ? LW_KIND_OPERATOR : LW_KIND_FUNCTION;
+        return op ? LWG_FN_OPERATOR : LWG_FN_FUNCTION;
     }
     }
 }
@@ -93,7 +93,7 @@ bool takes_this(CXCursor c)
 /* At the ABI level a member function takes the object pointer first: the
  * wrapper declares it as an ordinary parameter, const-qualified for a const
  * method, spelled from the class's canonical (fully qualified) type. */
-bool prepend_this(lw_function *f, CXCursor c, char **why)
+bool prepend_this(lwg_function *f, CXCursor c, char **why)
 {
     CXCursor cls = clang_getCursorSemanticParent(c);
     const char *hidden = declarator_inaccessible(cls);
@@ -108,13 +108,13 @@ bool prepend_this(lw_function *f, CXCursor c, char **why)
         return false;
     }
     bool is_const = clang_CXXMethod_isConst(c) != 0; /* 0 for constructors and destructors */
-    lw_param *params = xcalloc(f->nparams + 1, sizeof *params);
+    lwg_param *params = xcalloc(f->nparams + 1, sizeof *params);
     if (f->nparams)
         memcpy(params + 1, f->params, f->nparams * sizeof *params);
     free(f->params);
     f->params = params;
     f->nparams++;
-    lw_param *p = &params[0];
+    lwg_param *p = &params[0];
     p->name = xstrdup("this");
     p->type = xstrdup_printf("%s%s *", is_const ? "const " : "", type);
     p->canonical = xstrdup(p->type);
@@ -127,9 +127,9 @@ bool prepend_this(lw_function *f, CXCursor c, char **why)
 
 /* Why a C++ function cannot be wrapped though it is declared with external
  * linkage, or NULL: the checks that need the cursor's context. */
-const char *cxx_unwrappable(CXCursor c, lw_skip *why)
+const char *cxx_unwrappable(CXCursor c, lwg_skip *why)
 {
-    *why = LW_SKIP_UNSUPPORTED;
+    *why = LWG_SKIP_UNSUPPORTED;
     /* Deleted functions report themselves as not available. */
     if (clang_getCursorAvailability(c) == CXAvailability_NotAvailable)
         return "deleted function";
@@ -143,7 +143,7 @@ const char *cxx_unwrappable(CXCursor c, lw_skip *why)
         if (k == CXCursor_ClassTemplate || k == CXCursor_ClassTemplatePartialSpecialization)
             return "member of a class template: only instantiations have symbols";
         if (k == CXCursor_Namespace && clang_Cursor_isAnonymous(p)) {
-            *why = LW_SKIP_STATIC;
+            *why = LWG_SKIP_STATIC;
             return "in an anonymous namespace";
         }
     }
@@ -174,9 +174,9 @@ bool has_virtual_base(CXCursor cls)
     return found;
 }
 
-static lw_param param_copy(const lw_param *p)
+static lwg_param param_copy(const lwg_param *p)
 {
-    return (lw_param){xstrdup(p->name), p->name_invented, xstrdup(p->type), xstrdup(p->canonical),
+    return (lwg_param){xstrdup(p->name), p->name_invented, xstrdup(p->type), xstrdup(p->canonical),
                       xstrdup(p->decl), xstrdup(p->fwd), p->arg};
 }
 
@@ -197,13 +197,13 @@ void add_structor_variants(visit_ctx *ctx, CXCursor c)
         const char *sym = clang_getCString(set->Strings[i]);
         if (!sym || !sym[0])
             continue;
-        lw_function *f;
+        lwg_function *f;
         if (i == 0) {
             f = &ctx->inv->funcs[first];
             free(f->symbol);
         } else {
             f = inventory_add(ctx->inv); /* may move the array: copy from the index */
-            const lw_function *g = &ctx->inv->funcs[first];
+            const lwg_function *g = &ctx->inv->funcs[first];
             *f = *g;
             f->name = xstrdup(g->name);
             f->scope = xstrdup(g->scope);
@@ -279,7 +279,7 @@ static bool starts_after_extern(CXTranslationUnit tu, const CXToken *tok, unsign
     return yes;
 }
 
-void list_function_instantiations(CXTranslationUnit tu, lw_inventory *inv)
+void list_function_instantiations(CXTranslationUnit tu, lwg_inventory *inv)
 {
     CXToken *tok = NULL;
     unsigned n = 0;
@@ -359,7 +359,7 @@ void list_function_instantiations(CXTranslationUnit tu, lw_inventory *inv)
         CXString file;
         unsigned line = 0, col = 0;
         clang_getPresumedLocation(clang_getTokenLocation(tu, tok[i]), &file, &line, &col);
-        lw_function *f = inventory_add(inv);
+        lwg_function *f = inventory_add(inv);
         f->name = sb_steal(&name);
         f->symbol = xstrdup(f->name);
         f->scope = xstrdup("");
@@ -372,7 +372,7 @@ void list_function_instantiations(CXTranslationUnit tu, lw_inventory *inv)
                                       "the library, but libclang gives no declaration of it; not wrapped",
                                       decl.s ? decl.s : "");
         sb_free(&decl);
-        function_skip(f, LW_SKIP_UNSUPPORTED, detail);
+        function_skip(f, LWG_SKIP_UNSUPPORTED, detail);
         free(detail);
         i = end;
     }
@@ -408,19 +408,19 @@ static enum CXChildVisitResult instantiation_member(CXCursor c, CXCursor parent,
         plain = named;
     }
     for (size_t i = first; i < ctx->inv->nfuncs; i++) {
-        lw_function *f = &ctx->inv->funcs[i];
+        lwg_function *f = &ctx->inv->funcs[i];
         free(f->name);
         free(f->scope);
         free(f->symbol);
         f->scope = xstrdup(ic->type);
         f->name = xstrdup_printf("%s::%s", ic->type, plain);
         f->symbol = xstrdup(f->name);
-        f->skip = LW_WRAP;
+        f->skip = LWG_WRAP;
         char *detail = xstrdup_printf("member of the explicit instantiation %s: exported by the "
                                       "library, but libclang gives neither its declaration nor its "
                                       "symbol; not wrapped",
                                       ic->type);
-        function_skip(f, LW_SKIP_UNSUPPORTED, detail);
+        function_skip(f, LWG_SKIP_UNSUPPORTED, detail);
         free(detail);
         char *usr = xstrdup_printf("%s %s", ctx->usr[i] ? ctx->usr[i] : "", ic->type);
         free(ctx->usr[i]);

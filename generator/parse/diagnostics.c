@@ -189,7 +189,7 @@ static char *dropped_declaration_name(const char *text, size_t len, size_t offse
  * listed, under its own reason, with the error: nothing is lost silently.
  * Added after the duplicates are marked: it never hides another
  * declaration of the same name. */
-void list_dropped_declarations(lw_inventory *inv, parse_errors *pe, const char *text,
+void list_dropped_declarations(lwg_inventory *inv, parse_errors *pe, const char *text,
                                       size_t len)
 {
     for (size_t i = 0; i < pe->n; i++) {
@@ -206,7 +206,7 @@ void list_dropped_declarations(lw_inventory *inv, parse_errors *pe, const char *
             free(name);
             continue;
         }
-        lw_function *f = inventory_add(inv);
+        lwg_function *f = inventory_add(inv);
         f->name = name;
         f->symbol = xstrdup(name);
         f->scope = xstrdup("");
@@ -221,7 +221,7 @@ void list_dropped_declarations(lw_inventory *inv, parse_errors *pe, const char *
         f->declarator = xstrdup("");
         char *detail = xstrdup_printf("%s: %s; libclang dropped the declaration",
                                       e->where ? e->where : "?", e->msg);
-        function_skip(f, LW_SKIP_DIAGNOSTIC, detail);
+        function_skip(f, LWG_SKIP_DIAGNOSTIC, detail);
         free(detail);
         e->used = true;
         print_error(e, "warning: declaration left out");

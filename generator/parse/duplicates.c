@@ -27,7 +27,7 @@ static int cmp_usr(const void *pa, const void *pb)
  * reports the label only on the declarations that follow it, while the
  * compiler binds every call to it, so all declarations of an entity take
  * the symbol of the last one. */
-void unify_redeclarations(lw_inventory *inv, char **usr)
+void unify_redeclarations(lwg_inventory *inv, char **usr)
 {
     usr_entry *e = xmalloc((inv->nfuncs ? inv->nfuncs : 1) * sizeof *e);
     for (size_t i = 0; i < inv->nfuncs; i++)
@@ -39,7 +39,7 @@ void unify_redeclarations(lw_inventory *inv, char **usr)
             j++;
         const char *last = inv->funcs[e[j - 1].index].symbol;
         for (size_t k = i; k + 1 < j; k++) {
-            lw_function *f = &inv->funcs[e[k].index];
+            lwg_function *f = &inv->funcs[e[k].index];
             if (strcmp(f->symbol, last) != 0) {
                 free(f->symbol);
                 f->symbol = xstrdup(last);
@@ -51,18 +51,18 @@ void unify_redeclarations(lw_inventory *inv, char **usr)
 }
 
 /* The same symbol declared twice: the first declaration is kept. */
-void mark_duplicates(lw_inventory *inv)
+void mark_duplicates(lwg_inventory *inv)
 {
-    lw_symindex ix;
+    lwg_symindex ix;
     symindex_build(&ix, inv, false);
     for (size_t i = 0; i < ix.n;) {
         size_t n;
-        lw_function **same = symindex_find(&ix, ix.sorted[i]->symbol, &n);
-        const lw_function *g = same[0];
+        lwg_function **same = symindex_find(&ix, ix.sorted[i]->symbol, &n);
+        const lwg_function *g = same[0];
         const char *base = strrchr(g->file, '/');
         for (size_t k = 1; k < n; k++) {
             /* Overrides any other reason: the kept declaration speaks. */
-            same[k]->skip = LW_SKIP_DUPLICATE;
+            same[k]->skip = LWG_SKIP_DUPLICATE;
             free(same[k]->skip_detail);
             same[k]->skip_detail =
                 xstrdup_printf("first declared at %s:%u", base ? base + 1 : g->file, g->line);

@@ -61,15 +61,15 @@ unsigned stopping_errors(const parse_errors *pe);
 /* The first error within [begin, end] of libwrap.i, or NULL. */
 parse_error *error_within(parse_errors *pe, unsigned begin, unsigned end);
 /* Function declarations libclang dropped, listed as not parsing. */
-void list_dropped_declarations(lw_inventory *inv, parse_errors *pe, const char *text, size_t len);
+void list_dropped_declarations(lwg_inventory *inv, parse_errors *pe, const char *text, size_t len);
 /* Warns of the errors no declaration was left out for. */
 void warn_unused_errors(const parse_errors *pe);
 
 /* ---- visitor.c ---- */
 
 typedef struct visit_ctx {
-    lw_inventory *inv;
-    const lw_parse_options *opt;
+    lwg_inventory *inv;
+    const lwg_parse_options *opt;
     bool cxx;
     char **usr;      /* per function: the entity's USR (redeclarations share it) */
     size_t usr_cap;
@@ -86,13 +86,13 @@ enum CXChildVisitResult decl_visitor(CXCursor c, CXCursor parent, CXClientData d
 
 /* The enclosing namespaces and classes of c, "a::B"; "" at file scope. */
 char *qualified_scope(CXCursor c);
-lw_func_kind cursor_func_kind(CXCursor c);
+lwg_fn_kind cursor_func_kind(CXCursor c);
 /* Does the member function take the object pointer (`this`)? */
 bool takes_this(CXCursor c);
 /* Adds `this` as the first parameter (ABI level); false with *why set. */
-bool prepend_this(lw_function *f, CXCursor c, char **why);
+bool prepend_this(lwg_function *f, CXCursor c, char **why);
 /* Why a C++ function with external linkage cannot be wrapped, or NULL. */
-const char *cxx_unwrappable(CXCursor c, lw_skip *why);
+const char *cxx_unwrappable(CXCursor c, lwg_skip *why);
 /* Has the class a virtual base (its structors take a VTT)? */
 bool has_virtual_base(CXCursor cls);
 /* The Itanium ABI variants of the constructor or destructor just added. */
@@ -102,13 +102,13 @@ bool explicit_instantiation(CXCursor c);
 /* The members of explicit instantiation c, listed as unsupported. */
 void list_instantiation_members(visit_ctx *ctx, CXCursor c);
 /* Explicit instantiations of function templates, found in the tokens. */
-void list_function_instantiations(CXTranslationUnit tu, lw_inventory *inv);
+void list_function_instantiations(CXTranslationUnit tu, lwg_inventory *inv);
 
 /* ---- duplicates.c ---- */
 
 /* All declarations of an entity take the symbol of the last one. */
-void unify_redeclarations(lw_inventory *inv, char **usr);
+void unify_redeclarations(lwg_inventory *inv, char **usr);
 /* The same symbol declared twice: the first declaration is kept. */
-void mark_duplicates(lw_inventory *inv);
+void mark_duplicates(lwg_inventory *inv);
 
 #endif /* LIBWRAP_GEN_PARSE_INTERNAL_H */

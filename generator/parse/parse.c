@@ -31,7 +31,7 @@ static char *read_source(const char *path, size_t *len)
 }
 
 
-int parse_inventory(lw_inventory *inv, const lw_parse_options *opt)
+int parse_inventory(lwg_inventory *inv, const lwg_parse_options *opt)
 {
     int rc = -1;
     bool cxx = parse_language_is_cxx(opt->language);

@@ -14,18 +14,18 @@
 
 #include "model/inventory.h"
 
-typedef struct lw_parse_options {
+typedef struct lwg_parse_options {
     const char *source;          /* the .i file */
     const char *language;        /* "c", "c++", or a standard: "c11", "gnu++17" */
     const char *const *declare_void; /* unprototyped SYM() to read as SYM(void) */
     size_t n_declare_void;
     bool abi;                    /* ABI-level forwarding: no type needs spelling */
-} lw_parse_options;
+} lwg_parse_options;
 
 /* Returns 0, or -1 after printing clang's diagnostics (PRESUMED-FILE:LINE:COL:
  * error: ...) or what else went wrong to stderr. Fills inv->source,
  * inv->language and inv->funcs; inv->header is set by scope. */
-int parse_inventory(lw_inventory *inv, const lw_parse_options *opt);
+int parse_inventory(lwg_inventory *inv, const lwg_parse_options *opt);
 
 
 #endif /* LIBWRAP_PARSE_H */

@@ -22,7 +22,7 @@ typedef struct scope_file {
     char *why;       /* reason when out of scope */
 } scope_file;
 
-struct lw_scope {
+struct lwg_scope {
     scope_file *files;
     size_t nfiles, cap;
     int primary;     /* libwrap.h */
@@ -72,7 +72,7 @@ static bool is_standard_name(const char *rel)
 /* Is `path` a header of the C/C++ library or of the compiler? System
  * include directories: /usr/include, /usr/local/include, the multiarch
  * directory below them, and the user's -isystem directories. */
-static bool is_standard_header(const lw_scope *s, const char *path)
+static bool is_standard_header(const lwg_scope *s, const char *path)
 {
     if (strstr(path, "/lib/gcc/") || strstr(path, "/lib/clang/") ||
         (strstr(path, "/lib/llvm") && strstr(path, "/include/")))
@@ -93,7 +93,7 @@ static bool is_standard_header(const lw_scope *s, const char *path)
     return is_standard_name(rel);
 }
 
-static int find_file(const lw_scope *s, const char *name)
+static int find_file(const lwg_scope *s, const char *name)
 {
     for (size_t i = s->nfiles; i-- > 0;)
         if (strcmp(s->files[i].name, name) == 0)
@@ -101,7 +101,7 @@ static int find_file(const lw_scope *s, const char *name)
     return -1;
 }
 
-static int add_file(lw_scope *s, const char *name, int parent)
+static int add_file(lwg_scope *s, const char *name, int parent)
 {
     if (s->nfiles == s->cap) {
         s->cap = s->cap ? s->cap * 2 : 64;
@@ -143,7 +143,7 @@ static bool is_system_dir(const char *dir)
 
 /* Adds an -I directory unless it is a system one (is_system_dir): a system
  * directory given with -I leaves the scope as it is without -I. */
-static void add_idir(lw_scope *s, const char *dir)
+static void add_idir(lwg_scope *s, const char *dir)
 {
     char resolved[PATH_MAX];
     const char *real = realpath(dir, resolved) ? resolved : dir;
@@ -160,9 +160,9 @@ static void add_idir(lw_scope *s, const char *dir)
 /* Keeps the -I and -isystem directories of cppflags, split as the link
  * line is (words_split: one splitter, one answer to an unterminated
  * quote). Returns 0, or -1 after the message. */
-static int collect_idirs(lw_scope *s, const char *cppflags)
+static int collect_idirs(lwg_scope *s, const char *cppflags)
 {
-    lw_strv words = {0};
+    lwg_strv words = {0};
     if (words_split(cppflags, "--cppflags", &words) != 0)
         return -1;
     int want_arg = 0; /* the next word is: 1 an -I dir, 2 an -isystem dir */
@@ -182,7 +182,7 @@ static int collect_idirs(lw_scope *s, const char *cppflags)
     return 0;
 }
 
-static bool under_idir(const lw_scope *s, const char *file)
+static bool under_idir(const lwg_scope *s, const char *file)
 {
     char resolved[PATH_MAX];
     const char *path = realpath(file, resolved) ? resolved : file;
@@ -235,7 +235,7 @@ static int parse_marker(const char *line, strbuf *name)
 /* Decides the scope of each file in inclusion order: parents come first.
  * `named_nonstandard`: libwrap.h declares functions itself; naming another
  * header than a standard one has the same effect (see scope.h). */
-static void decide(lw_scope *s, bool named_nonstandard)
+static void decide(lwg_scope *s, bool named_nonstandard)
 {
     for (size_t i = 0; i < s->nfiles; i++)
         if (s->files[i].parent == s->primary && !s->files[i].standard)
@@ -260,14 +260,14 @@ static void decide(lw_scope *s, bool named_nonstandard)
     }
 }
 
-lw_scope *scope_load(const char *source, const char *cppflags)
+lwg_scope *scope_load(const char *source, const char *cppflags)
 {
     FILE *fp = fopen(source, "r");
     if (!fp) {
         fprintf(stderr, "libwrap-gen: %s: %s\n", source, strerror(errno));
         return NULL;
     }
-    lw_scope *s = xcalloc(1, sizeof *s);
+    lwg_scope *s = xcalloc(1, sizeof *s);
     s->primary = -1;
     if (collect_idirs(s, cppflags) != 0) {
         fclose(fp);
@@ -318,7 +318,7 @@ lw_scope *scope_load(const char *source, const char *cppflags)
     return s;
 }
 
-void scope_free(lw_scope *s)
+void scope_free(lwg_scope *s)
 {
     if (!s)
         return;
@@ -336,12 +336,12 @@ void scope_free(lw_scope *s)
     free(s);
 }
 
-const char *scope_primary(const lw_scope *s)
+const char *scope_primary(const lwg_scope *s)
 {
     return s->files[s->primary].name;
 }
 
-bool scope_contains(const lw_scope *s, const char *file, const char **why)
+bool scope_contains(const lwg_scope *s, const char *file, const char **why)
 {
     int idx = file ? find_file(s, file) : -1;
     if (idx < 0) {
@@ -363,7 +363,7 @@ static char *absolute_path(const char *name)
     return xstrdup(realpath(name, resolved) ? resolved : name);
 }
 
-size_t scope_apply(lw_inventory *inv, lw_scope *s)
+size_t scope_apply(lwg_inventory *inv, lwg_scope *s)
 {
     size_t n = 0;
     bool primary_declares = false;
@@ -384,7 +384,7 @@ size_t scope_apply(lw_inventory *inv, lw_scope *s)
     inv->header = absolute_path(scope_primary(s));
     char *last_name = NULL, *last_abs = NULL;
     for (size_t i = 0; i < inv->nfuncs; i++) {
-        lw_function *g = &inv->funcs[i];
+        lwg_function *g = &inv->funcs[i];
         const char *why = NULL;
         bool in = scope_contains(s, g->file, &why);
         if (g->file) {
@@ -399,14 +399,14 @@ size_t scope_apply(lw_inventory *inv, lw_scope *s)
             g->file = xstrdup(last_abs);
         }
         if (in)
-            n += inv->funcs[i].skip != LW_SKIP_DUPLICATE;
-        else if (inv->funcs[i].skip != LW_SKIP_DUPLICATE) {
+            n += inv->funcs[i].skip != LWG_SKIP_DUPLICATE;
+        else if (inv->funcs[i].skip != LWG_SKIP_DUPLICATE) {
             /* The scope is the first reason a user looks for: it replaces
              * reasons found in the declaration (static inline in a system
              * header is not worth a mention). */
-            lw_function *f = &inv->funcs[i];
-            f->skip = LW_WRAP;
-            function_skip(f, LW_SKIP_OUT_OF_SCOPE, why);
+            lwg_function *f = &inv->funcs[i];
+            f->skip = LWG_WRAP;
+            function_skip(f, LWG_SKIP_OUT_OF_SCOPE, why);
         }
     }
     free(last_name);

@@ -20,26 +20,26 @@
 
 #include "model/inventory.h"
 
-typedef struct lw_scope lw_scope;
+typedef struct lwg_scope lwg_scope;
 
 /* Reads the line markers of `source`; `cppflags` gives the -I directories
  * (may be NULL). Returns NULL after printing why to stderr. */
-lw_scope *scope_load(const char *source, const char *cppflags);
-void scope_free(lw_scope *scope);
+lwg_scope *scope_load(const char *source, const char *cppflags);
+void scope_free(lwg_scope *scope);
 
 /* The primary file (the first line marker): libwrap.h. */
-const char *scope_primary(const lw_scope *scope);
+const char *scope_primary(const lwg_scope *scope);
 
 /* Is `file` (as the line markers spell it) in scope? If not and `why` is
  * given, *why points to a reason owned by the scope. Valid after
  * scope_apply. */
-bool scope_contains(const lw_scope *scope, const char *file, const char **why);
+bool scope_contains(const lwg_scope *scope, const char *file, const char **why);
 
 /* Decides the scope of every header (it depends on whether libwrap.h
  * declares functions itself), sets inv->header, makes every function's
  * file an absolute path and marks out-of-scope functions
- * LW_SKIP_OUT_OF_SCOPE.
+ * LWG_SKIP_OUT_OF_SCOPE.
  * Returns the number of functions in scope, duplicates not counted. */
-size_t scope_apply(lw_inventory *inv, lw_scope *scope);
+size_t scope_apply(lwg_inventory *inv, lwg_scope *scope);
 
 #endif /* LIBWRAP_SCOPE_H */

@@ -19,7 +19,7 @@
  * are ignored. */
 typedef struct attr_scan {
     CXTranslationUnit tu;
-    lw_function *f;
+    lwg_function *f;
     bool signal;  /* annotated as a Qt signal (Q_SIGNAL) */
 } attr_scan;
 
@@ -43,7 +43,7 @@ static void scan_attribute(attr_scan *as, CXCursor attr)
     char **s = xcalloc(ntoks, sizeof *s);
     for (unsigned i = 0; i < ntoks; i++)
         s[i] = cx_string(clang_getTokenSpelling(as->tu, toks[i]));
-    lw_function *f = as->f;
+    lwg_function *f = as->f;
     if (token_is(s[0], "noreturn") || strcmp(s[0], "_Noreturn") == 0)
         f->noreturn = true;
     else if (token_is(s[0], "deprecated"))
@@ -96,7 +96,7 @@ static enum CXChildVisitResult signal_visitor(CXCursor c, CXCursor parent, CXCli
 }
 
 
-static bool declared_void(const lw_parse_options *opt, const char *symbol, const char *name)
+static bool declared_void(const lwg_parse_options *opt, const char *symbol, const char *name)
 {
     for (size_t i = 0; i < opt->n_declare_void; i++)
         if (strcmp(opt->declare_void[i], symbol) == 0 || strcmp(opt->declare_void[i], name) == 0)
@@ -104,7 +104,7 @@ static bool declared_void(const lw_parse_options *opt, const char *symbol, const
     return false;
 }
 
-static bool fill_params(lw_function *f, CXCursor c, bool cxx, char **why)
+static bool fill_params(lwg_function *f, CXCursor c, bool cxx, char **why)
 {
     int n = clang_Cursor_getNumArguments(c);
     if (n <= 0)
@@ -113,7 +113,7 @@ static bool fill_params(lw_function *f, CXCursor c, bool cxx, char **why)
     for (int i = 0; i < n; i++) {
         CXCursor a = clang_Cursor_getArgument(c, (unsigned)i);
         CXType t = clang_getCursorType(a);
-        lw_param *p = &f->params[f->nparams++];
+        lwg_param *p = &f->params[f->nparams++];
         p->name = cx_string(clang_getCursorSpelling(a));
         if (!p->name[0]) {
             free(p->name);
@@ -133,7 +133,7 @@ static bool fill_params(lw_function *f, CXCursor c, bool cxx, char **why)
     return true;
 }
 
-static char *build_declarator(lw_function *f, CXType ret, char **why)
+static char *build_declarator(lwg_function *f, CXType ret, char **why)
 {
     strbuf sb = STRBUF_INIT;
     sb_put(&sb, "@@(");
@@ -156,7 +156,7 @@ static char *build_declarator(lw_function *f, CXType ret, char **why)
 
 void add_function(visit_ctx *ctx, CXCursor c)
 {
-    lw_function *f = inventory_add(ctx->inv);
+    lwg_function *f = inventory_add(ctx->inv);
     if (ctx->inv->nfuncs > ctx->usr_cap) {
         ctx->usr_cap = ctx->inv->cap;
         ctx->usr = xrealloc(ctx->usr, ctx->usr_cap * sizeof *ctx->usr);
@@ -201,7 +201,7 @@ void add_function(visit_ctx *ctx, CXCursor c)
     enum CX_StorageClass sc = clang_Cursor_getStorageClass(c);
     enum CX_StorageClass def_sc = has_def ? clang_Cursor_getStorageClass(def) : sc;
     /* `static` on a member function is not internal linkage. */
-    f->is_static = f->kind == LW_KIND_FUNCTION && (sc == CX_SC_Static || def_sc == CX_SC_Static);
+    f->is_static = f->kind == LWG_FN_FUNCTION && (sc == CX_SC_Static || def_sc == CX_SC_Static);
     f->is_inline = clang_Cursor_isFunctionInlined(c) || (has_def && clang_Cursor_isFunctionInlined(def));
     enum CXVisibilityKind vis = clang_getCursorVisibility(c);
     f->hidden = vis == CXVisibility_Hidden; /* libclang folds "internal" into hidden */
@@ -234,19 +234,19 @@ void add_function(visit_ctx *ctx, CXCursor c)
     if (params_ok)
         f->declarator = build_declarator(f, ret, &why);
 
-    lw_skip cxx_why = LW_WRAP;
+    lwg_skip cxx_why = LWG_WRAP;
     const char *cxx_detail = ctx->cxx ? cxx_unwrappable(c, &cxx_why) : NULL;
     if (error || clang_isInvalidDeclaration(c)) {
         char *detail = error ? xstrdup_printf("%s: %s", error->where ? error->where : "?", error->msg)
                              : xstrdup("libclang marked the declaration invalid");
-        function_skip(f, LW_SKIP_DIAGNOSTIC, detail);
+        function_skip(f, LWG_SKIP_DIAGNOSTIC, detail);
         free(detail);
         if (error && !error->used)
             print_error(error, "warning: declaration left out");
         if (error)
             error->used = true;
     } else if (strncmp(f->name, "__builtin_", 10) == 0)
-        function_skip(f, LW_SKIP_BUILTIN, NULL);
+        function_skip(f, LWG_SKIP_BUILTIN, NULL);
     else if (cxx_detail)
         function_skip(f, cxx_why, cxx_detail);
     else if (f->is_inline &&
@@ -254,29 +254,29 @@ void add_function(visit_ctx *ctx, CXCursor c)
         /* GNU `extern inline` (gmp) is wrappable: the library exports an
          * out-of-line definition, and calls the compiler inlines are the
          * only ones missed. Every other inline has no symbol to intercept. */
-        function_skip(f, LW_SKIP_INLINE, NULL);
+        function_skip(f, LWG_SKIP_INLINE, NULL);
     else if (f->is_static)
-        function_skip(f, LW_SKIP_STATIC, NULL);
+        function_skip(f, LWG_SKIP_STATIC, NULL);
     else if (f->hidden)
-        function_skip(f, LW_SKIP_HIDDEN, NULL);
+        function_skip(f, LWG_SKIP_HIDDEN, NULL);
     else if (f->unprototyped)
-        function_skip(f, LW_SKIP_UNPROTOTYPED,
+        function_skip(f, LWG_SKIP_UNPROTOTYPED,
                       "declared without a prototype; use --declare-void if it takes no arguments");
     else if (!f->declarator && !ctx->opt->abi)
-        function_skip(f, LW_SKIP_UNSUPPORTED, why ? why : "type cannot be spelled");
+        function_skip(f, LWG_SKIP_UNSUPPORTED, why ? why : "type cannot be spelled");
     else if (signal)
-        function_skip(f, LW_SKIP_SIGNAL,
+        function_skip(f, LWG_SKIP_SIGNAL,
                       "QObject::connect finds a signal by its address, which a wrapper would change");
     else if (clang_getCursorKind(c) == CXCursor_CXXMethod && clang_CXXMethod_isPureVirtual(c))
-        function_skip(f, LW_SKIP_UNSUPPORTED, "pure virtual: no definition to call");
-    else if ((f->kind == LW_KIND_CONSTRUCTOR || f->kind == LW_KIND_DESTRUCTOR) && !ctx->opt->abi &&
+        function_skip(f, LWG_SKIP_UNSUPPORTED, "pure virtual: no definition to call");
+    else if ((f->kind == LWG_FN_CONSTRUCTOR || f->kind == LWG_FN_DESTRUCTOR) && !ctx->opt->abi &&
              has_virtual_base(clang_getCursorSemanticParent(c)))
-        function_skip(f, LW_SKIP_UNSUPPORTED,
+        function_skip(f, LWG_SKIP_UNSUPPORTED,
                       "class with virtual bases: its constructors and destructors take a VTT");
     free(why);
     if (!f->declarator)
         f->declarator = xstrdup("");
-    if (f->kind == LW_KIND_CONSTRUCTOR || f->kind == LW_KIND_DESTRUCTOR)
+    if (f->kind == LWG_FN_CONSTRUCTOR || f->kind == LWG_FN_DESTRUCTOR)
         add_structor_variants(ctx, c);
 }
 

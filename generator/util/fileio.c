@@ -63,7 +63,7 @@ int write_file_atomically(const char *path, const char *data, size_t len)
     return ok ? 0 : -1;
 }
 
-int read_file_lines(const char *path, lw_lines *t)
+int read_file_lines(const char *path, lwg_lines *t)
 {
     size_t len = 0;
     t->n = 0;
@@ -86,7 +86,7 @@ int read_file_lines(const char *path, lw_lines *t)
     return 0;
 }
 
-void lines_free(lw_lines *t)
+void lines_free(lwg_lines *t)
 {
     free(t->text);
     free(t->line);

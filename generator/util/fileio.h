@@ -15,15 +15,15 @@ char *read_whole_file(const char *path, size_t *len);
 
 /* A file split into lines: line[k] is line k+1, NUL-terminated (the '\n'
  * replaced), all in one buffer. */
-typedef struct lw_lines {
+typedef struct lwg_lines {
     char *text;
     const char **line;
     size_t n;
-} lw_lines;
+} lwg_lines;
 
 /* Reads path into *t. Returns 0, or -1 with errno set (callers print). */
-int read_file_lines(const char *path, lw_lines *t);
-void lines_free(lw_lines *t);
+int read_file_lines(const char *path, lwg_lines *t);
+void lines_free(lwg_lines *t);
 
 /* Writes len bytes of data to path atomically. Returns 0, or -1 after
  * printing "libwrap-gen: PATH: what" to stderr (no temporary file is left). */

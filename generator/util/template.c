@@ -27,18 +27,18 @@
 typedef struct tvar {
     char *name;
     char *value;      /* scalar, or NULL for a list */
-    lw_tvars **items; /* list items */
+    lwg_tvars **items; /* list items */
     size_t nitems, cap;
 } tvar;
 
-struct lw_tvars {
+struct lwg_tvars {
     tvar *v;
     size_t n, cap;
 };
 
-lw_tvars *tvars_new(void)
+lwg_tvars *tvars_new(void)
 {
-    return xcalloc(1, sizeof(lw_tvars));
+    return xcalloc(1, sizeof(lwg_tvars));
 }
 
 static void tvar_clear(tvar *t)
@@ -52,7 +52,7 @@ static void tvar_clear(tvar *t)
     t->nitems = t->cap = 0;
 }
 
-void tvars_free(lw_tvars *vars)
+void tvars_free(lwg_tvars *vars)
 {
     if (!vars)
         return;
@@ -64,7 +64,7 @@ void tvars_free(lw_tvars *vars)
     free(vars);
 }
 
-static tvar *tvar_find(const lw_tvars *vars, const char *name, size_t len)
+static tvar *tvar_find(const lwg_tvars *vars, const char *name, size_t len)
 {
     for (size_t i = 0; i < vars->n; i++)
         if (strlen(vars->v[i].name) == len && memcmp(vars->v[i].name, name, len) == 0)
@@ -72,7 +72,7 @@ static tvar *tvar_find(const lw_tvars *vars, const char *name, size_t len)
     return NULL;
 }
 
-static tvar *tvar_get(lw_tvars *vars, const char *name)
+static tvar *tvar_get(lwg_tvars *vars, const char *name)
 {
     tvar *t = tvar_find(vars, name, strlen(name));
     if (t)
@@ -87,14 +87,14 @@ static tvar *tvar_get(lw_tvars *vars, const char *name)
     return t;
 }
 
-void tvars_set(lw_tvars *vars, const char *name, const char *value)
+void tvars_set(lwg_tvars *vars, const char *name, const char *value)
 {
     tvar *t = tvar_get(vars, name);
     tvar_clear(t);
     t->value = xstrdup(value ? value : "");
 }
 
-void tvars_setf(lw_tvars *vars, const char *name, const char *fmt, ...)
+void tvars_setf(lwg_tvars *vars, const char *name, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -110,12 +110,12 @@ void tvars_setf(lw_tvars *vars, const char *name, const char *fmt, ...)
     t->value = s;
 }
 
-void tvars_set_bool(lw_tvars *vars, const char *name, bool value)
+void tvars_set_bool(lwg_tvars *vars, const char *name, bool value)
 {
     tvars_set(vars, name, value ? "1" : "");
 }
 
-void tvars_list(lw_tvars *vars, const char *name)
+void tvars_list(lwg_tvars *vars, const char *name)
 {
     tvar *t = tvar_get(vars, name);
     if (t->value) {
@@ -124,7 +124,7 @@ void tvars_list(lw_tvars *vars, const char *name)
     }
 }
 
-lw_tvars *tvars_append(lw_tvars *vars, const char *name)
+lwg_tvars *tvars_append(lwg_tvars *vars, const char *name)
 {
     tvars_list(vars, name);
     tvar *t = tvar_find(vars, name, strlen(name));
@@ -132,7 +132,7 @@ lw_tvars *tvars_append(lw_tvars *vars, const char *name)
         t->cap = t->cap ? 2 * t->cap : 16;
         t->items = xrealloc(t->items, t->cap * sizeof *t->items);
     }
-    lw_tvars *item = tvars_new();
+    lwg_tvars *item = tvars_new();
     t->items[t->nitems++] = item;
     return item;
 }
@@ -328,7 +328,7 @@ static int parse_block(parser *ps, nodelist *out, dir_kind *ended, size_t *ended
 /* ---- rendering ---- */
 
 typedef struct scope {
-    const lw_tvars *vars;
+    const lwg_tvars *vars;
     const struct scope *up;
 } scope;
 
@@ -426,7 +426,7 @@ static int render_list(renderer *r, const nodelist *l, const scope *sc)
     return 0;
 }
 
-int template_render(const char *text, size_t len, const char *origin, const lw_tvars *vars,
+int template_render(const char *text, size_t len, const char *origin, const lwg_tvars *vars,
                     char **out, size_t *outlen)
 {
     parser ps = {text, text + len, text, origin, 0};
@@ -451,7 +451,7 @@ int template_render(const char *text, size_t len, const char *origin, const lw_t
     return 0;
 }
 
-int template_render_file(const char *path, const lw_tvars *vars, char **out, size_t *outlen)
+int template_render_file(const char *path, const lwg_tvars *vars, char **out, size_t *outlen)
 {
     size_t len;
     char *text = read_whole_file(path, &len);

@@ -20,34 +20,34 @@
 #include <stddef.h>
 
 /* A set of variables: scalars (strings) and lists of nested sets. */
-typedef struct lw_tvars lw_tvars;
+typedef struct lwg_tvars lwg_tvars;
 
-lw_tvars *tvars_new(void);
-void tvars_free(lw_tvars *vars);
+lwg_tvars *tvars_new(void);
+void tvars_free(lwg_tvars *vars);
 
 /* Sets (or replaces) a scalar; the value is copied. */
-void tvars_set(lw_tvars *vars, const char *name, const char *value);
-void tvars_setf(lw_tvars *vars, const char *name, const char *fmt, ...)
+void tvars_set(lwg_tvars *vars, const char *name, const char *value);
+void tvars_setf(lwg_tvars *vars, const char *name, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Sets a scalar to "1" or "" (true or false in @if). */
-void tvars_set_bool(lw_tvars *vars, const char *name, bool value);
+void tvars_set_bool(lwg_tvars *vars, const char *name, bool value);
 
 /* Declares the list `name` (empty unless items are added); idempotent. */
-void tvars_list(lw_tvars *vars, const char *name);
+void tvars_list(lwg_tvars *vars, const char *name);
 /* Appends a new, empty item to list `name` (declaring it) and returns the
  * item's variables, which the list owns. */
-lw_tvars *tvars_append(lw_tvars *vars, const char *name);
+lwg_tvars *tvars_append(lwg_tvars *vars, const char *name);
 
 /* Renders `text` (len bytes) with `vars`. `origin` names the template in
  * messages. On success returns 0 and a new NUL-terminated string in *out
  * (length in *outlen if not NULL); on error prints
  * "libwrap-gen: ORIGIN:LINE: what" to stderr and returns -1. */
 int template_render(const char *text, size_t len, const char *origin,
-                    const lw_tvars *vars, char **out, size_t *outlen);
+                    const lwg_tvars *vars, char **out, size_t *outlen);
 
 /* Reads the template file at `path` and renders it; errors as above (an
  * unreadable file is named with the reason). */
-int template_render_file(const char *path, const lw_tvars *vars, char **out,
+int template_render_file(const char *path, const lwg_tvars *vars, char **out,
                          size_t *outlen);
 
 /* The installed template directory, found relative to the running

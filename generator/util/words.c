@@ -10,7 +10,7 @@
 
 #include "util/strbuf.h"
 
-void strv_push(lw_strv *sv, const char *s)
+void strv_push(lwg_strv *sv, const char *s)
 {
     if (sv->n == sv->cap) {
         sv->cap = sv->cap ? 2 * sv->cap : 8;
@@ -19,7 +19,7 @@ void strv_push(lw_strv *sv, const char *s)
     sv->v[sv->n++] = xstrdup(s);
 }
 
-bool strv_contains(const lw_strv *sv, const char *s)
+bool strv_contains(const lwg_strv *sv, const char *s)
 {
     for (size_t i = 0; i < sv->n; i++)
         if (strcmp(sv->v[i], s) == 0)
@@ -27,7 +27,7 @@ bool strv_contains(const lw_strv *sv, const char *s)
     return false;
 }
 
-void strv_free(lw_strv *sv)
+void strv_free(lwg_strv *sv)
 {
     for (size_t i = 0; i < sv->n; i++)
         free(sv->v[i]);
@@ -35,7 +35,7 @@ void strv_free(lw_strv *sv)
     memset(sv, 0, sizeof *sv);
 }
 
-int words_split(const char *text, const char *what, lw_strv *words)
+int words_split(const char *text, const char *what, lwg_strv *words)
 {
     strbuf b = STRBUF_INIT;
     const char *p = text ? text : "";

@@ -10,18 +10,18 @@
 #include <stddef.h>
 
 /* A growable list of strings. */
-typedef struct lw_strv {
+typedef struct lwg_strv {
     char **v;
     size_t n, cap;
-} lw_strv;
+} lwg_strv;
 
-void strv_push(lw_strv *sv, const char *s);
-bool strv_contains(const lw_strv *sv, const char *s);
-void strv_free(lw_strv *sv);
+void strv_push(lwg_strv *sv, const char *s);
+bool strv_contains(const lwg_strv *sv, const char *s);
+void strv_free(lwg_strv *sv);
 
 /* Splits `text` into words like sh does (no expansion). Returns 0, or -1
  * after printing "libwrap-gen: WHAT: unterminated quote" (what names the
  * option, for example "--ldflags"). A NULL text gives no words. */
-int words_split(const char *text, const char *what, lw_strv *words);
+int words_split(const char *text, const char *what, lwg_strv *words);
 
 #endif /* LIBWRAP_GEN_WORDS_H */

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static char *dump(const lw_inventory *inv, size_t *len)
+static char *dump(const lwg_inventory *inv, size_t *len)
 {
     char *text = NULL;
     FILE *f = open_memstream(&text, len);
@@ -42,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         atexit(remove_scratch);
     }
-    lw_inventory inv, again;
+    lwg_inventory inv, again;
     if (inventory_read_json_string(&inv, (const char *)data, size, "fuzz.inventory.json") != 0) {
         if (inv.nfuncs != 0)
             abort();

@@ -13,7 +13,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s IN.json OUT.json\n", argv[0]);
         return 2;
     }
-    lw_inventory inv;
+    lwg_inventory inv;
     if (inventory_read_json(&inv, argv[1]) != 0)
         return 1;
     int rc = inventory_write_json(&inv, argv[2]) == 0 ? 0 : 1;

@@ -16,10 +16,10 @@
 #include "util/strbuf.h"
 #include "check/symcheck.h"
 
-static void print_set(const lw_libset *set)
+static void print_set(const lwg_libset *set)
 {
     for (size_t i = 0; i < libset_count(set); i++) {
-        const lw_libfile *f = libset_file(set, i);
+        const lwg_libfile *f = libset_file(set, i);
         printf("%s %s %s\n", f->path, f->soname ? f->soname : "-",
                f->is_static ? "static" : "shared");
     }
@@ -30,7 +30,7 @@ int main(int argc, char **argv)
 {
     const char *cmd = argc > 1 ? argv[1] : "";
     if (strcmp(cmd, "split") == 0 && argc == 3) {
-        lw_strv w = {0};
+        lwg_strv w = {0};
         if (words_split(argv[2], "split", &w) != 0)
             return 1;
         for (size_t i = 0; i < w.n; i++)
@@ -39,7 +39,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(cmd, "default") == 0) {
-        lw_libset *set = libset_default();
+        lwg_libset *set = libset_default();
         if (!set)
             return 1;
         print_set(set);
@@ -50,7 +50,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: driver split|resolve|default|exports|inventory ...\n");
         return 2;
     }
-    lw_libset *set = libset_resolve(argv[2], argv[3]);
+    lwg_libset *set = libset_resolve(argv[2], argv[3]);
     if (!set)
         return 1;
     if (strcmp(cmd, "resolve") == 0) {
@@ -59,11 +59,11 @@ int main(int argc, char **argv)
         for (int i = 4; i < argc; i++)
             printf("%s %s\n", argv[i], libset_exports(set, argv[i]) ? "yes" : "no");
     } else if (strcmp(cmd, "inventory") == 0) {
-        lw_libset *defaults = libset_default();
-        lw_inventory inv;
+        lwg_libset *defaults = libset_default();
+        lwg_inventory inv;
         inventory_init(&inv);
         for (int i = 4; i < argc; i++) {
-            lw_function *f = inventory_add(&inv);
+            lwg_function *f = inventory_add(&inv);
             f->name = xstrdup(argv[i]);
             f->scope = xstrdup("");
             f->symbol = xstrdup(argv[i]);
@@ -71,7 +71,7 @@ int main(int argc, char **argv)
         size_t missing = 0, uncertain = 0;
         symcheck_inventory(&inv, set, defaults, &missing, &uncertain);
         for (size_t i = 0; i < inv.nfuncs; i++)
-            printf("%s %s %s\n", inv.funcs[i].symbol, lw_skip_name(inv.funcs[i].skip),
+            printf("%s %s %s\n", inv.funcs[i].symbol, lwg_skip_name(inv.funcs[i].skip),
                    inv.funcs[i].skip_detail ? inv.funcs[i].skip_detail : "-");
         printf("missing %zu uncertain %zu\n", missing, uncertain);
         inventory_free(&inv);
