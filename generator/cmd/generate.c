@@ -24,12 +24,12 @@
 #include "emit/emit.h"
 #include "filter.h"
 #include "model/inventory.h"
+#include "parse/fortran.h"
 #include "parse/language.h"
 #include "parse/parse.h"
 #include "parse/scope.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
-#include "check/fortran.h"
 #include "check/symcheck.h"
 #include "util/template.h"
 #include "model/variadic.h"
@@ -272,6 +272,12 @@ static int apply_probes(lwg_inventory *inv, const gen_options *o, const lwg_libs
     return 0;
 }
 
+static void add_fortran_name(const char *name, void *data)
+{
+    if (fortran_name(name))
+        strv_push(data, name);
+}
+
 /* Marks MISSING and UNCERTAIN functions; *soname gets the first target's
  * DT_SONAME (the runtime wrappers look for originals there). */
 static int symbol_check(lwg_inventory *inv, const gen_options *o, char **soname, bool *probed,
@@ -283,8 +289,15 @@ static int symbol_check(lwg_inventory *inv, const gen_options *o, char **soname,
     lwg_libset *defaults = libset_default();
     size_t n_missing = 0, n_uncertain = 0;
     symcheck_inventory(inv, targets, defaults, &n_missing, &n_uncertain);
-    if (libset_count(targets))
-        fortran_undeclared(inv, targets, o->cppflags);
+    if (libset_count(targets)) {
+        lwg_strv fortran = {0};
+        libset_each(targets, add_fortran_name, &fortran);
+        const lwg_libfile *lib = libset_file(targets, 0);
+        const char *base = strrchr(lib->path, '/');
+        fortran_undeclared(inv, &fortran, lib->soname ? lib->soname : base ? base + 1 : lib->path,
+                           o->cppflags);
+        strv_free(&fortran);
+    }
     if (o->probed && apply_probes(inv, o, targets, probed, probe_changes) != 0) {
         if (defaults)
             libset_free(defaults);

@@ -2,7 +2,7 @@
  * fortran.c - Fortran-ABI functions exported by the target and declared
  * nowhere in scope (fortran.h).
  */
-#include "check/fortran.h"
+#include "parse/fortran.h"
 
 #include <clang-c/Index.h>
 #include <dirent.h>
@@ -11,13 +11,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "check/ldsearch.h"
+#include "util/words.h"
 #include "util/strbuf.h"
 #include "model/symindex.h"
 
 /* How gfortran and f2c name a procedure: lower case, a trailing '_'. Names
  * that start with '_' are compiler or module internals. */
-static bool fortran_name(const char *s)
+bool fortran_name(const char *s)
 {
     size_t n = strlen(s);
     if (n < 2 || s[0] < 'a' || s[0] > 'z' || s[n - 1] != '_')
@@ -36,8 +36,6 @@ typedef struct collect {
 static void collect_one(const char *name, void *data)
 {
     collect *c = data;
-    if (!fortran_name(name))
-        return;
     size_t n = 0;
     lwg_function **hits = symindex_find(c->declared, name, &n);
     for (size_t i = 0; i < n; i++)
@@ -175,12 +173,14 @@ static void scan_dir(const char *dir, const char *libwrap_h, CXIndex index, cons
     strv_free(&files);
 }
 
-size_t fortran_undeclared(lwg_inventory *inv, const lwg_libset *targets, const char *cppflags)
+size_t fortran_undeclared(lwg_inventory *inv, const lwg_strv *exported, const char *label,
+                          const char *cppflags)
 {
     lwg_symindex declared;
     symindex_build(&declared, inv, false);
     collect c = {&declared, {0}};
-    libset_each(targets, collect_one, &c);
+    for (size_t i = 0; i < exported->n; i++)
+        collect_one(exported->v[i], &c);
     symindex_free(&declared);
     size_t count = c.names.n;
     if (!count)
@@ -224,8 +224,6 @@ size_t fortran_undeclared(lwg_inventory *inv, const lwg_libset *targets, const c
     if (index)
         clang_disposeIndex(index);
 
-    const lwg_libfile *lib = libset_file(targets, 0);
-    const char *label = lib->soname ? lib->soname : strrchr(lib->path, '/') ? strrchr(lib->path, '/') + 1 : lib->path;
     strbuf sb = STRBUF_INIT;
     for (size_t i = 0; i < count && i < 3; i++)
         sb_printf(&sb, "%s%s", i ? ", " : "", c.names.v[i]);

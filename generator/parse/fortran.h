@@ -13,13 +13,20 @@
 #ifndef LIBWRAP_FORTRAN_H
 #define LIBWRAP_FORTRAN_H
 
-#include "model/inventory.h"
-#include "check/symcheck.h"
+#include <stdbool.h>
+#include <stddef.h>
 
-/* Prints one warning to stderr when `targets` export Fortran-ABI functions
- * (lower-case names ending in '_') that no in-scope declaration of `inv`
- * names, with the header that declares them if one is found. Returns the
- * number of such functions. */
-size_t fortran_undeclared(lwg_inventory *inv, const lwg_libset *targets, const char *cppflags);
+#include "model/inventory.h"
+#include "util/words.h"
+
+/* Is s a Fortran-ABI name: lower case, a trailing '_' (gfortran, f2c)? */
+bool fortran_name(const char *s);
+
+/* Prints one warning to stderr when some of `exported` (the Fortran-ABI
+ * names the target libraries export; `label` names the first library)
+ * are named by no in-scope declaration of `inv`, with the header that
+ * declares them if one is found. Returns the number of such functions. */
+size_t fortran_undeclared(lwg_inventory *inv, const lwg_strv *exported, const char *label,
+                          const char *cppflags);
 
 #endif /* LIBWRAP_FORTRAN_H */
