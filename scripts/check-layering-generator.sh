@@ -61,7 +61,13 @@ while IFS= read -r -d '' file; do
 done < <(find "$gen" -name '*.[ch]' -print0 | sort -z)
 
 # 2. links
-mapfile -t objects < <(find "$objdir" -name '*.o' 2>/dev/null | sort)
+# Only the objects of sources that exist: a build tree keeps the objects
+# of files since moved or deleted.
+objects=()
+while IFS= read -r o; do
+    rel=${o#"$objdir"/}
+    [ -f "$gen/${rel%.o}" ] && objects+=("$o")
+done < <(find "$objdir" -name '*.o' 2>/dev/null | sort)
 if [ ${#objects[@]} -eq 0 ]; then
     echo "check-layering-generator: no object files of libwrap-gen under $objdir: build first" >&2
     exit 2
