@@ -430,7 +430,8 @@ static int generate(const gen_options *o)
         if (!o->abi)
             printf(", %zu variadic without va_list twin", count_skip(&inv, LWG_SKIP_VARIADIC));
         /* Left out for reasons the user should know of at once. */
-        size_t signals = count_skip(&inv, LWG_SKIP_SIGNAL), diags = count_skip(&inv, LWG_SKIP_DIAGNOSTIC);
+        size_t signals = count_skip(&inv, LWG_SKIP_SIGNAL),
+               diags = count_skip(&inv, LWG_SKIP_DIAGNOSTIC);
         if (signals)
             printf(", %zu Qt signal%s", signals, signals == 1 ? "" : "s");
         if (diags)

@@ -19,9 +19,11 @@ static const char *const reason_text[LWG_SKIP_COUNT_] = {
     [LWG_SKIP_HIDDEN] = "hidden visibility: not exported",
     [LWG_SKIP_VARIADIC] = "variadic without a va_list twin (name one with --va-twin SYM=TWIN)",
     [LWG_SKIP_UNPROTOTYPED] = "declared without a prototype (use --declare-void SYM for f(void))",
-    [LWG_SKIP_UNSUPPORTED] = "no wrapper can be written: nothing to call (deleted, pure virtual, a class "
-                            "template's member) or, with typed wrappers, a type that cannot be spelled",
-    [LWG_SKIP_OUT_OF_SCOPE] = "declared outside the headers in scope (add its -I dir to --cppflags)",
+    [LWG_SKIP_UNSUPPORTED] =
+        "no wrapper can be written: nothing to call (deleted, pure virtual, a class "
+        "template's member) or, with typed wrappers, a type that cannot be spelled",
+    [LWG_SKIP_OUT_OF_SCOPE] =
+        "declared outside the headers in scope (add its -I dir to --cppflags)",
     [LWG_SKIP_FILTERED] = "excluded by the filter",
     [LWG_SKIP_MISSING] = "not exported by the target libraries",
     [LWG_SKIP_UNCERTAIN] = "also resolvable without the target libraries",
@@ -29,7 +31,8 @@ static const char *const reason_text[LWG_SKIP_COUNT_] = {
     [LWG_SKIP_BUILTIN] = "a compiler builtin or compiler runtime function",
     [LWG_SKIP_DIAGNOSTIC] = "the declaration does not parse (libclang's error in the detail)",
     [LWG_SKIP_SIGNAL] = "a Qt signal: QObject::connect identifies it by its address (docs/cxx.md)",
-    [LWG_SKIP_COMPILE] = "its wrapper did not compile (the compiler's error in the detail; NAME.dropped)",
+    [LWG_SKIP_COMPILE] =
+        "its wrapper did not compile (the compiler's error in the detail; NAME.dropped)",
 };
 
 static void add_function(lwg_tvars *list_owner, const lwg_function *f, const char *detail)

@@ -50,7 +50,8 @@ static void add_entry(lwg_tvars *list, const char *name, const char *type, const
     free(s);
     tvars_set(p, "PTYPE", s = emit_c_string(type ? type : ""));
     free(s);
-    tvars_set(p, "PKIND", kind_macros[(unsigned)m->kind < LWG_ARG_KIND_COUNT_ ? m->kind : LWG_ARG_NONE]);
+    tvars_set(p, "PKIND",
+              kind_macros[(unsigned)m->kind < LWG_ARG_KIND_COUNT_ ? m->kind : LWG_ARG_NONE]);
     tvars_setf(p, "PWIDTH", "%u", m->width);
     strbuf flags = STRBUF_INIT;
     if (m->size)

@@ -187,7 +187,8 @@ static void set_region_vars(lwg_tvars *v, const lwg_function *f, size_t i, size_
 }
 
 /* The C names are derived from the inventory index, stable across runs. */
-static void set_function_vars(lwg_tvars *v, const lwg_inventory *inv, size_t i, size_t ver, bool cxx)
+static void set_function_vars(lwg_tvars *v, const lwg_inventory *inv, size_t i, size_t ver,
+                              bool cxx)
 {
     const lwg_function *f = &inv->funcs[i];
     /* The C++ body returns the original's result directly, which a

@@ -373,7 +373,8 @@ char *inventory_version_symbol(const lwg_function *f, size_t k)
     return xstrdup_printf("%s%s%s", f->symbol, k == f->default_version ? "@@" : "@", f->versions[k]);
 }
 
-void function_set_versions(lwg_function *f, const char *const *names, size_t n, size_t default_index)
+void function_set_versions(lwg_function *f, const char *const *names, size_t n,
+                           size_t default_index)
 {
     for (size_t i = 0; i < f->nversions; i++)
         free(f->versions[i]);

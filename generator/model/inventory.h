@@ -56,7 +56,7 @@ typedef enum lwg_arg_kind {
     LWG_ARG_DOUBLE,       /* float, double */
     LWG_ARG_STRING,       /* const char * */
     LWG_ARG_ENUM,         /* enumerations */
-    LWG_ARG_FORTRAN_CHAR, /* a Fortran CHARACTER (char * of a Fortran-ABI function): not recordable */
+    LWG_ARG_FORTRAN_CHAR, /* Fortran CHARACTER (char * of a Fortran-ABI function): not recordable */
     LWG_ARG_KIND_COUNT_
 } lwg_arg_kind;
 
@@ -190,7 +190,8 @@ char *inventory_display_name(const lwg_function *f);
  * versions. Free it. */
 char *inventory_version_symbol(const lwg_function *f, size_t k);
 /* Replaces f's versions (copied). */
-void function_set_versions(lwg_function *f, const char *const *names, size_t n, size_t default_index);
+void function_set_versions(lwg_function *f, const char *const *names, size_t n,
+                           size_t default_index);
 
 /* Marks f as skipped unless already skipped; detail is copied (may be NULL). */
 void function_skip(lwg_function *f, lwg_skip why, const char *detail);
@@ -205,6 +206,7 @@ int inventory_write_json(const lwg_inventory *inv, const char *path);
 int inventory_read_json(lwg_inventory *inv, const char *path);
 /* The same from text in memory (need not be NUL-terminated); `origin` names
  * it in messages. inventory_read_json reads the file and calls this. */
-int inventory_read_json_string(lwg_inventory *inv, const char *text, size_t len, const char *origin);
+int inventory_read_json_string(lwg_inventory *inv, const char *text, size_t len,
+                               const char *origin);
 
 #endif /* LIBWRAP_INVENTORY_H */

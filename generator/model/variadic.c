@@ -139,7 +139,8 @@ int variadic_resolve(lwg_inventory *inv, const lwg_va_mapping *map, size_t nmap)
             }
         }
         if (!f->va_twin && f->skip == LWG_WRAP && !inv->abi) {
-            function_skip(f, LWG_SKIP_VARIADIC, "no va_list twin; name one with --va-twin SYM=TWIN");
+            function_skip(f, LWG_SKIP_VARIADIC,
+                          "no va_list twin; name one with --va-twin SYM=TWIN");
             skipped++;
         }
     }

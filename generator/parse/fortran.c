@@ -144,8 +144,8 @@ typedef struct best {
     size_t n;
 } best;
 
-static void scan_dir(const char *dir, const char *libwrap_h, CXIndex index, const lwg_strv *args, bool cxx,
-                     const lwg_strv *names, best *b)
+static void scan_dir(const char *dir, const char *libwrap_h, CXIndex index, const lwg_strv *args,
+                     bool cxx, const lwg_strv *names, best *b)
 {
     DIR *d = opendir(dir);
     if (!d)
