@@ -3,9 +3,8 @@
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 report=$LIBWRAP_STAGE/bin/libwrap-report
-mkdir -p "$LIBWRAP_SCRATCH"
-cp -r "$here/fixtures/two_threads" "$LIBWRAP_SCRATCH/"
-cd "$LIBWRAP_SCRATCH"
+. "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
+cp -r "$here/fixtures/two_threads" .
 
 out=$("$report" --flamegraph two_threads)
 [[ $out == "flame graph: two_threads/flamegraph.svg" ]] || { echo "FAIL: unexpected output: $out"; exit 1; }

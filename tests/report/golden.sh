@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Text outputs of libwrap-report against golden files in expected/.
-# UPDATE=1 rewrites the expectations (review the diff before committing).
+# LIBWRAP_UPDATE_GOLDEN=1 rewrites the expectations (review the diff before committing).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 report=$LIBWRAP_STAGE/bin/libwrap-report
-mkdir -p "$LIBWRAP_SCRATCH"
+. "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
 cd "$here/fixtures"   # relative paths keep the golden files machine-independent
 
 fail=0
@@ -13,7 +13,7 @@ check() { # NAME ARGS...: stdout and exit status of `libwrap-report ARGS`
     local got=$LIBWRAP_SCRATCH/$name.out rc=0
     "$report" "$@" > "$got" 2>&1 || rc=$?
     echo "exit $rc" >> "$got"
-    if [[ ${UPDATE:-0} == 1 ]]; then
+    if [[ ${LIBWRAP_UPDATE_GOLDEN:-0} == 1 ]]; then
         cp "$got" "$here/expected/$name.out"
     elif ! diff -u "$here/expected/$name.out" "$got"; then
         echo "FAIL: $name (libwrap-report $*)"; fail=1

@@ -10,7 +10,7 @@
 #    figure, and no function's min is below its smallest call.
 set -euo pipefail
 TEST_LABEL=report_real_run
-. "$LIBWRAP_SOURCE_DIR/tests/runtime/lib.sh"
+. "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
 report=$LIBWRAP_STAGE/bin/libwrap-report
 program=$1
 src=$LIBWRAP_SOURCE_DIR/tests/report
