@@ -4,7 +4,8 @@
  * A job directory holds a part per process (rank-N, rank-N.K for the
  * images of a rank that exec'd; docs/mpi.md), each with the profile.json
  * of a lone process. The job's profile is their sum: functions matched by
- * symbol with visits, times and metrics added (min and max over all calls),
+ * symbol with visits and times added, metrics by their mode (summed, or the
+ * maximum of an absolute one), min and max over all calls,
  * threads side by side and labelled with their rank, and for every
  * function its visits and exclusive time per rank (smallest, mean,
  * largest, and where). Fork children (rank-N/fork-PID) are not parts.
@@ -21,6 +22,7 @@
 
 #include "hash.h"
 #include "otf2_merge.h"
+#include "profile_format.h"
 #include "report.h"
 
 typedef struct {
@@ -70,7 +72,7 @@ static part_name *list_parts(const char *dir, size_t *n, int any)
             continue;
         char path[4096];
         snprintf(path, sizeof path, "%s/%s/%s", dir, e->d_name,
-                 any ? "config.txt" : "profile.json");
+                 any ? "config.txt" : LWP_FILE);
         if (access(path, F_OK) != 0)
             continue;
         v = lwr_xrealloc(v, (*n + 1) * sizeof *v);
@@ -101,7 +103,7 @@ int lwr_job_has_parts(const char *dir)
 int lwr_is_job(const char *dir)
 {
     char path[4096];
-    snprintf(path, sizeof path, "%s/profile.json", dir);
+    snprintf(path, sizeof path, "%s/" LWP_FILE, dir);
     if (access(path, F_OK) == 0)
         return 0;
     size_t n;
@@ -247,6 +249,7 @@ static int metric_slot(lwr_profile *p, const lwr_metric *m)
     p->metrics = lwr_xrealloc(p->metrics, (p->nmetrics + 1) * sizeof *p->metrics);
     p->metrics[p->nmetrics].name = lwr_xstrdup(m->name);
     p->metrics[p->nmetrics].unit = lwr_xstrdup(m->unit);
+    p->metrics[p->nmetrics].absolute = m->absolute;
     for (size_t i = 0; i < p->nfuncs; i++) {
         p->funcs[i].metrics = lwr_xrealloc(p->funcs[i].metrics, (p->nmetrics + 1) * sizeof(double));
         p->funcs[i].metrics[p->nmetrics] = 0;
@@ -303,7 +306,10 @@ static void fold_part(fold *f, lwr_profile *part, const part_name *pn)
         if (!s->has_minmax)
             d->has_minmax = 0;
         for (size_t m = 0; m < part->nmetrics; m++)
-            d->metrics[map[m]] += s->metrics[m];
+            if (p->metrics[map[m]].absolute)
+                d->metrics[map[m]] = s->metrics[m] > d->metrics[map[m]] ? s->metrics[m] : d->metrics[map[m]];
+            else
+                d->metrics[map[m]] += s->metrics[m];
         lwr_args_merge(&d->args, &d->nargs, s->args, s->nargs);
         if (f->last_rank_seen[k] != pn->rank) {
             f->cur_visits[k] = f->cur_excl[k] = 0;

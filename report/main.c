@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "profile_format.h"
 #include "report.h"
 
 static void usage(FILE *out)
@@ -69,12 +70,12 @@ static void experiment_init(experiment *e, const char *arg)
             exit(1);
         }
         int is_json = ends_with(arg, ".json");
-        e->profile = is_json ? strdup(arg) : join(e->dir, "profile.json");
+        e->profile = is_json ? strdup(arg) : join(e->dir, LWP_FILE);
         e->trace = is_json ? join(e->dir, "traces.otf2") : strdup(arg);
         return;
     }
     e->dir = strdup(arg);
-    e->profile = join(arg, "profile.json");
+    e->profile = join(arg, LWP_FILE);
     e->trace = join(arg, "traces.otf2");
     e->job = lwr_is_job(arg);
 }

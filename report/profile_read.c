@@ -14,6 +14,7 @@
 
 #include <json-c/json.h>
 
+#include "profile_format.h"
 #include "report.h"
 
 typedef struct {
@@ -148,14 +149,14 @@ static void collect_metric_names(lwr_profile *p, json_object *entries)
         json_object *e = json_object_array_get_idx(entries, i), *m, *ch;
         if (!json_object_is_type(e, json_type_object))
             continue;
-        if (json_object_object_get_ex(e, "metrics", &m) && json_object_is_type(m, json_type_object)) {
+        if (json_object_object_get_ex(e, LWP_KEY(metrics), &m) && json_object_is_type(m, json_type_object)) {
             json_object_object_foreach(m, k, v)
             {
                 (void)v;
                 metric_index(p, k, 1);
             }
         }
-        if (json_object_object_get_ex(e, "children", &ch) && json_object_is_type(ch, json_type_array))
+        if (json_object_object_get_ex(e, LWP_KEY(children), &ch) && json_object_is_type(ch, json_type_array))
             collect_metric_names(p, ch);
     }
 }
@@ -164,7 +165,7 @@ static int read_metrics(const ctx *c, json_object *e, const char *where, double 
 {
     json_object *m;
     *out = lwr_xcalloc(c->p->nmetrics, sizeof **out);
-    if (!json_object_object_get_ex(e, "metrics", &m) || json_object_is_type(m, json_type_null))
+    if (!json_object_object_get_ex(e, LWP_KEY(metrics), &m) || json_object_is_type(m, json_type_null))
         return 0;
     if (!json_object_is_type(m, json_type_object))
         return fail(c, "%s.metrics: expected an object of metric totals", where);
@@ -181,16 +182,18 @@ static int read_metrics(const ctx *c, json_object *e, const char *where, double 
 static int read_counts(const ctx *c, json_object *e, const char *where, uint64_t *visits, uint64_t *incl,
                        uint64_t *excl, uint64_t *min, uint64_t *max, int *has_minmax)
 {
-    static const char *required[] = {"visits", "inclusive_ns", "exclusive_ns"};
+#define REQUIRED(key) LWP_KEY(key),
+    const char *required[] = {LWP_REQUIRED_COUNTS(REQUIRED)};
+#undef REQUIRED
     uint64_t *dst[] = {visits, incl, excl};
-    for (int i = 0; i < 3; i++) {
+    for (size_t i = 0; i < sizeof required / sizeof *required; i++) {
         int r = get_u64(e, required[i], dst[i]);
         if (r == 0)
             return fail(c, "%s: missing \"%s\"; is the profile complete?", where, required[i]);
         if (r < 0)
             return fail(c, "%s.%s: expected a number", where, required[i]);
     }
-    int a = get_u64(e, "min_ns", min), b = get_u64(e, "max_ns", max);
+    int a = get_u64(e, LWP_KEY(min_ns), min), b = get_u64(e, LWP_KEY(max_ns), max);
     if (a < 0 || b < 0)
         return fail(c, "%s: min_ns/max_ns must be numbers", where);
     *has_minmax = a > 0 && b > 0;
@@ -202,17 +205,17 @@ static int read_node(const ctx *c, json_object *e, const char *where, lwr_node *
     char sub[256];
     if (!json_object_is_type(e, json_type_object))
         return fail(c, "%s: expected an object", where);
-    const char *sym = get_str(e, "symbol"), *name = get_str(e, "name");
+    const char *sym = get_str(e, LWP_KEY(symbol)), *name = get_str(e, LWP_KEY(name));
     if (!sym)
         return fail(c, "%s: missing \"symbol\" string", where);
     n->symbol = lwr_xstrdup(sym);
-    n->name = lwr_xstrdup(name && *name ? name : sym);
+    n->name = lwr_xstrdup(lwr_display_name(name, sym));
     if (read_counts(c, e, where, &n->visits, &n->inclusive_ns, &n->exclusive_ns, &n->min_ns, &n->max_ns,
                     &n->has_minmax) ||
         read_metrics(c, e, where, &n->metrics))
         return -1;
     json_object *ch;
-    if (!json_object_object_get_ex(e, "children", &ch) || json_object_is_type(ch, json_type_null))
+    if (!json_object_object_get_ex(e, LWP_KEY(children), &ch) || json_object_is_type(ch, json_type_null))
         return 0;
     if (!json_object_is_type(ch, json_type_array))
         return fail(c, "%s.children: expected an array", where);
@@ -235,15 +238,15 @@ static int read_rank_stat(const ctx *c, json_object *ranks, const char *key, con
     if (!json_object_object_get_ex(ranks, key, &o) || !json_object_is_type(o, json_type_object))
         return fail(c, "%s.ranks: missing \"%s\" object", where, key);
     uint64_t u;
-    if (get_u64(o, "min", &u) <= 0)
+    if (get_u64(o, LWP_KEY(min), &u) <= 0)
         return fail(c, "%s.ranks.%s: missing \"min\"", where, key);
     s->min = u;
-    if (get_u64(o, "max", &u) <= 0)
+    if (get_u64(o, LWP_KEY(max), &u) <= 0)
         return fail(c, "%s.ranks.%s: missing \"max\"", where, key);
     s->max = u;
-    s->mean = json_object_object_get_ex(o, "mean", &v) ? json_object_get_double(v) : 0;
-    s->min_rank = json_object_object_get_ex(o, "min_rank", &v) ? json_object_get_int64(v) : -1;
-    s->max_rank = json_object_object_get_ex(o, "max_rank", &v) ? json_object_get_int64(v) : -1;
+    s->mean = json_object_object_get_ex(o, LWP_KEY(mean), &v) ? json_object_get_double(v) : 0;
+    s->min_rank = json_object_object_get_ex(o, LWP_KEY(min_rank), &v) ? json_object_get_int64(v) : -1;
+    s->max_rank = json_object_object_get_ex(o, LWP_KEY(max_rank), &v) ? json_object_get_int64(v) : -1;
     return 0;
 }
 
@@ -253,25 +256,25 @@ static int read_reduced(const ctx *c, json_object *root)
 {
     lwr_profile *p = c->p;
     json_object *red, *funcs, *v;
-    if (!json_object_object_get_ex(root, "reduced", &red) || !json_object_is_type(red, json_type_object))
+    if (!json_object_object_get_ex(root, LWP_KEY(reduced), &red) || !json_object_is_type(red, json_type_object))
         return 0;
     p->reduced = 1;
     p->is_job = 1;
     p->rank = -1;
-    int64_t n = json_object_object_get_ex(red, "ranks_reduced", &v) ? json_object_get_int64(v) : p->size;
+    int64_t n = json_object_object_get_ex(red, LWP_KEY(ranks_reduced), &v) ? json_object_get_int64(v) : p->size;
     p->nranks = n > 0 ? (size_t)n : 0;
-    json_object_object_get_ex(root, "functions", &funcs);
+    json_object_object_get_ex(root, LWP_KEY(functions), &funcs);
     for (size_t i = 0; i < p->nfuncs; i++) {
         json_object *e = json_object_array_get_idx(funcs, i), *ranks;
         char where[64];
         snprintf(where, sizeof where, "functions[%zu]", i);
-        if (!json_object_object_get_ex(e, "ranks", &ranks) || !json_object_is_type(ranks, json_type_object))
+        if (!json_object_object_get_ex(e, LWP_KEY(ranks), &ranks) || !json_object_is_type(ranks, json_type_object))
             continue;
         lwr_func *f = &p->funcs[i];
         f->has_rank_stats = 1;
-        f->ranks_called = json_object_object_get_ex(ranks, "called", &v) ? (uint64_t)json_object_get_int64(v) : 0;
-        if (read_rank_stat(c, ranks, "visits", where, &f->rank_visits) ||
-            read_rank_stat(c, ranks, "exclusive_ns", where, &f->rank_exclusive))
+        f->ranks_called = json_object_object_get_ex(ranks, LWP_KEY(called), &v) ? (uint64_t)json_object_get_int64(v) : 0;
+        if (read_rank_stat(c, ranks, LWP_KEY(visits), where, &f->rank_visits) ||
+            read_rank_stat(c, ranks, LWP_KEY(exclusive_ns), where, &f->rank_exclusive))
             return -1;
     }
     return 0;
@@ -283,42 +286,47 @@ static int read_profile(const ctx *c, json_object *root)
     json_object *funcs, *threads, *metrics;
     char where[64];
 
-    if (!json_object_is_type(root, json_type_object) || !json_object_object_get_ex(root, "functions", &funcs) ||
+    if (!json_object_is_type(root, json_type_object) || !json_object_object_get_ex(root, LWP_KEY(functions), &funcs) ||
         !json_object_is_type(funcs, json_type_array))
         return fail(c, "not a libwrap profile (no \"functions\" array)");
-    p->program = lwr_xstrdup(get_str(root, "program"));
-    p->timer = lwr_xstrdup(get_str(root, "timer"));
+    p->program = lwr_xstrdup(get_str(root, LWP_KEY(program)));
+    p->timer = lwr_xstrdup(get_str(root, LWP_KEY(timer)));
     json_object *pid, *v;
-    p->pid = json_object_object_get_ex(root, "pid", &pid) ? json_object_get_int64(pid) : 0;
+    p->pid = json_object_object_get_ex(root, LWP_KEY(pid), &pid) ? json_object_get_int64(pid) : 0;
     /* A process of a job says which (SPEC §6); older profiles do not. */
-    p->rank = json_object_object_get_ex(root, "rank", &v) && json_object_is_type(v, json_type_int)
+    p->rank = json_object_object_get_ex(root, LWP_KEY(rank), &v) && json_object_is_type(v, json_type_int)
                   ? json_object_get_int64(v)
                   : 0;
-    p->size = json_object_object_get_ex(root, "size", &v) && json_object_is_type(v, json_type_int)
+    p->size = json_object_object_get_ex(root, LWP_KEY(size), &v) && json_object_is_type(v, json_type_int)
                   ? json_object_get_int64(v)
                   : 1;
-    p->host = lwr_xstrdup(get_str(root, "host"));
-    p->launcher = lwr_xstrdup(get_str(root, "launcher"));
-    p->job = lwr_xstrdup(get_str(root, "job"));
+    p->host = lwr_xstrdup(get_str(root, LWP_KEY(host)));
+    p->launcher = lwr_xstrdup(get_str(root, LWP_KEY(launcher)));
+    p->job = lwr_xstrdup(get_str(root, LWP_KEY(job)));
 
-    if (json_object_object_get_ex(root, "metrics", &metrics) && json_object_is_type(metrics, json_type_array)) {
+    if (json_object_object_get_ex(root, LWP_KEY(metrics), &metrics) && json_object_is_type(metrics, json_type_array)) {
         for (size_t i = 0; i < json_object_array_length(metrics); i++) {
             json_object *m = json_object_array_get_idx(metrics, i);
-            const char *name = get_str(m, "name"), *unit = get_str(m, "unit");
+            const char *name = get_str(m, LWP_KEY(name)), *unit = get_str(m, LWP_KEY(unit)), *mode = get_str(m, LWP_KEY(mode));
             if (!name)
                 return fail(c, "metrics[%zu]: missing \"name\"", i);
+            if (mode && strcmp(mode, LWP_MODE_ABSOLUTE) != 0 && strcmp(mode, LWP_MODE_ACCUMULATED) != 0)
+                return fail(c, "metrics[%zu].mode: expected \"" LWP_MODE_ACCUMULATED "\" or \"" LWP_MODE_ABSOLUTE
+                               "\", not \"%s\"",
+                            i, mode);
             int k = metric_index(p, name, 1);
             free(p->metrics[k].unit);
             p->metrics[k].unit = lwr_xstrdup(unit);
+            p->metrics[k].absolute = mode && strcmp(mode, LWP_MODE_ABSOLUTE) == 0;
         }
     }
-    int has_threads = json_object_object_get_ex(root, "threads", &threads) &&
+    int has_threads = json_object_object_get_ex(root, LWP_KEY(threads), &threads) &&
                       json_object_is_type(threads, json_type_array);
     collect_metric_names(p, funcs);
     if (has_threads)
         for (size_t i = 0; i < json_object_array_length(threads); i++) {
             json_object *cp, *t = json_object_array_get_idx(threads, i);
-            if (json_object_object_get_ex(t, "callpath", &cp) && json_object_is_type(cp, json_type_array))
+            if (json_object_object_get_ex(t, LWP_KEY(callpath), &cp) && json_object_is_type(cp, json_type_array))
                 collect_metric_names(p, cp);
         }
 
@@ -330,21 +338,21 @@ static int read_profile(const ctx *c, json_object *root)
         snprintf(where, sizeof where, "functions[%zu]", i);
         if (!json_object_is_type(e, json_type_object))
             return fail(c, "%s: expected an object", where);
-        const char *sym = get_str(e, "symbol"), *name = get_str(e, "name");
+        const char *sym = get_str(e, LWP_KEY(symbol)), *name = get_str(e, LWP_KEY(name));
         if (!sym)
             return fail(c, "%s: missing \"symbol\" string", where);
         f->symbol = lwr_xstrdup(sym);
-        f->name = lwr_xstrdup(name && *name ? name : sym);
-        f->file = lwr_xstrdup(get_str(e, "file"));
+        f->name = lwr_xstrdup(lwr_display_name(name, sym));
+        f->file = lwr_xstrdup(get_str(e, LWP_KEY(file)));
         json_object *line;
-        f->line = json_object_object_get_ex(e, "line", &line) ? json_object_get_int64(line) : 0;
+        f->line = json_object_object_get_ex(e, LWP_KEY(line), &line) ? json_object_get_int64(line) : 0;
         if (read_counts(c, e, where, &f->visits, &f->inclusive_ns, &f->exclusive_ns, &f->min_ns, &f->max_ns,
                         &f->has_minmax) ||
             read_metrics(c, e, where, &f->metrics))
             return -1;
         json_object *thr, *sampled;
-        if (json_object_object_get_ex(e, "throttled", &thr) && json_object_is_type(thr, json_type_object) &&
-            json_object_object_get_ex(thr, "sampled", &sampled) && json_object_is_type(sampled, json_type_string))
+        if (json_object_object_get_ex(e, LWP_KEY(throttled), &thr) && json_object_is_type(thr, json_type_object) &&
+            json_object_object_get_ex(thr, LWP_KEY(sampled), &sampled) && json_object_is_type(sampled, json_type_string))
             f->throttled = lwr_xstrdup(json_object_get_string(sampled));
         const char *why = NULL;
         if (lwr_args_parse(e, &f->args, &f->nargs, &why))
@@ -363,12 +371,12 @@ static int read_profile(const ctx *c, json_object *root)
         snprintf(where, sizeof where, "threads[%zu]", i);
         if (!json_object_is_type(t, json_type_object))
             return fail(c, "%s: expected an object", where);
-        th->id = json_object_object_get_ex(t, "id", &id) ? json_object_get_int64(id) : (int64_t)i;
+        th->id = json_object_object_get_ex(t, LWP_KEY(id), &id) ? json_object_get_int64(id) : (int64_t)i;
         th->rank = p->reduced ? LWR_ALL_RANKS : -1;
         th->root.symbol = lwr_xstrdup("");
         th->root.name = lwr_xstrdup("");
         th->root.metrics = lwr_xcalloc(p->nmetrics, sizeof(double));
-        if (!json_object_object_get_ex(t, "callpath", &cp) || json_object_is_type(cp, json_type_null))
+        if (!json_object_object_get_ex(t, LWP_KEY(callpath), &cp) || json_object_is_type(cp, json_type_null))
             continue;
         if (!json_object_is_type(cp, json_type_array))
             return fail(c, "%s.callpath: expected an array", where);
@@ -525,6 +533,11 @@ void lwr_profile_free(lwr_profile *p)
     memset(p, 0, sizeof *p);
 }
 
+const char *lwr_display_name(const char *name, const char *symbol)
+{
+    return name && *name ? name : symbol ? symbol : "";
+}
+
 const char *lwr_thread_label(const lwr_thread *t, char buf[64])
 {
     if (t->rank == LWR_ALL_RANKS)
@@ -591,8 +604,12 @@ static void flatten(flat *f, const lwr_node *node, size_t depth)
             recursive = 1;
     r->visits += node->visits;
     r->exclusive_ns += node->exclusive_ns;
-    if (!recursive)
+    if (!recursive) {
+        /* A node's inclusive time and metrics hold those of the activations
+         * below it: only the outermost one counts (as in the runtime). */
         r->inclusive_ns += node->inclusive_ns;
+        lwr_metrics_add(f->p, r->metrics, node->metrics);
+    }
     if (node->has_minmax) {
         if (node->min_ns < r->min_ns)
             r->min_ns = node->min_ns;
@@ -601,11 +618,18 @@ static void flatten(flat *f, const lwr_node *node, size_t depth)
     } else {
         r->has_minmax = 0;
     }
-    for (size_t m = 0; m < f->p->nmetrics; m++)
-        r->metrics[m] += node->metrics[m];
     f->stack[depth] = node;
     for (size_t i = 0; i < node->nchildren; i++)
         flatten(f, &node->children[i], depth + 1);
+}
+
+void lwr_metrics_add(const lwr_profile *p, double *to, const double *from)
+{
+    for (size_t m = 0; m < p->nmetrics; m++)
+        if (p->metrics[m].absolute)
+            to[m] = from[m] > to[m] ? from[m] : to[m];
+        else
+            to[m] += from[m];
 }
 
 size_t lwr_tree_depth(const lwr_node *n)

@@ -117,6 +117,9 @@ typedef struct lwr_part {
 typedef struct lwr_metric {
     char *name;
     char *unit;
+    /* Mode "absolute" (a level such as ru_maxrss): values combine by their
+     * maximum; otherwise ("accumulated") by their sum. */
+    int absolute;
 } lwr_metric;
 
 typedef struct lwr_profile {
@@ -153,10 +156,16 @@ void *lwr_xrealloc(void *p, size_t n);
 int lwr_profile_parse(lwr_profile *p, const char *text, size_t len, const char *path);
 void lwr_profile_free(lwr_profile *p);
 
-/* Flat per-thread rows computed from a thread's call paths: inclusive time
- * counts only the outermost activation of a recursive function. */
+/* Flat per-thread rows computed from a thread's call paths as the runtime
+ * computes the summed table: visits and exclusive time add over every call
+ * path; inclusive time and metrics count only the outermost activation of a
+ * recursive function (metrics combined by their mode); min and max are
+ * those of the calls. */
 int lwr_thread_functions(const lwr_profile *p, const lwr_thread *t, lwr_func **out, size_t *n);
 void lwr_funcs_free(lwr_func *f, size_t n);
+/* Adds the metric values `from` into `to` by each metric's mode (sum, or
+ * maximum for an absolute metric). */
+void lwr_metrics_add(const lwr_profile *p, double *to, const double *from);
 
 /* Reads the "arguments" of a function entry (a json_object); 0, or -1 with
  * *why saying what is wrong (a static string). */
@@ -266,6 +275,9 @@ int lwr_html(const char *out_path, const lwr_profile *p, const char *trace_ancho
 
 /* ---- formatting helpers (format.c) ---------------------------------------- */
 
+/* A function's display name: its readable name, or its symbol where the
+ * name is absent (NULL) or empty (common/profile_format.h). */
+const char *lwr_display_name(const char *name, const char *symbol);
 /* Adaptive units: "812 ns", "12.35 us", "4.20 ms", "1.234 s". */
 const char *lwr_fmt_time(char buf[32], double ns);
 void lwr_xml_escape(FILE *out, const char *s);

@@ -385,7 +385,7 @@ int lwr_trace_read(const char *anchor, const lwr_trace_sink *sink, int64_t rank)
     r.nregions = r.nraw;
     for (size_t i = 0; i < r.nraw; i++) {
         const char *name = str(&r, r.raw[i].name), *sym = str(&r, r.raw[i].canonical);
-        r.regions[i].name = strdup(*name ? name : sym);
+        r.regions[i].name = strdup(lwr_display_name(name, sym));
         r.regions[i].symbol = strdup(*sym ? sym : name);
         r.regions[i].file = strdup(str(&r, r.raw[i].file));
         r.regions[i].line = r.raw[i].line;

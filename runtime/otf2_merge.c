@@ -619,7 +619,7 @@ static OTF2_TimeStamp mg_post_flush(void *data, OTF2_FileType type, OTF2_Locatio
 static const OTF2_FlushCallbacks mg_flush = {mg_pre_flush, mg_post_flush};
 
 typedef struct {
-    char *key; /* "symbol\x1fname\x1ffile\x1fline" */
+    char *key; /* a region's: its symbol, the function's identity (profile_format.h) */
     uint64_t id;
 } mg_key;
 
@@ -752,8 +752,8 @@ static int mg_write(mg_ctx *c, const char *dir, mg_part *parts, size_t np, const
         for (size_t r = 0; r < p->nregions; r++) {
             const mg_region *g = &p->regions[r];
             char *key = NULL;
-            if (asprintf(&key, "%s\x1f%s\x1f%s\x1f%u", mg_str(p, g->canonical), mg_str(p, g->name),
-                         mg_str(p, g->file), g->begin) < 0) {
+            const char *ident = *mg_str(p, g->canonical) ? mg_str(p, g->canonical) : mg_str(p, g->name);
+            if (asprintf(&key, "%s", ident) < 0) {
                 mg_fail(c, "out of memory");
                 free(part_host);
                 goto out;

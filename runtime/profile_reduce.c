@@ -29,6 +29,7 @@
  */
 #include "internal.h"
 #include "json.h"
+#include "profile_format.h"
 
 #include <errno.h>
 #include <locale.h>
@@ -586,36 +587,36 @@ static void lw_json_rstat(lw_json *j, const char *key, const lw_rstat *s, const 
         min_rank = n->absent;
     }
     lw_json_object(j, key);
-    lw_json_uint(j, "min", min);
-    lw_json_int(j, "min_rank", min_rank);
-    lw_json_double(j, "mean", size > 0 ? (double)s->sum / (double)size : 0);
-    lw_json_uint(j, "max", s->max);
-    lw_json_int(j, "max_rank", s->max_rank);
+    lw_json_uint(j, LWP_KEY(min), min);
+    lw_json_int(j, LWP_KEY(min_rank), min_rank);
+    lw_json_double(j, LWP_KEY(mean), size > 0 ? (double)s->sum / (double)size : 0);
+    lw_json_uint(j, LWP_KEY(max), s->max);
+    lw_json_int(j, LWP_KEY(max_rank), s->max_rank);
     lw_json_end(j);
 }
 
 static void lw_json_rnode(lw_json *j, const lw_rtree *t, const lw_rnode *n, long size, int flat)
 {
-    lw_json_string(j, "symbol", n->symbol);
-    lw_json_string(j, "name", n->name);
+    lw_json_string(j, LWP_KEY(symbol), n->symbol);
+    lw_json_string(j, LWP_KEY(name), n->name);
     if (flat) {
-        lw_json_string(j, "file", n->file);
-        lw_json_int(j, "line", n->line);
+        lw_json_string(j, LWP_KEY(file), n->file);
+        lw_json_int(j, LWP_KEY(line), n->line);
     }
-    lw_json_uint(j, "visits", n->visits);
-    lw_json_uint(j, "inclusive_ns", n->incl);
-    lw_json_uint(j, "exclusive_ns", n->excl);
-    lw_json_uint(j, "min_ns", n->visits ? n->min : 0);
-    lw_json_uint(j, "max_ns", n->max);
-    lw_json_object(j, "metrics");
+    lw_json_uint(j, LWP_KEY(visits), n->visits);
+    lw_json_uint(j, LWP_KEY(inclusive_ns), n->incl);
+    lw_json_uint(j, LWP_KEY(exclusive_ns), n->excl);
+    lw_json_uint(j, LWP_KEY(min_ns), n->visits ? n->min : 0);
+    lw_json_uint(j, LWP_KEY(max_ns), n->max);
+    lw_json_object(j, LWP_KEY(metrics));
     for (size_t i = 0; !t->metrics_differ && i < t->nmetrics; i++)
         lw_json_double(j, lw_metric_info(i)->name, n->metrics[i]);
     lw_json_end(j);
-    lw_json_object(j, "ranks");
-    lw_json_int(j, "called", n->called);
-    lw_json_rstat(j, "visits", &n->st[LW_RS_VISITS], n, size);
-    lw_json_rstat(j, "exclusive_ns", &n->st[LW_RS_EXCL], n, size);
-    lw_json_rstat(j, "inclusive_ns", &n->st[LW_RS_INCL], n, size);
+    lw_json_object(j, LWP_KEY(ranks));
+    lw_json_int(j, LWP_KEY(called), n->called);
+    lw_json_rstat(j, LWP_KEY(visits), &n->st[LW_RS_VISITS], n, size);
+    lw_json_rstat(j, LWP_KEY(exclusive_ns), &n->st[LW_RS_EXCL], n, size);
+    lw_json_rstat(j, LWP_KEY(inclusive_ns), &n->st[LW_RS_INCL], n, size);
     lw_json_end(j);
 }
 
@@ -624,7 +625,7 @@ static void lw_json_paths(lw_json *j, const lw_rtree *t, const lw_rnode *n, long
     for (const lw_rnode *c = n->first; c; c = c->next) {
         lw_json_object(j, NULL);
         lw_json_rnode(j, t, c, size, 0);
-        lw_json_array(j, "children");
+        lw_json_array(j, LWP_KEY(children));
         lw_json_paths(j, t, c, size);
         lw_json_end(j);
         lw_json_end(j);
@@ -666,24 +667,24 @@ static int lw_write_json(const lw_rtree *t, lw_rnode **funcs, size_t nf, const l
     }
     lw_json_init(j, f);
     lw_json_object(j, NULL);
-    lw_json_int(j, "libwrap_profile", 1);
-    lw_json_string(j, "program", lw_program_name());
-    lw_json_int(j, "pid", getpid());
-    lw_json_int(j, "rank", 0);
-    lw_json_int(j, "size", size);
-    lw_json_string(j, "host", job->host);
-    lw_json_string(j, "launcher", job->launcher);
-    lw_json_string(j, "job", job->id);
-    lw_json_string(j, "timer", lw_timer_name());
+    lw_json_int(j, LWP_KEY(libwrap_profile), LWP_FORMAT_VERSION);
+    lw_json_string(j, LWP_KEY(program), lw_program_name());
+    lw_json_int(j, LWP_KEY(pid), getpid());
+    lw_json_int(j, LWP_KEY(rank), 0);
+    lw_json_int(j, LWP_KEY(size), size);
+    lw_json_string(j, LWP_KEY(host), job->host);
+    lw_json_string(j, LWP_KEY(launcher), job->launcher);
+    lw_json_string(j, LWP_KEY(job), job->id);
+    lw_json_string(j, LWP_KEY(timer), lw_timer_name());
     /* What makes this the job's profile rather than one process's. */
-    lw_json_object(j, "reduced");
-    lw_json_int(j, "ranks", size);
-    lw_json_int(j, "ranks_reduced", t->end_rank - t->first_rank - t->lost);
-    lw_json_string(j, "at", "MPI_Finalize");
-    lw_json_bool(j, "metrics_differ", t->metrics_differ);
+    lw_json_object(j, LWP_KEY(reduced));
+    lw_json_int(j, LWP_KEY(ranks), size);
+    lw_json_int(j, LWP_KEY(ranks_reduced), t->end_rank - t->first_rank - t->lost);
+    lw_json_string(j, LWP_KEY(at), "MPI_Finalize");
+    lw_json_bool(j, LWP_KEY(metrics_differ), t->metrics_differ);
     lw_json_end(j);
     lw_json_metric_defs(j, t->metrics_differ ? 0 : t->nmetrics);
-    lw_json_array(j, "functions");
+    lw_json_array(j, LWP_KEY(functions));
     for (size_t i = 0; i < nf; i++) {
         lw_json_object(j, NULL);
         lw_json_rnode(j, t, funcs[i], size, 1);
@@ -691,11 +692,11 @@ static int lw_write_json(const lw_rtree *t, lw_rnode **funcs, size_t nf, const l
     }
     lw_json_end(j);
     /* One call tree: every rank's threads folded into the job's paths. */
-    lw_json_array(j, "threads");
+    lw_json_array(j, LWP_KEY(threads));
     lw_json_object(j, NULL);
-    lw_json_int(j, "id", 0);
-    lw_json_string(j, "label", "all ranks and threads");
-    lw_json_array(j, "callpath");
+    lw_json_int(j, LWP_KEY(id), 0);
+    lw_json_string(j, LWP_KEY(label), "all ranks and threads");
+    lw_json_array(j, LWP_KEY(callpath));
     if (paths)
         lw_json_paths(j, t, paths, size);
     lw_json_end(j);

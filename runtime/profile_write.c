@@ -15,6 +15,7 @@
 #include "internal.h"
 #include "arguments.h"
 #include "json.h"
+#include "profile_format.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -79,6 +80,27 @@ uint64_t lw_minmax_c(int32_t region, uint64_t v)
     return c > 0 ? (uint64_t)(c + 0.5) : 0;
 }
 
+/*
+ * A node's compensated min and max, bounded by its mean: compensation takes
+ * a call's own overhead out of its min and max, but not that of its
+ * callees, which the mean loses too; the mean bounds them, as it bounds
+ * true times. A function's min and max are those of its nodes: its own mean
+ * is no bound, for the inclusive time of a recursive function counts its
+ * outermost calls only (visits all of them).
+ */
+static void lw_node_minmax(const lw_node *n, uint64_t *min_c, uint64_t *max_c)
+{
+    *min_c = lw_minmax_c(n->region, n->min);
+    *max_c = lw_minmax_c(n->region, n->max);
+    if (n->visits) {
+        uint64_t mean = n->incl_c / n->visits;
+        *min_c = *min_c < mean ? *min_c : mean;
+        *max_c = *max_c > mean ? *max_c : mean;
+        if (n->visits == 1) /* the one call is its mean */
+            *min_c = *max_c = n->incl_c;
+    }
+}
+
 static void lw_flat_add(lw_flat *flat, const lw_node *n)
 {
     for (const lw_node *c = n->first_child; c; c = c->next_sibling) {
@@ -87,10 +109,12 @@ static void lw_flat_add(lw_flat *flat, const lw_node *n)
         f->excl += c->excl;
         f->excl_c += c->excl_c;
         if (c->visits) {
-            if (c->min < f->min)
-                f->min = c->min;
-            if (c->max > f->max)
-                f->max = c->max;
+            uint64_t mn, mx;
+            lw_node_minmax(c, &mn, &mx);
+            if (mn < f->min)
+                f->min = mn;
+            if (mx > f->max)
+                f->max = mx;
         }
         if (!f->active) {
             f->incl += c->incl;
@@ -158,35 +182,26 @@ static void lw_throttle_txt(FILE *f, const lw_flat *flat, size_t nflat)
 
 static void lw_json_metrics(lw_json *j, const uint64_t *values)
 {
-    lw_json_object(j, "metrics");
+    lw_json_object(j, LWP_KEY(metrics));
     for (size_t i = 0; i < lw_nmetrics; i++)
         lw_json_uint(j, lw_metric_info(i)->name, values[i]);
     lw_json_end(j);
 }
 
-/* A node's or a function's times: `raw` its measured inclusive and
- * exclusive times, written besides when compensation is on. */
+/* A node's or a function's times (min and max from lw_node_minmax): `raw`
+ * its measured inclusive and exclusive times, written besides when
+ * compensation is on. */
 static void lw_json_times(lw_json *j, uint64_t visits, uint64_t incl_c, uint64_t excl_c,
                           uint64_t min_c, uint64_t max_c, uint64_t incl, uint64_t excl)
 {
-    /* Compensation takes a call's own overhead out of its min and max, but
-     * not that of its callees, which the mean loses too: the mean bounds
-     * them, as it bounds true times. */
-    if (visits) {
-        uint64_t mean = incl_c / visits;
-        min_c = min_c < mean ? min_c : mean;
-        max_c = max_c > mean ? max_c : mean;
-        if (visits == 1) /* the one call is its mean */
-            min_c = max_c = incl_c;
-    }
-    lw_json_uint(j, "visits", visits);
-    lw_json_uint(j, "inclusive_ns", lw_ticks_to_ns(incl_c));
-    lw_json_uint(j, "exclusive_ns", lw_ticks_to_ns(excl_c));
-    lw_json_uint(j, "min_ns", visits ? lw_ticks_to_ns(min_c) : 0);
-    lw_json_uint(j, "max_ns", lw_ticks_to_ns(max_c));
+    lw_json_uint(j, LWP_KEY(visits), visits);
+    lw_json_uint(j, LWP_KEY(inclusive_ns), lw_ticks_to_ns(incl_c));
+    lw_json_uint(j, LWP_KEY(exclusive_ns), lw_ticks_to_ns(excl_c));
+    lw_json_uint(j, LWP_KEY(min_ns), visits ? lw_ticks_to_ns(min_c) : 0);
+    lw_json_uint(j, LWP_KEY(max_ns), lw_ticks_to_ns(max_c));
     if (lw_compensating()) {
-        lw_json_uint(j, "inclusive_raw_ns", lw_ticks_to_ns(incl));
-        lw_json_uint(j, "exclusive_raw_ns", lw_ticks_to_ns(excl));
+        lw_json_uint(j, LWP_KEY(inclusive_raw_ns), lw_ticks_to_ns(incl));
+        lw_json_uint(j, LWP_KEY(exclusive_raw_ns), lw_ticks_to_ns(excl));
     }
 }
 
@@ -199,22 +214,22 @@ static void lw_json_throttled(lw_json *j, int32_t region)
         return;
     char sampled[32];
     snprintf(sampled, sizeof sampled, "1/%d", lw_throttle_sample());
-    lw_json_object(j, "throttled");
-    lw_json_uint(j, "after", after);
-    lw_json_string(j, "sampled", sampled);
+    lw_json_object(j, LWP_KEY(throttled));
+    lw_json_uint(j, LWP_KEY(after), after);
+    lw_json_string(j, LWP_KEY(sampled), sampled);
     lw_json_end(j);
 }
 
 void lw_json_metric_defs(lw_json *j, size_t n)
 {
-    lw_json_array(j, "metrics");
+    lw_json_array(j, LWP_KEY(metrics));
     for (size_t i = 0; i < n; i++) {
         const lw_metric *m = lw_metric_get(i);
         lw_json_object(j, NULL);
-        lw_json_string(j, "name", m->info.name);
-        lw_json_string(j, "unit", m->info.unit);
-        lw_json_string(j, "source", m->source);
-        lw_json_string(j, "mode", m->info.mode == LIBWRAP_METRIC_ABSOLUTE ? "absolute" : "accumulated");
+        lw_json_string(j, LWP_KEY(name), m->info.name);
+        lw_json_string(j, LWP_KEY(unit), m->info.unit);
+        lw_json_string(j, LWP_KEY(source), m->source);
+        lw_json_string(j, LWP_KEY(mode), m->info.mode == LIBWRAP_METRIC_ABSOLUTE ? LWP_MODE_ABSOLUTE : LWP_MODE_ACCUMULATED);
         lw_json_end(j);
     }
     lw_json_end(j);
@@ -245,15 +260,16 @@ static void lw_json_callpath(lw_json *j, const lw_thread *t, const lw_node *n)
         if (!r)
             continue;
         lw_json_object(j, NULL);
-        lw_json_string(j, "symbol", r->symbol);
-        lw_json_string(j, "name", lw_region_name(r));
-        lw_json_times(j, c->visits, c->incl_c, c->excl_c, lw_minmax_c(c->region, c->min),
-                      lw_minmax_c(c->region, c->max), c->incl, c->excl);
+        lw_json_string(j, LWP_KEY(symbol), r->symbol);
+        lw_json_string(j, LWP_KEY(name), lw_region_name(r));
+        uint64_t mn, mx;
+        lw_node_minmax(c, &mn, &mx);
+        lw_json_times(j, c->visits, c->incl_c, c->excl_c, mn, mx, c->incl, c->excl);
         lw_json_throttled(j, c->region);
         lw_json_metrics(j, c->metrics);
         if (c->args)
             lw_arguments_json_node(j, t, c);
-        lw_json_array(j, "children");
+        lw_json_array(j, LWP_KEY(children));
         lw_json_callpath(j, t, c);
         lw_json_end(j);
         lw_json_end(j);
@@ -356,7 +372,7 @@ static int lw_profile_write_c(const char *dir)
             flat[nflat++] = flat[i];
     qsort(flat, nflat, sizeof *flat, lw_flat_cmp);
 
-    char *json_path = lw_path(dir, "profile.json");
+    char *json_path = lw_path(dir, LWP_FILE);
     char *txt_path = lw_path(dir, "profile.txt");
     lw_json *j = malloc(sizeof *j);
     lw_out o;
@@ -369,33 +385,32 @@ static int lw_profile_write_c(const char *dir)
     }
     lw_json_init(j, f);
     lw_json_object(j, NULL);
-    lw_json_int(j, "libwrap_profile", 1);
-    lw_json_string(j, "program", lw_program_name());
-    lw_json_int(j, "pid", getpid());
+    lw_json_int(j, LWP_KEY(libwrap_profile), LWP_FORMAT_VERSION);
+    lw_json_string(j, LWP_KEY(program), lw_program_name());
+    lw_json_int(j, LWP_KEY(pid), getpid());
     /* Every process names its place in its job; a lone process is rank 0 of 1. */
     const lw_job *job = &lw_job_info;
-    lw_json_int(j, "rank", job->active || job->rank >= 0 ? job->rank : 0);
-    lw_json_int(j, "size", job->active ? job->size : 1);
-    lw_json_string(j, "host", job->host);
+    lw_json_int(j, LWP_KEY(rank), job->active || job->rank >= 0 ? job->rank : 0);
+    lw_json_int(j, LWP_KEY(size), job->active ? job->size : 1);
+    lw_json_string(j, LWP_KEY(host), job->host);
     if (job->active) {
-        lw_json_string(j, "launcher", job->launcher);
-        lw_json_string(j, "job", job->id);
+        lw_json_string(j, LWP_KEY(launcher), job->launcher);
+        lw_json_string(j, LWP_KEY(job), job->id);
     }
-    lw_json_string(j, "timer", lw_timer_name());
+    lw_json_string(j, LWP_KEY(timer), lw_timer_name());
     lw_compensate_json(j);
     lw_json_metric_defs(j, lw_nmetrics);
     lw_samples_json(j);
-    lw_json_array(j, "functions");
+    lw_json_array(j, LWP_KEY(functions));
     for (size_t i = 0; i < nflat; i++) {
         const libwrap_region *r = lw_region_get(flat[i].region);
         lw_json_object(j, NULL);
-        lw_json_string(j, "symbol", r->symbol);
-        lw_json_string(j, "name", lw_region_name(r));
-        lw_json_string(j, "file", r->file ? r->file : "");
-        lw_json_int(j, "line", r->line);
-        lw_json_times(j, flat[i].visits, flat[i].incl_c, flat[i].excl_c,
-                      lw_minmax_c(flat[i].region, flat[i].min),
-                      lw_minmax_c(flat[i].region, flat[i].max), flat[i].incl, flat[i].excl);
+        lw_json_string(j, LWP_KEY(symbol), r->symbol);
+        lw_json_string(j, LWP_KEY(name), lw_region_name(r));
+        lw_json_string(j, LWP_KEY(file), r->file ? r->file : "");
+        lw_json_int(j, LWP_KEY(line), r->line);
+        lw_json_times(j, flat[i].visits, flat[i].incl_c, flat[i].excl_c, flat[i].min, flat[i].max,
+                      flat[i].incl, flat[i].excl);
         lw_json_throttled(j, flat[i].region);
         lw_json_metrics(j, flat[i].metrics);
         if (lw_arguments_has(flat[i].region))
@@ -403,11 +418,11 @@ static int lw_profile_write_c(const char *dir)
         lw_json_end(j);
     }
     lw_json_end(j);
-    lw_json_array(j, "threads");
+    lw_json_array(j, LWP_KEY(threads));
     for (size_t i = 0; i < nthreads; i++) {
         lw_json_object(j, NULL);
-        lw_json_int(j, "id", threads[i]->tid);
-        lw_json_array(j, "callpath");
+        lw_json_int(j, LWP_KEY(id), threads[i]->tid);
+        lw_json_array(j, LWP_KEY(callpath));
         lw_json_callpath(j, threads[i], threads[i]->tree.root);
         lw_json_end(j);
         lw_json_end(j);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the whole libwrap test suite from a clean clone: installs what is
 # missing (Debian 12, as root), configures, builds, and runs ctest.
-#   scripts/test.sh [ctest args...]      e.g. scripts/test.sh -R gen_
+#   scripts/test.sh [ctest args...]      e.g. scripts/test.sh -L generator
 # BUILD_DIR (default ./build) selects the build directory.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -4,16 +4,16 @@
 # trace of 10 million events in chunks with its peak memory.
 #
 # JOB_DIR: a real job to copy a rank part from (default: the FFTW job that
-# ctest's py_setup leaves in BUILD_DIR/tests/scratch/py_setup/fftw-job);
+# ctest's python_setup leaves in BUILD_DIR/tests/scratch/python_setup/fftw-job);
 # its rank-0 is copied as rank-0 ... rank-127 with "rank" rewritten. The
 # trace is rt_app's threads scenario (4 threads x 1,250,000 calls, traced).
 # Uses Debian's /usr/bin/python3 (python3-pandas, python3-otf2).
 set -eu
 build=$(cd "${1:?usage: run.sh BUILD_DIR [JOB_DIR]}" && pwd)
 src=$(cd "$(dirname "$0")/../.." && pwd)
-job=${2:-$build/tests/scratch/py_setup/fftw-job}
+job=${2:-$build/tests/scratch/python_setup/fftw-job}
 PY=${PYTHON3:-/usr/bin/python3}
-[ -f "$job/rank-0/profile.json" ] || { echo "run.sh: no $job/rank-0/profile.json (run ctest -R py_setup first)" >&2; exit 1; }
+[ -f "$job/rank-0/profile.json" ] || { echo "run.sh: no $job/rank-0/profile.json (run ctest -R python_setup first)" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export PYTHONPATH=$src/python

@@ -22,6 +22,7 @@
 
 #include "installcheck/installcheck.h"
 #include "model/inventory.h"
+#include "profile_format.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 
@@ -105,7 +106,7 @@ static int read_wrapped(const char *path, names *out)
 /* The symbols of DIR/profile.json's "functions" with visits > 0. */
 static int read_visited(const char *dir, names *out)
 {
-    char *path = xstrdup_printf("%s/profile.json", dir);
+    char *path = xstrdup_printf("%s/" LWP_FILE, dir);
     size_t len = 0;
     char *text = read_whole_file(path, &len);
     if (!text) {
@@ -119,7 +120,7 @@ static int read_visited(const char *dir, names *out)
     json_tokener_free(tok);
     free(text);
     json_object *funcs = NULL;
-    if (!root || !json_object_object_get_ex(root, "functions", &funcs) ||
+    if (!root || !json_object_object_get_ex(root, LWP_KEY(functions), &funcs) ||
         !json_object_is_type(funcs, json_type_array)) {
         fprintf(stderr, "make: error: %s: not a libwrap profile (no \"functions\" array)\n", path);
         json_object_put(root);
@@ -128,8 +129,8 @@ static int read_visited(const char *dir, names *out)
     }
     for (size_t i = 0; i < json_object_array_length(funcs); i++) {
         json_object *f = json_object_array_get_idx(funcs, i), *sym = NULL, *visits = NULL;
-        if (json_object_object_get_ex(f, "symbol", &sym) &&
-            json_object_object_get_ex(f, "visits", &visits) && json_object_get_int64(visits) > 0) {
+        if (json_object_object_get_ex(f, LWP_KEY(symbol), &sym) &&
+            json_object_object_get_ex(f, LWP_KEY(visits), &visits) && json_object_get_int64(visits) > 0) {
             /* A versioned region (exp@GLIBC_2.2.5, exp@@GLIBC_2.29) is a
              * call of the wrapped name. */
             const char *s = json_object_get_string(sym);

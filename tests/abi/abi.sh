@@ -21,7 +21,7 @@ gen=$LIBWRAP_STAGE/libexec/libwrap/libwrap-gen
 inc=$LIBWRAP_STAGE/include
 rtlib=$LIBWRAP_STAGE/lib
 TEST_LABEL="abi $cc $opt $variant"
-source "$LIBWRAP_SOURCE_DIR/tests/runtime/lib.sh"
+source "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
 here=$PWD
 
 flags=($opt -g -I"$src")

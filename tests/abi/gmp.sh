@@ -12,7 +12,7 @@ rtlib=$LIBWRAP_STAGE/lib
 [ -f /usr/include/gmp.h ] || [ -f /usr/include/x86_64-linux-gnu/gmp.h ] || { echo "no gmp.h: skipped"; exit 77; }
 
 TEST_LABEL="abi gmp"
-source "$LIBWRAP_SOURCE_DIR/tests/runtime/lib.sh"
+source "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
 here=$PWD
 
 printf '#include <gmp.h>\n' > libwrap.h

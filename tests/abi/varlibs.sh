@@ -46,7 +46,7 @@ esac
     { echo "no $probe: skipped"; exit 77; }
 
 TEST_LABEL="abi $name"
-source "$LIBWRAP_SOURCE_DIR/tests/runtime/lib.sh"
+source "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
 here=$PWD
 
 printf '%s\n' "$header" > libwrap.h

@@ -18,7 +18,7 @@ gen=$LIBWRAP_STAGE/libexec/libwrap/libwrap-gen
 inc=$LIBWRAP_STAGE/include
 rtlib=$LIBWRAP_STAGE/lib
 TEST_LABEL="versions $forward"
-source "$LIBWRAP_SOURCE_DIR/tests/runtime/lib.sh"
+source "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
 here=$PWD
 cc=${CC:-cc}
 

@@ -23,7 +23,7 @@ gen=$LIBWRAP_STAGE/libexec/libwrap/libwrap-gen
 inc=$LIBWRAP_STAGE/include
 rtlib=$LIBWRAP_STAGE/lib
 TEST_LABEL="args $forward"
-source "$LIBWRAP_SOURCE_DIR/tests/runtime/lib.sh"
+source "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
 here=$PWD
 CHECK_ARGS="python3 $src/check_args.py"
 OTF2_PRINT=${OTF2_PRINT:-$(command -v otf2-print || true)}

@@ -9,7 +9,7 @@ if [[ ! -f $case.in ]]; then
   echo "FAIL: $case.in is missing: add the queries (and, with LIBWRAP_UPDATE_GOLDEN=1, the expected output) for $filter." >&2
   exit 1
 fi
-mkdir -p "$LIBWRAP_SCRATCH"
+. "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
 actual=$LIBWRAP_SCRATCH/$(basename "$case").out
 
 # Run next to the filter so that messages name it without a directory.

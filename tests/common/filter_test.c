@@ -601,7 +601,7 @@ static void test_random_against_reference(void)
 
 /* Matching from several threads at once on one filter (the header allows
  * it): results must equal the single-threaded ones. Run under TSan in
- * filter_unit_tsan, this also catches any write a matcher might make. */
+ * common_filter_unit_tsan, this also catches any write a matcher might make. */
 #define THREAD_NAMES 2000
 
 struct thread_job {

@@ -8,7 +8,8 @@
 # g++'s `__attribute__((...)) [[nodiscard]]` order parses with no error.
 set -u
 gen=$LIBWRAP_STAGE/libexec/libwrap/libwrap-gen
-rm -rf "$LIBWRAP_SCRATCH" && mkdir -p "$LIBWRAP_SCRATCH/out" && cd "$LIBWRAP_SCRATCH" || exit 1
+. "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
+mkdir -p out
 fail=0
 
 cat > broken.h <<'H'

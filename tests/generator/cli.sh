@@ -4,7 +4,7 @@
 # "nothing left to wrap" naming its step, usage errors (exit 2).
 set -u
 gen=$LIBWRAP_STAGE/libexec/libwrap/libwrap-gen
-rm -rf "$LIBWRAP_SCRATCH" && mkdir -p "$LIBWRAP_SCRATCH" && cd "$LIBWRAP_SCRATCH" || exit 1
+. "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
 fail=0
 check() { # DESCRIPTION COMMAND...: the command must succeed
     local what=$1; shift

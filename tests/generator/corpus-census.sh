@@ -11,7 +11,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 gen=$LIBWRAP_STAGE/libexec/libwrap/libwrap-gen
 dir=$LIBWRAP_CORPUS/$case
 scratch=$LIBWRAP_SCRATCH
-rm -rf "$scratch" && mkdir -p "$scratch" && cd "$scratch" || exit 1
+. "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
 [ -f "$dir/case.env" ] || { echo "SKIP: no corpus case $dir"; exit 77; }
 # shellcheck disable=SC1091
 source "$dir/case.env"

@@ -3,7 +3,7 @@
  *
  * Every input is read as an inventory; a rejected one must have left the
  * inventory empty (callers free it either way). An accepted one must
- * survive a round trip, as gen_json_roundtrip checks for generated files:
+ * survive a round trip, as generator_json_roundtrip checks for generated files:
  * written out and read back, it gives the same line-per-function dump,
  * which walks every field the emitters and probes use.
  */

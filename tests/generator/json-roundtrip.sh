@@ -6,7 +6,7 @@ set -u
 driver=$1
 gen=$LIBWRAP_STAGE/libexec/libwrap/libwrap-gen
 fixtures=$LIBWRAP_SOURCE_DIR/tests/generator/parse
-rm -rf "$LIBWRAP_SCRATCH" && mkdir -p "$LIBWRAP_SCRATCH" && cd "$LIBWRAP_SCRATCH" || exit 1
+. "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
 fail=0
 for f in attrs types variadic; do
     "${CC:-cc}" -E "$fixtures/$f.h" > $f.i || exit 1

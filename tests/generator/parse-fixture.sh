@@ -19,7 +19,7 @@ cc=${2:-${CC:-cc}}
 gen=${LIBWRAP_GEN:-$LIBWRAP_STAGE/libexec/libwrap/libwrap-gen}  # LIBWRAP_GEN: a sanitizer build
 name=$(basename "$fixture" .h)
 scratch=$LIBWRAP_SCRATCH
-rm -rf "$scratch" && mkdir -p "$scratch" || exit 1
+. "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
 dir=$(cd "$(dirname "$fixture")" && pwd)
 src=$dir/$(basename "$fixture")
 

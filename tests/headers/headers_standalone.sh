@@ -2,7 +2,8 @@
 # Each installed public header must compile alone (no prior includes), as C
 # (c99, c11, gnu17) and as C++ (c++11, c++17), with warnings as errors.
 set -euo pipefail
-scratch=${LIBWRAP_SCRATCH:?}; rm -rf "$scratch"; mkdir -p "$scratch"; cd "$scratch"
+. "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
+scratch=$LIBWRAP_SCRATCH
 inc=$LIBWRAP_STAGE/include
 passed=0; failed=0
 for h in $(cd "$inc" && find -L . -name '*.h' | sed 's|^\./||' | sort); do

@@ -4,10 +4,9 @@
 # filters, CMake package config and pkg-config file, and that a program and
 # a CMake project build against it and a wrapper made there measures calls.
 set -euo pipefail
-scratch=${LIBWRAP_SCRATCH:?}
-rm -rf "$scratch"; mkdir -p "$scratch"; cd "$scratch"
+. "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
+scratch=$LIBWRAP_SCRATCH
 prefix=$scratch/prefix
-fail() { echo "FAIL: $*" >&2; exit 1; }
 
 cmake --install "$LIBWRAP_BINARY_DIR" --prefix "$prefix" >install.log
 for f in bin/libwrap-init bin/libwrap bin/libwrap-info bin/libwrap-report \

@@ -1,15 +1,10 @@
-# Shared set-up of the MPI job tests (sourced after TEST_LABEL is set): the
-# runtime tests' set-up (scratch directory, no inherited LIBWRAP_*, CHECK,
-# fail), the staged toolchain first on PATH, and skip (77) without MPI.
+# Shared set-up of the MPI job tests (sourced): tests/lib.sh (scratch
+# directory, no inherited LIBWRAP_*, CHECK, fail, skip), the staged
+# toolchain first on PATH, and skip (77) without MPI.
 mpi_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-. "$mpi_here/../runtime/lib.sh"
+. "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
 export PATH=$LIBWRAP_STAGE/bin:$PATH
 unset LD_PRELOAD LIBWRAP_PATH
-
-skip() {
-    echo "SKIP ($TEST_LABEL): $*"
-    exit 77
-}
 
 # have_openmpi: Open MPI's mpicc and mpirun are there.
 have_openmpi() {

@@ -1,7 +1,7 @@
 # shellcheck shell=bash
-# Shared set-up of the plugin tests (sourced, after TEST_LABEL is set): the
-# runtime tests' set-up (../runtime/lib.sh: a fresh scratch directory as the
-# working directory, no LIBWRAP_* inherited, CHECK, fail), then helpers:
+# Shared set-up of the plugin tests (sourced): tests/lib.sh (a fresh scratch
+# directory as the working directory, no LIBWRAP_* inherited, CHECK, fail),
+# then helpers:
 #   build_plug [TOOLCHAIN]
 #                  libplug.so (plug_lib.c) wrapped by libwrap-gen as the
 #                  generated Makefile does it: libwrap_plug_runtime.so (the
@@ -15,7 +15,7 @@
 #                  the wrapper)
 #   visits DIR     "SYMBOL VISITS" lines of DIR/profile.json, sorted
 set -eu
-. "$LIBWRAP_SOURCE_DIR/tests/runtime/lib.sh"
+. "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
 plugsrc=$LIBWRAP_SOURCE_DIR/tests/plugins
 STAGE=$LIBWRAP_STAGE
 PLUGIN_DIR=$STAGE/lib/libwrap

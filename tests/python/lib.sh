@@ -1,12 +1,7 @@
-# Shared set-up of the Python tests (sourced after TEST_LABEL is set): the
-# runtime tests' set-up (scratch directory, no inherited LIBWRAP_*, fail),
-# skip (77), and PY: Debian's own python3 with the package on its path.
-. "$LIBWRAP_SOURCE_DIR/tests/runtime/lib.sh"
-
-skip() {
-    echo "SKIP ($TEST_LABEL): $*"
-    exit 77
-}
+# Shared set-up of the Python tests (sourced): tests/lib.sh (scratch
+# directory, no inherited LIBWRAP_*, fail, skip), and PY: Debian's own
+# python3 with the package on its path.
+. "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
 
 PY=${PYTHON3:-/usr/bin/python3}
 [ -x "$PY" ] || skip "no python3 found"

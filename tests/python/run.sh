@@ -5,7 +5,7 @@ set -eu
 TEST_LABEL=py_$1
 pyhere=$(cd "$(dirname "$0")" && pwd)
 . "$pyhere/lib.sh"
-[ -f "$PY_SETUP/ready" ] || skip "py_setup did not run or was skipped"
+[ -f "$PY_SETUP/ready" ] || skip "python_setup did not run or was skipped"
 export PYTHONPATH=$("$LIBWRAP_STAGE/bin/libwrap-info" python-path)
 export MPLBACKEND=Agg
 "$PY" "$pyhere/test_libwrap.py" "$1" "$PY_SETUP" || fail "test_$1 failed"

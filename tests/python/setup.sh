@@ -1,11 +1,11 @@
 #!/bin/bash
-# setup.sh - the results that the py_* tests read, made by the real runtime
+# setup.sh - the results that the python_* tests read, made by the real runtime
 # once: the FFTW MPI job (tests/mpi/fftw_app.c: 4 ranks x 2 threads, E
 # fftw_execute per thread) traced with LIBWRAP_ARGUMENTS=sizes, its
 # otf2-print event count, and rt_app's fork scenario run from a directory
 # named with the Latin-1 byte 0xe9 ("caf\xe9"). Marks completion with ./ready.
 set -eu
-TEST_LABEL=py_setup
+TEST_LABEL=python_setup
 pyhere=$(cd "$(dirname "$0")" && pwd)
 . "$pyhere/lib.sh"
 mpi=$LIBWRAP_SOURCE_DIR/tests/mpi
@@ -47,4 +47,4 @@ LIBWRAP_EXPERIMENT_DIRECTORY=fork-exp "./$dir/rt_app" fork > fork.out 2> fork.er
     fail "rt_app fork: $(cat fork.err)"
 [ -f fork-exp/profile.json ] || fail "rt_app fork wrote no profile"
 touch ready
-echo "PASS py_setup"
+echo "PASS python_setup"

@@ -5,8 +5,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 report=$LIBWRAP_STAGE/bin/libwrap-report
 make_trace=$1
-rm -rf "$LIBWRAP_SCRATCH"; mkdir -p "$LIBWRAP_SCRATCH"
-cd "$LIBWRAP_SCRATCH"
+. "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
 good=$here/fixtures/two_threads/profile.json
 fail=0
 

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Text outputs of libwrap-report against golden files in expected/.
-# UPDATE=1 rewrites the expectations (review the diff before committing).
+# LIBWRAP_UPDATE_GOLDEN=1 rewrites the expectations (review the diff before committing).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 report=$LIBWRAP_STAGE/bin/libwrap-report
-mkdir -p "$LIBWRAP_SCRATCH"
+. "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
 cd "$here/fixtures"   # relative paths keep the golden files machine-independent
 
 fail=0
@@ -13,7 +13,7 @@ check() { # NAME ARGS...: stdout and exit status of `libwrap-report ARGS`
     local got=$LIBWRAP_SCRATCH/$name.out rc=0
     "$report" "$@" > "$got" 2>&1 || rc=$?
     echo "exit $rc" >> "$got"
-    if [[ ${UPDATE:-0} == 1 ]]; then
+    if [[ ${LIBWRAP_UPDATE_GOLDEN:-0} == 1 ]]; then
         cp "$got" "$here/expected/$name.out"
     elif ! diff -u "$here/expected/$name.out" "$got"; then
         echo "FAIL: $name (libwrap-report $*)"; fail=1
@@ -43,7 +43,9 @@ check diff_json             --diff --format=json --top 3 two_threads run_b
 for f in table_json table_threads_json diff_json; do
     sed '$d' "$LIBWRAP_SCRATCH/$f.out" | python3 -m json.tool > /dev/null || { echo "FAIL: $f is not JSON"; fail=1; }
 done
-# Per-thread rows add up to the summed table (visits and exclusive time).
+# Per-thread rows combine into the summed table, as the runtime combines
+# call paths: visits, times and (accumulated) metrics add up, min and max
+# are those of all calls.
 python3 - "$LIBWRAP_SCRATCH/table_tsv.out" "$LIBWRAP_SCRATCH/table_threads_tsv.out" <<'PY' || fail=1
 import sys, collections
 def rows(path):
@@ -51,11 +53,17 @@ def rows(path):
     head = lines[0]
     return [dict(zip(head, l)) for l in lines[1:]]
 summed = {r["symbol"]: r for r in rows(sys.argv[1])}
-per = collections.defaultdict(lambda: [0, 0])
+per = collections.defaultdict(list)
 for r in rows(sys.argv[2]):
-    per[r["symbol"]][0] += int(r["visits"]); per[r["symbol"]][1] += int(r["exclusive_ns"])
+    per[r["symbol"]].append(r)
 for sym, r in summed.items():
-    if per[sym] != [int(r["visits"]), int(r["exclusive_ns"])]:
-        sys.exit(f"FAIL: per-thread rows of {sym} sum to {per[sym]}, summed table says {r['visits']}, {r['exclusive_ns']}")
+    for k in ("visits", "inclusive_ns", "exclusive_ns", "PAPI_TOT_INS"):
+        got = sum(float(t[k]) for t in per[sym])
+        if got != float(r[k]):
+            sys.exit(f"FAIL: per-thread rows of {sym} sum to {k} {got}, summed table says {r[k]}")
+    for k, f in (("min_ns", min), ("max_ns", max)):
+        got = f(int(t[k]) for t in per[sym])
+        if got != int(r[k]):
+            sys.exit(f"FAIL: per-thread rows of {sym} give {k} {got}, summed table says {r[k]}")
 PY
 exit $fail

@@ -5,8 +5,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 report=$LIBWRAP_STAGE/bin/libwrap-report
 make_trace=$1
-rm -rf "$LIBWRAP_SCRATCH"; mkdir -p "$LIBWRAP_SCRATCH"
-cd "$LIBWRAP_SCRATCH"
+. "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
 cp -r "$here/fixtures/two_threads" with_trace
 cp -r "$here/fixtures/two_threads" no_trace
 "$make_trace" with_trace 400 2 2000000000 1

@@ -11,8 +11,7 @@ if [[ -z $browser ]]; then
     echo "SKIP: chromium is not installed (apt-get install --no-install-recommends chromium)"
     exit 77
 fi
-rm -rf "$LIBWRAP_SCRATCH"; mkdir -p "$LIBWRAP_SCRATCH"
-cd "$LIBWRAP_SCRATCH"
+. "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
 cp -r "$here/fixtures/two_threads" exp
 "$make_trace" exp 400 2 2000000000 1
 "$report" --html exp > /dev/null

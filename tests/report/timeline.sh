@@ -5,14 +5,14 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 report=$LIBWRAP_STAGE/bin/libwrap-report
 make_trace=$1
-rm -rf "$LIBWRAP_SCRATCH"; mkdir -p "$LIBWRAP_SCRATCH"/small "$LIBWRAP_SCRATCH"/big
-cd "$LIBWRAP_SCRATCH"
+. "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
+mkdir -p small big
 
 # 2 threads x 2 iterations, 2 GHz ticks, metrics on.
 "$make_trace" small 32 2 2000000000 1
 out=$("$report" --timeline small)
 [[ $out == "timeline: small/timeline.json "* ]] || { echo "FAIL: unexpected output: $out"; exit 1; }
-if [[ ${UPDATE:-0} == 1 ]]; then cp small/timeline.json "$here/expected/timeline_small.json"; fi
+if [[ ${LIBWRAP_UPDATE_GOLDEN:-0} == 1 ]]; then cp small/timeline.json "$here/expected/timeline_small.json"; fi
 diff -u "$here/expected/timeline_small.json" small/timeline.json
 
 python3 - small/timeline.json <<'PY'

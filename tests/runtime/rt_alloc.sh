@@ -10,8 +10,8 @@
 set -eu
 RUNTIME=$1
 TEST_LABEL=alloc
-. "$(dirname "$0")/lib.sh"
-src=$here
+. "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
+src=$LIBWRAP_SOURCE_DIR/tests/runtime
 
 printf '#include "rt_alloc.h"\n' >libwrap.h
 $CC -E -I"$src" libwrap.h >libwrap.i

@@ -1,7 +1,7 @@
 /*
  * rt_app.c - a measured program for the runtime tests. The wrappers below
  * follow the body pattern of libwrap.h exactly, as generated wrappers do
- * (errno is left to the runtime, which keeps it: rt_errno checks that);
+ * (errno is left to the runtime, which keeps it: runtime_errno checks that);
  * each scenario (argv[1]) makes a known set of calls that the test scripts
  * check in profile.json (check_profile.py).
  */

@@ -7,7 +7,7 @@ scenario=$1
 APP=$2
 NOP=${3:-}
 TEST_LABEL=$scenario
-. "$(dirname "$0")/lib.sh"
+. "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
 
 # run EXPECTED_STATUS ARGS...: runs the app, output in out.txt / err.txt.
 run() {

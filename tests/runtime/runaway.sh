@@ -7,7 +7,7 @@
 # back in time). Repeated, since where the threads are at the end varies.
 set -euo pipefail
 TEST_LABEL=runaway
-source "$LIBWRAP_SOURCE_DIR/tests/runtime/lib.sh"
+source "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
 cc=${CC:-cc}
 command -v "${OTF2_PRINT:-otf2-print}" > /dev/null || { echo "no otf2-print: skipped"; exit 77; }
 $cc -O2 -o app "$LIBWRAP_SOURCE_DIR/tests/runtime/runaway_app.c" -lz -lpthread

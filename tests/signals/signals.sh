@@ -18,7 +18,7 @@ kind=$1
 src=$LIBWRAP_SOURCE_DIR/tests/signals
 rtlib=$LIBWRAP_STAGE/lib
 TEST_LABEL="signals $kind"
-source "$LIBWRAP_SOURCE_DIR/tests/runtime/lib.sh"
+source "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
 here=$PWD
 cc=${CC:-cc}
 

@@ -6,7 +6,7 @@
 # its own. With `h5cc -shlib` nothing is said, and the calls are measured.
 set -euo pipefail
 TEST_LABEL=h5cc
-source "$LIBWRAP_SOURCE_DIR/tests/runtime/lib.sh"
+source "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
 command -v h5cc > /dev/null || { echo "no h5cc (Debian: libhdf5-dev): skipped"; exit 77; }
 src=$LIBWRAP_SOURCE_DIR/tests/static
 cc=${CC:-cc}

@@ -12,7 +12,7 @@ link=$1
 src=$LIBWRAP_SOURCE_DIR/tests/static
 rtlib=$LIBWRAP_STAGE/lib
 TEST_LABEL="static $link"
-source "$LIBWRAP_SOURCE_DIR/tests/runtime/lib.sh"
+source "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
 cc=${CC:-cc}
 [ -e /usr/lib/x86_64-linux-gnu/libz.a ] || [ -n "$(cc -print-file-name=libz.a | grep /)" ] ||
     { echo "no libz.a: skipped"; exit 77; }

@@ -13,7 +13,7 @@ set -euo pipefail
 src=$LIBWRAP_SOURCE_DIR/tests/throttle
 rtlib=$LIBWRAP_STAGE/lib
 TEST_LABEL="throttle"
-source "$LIBWRAP_SOURCE_DIR/tests/runtime/lib.sh"
+source "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
 here=$PWD
 cc=${CC:-cc}
 

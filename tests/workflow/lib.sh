@@ -1,7 +1,10 @@
 # shellcheck shell=bash
-# Shared helpers of the workflow tests (sourced).
+# Shared helpers of the workflow tests (sourced), after tests/lib.sh (a
+# fresh scratch directory as the working directory, no LIBWRAP_* inherited,
+# fail, skip).
 set -euo pipefail
 : "${LIBWRAP_STAGE:?run through ctest}" "${LIBWRAP_SCRATCH:?run through ctest}"
+. "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
 export PATH=$LIBWRAP_STAGE/bin:$PATH
 export CC=${CC:-cc} CXX=${CXX:-c++}
 # A toolchain's user commands, nothing from the caller's environment.
@@ -9,9 +12,7 @@ unset LIBWRAP_PATH LIBWRAP_EXPERIMENT_DIRECTORY LIBWRAP_FILTERING_FILE LIBWRAP_E
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 examples=$LIBWRAP_SOURCE_DIR/examples
 scratch=$LIBWRAP_SCRATCH
-rm -rf "$scratch"; mkdir -p "$scratch"; cd "$scratch"
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
 step() { echo "--- $*"; }
 
 # expect_fail LOG PATTERN CMD...: CMD must fail and its output match PATTERN (ERE).

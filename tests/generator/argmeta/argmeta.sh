@@ -5,7 +5,7 @@
 set -euo pipefail
 src=$LIBWRAP_SOURCE_DIR/tests/generator/argmeta
 gen=$LIBWRAP_STAGE/libexec/libwrap/libwrap-gen
-rm -rf "$LIBWRAP_SCRATCH" && mkdir -p "$LIBWRAP_SCRATCH" && cd "$LIBWRAP_SCRATCH"
+. "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
 printf '#include "argmeta.h"\n' > libwrap.h
 ${CC:-cc} -E -I"$src" libwrap.h > libwrap.i
 "$gen" --quiet --name am -x c --cppflags "-I$src" -o gen libwrap.i

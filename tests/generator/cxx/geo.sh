@@ -24,15 +24,8 @@ src=$LIBWRAP_SOURCE_DIR/tests/generator/cxx
 rtdir=$(dirname "$runtime_lib")
 CXX=${CXX:-g++}
 
-rm -rf "$LIBWRAP_SCRATCH"
-mkdir -p "$LIBWRAP_SCRATCH"
-cd "$LIBWRAP_SCRATCH"
+. "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
 here=$PWD
-
-fail() {
-    echo "FAIL: $*" >&2
-    exit 1
-}
 
 $CXX -O2 -fPIC -shared -o libgeo.so "$src/geo.cc"
 $CXX -O2 -I"$src" "$src/driver.cc" -o driver -L. -lgeo -Wl,-rpath,"$here"

@@ -22,15 +22,8 @@ CXX=${CXX:-g++}
 source "$corpus/$case_name/case.env"
 [ -f "$SHARED_LIB" ] || { echo "SKIP: $SHARED_LIB is not installed"; exit 77; }
 
-rm -rf "$LIBWRAP_SCRATCH"
-mkdir -p "$LIBWRAP_SCRATCH"
-cd "$LIBWRAP_SCRATCH"
+. "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
 here=$PWD
-
-fail() {
-    echo "FAIL: $case_name: $*" >&2
-    exit 1
-}
 
 printf '%s\n' "$HEADERS" > libwrap.h
 # shellcheck disable=SC2086

@@ -1,6 +1,6 @@
 # corpus-lib.sh CASE (sourced by corpus-*.sh): loads a C case of the corpus
-# ($LIBWRAP_CORPUS/CASE/case.env), enters a fresh scratch directory, defines
-# fail, and generates the case's wrappers (NAME.wrappers.c, NAME.wrap) from
+# ($LIBWRAP_CORPUS/CASE/case.env), enters a fresh scratch directory
+# (tests/lib.sh, which defines fail), and generates the case's wrappers (NAME.wrappers.c, NAME.wrap) from
 # its HEADERS with the staged libwrap-gen. Exits 77 (skipped) without the case.
 case_name=$1
 gen=$LIBWRAP_STAGE/libexec/libwrap/libwrap-gen
@@ -10,14 +10,7 @@ corpus=$LIBWRAP_CORPUS
 # shellcheck disable=SC1090
 source "$corpus/$case_name/case.env"
 
-rm -rf "$LIBWRAP_SCRATCH"
-mkdir -p "$LIBWRAP_SCRATCH"
-cd "$LIBWRAP_SCRATCH"
-
-fail() {
-    echo "FAIL: $case_name: $*" >&2
-    exit 1
-}
+. "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
 
 printf '%s\n' "$HEADERS" > libwrap.h
 # shellcheck disable=SC2086

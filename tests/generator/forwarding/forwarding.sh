@@ -20,15 +20,9 @@ src=$LIBWRAP_SOURCE_DIR/tests/generator/forwarding
 gen=$LIBWRAP_STAGE/libexec/libwrap/libwrap-gen
 inc=$LIBWRAP_STAGE/include
 
-rm -rf "$LIBWRAP_SCRATCH"
-mkdir -p "$LIBWRAP_SCRATCH/gen"
-cd "$LIBWRAP_SCRATCH"
+. "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
+mkdir -p gen
 here=$PWD
-
-fail() {
-    echo "FAIL: $*" >&2
-    exit 1
-}
 
 # The target library, shared (with a soname) and static.
 # (-Wno-psabi: GCC notes that passing over-aligned structs changed in 4.6.)

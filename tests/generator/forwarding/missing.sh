@@ -16,16 +16,9 @@ src=$LIBWRAP_SOURCE_DIR/tests/generator/forwarding
 gen=$LIBWRAP_STAGE/libexec/libwrap/libwrap-gen
 inc=$LIBWRAP_STAGE/include
 
-rm -rf "$LIBWRAP_SCRATCH"
-mkdir -p "$LIBWRAP_SCRATCH"
-cd "$LIBWRAP_SCRATCH"
+. "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
 here=$PWD
 rpath=-Wl,-rpath,$here
-
-fail() {
-    echo "FAIL: $*" >&2
-    exit 1
-}
 
 $CC -O2 -Wno-psabi -fPIC -shared -Wl,-soname,libhard.so.1 -o libhard.so.1 "$src/hard.c"
 ln -sf libhard.so.1 libhard.so

@@ -6,14 +6,8 @@
 set -euo pipefail
 
 gen=$LIBWRAP_STAGE/libexec/libwrap/libwrap-gen
-rm -rf "$LIBWRAP_SCRATCH"
-mkdir -p "$LIBWRAP_SCRATCH/tdir"
-cd "$LIBWRAP_SCRATCH"
-
-fail() {
-    echo "FAIL: $*" >&2
-    exit 1
-}
+. "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
+mkdir -p tdir
 
 # expect_status CODE OUT ERR COMMAND...
 expect_status() {

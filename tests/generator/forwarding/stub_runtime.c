@@ -5,7 +5,7 @@
  *     exits=X" to $STUB_COUNT_FILE at exit;
  *   - keeps errno, as libwrap.h promises of the real runtime (the wrappers
  *     leave errno to it; the real runtime's keeping is what
- *     fwd_real_runtime and rt_errno check);
+ *     generator_fwd_real_runtime and runtime_errno check);
  *   - excludes every region when STUB_EXCLUDE_ALL is set (the wrappers'
  *     filtered fast path);
  *   - warns on EVERY call of libwrap_resolve_fallback that finds nothing, so

@@ -1,6 +1,6 @@
 /*
  * driver.c - exercises the symbol check directly (symcheck.h, ldsearch.h),
- * for the symcheck_ tests (symcheck_probe runs `libwrap-gen check` itself).
+ * for the generator_symcheck_ tests (generator_symcheck_probe runs `libwrap-gen check` itself).
  *
  *   driver split TEXT                     one [word] per line
  *   driver resolve LDFLAGS LIBS           "PATH SONAME static|shared" per file

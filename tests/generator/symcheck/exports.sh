@@ -1,5 +1,5 @@
 #!/bin/bash
-# symcheck_exports: which functions the libraries export (libelf), and the
+# generator_symcheck_exports: which functions the libraries export (libelf), and the
 # MISSING / UNCERTAIN marks on an inventory.
 . "$(dirname "$0")/lib.sh"
 

@@ -1,10 +1,10 @@
-# Helpers shared by the symcheck_ tests (sourced).
+# Helpers shared by the generator_symcheck_ tests (sourced), after tests/lib.sh.
 set -u
 DRIVER=$1
 : "${LIBWRAP_SCRATCH:?run through ctest}"
 CC=${CC:-cc}
 S=$LIBWRAP_SCRATCH
-rm -rf "$S" && mkdir -p "$S"
+. "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
 fails=0
 
 # expect DESCRIPTION PATTERN TEXT: TEXT must match the extended regex.

@@ -1,5 +1,5 @@
 #!/bin/bash
-# symcheck_probe: `libwrap-gen check` confirms the candidates of inventories
+# generator_symcheck_probe: `libwrap-gen check` confirms the candidates of inventories
 # the generator wrote with compile-and-link probes, writes missing.filter /
 # uncertain.filter through the emitter's template, caches its results.
 . "$(dirname "$0")/lib.sh"

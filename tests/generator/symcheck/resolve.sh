@@ -1,5 +1,5 @@
 #!/bin/bash
-# symcheck_resolve: link flags resolved into files the way GNU ld does.
+# generator_symcheck_resolve: link flags resolved into files the way GNU ld does.
 . "$(dirname "$0")/lib.sh"
 
 out=$("$DRIVER" split "-L'/a b' \"-Wl,-rpath,/c\" x\\ y ''")

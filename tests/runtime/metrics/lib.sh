@@ -1,11 +1,10 @@
 # Helpers for the metric tests: run the driver with only the given
 # LIBWRAP_METRIC_* variables, keep its stdout/stderr, and check them.
+# After tests/lib.sh; a failure shows the driver's stdout and stderr
+# (out.txt, err.txt).
 set -euo pipefail
-mkdir -p "$LIBWRAP_SCRATCH"
-cd "$LIBWRAP_SCRATCH"
-unset LIBWRAP_METRIC_PAPI LIBWRAP_METRIC_PERF LIBWRAP_METRIC_RUSAGE
-
-fail() { echo "FAIL: $*" >&2; echo "--- stdout" >&2; cat out.txt >&2 || true; echo "--- stderr" >&2; cat err.txt >&2 || true; exit 1; }
+FAIL_SHOW="out.txt err.txt"
+. "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
 
 # run NAME VAR=VALUE... : runs the driver into NAME.out / NAME.err (also out.txt, err.txt)
 run() {

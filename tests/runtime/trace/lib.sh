@@ -1,11 +1,9 @@
 # Helpers for the trace tests: run a program, print its archive with
 # otf2-print, and count events.
+# After tests/lib.sh; a failure shows the head of out.txt and err.txt.
 set -euo pipefail
-mkdir -p "$LIBWRAP_SCRATCH"
-cd "$LIBWRAP_SCRATCH"
-unset LIBWRAP_METRIC_PAPI LIBWRAP_METRIC_PERF LIBWRAP_METRIC_RUSAGE
-
-fail() { echo "FAIL: $*" >&2; for f in out.txt err.txt; do [ -f $f ] && { echo "--- $f" >&2; head -20 $f >&2; }; done; exit 1; }
+FAIL_SHOW="out.txt err.txt"
+. "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
 
 # print_trace DIR : events into events.txt, definitions into defs.txt; fails unless otf2-print accepts both
 print_trace() {

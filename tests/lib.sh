@@ -1,23 +1,49 @@
-# Shared set-up of the runtime test scripts (sourced): a fresh scratch
-# directory as the working directory, no LIBWRAP_* setting inherited from the
-# caller (each test makes its own), CHECK (the profile checker) and fail.
-# The sourcing script sets TEST_LABEL first.
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-CHECK="python3 $here/check_profile.py"
-: "${LIBWRAP_SCRATCH:?LIBWRAP_SCRATCH must name the scratch directory of the test}"
+# shellcheck shell=bash
+# tests/lib.sh - the helpers every test script sources, first:
+#
+#   . "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
+#
+# It makes a fresh scratch directory ($LIBWRAP_SCRATCH, the test's own) the
+# working directory and removes every LIBWRAP_* setting inherited from the
+# caller (each test makes its own) but those ctest gives and
+# LIBWRAP_UPDATE_GOLDEN. Then:
+#   fail MESSAGE   prints "FAIL (TEST_LABEL): MESSAGE" and the head of each
+#                  file named in FAIL_SHOW that exists, exits 1
+#   skip MESSAGE   prints "SKIP (TEST_LABEL): MESSAGE", exits 77 (skipped)
+#   CHECK          the profile checker (tests/runtime/check_profile.py)
+#   wrap_library   a library's wrappers built as the generated Makefile does
+# TEST_LABEL is the ctest name unless the script set it before.
+#
+# LIBWRAP_UPDATE_GOLDEN=1 makes the tests with golden files rewrite them
+# instead of comparing (review the diff before committing); no other name
+# is accepted (tests/README.md).
+: "${LIBWRAP_SCRATCH:?LIBWRAP_SCRATCH must name the scratch directory of the test (run it through ctest)}"
+TEST_LABEL=${TEST_LABEL:-$(basename "$LIBWRAP_SCRATCH")}
+FAIL_SHOW=${FAIL_SHOW:-}
+CHECK="python3 $LIBWRAP_SOURCE_DIR/tests/runtime/check_profile.py"
 rm -rf "$LIBWRAP_SCRATCH"
 mkdir -p "$LIBWRAP_SCRATCH"
 cd "$LIBWRAP_SCRATCH"
 for v in $(compgen -e); do
     case $v in
         LIBWRAP_STAGE | LIBWRAP_SOURCE_DIR | LIBWRAP_BINARY_DIR | LIBWRAP_CORPUS | LIBWRAP_SCRATCH) ;;
+        LIBWRAP_UPDATE_GOLDEN) ;;
         LIBWRAP_*) unset "$v" ;;
     esac
 done
 
 fail() {
     echo "FAIL ($TEST_LABEL): $*" >&2
+    local f
+    for f in $FAIL_SHOW; do
+        [ -f "$f" ] && { echo "--- $f" >&2; head -20 "$f" >&2; }
+    done
     exit 1
+}
+
+skip() {
+    echo "SKIP ($TEST_LABEL): $*"
+    exit 77
 }
 
 # wrap_library NAME INCLUDE CPPFLAGS LDFLAGS LIBS [libwrap-gen options...]:
