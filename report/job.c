@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "hash.h"
-#include "otf2_merge.h"
+#include "otf2merge/otf2_merge.h"
 #include "report.h"
 
 typedef struct {
