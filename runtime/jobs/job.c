@@ -26,7 +26,9 @@
  * measured nothing in a job that did not use MPI, leaves the count short:
  * libwrap-report merges then.
  */
-#include "core/internal.h"
+#include "jobs/jobs.h"
+#include "core/measure/hooks.h"
+#include "core/base/json.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -36,7 +38,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-lw_job lw_job_info = {.rank = -1, .size = -1};
 
 /* One finished.txt record: "rank %10ld pid %10ld\n". */
 #define LW_FINISHED_RECORD 31
@@ -399,7 +400,7 @@ static int lw_claim_or_join(const char *dir)
     FILE *f = lw_out_open(&o);
     if (!f)
         goto out;
-    lw_config_write(f, dir);
+    lw_hook->config_txt(f, dir);
     fprintf(f, "JOB_LAUNCHER=%s\nJOB_ID=%s\nJOB_SIZE=%ld\nJOB_KEY=%s\n", j->launcher, j->id,
             j->size, j->key);
     if (lw_out_write_fd(&o, open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) != 0) {
@@ -581,5 +582,5 @@ void lw_job_finished(int in_signal)
     /* The listeners finish the job's results: the otf2 listener merges the
      * ranks' traces into one archive. */
     lw_log(LW_LOG_JOB, "last rank: the job is complete in %s", j->dir);
-    lw_plugins_job_complete(j->dir);
+    lw_hook->job_complete(j->dir);
 }

@@ -33,7 +33,8 @@
  * gives the offset of their monotonic clock to rank 0's. Ranks on rank 0's
  * host share its clock: their offset is 0 without measuring.
  */
-#include "core/internal.h"
+#include "jobs/jobs.h"
+#include "core/measure/hooks.h"
 #include "interpose/mpi_interpose.h"
 
 #include "core/base/dl.h"

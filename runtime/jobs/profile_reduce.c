@@ -27,7 +27,9 @@
  * rank+4, ...), so "the lowest rank" is kept by preferring the first tree
  * on a tie.
  */
-#include "core/internal.h"
+#include "jobs/jobs.h"
+#include "core/output/output.h"
+#include "core/measure/listen.h"
 #include "core/base/json.h"
 
 #include <errno.h>
@@ -295,7 +297,7 @@ lw_rtree *lw_rtree_local(long rank, uint64_t *visits)
     int rc = flat && funcs && paths ? 0 : -1;
     for (size_t i = 0; flat && i <= nregions; i++)
         flat[i].min = UINT64_MAX;
-    /* The order of internal.h. Threads still running are read as the
+    /* The lock order (core/measure/measure.h). Threads still running are read as the
      * finaliser reads them (their trees are never freed): a call still
      * open is not counted yet. */
     lw_region_lock();

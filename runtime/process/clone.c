@@ -8,7 +8,7 @@
  * calls in its tree (the parent then moving to <dir>.1 and its calls
  * counted twice), and a child whose function returns would write nothing.
  */
-#include "core/internal.h"
+#include "process/process.h"
 #include "interpose/clone_interpose.h"
 
 #include <errno.h>

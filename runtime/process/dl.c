@@ -20,7 +20,7 @@
  */
 #include "core/abi/abi.h"
 #include "interpose/dl_interpose.h"
-#include "core/internal.h"
+#include "process/process.h"
 
 #include <dlfcn.h>
 #include <elf.h>

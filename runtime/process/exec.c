@@ -7,11 +7,13 @@
  * new image gets back LD_PRELOAD and every LIBWRAP_* variable the process
  * started with (a program may pass a cleaned environment), and
  * LIBWRAP_EXPERIMENT_DIRECTORY set to the directory just written: the new
- * image, with the same PID, then claims <dir>.1 (lifecycle.c) instead of
+ * image, with the same PID, then claims <dir>.1 (jobs/directory.c) instead of
  * overwriting it. A rank of a job passes its job directory, where the new
  * image claims rank-N.1.
  */
-#include "core/internal.h"
+#include "process/process.h"
+#include "jobs/jobs.h"
+#include "core/measure/measure.h"
 #include "interpose/exec_interpose.h"
 
 #include "core/base/dl.h"

@@ -8,20 +8,18 @@
  * explicit libwrap_finalize, exec (exec.c), or a fatal signal. Once ended,
  * every entry point is a no-op: calls from later destructors record nothing.
  *
- * Results go to an experiment directory that is claimed, not just created:
- * the process that creates <dir>/config.txt with O_EXCL owns <dir>;
- * otherwise <dir>.1, <dir>.2, ... are tried. So an exec'd program with the
- * same PID, or two runs given the same LIBWRAP_EXPERIMENT_DIRECTORY, never
- * overwrite each other. A fork()ed child claims <parent dir>/fork-<pid>;
- * so does a child of clone() without CLONE_VM, through the same steps
- * (clone.c).
- * A rank of a job claims <job dir>/rank-N the same way, in the job's
- * directory (job.c). Nothing is claimed before the process has measured a
- * call, with or without tracing: the trace is opened at the first one.
+ * The experiment directory is claimed in jobs/directory.c; this file writes
+ * its config.txt (the hook config_txt).
  */
+#include "process/process.h"
 #include "core/arguments/arguments.h"
-#include "interpose/exec_interpose.h"
+#include "core/measure/hooks.h"
 #include "core/measure/lane.h"
+#include "core/output/output.h"
+#include "interpose/exec_interpose.h"
+#include "jobs/jobs.h"
+#include "plugins/host/host.h"
+#include "core/abi/abi.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -35,214 +33,14 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-int lw_state;
-
 static pthread_once_t lw_once = PTHREAD_ONCE_INIT;
-/* Lock 3 of the order in internal.h. */
-static pthread_mutex_t lw_dir_mutex = PTHREAD_MUTEX_INITIALIZER;
-static char *lw_dir;      /* claimed experiment directory */
-static char *lw_dir_base; /* the name to claim (absolute), a lone process's */
-static char *lw_explicit_dir; /* LIBWRAP_EXPERIMENT_DIRECTORY (absolute), or NULL */
-static pid_t lw_pid;
 static int lw_finishing;
-static int lw_any_thread;  /* a thread has recorded a call */
-static int lw_late_only;   /* none had when exit() began: later calls are not measured */
-static int lw_claim_failed; /* said once: no results */
 static int lw_membarrier_ok;
 static __thread int lw_fork_locked __attribute__((tls_model("initial-exec")));
 
 static const int lw_fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT};
 #define LW_NFATAL (sizeof lw_fatal_signals / sizeof *lw_fatal_signals)
 static struct sigaction lw_old_actions[LW_NFATAL];
-
-pid_t lw_process_pid(void)
-{
-    return lw_pid;
-}
-
-const char *lw_experiment_dir_claimed(void)
-{
-    return lw_dir;
-}
-
-const char *lw_program_name(void)
-{
-    return program_invocation_name;
-}
-
-static char *lw_absolute(const char *path)
-{
-    char *out = NULL;
-    if (path[0] == '/')
-        return strdup(path);
-    char *cwd = getcwd(NULL, 0);
-    if (cwd && asprintf(&out, "%s/%s", cwd, path) < 0)
-        out = NULL;
-    free(cwd);
-    return out;
-}
-
-static char *lw_default_dir(void)
-{
-    time_t now = time(NULL);
-    struct tm tm;
-    char name[64];
-    localtime_r(&now, &tm);
-    snprintf(name, sizeof name, "libwrap-%04d%02d%02d_%02d%02d%02d_%ld", tm.tm_year + 1900,
-             tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (long)getpid());
-    return lw_absolute(name);
-}
-
-int lw_mkdir_p(char *path)
-{
-    for (char *p = path + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = 0;
-        int r = mkdir(path, 0777);
-        *p = '/';
-        if (r < 0 && errno != EEXIST)
-            return -1;
-    }
-    return mkdir(path, 0777) < 0 && errno != EEXIST ? -1 : 0;
-}
-
-/* Creates `base` (or base.N) and claims it by creating config.txt in it. */
-static char *lw_claim(const char *base)
-{
-    for (unsigned n = 0; n < 10000; n++) {
-        char *dir = NULL, *cfg = NULL;
-        if ((n ? asprintf(&dir, "%s.%u", base, n) : asprintf(&dir, "%s", base)) < 0)
-            return NULL;
-        if (lw_mkdir_p(dir) < 0) {
-            lw_warn("cannot create the experiment directory %s: %s; no results are written "
-                    "(set LIBWRAP_EXPERIMENT_DIRECTORY to a writable place)",
-                    dir, strerror(errno));
-            free(dir);
-            return NULL;
-        }
-        if (asprintf(&cfg, "%s/config.txt", dir) < 0) {
-            free(dir);
-            return NULL;
-        }
-        int fd = open(cfg, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd >= 0) {
-            lw_out o;
-            FILE *f = lw_out_open(&o);
-            if (!f) {
-                close(fd);
-                lw_warn("cannot write %s: %s", cfg, strerror(errno));
-            } else if (lw_config_write(f, dir) < 0 || lw_out_write_fd(&o, fd) != 0) {
-                lw_warn("cannot write %s: %s", cfg, strerror(errno));
-            }
-            free(cfg);
-            lw_log(LW_LOG_LIFECYCLE, "results go to %s", dir);
-            return dir;
-        }
-        int err = errno;
-        free(cfg);
-        free(dir);
-        if (err != EEXIST) {
-            lw_warn("cannot create %s/config.txt: %s; no results are written", base, strerror(err));
-            return NULL;
-        }
-    }
-    lw_warn("%s.1 to %s.9999 all hold results; no results are written (remove old experiments)",
-            base, base);
-    return NULL;
-}
-
-/* With lw_dir_mutex held. */
-static const char *lw_claim_locked(void)
-{
-    if (lw_dir || lw_claim_failed)
-        return lw_dir;
-    /* A rank claims <job dir>/rank-N; its fork child, when the rank had no
-     * directory yet at the fork, <job dir>/rank-N/fork-PID. */
-    if (lw_job_info.active && (!lw_job_info.forked || !lw_dir_base)) {
-        const char *job = lw_job_claim_dir(lw_explicit_dir);
-        char *base = NULL;
-        int n = !job ? -1
-                : lw_job_info.forked ? asprintf(&base, "%s/rank-%ld/fork-%ld", job, lw_job_info.rank, (long)getpid())
-                                     : asprintf(&base, "%s/rank-%ld", job, lw_job_info.rank);
-        if (n >= 0) {
-            lw_dir = lw_claim(base);
-            free(base);
-        }
-    } else if (lw_dir_base) {
-        lw_dir = lw_claim(lw_dir_base);
-    }
-    lw_claim_failed = !lw_dir;
-    return lw_dir;
-}
-
-const char *lw_experiment_dir(void)
-{
-    pthread_mutex_lock(&lw_dir_mutex);
-    const char *dir = lw_claim_locked();
-    pthread_mutex_unlock(&lw_dir_mutex);
-    return dir;
-}
-
-const char *lw_job_directory(void)
-{
-    pthread_mutex_lock(&lw_dir_mutex);
-    const char *dir = lw_job_info.active ? lw_job_claim_dir(lw_explicit_dir) : NULL;
-    pthread_mutex_unlock(&lw_dir_mutex);
-    return dir;
-}
-
-const char *lw_experiment_dir_for_exec(void)
-{
-    /* A fork child of a rank that execs becomes a process of that rank
-     * again (rank-N.K), as anything the rank starts with posix_spawn. */
-    if (lw_job_info.active && lw_job_info.forked)
-        return NULL;
-    if (lw_job_info.active && lw_job_info.dir)
-        return lw_job_info.dir;
-    return lw_dir;
-}
-
-const char *lw_experiment_dir_base(void)
-{
-    return lw_dir ? lw_dir : lw_dir_base;
-}
-
-int lw_measured_something(void)
-{
-    return LW_LOAD(lw_any_thread);
-}
-
-void lw_note_measured(void)
-{
-    LW_STORE(lw_any_thread, 1);
-}
-
-/*
- * Registered with atexit when main begins (libwrap_main_begins): exit()
- * runs it after the program's own atexit handlers and static destructors
- * and before the ELF destructors of the loaded libraries (_dl_fini,
- * registered by __libc_start_main before main, runs after it). A library's destructor may call its own exported function through
- * a wrapper (libuv's fini array calls uv_library_shutdown): such a call
- * alone must not make a process that never used the library leave results.
- */
-static void lw_exit_began(void)
-{
-    if (!lw_measured_something())
-        LW_STORE(lw_late_only, 1);
-}
-
-void libwrap_main_begins(void)
-{
-    static int once;
-    if (!__atomic_exchange_n(&once, 1, __ATOMIC_SEQ_CST))
-        atexit(lw_exit_began);
-}
-
-int lw_exit_unmeasured(void)
-{
-    return LW_LOAD(lw_late_only);
-}
 
 /* A full barrier on every thread of the process, so that a thread that has
  * set its guard and not yet seen lw_state == 2 is visible to the finaliser
@@ -263,11 +61,11 @@ void lw_fork_prepare(void)
     /* The child nests its results in ours, so ours must exist first. */
     if (lw_region_count() > 0)
         lw_experiment_dir();
-    /* Held across fork(), in the order of internal.h: lw_finish takes the
+    /* Held across fork(), in the lock order of core/measure/measure.h: lw_finish takes the
      * same ones, so a fork racing with finalisation cannot deadlock. */
     lw_region_lock();
     lw_thread_registry_lock();
-    pthread_mutex_lock(&lw_dir_mutex);
+    lw_dir_lock();
     lw_fork_locked = 1;
 }
 
@@ -281,7 +79,7 @@ void lw_fork_parent(void)
     if (!lw_fork_locked)
         return;
     lw_fork_locked = 0;
-    pthread_mutex_unlock(&lw_dir_mutex);
+    lw_dir_unlock();
     lw_thread_registry_unlock();
     lw_region_unlock();
     LW_STORE(lw_tls.guard, 0);
@@ -292,18 +90,9 @@ void lw_fork_child(void)
     if (!lw_fork_locked)
         return;
     lw_fork_locked = 0;
-    pthread_mutex_init(&lw_dir_mutex, NULL);
     lw_region_after_fork_child();
-    char *base = NULL;
-    /* A rank without a directory yet: the child's is found from the job
-     * when it needs one (lw_claim_locked). */
-    const char *parent = lw_dir ? lw_dir : lw_job_info.active ? NULL : lw_dir_base;
-    if (parent && asprintf(&base, "%s/fork-%ld", parent, (long)getpid()) < 0)
-        base = NULL;
-    lw_dir_base = base;
-    lw_dir = NULL;
-    lw_claim_failed = 0;
-    lw_pid = getpid();
+    lw_dir_after_fork_child();
+    lw_process_set_pid(getpid());
     lw_job_after_fork_child();
     /* Last: the plugins' fork callbacks and the child's thread_begin may
      * ask for the child's own directory. */
@@ -377,7 +166,7 @@ static void lw_start(void)
 {
     int saved = errno;
     LW_STORE(lw_tls.guard, 1);
-    lw_pid = getpid();
+    lw_process_set_pid(getpid());
     /* The job first: the settings' own warnings then name the rank. */
     lw_job_init();
     lw_config_load();
@@ -396,18 +185,9 @@ static void lw_start(void)
     lw_timer_init(lw_cfg.timer);
     lw_thread_init_process();
     lw_region_init();
+    lw_args_init();
     lw_exec_init();
-    lw_explicit_dir = lw_cfg.experiment_directory ? lw_absolute(lw_cfg.experiment_directory) : NULL;
-    lw_dir_base = lw_explicit_dir ? strdup(lw_explicit_dir) : lw_default_dir();
-    /* A launcher measured on request: its own part in the directory the
-     * user named, which stays the job's (launcher-NAME-PID beside the
-     * ranks' parts); without a name, a lone process's directory. */
-    if (lw_job_info.launcher_program && lw_explicit_dir) {
-        free(lw_dir_base);
-        if (asprintf(&lw_dir_base, "%s/launcher-%s-%ld", lw_explicit_dir,
-                     lw_job_info.launcher_program, (long)getpid()) < 0)
-            lw_dir_base = NULL;
-    }
+    lw_dir_init();
     /* Metric sources and listeners, the trace writer among them. */
     lw_plugins_load();
     lw_membarrier_ok = syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
@@ -418,16 +198,52 @@ static void lw_start(void)
     lw_log(LW_LOG_LIFECYCLE, "started in %s (pid %ld)", lw_program_name(), (long)getpid());
     LW_STORE(lw_state, 1);
     /* With the plugins loaded: the paths the run takes are known. */
-    lw_compensate_calibrate();
+#if defined(__x86_64__)
+    lw_compensate_calibrate((int (*)(int))(void *)lw_abi_calib_stub);
+#else
+    lw_compensate_calibrate(NULL);
+#endif
     LW_STORE(lw_tls.guard, 0);
     errno = saved;
 }
 
-void lw_ensure_started(void)
+/* From the interposer of __libc_start_main (interpose/exec_interpose.c). */
+void libwrap_main_begins(void)
 {
-    if (LW_LOAD(lw_state) == 0)
-        pthread_once(&lw_once, lw_start);
+    static int once;
+    if (!__atomic_exchange_n(&once, 1, __ATOMIC_SEQ_CST))
+        atexit(lw_exit_began);
 }
+
+static void lw_start_once(void)
+{
+    pthread_once(&lw_once, lw_start);
+}
+
+/* config.txt of a claimed directory (jobs/directory.c, and job.c for the
+ * job's): the settings, the compensation's and the plugins' lines. */
+static int lw_config_txt(FILE *out, const char *dir)
+{
+    lw_config_write(out, dir);
+    lw_compensate_config_write(out);
+    lw_plugins_config_write(out);
+    return lw_config_write_rest(out);
+}
+
+/* What the core and jobs/ tell the layers above (core/measure/hooks.h). */
+LW_HOOKS(lw_process_hooks) = {
+    .start = lw_start_once,
+    .thread_begin = lw_plugins_thread_begin,
+    .thread_end = lw_plugins_thread_end,
+    .fork_child = lw_plugins_fork_child,
+    .region = lw_plugins_region,
+    .samples_json = lw_samples_json,
+    .samples_txt = lw_samples_txt,
+    .config_txt = lw_config_txt,
+    .abi_tables = lw_dl_register,
+    .job_complete = lw_plugins_job_complete,
+    .throttled_callee = lw_throttle_callee,
+};
 
 static int lw_tree_has_visits(const lw_node *n)
 {
@@ -467,13 +283,13 @@ static void lw_finish_as(const char *why, enum lw_end end)
     LW_STORE(lw_state, 2);
     lw_log(LW_LOG_LIFECYCLE, "finishing (%s)", why);
 
-    /* The order of internal.h, as lw_fork_prepare. */
+    /* The lock order (core/measure/measure.h), as lw_fork_prepare. */
     lw_region_lock();
     lw_thread_registry_lock();
     int others = 0;
     for (lw_thread *t = lw_thread_first(); t; t = t->next) {
         others |= t != lw_tls.self && t->alive;
-        /* The fast paths' check that measurement runs (internal.h). A
+        /* The fast paths' check that measurement runs (core/measure/measure.h). A
          * thread that has ended has no TLS left to write to. */
         if (t->alive) {
             LW_STORE(*t->fastp, NULL);

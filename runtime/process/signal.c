@@ -12,7 +12,8 @@
  * (lane.h). Without the mark a call made while the guard is set is the
  * runtime's own (a wrapped allocator) and is not measured.
  */
-#include "core/internal.h"
+#include "process/process.h"
+#include "core/measure/measure.h"
 #include "core/measure/lane.h"
 #include "interpose/signal_interpose.h"
 

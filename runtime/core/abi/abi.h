@@ -67,12 +67,13 @@
  * lane's. */
 #define LW_RA_LANE 0xc0000000u
 /* lw_tls.guard's bit for "a signal handler interrupted the runtime", as in
- * internal.h. */
+ * core/measure/measure.h. */
 #define LW_GUARD_SIGNAL 2
 
 #ifndef __ASSEMBLER__
 
-#include "core/internal.h"
+#include "core/measure/listen.h"
+#include "core/measure/hooks.h"
 
 #pragma GCC visibility push(hidden)
 
@@ -199,6 +200,25 @@ void lw_abi_missing(libwrap_abi_entry *e);
  * one, of lw_abi_calib_entry. */
 extern libwrap_abi_entry lw_abi_calib_entry;
 extern const char lw_abi_calib_stub[];
+
+/* throttle.c: LIBWRAP_THROTTLE (ABI-level wrappers only) */
+
+/* Through the gate, from the trampoline's exit every 4,096th visit of a
+ * call path: throttles its region when LIBWRAP_THROTTLE says so. */
+uintptr_t lw_throttle_check(uintptr_t node, uintptr_t unused);
+/* The visits after which region `id` was throttled, 0 if it is not. */
+uint64_t lw_throttled_after(int32_t id);
+/* A call path below region `parent` was made: it is timed again (the
+ * hook throttled_callee). */
+void lw_throttle_callee(int32_t parent);
+/* A node's inclusive time estimated from its timed visits (once, when the
+ * profile is written). */
+void lw_throttle_estimate(lw_node *n);
+int lw_throttle_sample(void); /* one call in this many is timed */
+
+/* One warning when the executable defines functions of a wrapped library
+ * itself (linked statically): their calls are not measured (static_target.c). */
+void lw_static_target_check(const libwrap_abi_entry *entries, uint32_t n);
 
 #pragma GCC visibility pop
 

@@ -10,6 +10,19 @@
 #include "core/arguments/arguments.h"
 #include "core/measure/hot.h"
 
+/* The empty function of compensation's calibration (compensate.c), and
+ * the ABI-level wrapper of it: lw_abi_calib_stub (abi_x86_64.S) hands this
+ * entry to the trampoline, as a generated wrapper hands its own. */
+static __attribute__((noinline)) int lw_abi_calib_empty(int x)
+{
+    __asm__ volatile("");
+    return x + 1;
+}
+
+__attribute__((aligned(64))) libwrap_abi_entry lw_abi_calib_entry = {
+    (void *)lw_abi_calib_empty, NULL, NULL, 0, LW_ABI_STATE_FAST,
+    {"libwrap_calibration", "libwrap_calibration", "", 0, LW_CALIB_ID}};
+
 #include <errno.h>
 #include <stdlib.h>
 #include <unwind.h>
@@ -40,7 +53,7 @@ static int lw_abi_resolve(libwrap_abi_entry *e)
 void libwrap_abi_preload(libwrap_abi_entry *entries, uint32_t n)
 {
     int saved = errno;
-    lw_dl_register(entries, n);
+    lw_hook->abi_tables(entries, n);
     /* A runtime wrapper (LD_PRELOAD, link order) cannot reach a copy of
      * its library linked into the program; a link-time one's --wrap did. */
     if (n && entries[0].lib && entries[0].lib->next)

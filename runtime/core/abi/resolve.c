@@ -2,7 +2,7 @@
  * resolve.c - finding originals for runtime-mode wrappers when dlsym
  * (RTLD_NEXT) in the wrapper failed, and warning once about it.
  */
-#include "core/internal.h"
+#include "core/abi/abi.h"
 
 #include "core/base/dl.h"
 #include <errno.h>
@@ -125,7 +125,7 @@ void libwrap_warn_once(const void *what, const char *fmt, ...)
     int saved = errno;
     int first = 1;
     /* realloc below may be a wrapper: with the guard set it takes no lock
-     * of the runtime under this one (internal.h). */
+     * of the runtime under this one (core/measure/measure.h). */
     int guard = LW_LOAD(lw_tls.guard);
     LW_STORE(lw_tls.guard, 1);
     pthread_mutex_lock(&lw_warned_mutex);

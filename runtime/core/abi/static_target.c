@@ -11,7 +11,7 @@
  * the wrapper's own definitions) are named in one warning, with the way
  * out.
  */
-#include "core/internal.h"
+#include "core/abi/abi.h"
 
 #include <elf.h>
 #include <fcntl.h>

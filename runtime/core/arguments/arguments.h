@@ -110,11 +110,6 @@ uint64_t lw_args_select(const libwrap_region *region, const libwrap_params *para
 /* At the end of a process that measured: one warning for each rule whose
  * names matched nothing, or only what cannot be recorded. */
 void lw_args_warn_unmatched(void);
-/* The entry that is the result, or -1. */
-static inline int lw_args_result_index(const libwrap_params *p)
-{
-    return p->n && (p->param[p->n - 1].flags & LIBWRAP_PARAM_RESULT) ? (int)p->n - 1 : -1;
-}
 
 /* ---- safe_copy.c ------------------------------------------------------ */
 

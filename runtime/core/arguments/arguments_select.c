@@ -51,6 +51,7 @@ static void lw_trim(char **s, size_t *n)
 
 void lw_args_init(void)
 {
+    lw_region_args_select = lw_args_select;
     const char *v = lw_cfg.arguments;
     if (!v)
         return;

@@ -5,7 +5,7 @@
  * measured program: it is one warning that names the variable and the
  * accepted values, and the default is used.
  */
-#include "core/internal.h"
+#include "core/base/base.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -190,6 +190,20 @@ static const char *lw_or_none(const char *s)
 
 int lw_config_write(FILE *out, const char *experiment_dir)
 {
+    fprintf(out, "LIBWRAP_ENABLE_PROFILING=%s\n", lw_cfg.profiling ? "true" : "false");
+    fprintf(out, "LIBWRAP_ENABLE_TRACING=%s\n", lw_cfg.tracing ? "true" : "false");
+    fprintf(out, "LIBWRAP_EXPERIMENT_DIRECTORY=%s\n", experiment_dir);
+    fprintf(out, "LIBWRAP_FILTERING_FILE=%s\n", lw_or_none(lw_cfg.filtering_file));
+    fprintf(out, "LIBWRAP_TIMER=%s\n", lw_timer_name());
+    if (lw_cfg.throttle_calls)
+        fprintf(out, "LIBWRAP_THROTTLE=%llu:%g\n", (unsigned long long)lw_cfg.throttle_calls, lw_cfg.throttle_ns);
+    else
+        fprintf(out, "LIBWRAP_THROTTLE=off\n");
+    return ferror(out) ? -1 : 0;
+}
+
+int lw_config_write_rest(FILE *out)
+{
     char verbose[128] = "";
     if (lw_cfg.verbose == LW_LOG_ALL)
         snprintf(verbose, sizeof verbose, "true");
@@ -201,18 +215,6 @@ int lw_config_write(FILE *out, const char *experiment_dir)
                 size_t n = strlen(verbose);
                 snprintf(verbose + n, sizeof verbose - n, "%s%s", n ? "," : "", lw_log_domain_name(i));
             }
-
-    fprintf(out, "LIBWRAP_ENABLE_PROFILING=%s\n", lw_cfg.profiling ? "true" : "false");
-    fprintf(out, "LIBWRAP_ENABLE_TRACING=%s\n", lw_cfg.tracing ? "true" : "false");
-    fprintf(out, "LIBWRAP_EXPERIMENT_DIRECTORY=%s\n", experiment_dir);
-    fprintf(out, "LIBWRAP_FILTERING_FILE=%s\n", lw_or_none(lw_cfg.filtering_file));
-    fprintf(out, "LIBWRAP_TIMER=%s\n", lw_timer_name());
-    if (lw_cfg.throttle_calls)
-        fprintf(out, "LIBWRAP_THROTTLE=%llu:%g\n", (unsigned long long)lw_cfg.throttle_calls, lw_cfg.throttle_ns);
-    else
-        fprintf(out, "LIBWRAP_THROTTLE=off\n");
-    lw_compensate_config_write(out);
-    lw_plugins_config_write(out);
     fprintf(out, "LIBWRAP_TOTAL_MEMORY=%zu\n", lw_cfg.total_memory);
     fprintf(out, "LIBWRAP_VERBOSE=%s\n", verbose);
     fprintf(out, "LIBWRAP_MPI_COLLECTIVES=%s\n", lw_cfg.mpi_collectives ? "true" : "false");
@@ -220,28 +222,4 @@ int lw_config_write(FILE *out, const char *experiment_dir)
     fprintf(out, "LIBWRAP_JOB_PARTS=%s\n", lw_cfg.job_parts ? "true" : "false");
     fprintf(out, "LIBWRAP_ARGUMENTS=%s\n", lw_or_none(lw_cfg.arguments));
     return ferror(out) ? -1 : 0;
-}
-
-const char *lw_config_setting(const char *name)
-{
-    static char buf[64];
-    if (!name)
-        return NULL;
-    if (!strcmp(name, "LIBWRAP_TOTAL_MEMORY")) {
-        snprintf(buf, sizeof buf, "%zu", lw_cfg.total_memory);
-        return buf;
-    }
-    if (!strcmp(name, "LIBWRAP_ENABLE_PROFILING"))
-        return lw_cfg.profiling ? "true" : "false";
-    if (!strcmp(name, "LIBWRAP_ENABLE_TRACING"))
-        return lw_cfg.tracing ? "true" : "false";
-    if (!strcmp(name, "LIBWRAP_TIMER"))
-        return lw_timer_name();
-    if (!strcmp(name, "LIBWRAP_COMPENSATE"))
-        return lw_compensating() ? "true" : "false";
-    if (!strcmp(name, "LIBWRAP_EXPERIMENT_DIRECTORY"))
-        return lw_experiment_dir_claimed();
-    if (!strcmp(name, "LIBWRAP_FILTERING_FILE"))
-        return lw_cfg.filtering_file;
-    return NULL;
 }

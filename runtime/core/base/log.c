@@ -7,7 +7,7 @@
  * not interleave, and errno is kept. Plugins speak through the same path
  * (libwrap_host.warn, .verbose).
  */
-#include "core/internal.h"
+#include "core/base/base.h"
 
 #include <errno.h>
 #include <stdarg.h>

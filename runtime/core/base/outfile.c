@@ -1,12 +1,13 @@
 /*
  * outfile.c - result files composed in memory and written with write(2)
- * (internal.h: lw_out).
+ * (core/base/base.h: lw_out).
  */
-#include "core/internal.h"
+#include "core/base/base.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 FILE *lw_out_open(lw_out *o)
@@ -40,4 +41,18 @@ int lw_out_write_fd(lw_out *o, int fd)
 int lw_out_write(lw_out *o, const char *path)
 {
     return lw_out_write_fd(o, open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666));
+}
+
+int lw_mkdir_p(char *path)
+{
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = 0;
+        int r = mkdir(path, 0777);
+        *p = '/';
+        if (r < 0 && errno != EEXIST)
+            return -1;
+    }
+    return mkdir(path, 0777) < 0 && errno != EEXIST ? -1 : 0;
 }

@@ -12,7 +12,7 @@
  * finalisation) against CLOCK_MONOTONIC, so no calibration delay is paid at
  * start; only a run shorter than 20 ms waits for the remainder at the end.
  */
-#include "core/internal.h"
+#include "core/base/base.h"
 
 #include <errno.h>
 #include <stdlib.h>

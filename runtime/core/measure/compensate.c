@@ -32,15 +32,11 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#if defined(__x86_64__)
-#include "core/abi/abi.h"
-#endif
 
 lw_cost lw_costs[LW_NKINDS];
 
 /* The calibration's region: no real region has this id, and its node lives
  * in the private thread's tree only. */
-#define LW_CALIB_ID INT32_MAX
 #define LW_CALIB_CALLS 256u
 #define LW_CALIB_ROUNDS 24u
 
@@ -81,13 +77,6 @@ static __attribute__((noinline)) int lw_calib_typed(int x)
     return r;
 }
 
-#if defined(__x86_64__)
-/* The ABI wrapper: lw_abi_calib_stub (abi_x86_64.S) hands this entry to
- * the trampoline, as a generated wrapper hands its own. */
-__attribute__((aligned(64))) libwrap_abi_entry lw_abi_calib_entry = {
-    (void *)lw_calib_empty, NULL, NULL, 0, LW_ABI_STATE_FAST,
-    {"libwrap_calibration", "libwrap_calibration", "", 0, LW_CALIB_ID}};
-#endif
 
 int lw_compensating(void)
 {
@@ -152,7 +141,7 @@ static lw_thread *lw_calib_thread(void)
     return t;
 }
 
-void lw_compensate_calibrate(void)
+void lw_compensate_calibrate(int (*abi_fn)(int))
 {
     lw_cal.done = 0;
     for (int k = 0; k < LW_NKINDS; k++)
@@ -190,18 +179,15 @@ void lw_compensate_calibrate(void)
     lw_best typed = {INFINITY, INFINITY}, abi = {INFINITY, INFINITY}, skip = typed;
     double plain = INFINITY;
     lw_calib_wrapped(t, lw_calib_typed, &skip);
-#if defined(__x86_64__)
-    int (*abi_fn)(int) = (int (*)(int))(void *)lw_abi_calib_stub;
-    lw_calib_wrapped(t, abi_fn, &skip);
-#endif
+    if (abi_fn)
+        lw_calib_wrapped(t, abi_fn, &skip);
     for (unsigned r = 0; r < LW_CALIB_ROUNDS; r++) {
         double p = (double)lw_calib_round(lw_calib_orig, LW_CALIB_CALLS) / LW_CALIB_CALLS;
         if (p < plain)
             plain = p;
         lw_calib_wrapped(t, lw_calib_typed, &typed);
-#if defined(__x86_64__)
-        lw_calib_wrapped(t, abi_fn, &abi);
-#endif
+        if (abi_fn)
+            lw_calib_wrapped(t, abi_fn, &abi);
     }
     uint64_t k1 = lw_ticks();
     clock_gettime(CLOCK_MONOTONIC, &m1);
@@ -213,9 +199,8 @@ void lw_compensate_calibrate(void)
     lw_tls.hot_ev = saved.hot_ev;
     errno = saved_errno;
 
-#if !defined(__x86_64__)
-    abi = typed; /* no ABI wrappers here */
-#endif
+    if (!abi_fn)
+        abi = typed; /* no ABI wrappers here */
     if (!isfinite(plain) || !isfinite(typed.total) || !isfinite(abi.total)) {
         lw_cal.why_not = "the calibration's calls were not recorded";
         return;

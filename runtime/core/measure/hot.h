@@ -16,7 +16,8 @@
 #ifndef LIBWRAP_RUNTIME_HOT_H
 #define LIBWRAP_RUNTIME_HOT_H
 
-#include "core/internal.h"
+#include "core/measure/listen.h"
+#include "core/measure/hooks.h"
 
 #include <string.h>
 

@@ -22,7 +22,7 @@
 #ifndef LIBWRAP_RUNTIME_LANE_H
 #define LIBWRAP_RUNTIME_LANE_H
 
-#include "core/internal.h"
+#include "core/measure/measure.h"
 
 #pragma GCC visibility push(hidden)
 

@@ -205,7 +205,7 @@ static __attribute__((noinline)) int lw_enter_slow(lw_thread *t, int32_t id, voi
         /* A throttled region that calls wrapped functions (this call of
          * it was a timed one): its calls are timed again. */
         if (lw_unlikely(parent->unmeasured) && !n->visits)
-            lw_throttle_callee(parent->region);
+            lw_hook->throttled_callee(parent->region);
     }
     lw_frame *f = &t->stack[d];
     lw_frame_open(f, n, id, now, frame);

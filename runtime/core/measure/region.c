@@ -7,7 +7,8 @@
  * is published with a release store, so later calls read it lock-free. Ids
  * are dense from 1: region id i is lw_regions[i - 1].
  */
-#include "core/arguments/arguments.h"
+#include "core/measure/listen.h"
+#include "core/measure/hooks.h"
 #include "core/measure/lane.h"
 
 #include <errno.h>
@@ -18,16 +19,17 @@
 #define LW_REGION_FILTERED (-1)
 #define LW_REGION_DISABLED (-2)
 
-/* Lock 1 of the order in internal.h. */
+/* Lock 1 of the order in core/measure/measure.h. */
 static pthread_mutex_t lw_regions_mutex = PTHREAD_MUTEX_INITIALIZER;
 static const libwrap_region **lw_regions;
 static unsigned char *lw_region_kinds; /* enum lw_wrapper_kind, beside lw_regions */
 static size_t lw_nregions;
 static lw_filter *lw_runtime_filter;
 
+uint64_t (*lw_region_args_select)(const libwrap_region *r, const libwrap_params *p, int abi);
+
 void lw_region_init(void)
 {
-    lw_args_init();
     if (!lw_cfg.filtering_file)
         return;
     char err[1024];
@@ -114,7 +116,9 @@ static int32_t lw_register(libwrap_region *region, libwrap_params *params, libwr
                 lw_regions[lw_nregions++] = region;
                 id = (int32_t)lw_nregions;
                 lw_log(LW_LOG_REGION, "%s is region %d", region->symbol, id);
-                uint64_t record = params ? lw_args_select(region, params, abi != NULL) : 0;
+                uint64_t record = params && lw_region_args_select
+                                      ? lw_region_args_select(region, params, abi != NULL)
+                                      : 0;
                 if (record) {
                     __atomic_store_n(&params->record, record, __ATOMIC_RELAXED);
                     /* The trampoline's hooks test a flag each: parameters
@@ -129,7 +133,7 @@ static int32_t lw_register(libwrap_region *region, libwrap_params *params, libwr
             }
         }
         if (id > 0)
-            lw_plugins_region(id, region); /* before any thread can enter it */
+            lw_hook->region(id, region); /* before any thread can enter it */
         if (id)
             __atomic_store_n(&region->id, id, __ATOMIC_RELEASE);
         else

@@ -4,7 +4,8 @@
  * by a TSD destructor when the thread ends, and kept until the process ends
  * so that the finaliser writes the profiles of threads already gone.
  */
-#include "core/internal.h"
+#include "core/measure/listen.h"
+#include "core/measure/hooks.h"
 #include "core/measure/lane.h"
 
 #include <pthread.h>
@@ -17,7 +18,7 @@ lw_thread lw_thread_none = {.depth = UINT32_MAX, .cap = 0};
 __thread lw_tls_block lw_tls __attribute__((tls_model("initial-exec"))) = {
     .hot = &lw_thread_none, .hot_ev = &lw_thread_none};
 
-/* Lock 2 of the order in internal.h. */
+/* Lock 2 of the order in core/measure/measure.h. */
 static pthread_mutex_t lw_threads_mutex = PTHREAD_MUTEX_INITIALIZER;
 static lw_thread *lw_threads;
 static uint32_t lw_next_tid = 1; /* 0 is kept for the main thread */
@@ -44,7 +45,7 @@ static void lw_thread_destructor(void *p)
     LW_STORE(lw_tls.hot_ev, &lw_thread_none);
     if (lw_state == 1 && t->alive) {
         lw_thread_close_frames(t, lw_ticks());
-        lw_plugins_thread_end(t);
+        lw_hook->thread_end(t);
         t->alive = 0;
         lw_log(LW_LOG_THREAD, "thread %u ended", t->tid);
     }
@@ -61,7 +62,7 @@ void lw_thread_init_process(void)
 int lw_thread_grow_stack(lw_thread *t)
 {
     uint32_t cap = t->cap ? t->cap * 2 : 64;
-    /* One more frame in front: the sentinel stack[-1] (internal.h). */
+    /* One more frame in front: the sentinel stack[-1] (core/measure/measure.h). */
     lw_frame *stack = lw_map((cap + 1) * sizeof *stack);
     uint64_t *mstack = lw_nmetrics ? lw_map(cap * lw_nmetrics * sizeof *mstack) : NULL;
     if (!stack || (lw_nmetrics && !mstack))
@@ -129,7 +130,7 @@ lw_thread *lw_thread_attach(void)
      * a listener's first thread may claim the experiment directory (the
      * trace is opened at the process's first measured call: before it, a
      * process has created nothing). */
-    lw_plugins_thread_begin(t);
+    lw_hook->thread_begin(t);
     t->slow = lw_nmetrics != 0;
 
     if (lw_thread_key_ok)
@@ -180,7 +181,7 @@ void lw_thread_after_fork_child(void)
         t = NULL;
     }
     if (!t) {
-        lw_plugins_fork_child(NULL);
+        lw_hook->fork_child(NULL);
         return;
     }
     t->tree = fresh;
@@ -206,7 +207,7 @@ void lw_thread_after_fork_child(void)
     t->alive = 1;
     t->next = NULL;
     t->slow = lw_nmetrics != 0 || t->depth != 0;
-    lw_plugins_fork_child(t);
+    lw_hook->fork_child(t);
     if (lw_nmetrics) {
         lw_metrics_read(t, t->scratch);
         for (uint32_t i = 0; i < t->depth; i++)

@@ -12,7 +12,10 @@
  * compensated ones; with compensation on, the measured ones follow as
  * "inclusive_raw_ns" and "exclusive_raw_ns".
  */
-#include "core/internal.h"
+#include "core/output/output.h"
+#include "core/abi/abi.h"
+#include "core/measure/listen.h"
+#include "core/measure/hooks.h"
 #include "core/arguments/arguments.h"
 #include "core/base/json.h"
 
@@ -319,7 +322,7 @@ static int lw_write_txt(const char *path, const lw_flat *flat, size_t nflat)
                 "excl_us", "call path");
         lw_txt_tree(f, t->tree.root, 0);
     }
-    lw_samples_txt(f);
+    lw_hook->samples_txt(f);
     return lw_out_write(&o, path);
 }
 
@@ -384,7 +387,7 @@ static int lw_profile_write_c(const char *dir)
     lw_json_string(j, "timer", lw_timer_name());
     lw_compensate_json(j);
     lw_json_metric_defs(j, lw_nmetrics);
-    lw_samples_json(j);
+    lw_hook->samples_json(j);
     lw_json_array(j, "functions");
     for (size_t i = 0; i < nflat; i++) {
         const libwrap_region *r = lw_region_get(flat[i].region);

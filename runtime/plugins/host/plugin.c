@@ -11,9 +11,12 @@
  * process when they are asked for, and not otherwise.
  *
  * After start the tables below are read-only; the hot path reads them
- * without a lock (lw_metrics_read, lw_listen_* in internal.h).
+ * without a lock (lw_metrics_read, lw_listen_* in core/measure/listen.h).
  */
-#include "core/internal.h"
+#include "plugins/host/host.h"
+#include "core/measure/hooks.h"
+#include "jobs/jobs.h"
+#include "core/abi/abi.h"
 #include "core/base/json.h"
 #include "plugins/plugin_util.h"
 
@@ -44,23 +47,10 @@ typedef struct lw_plugin {
     uint32_t global[LW_MAX_METRICS];
 } lw_plugin;
 
-size_t lw_nmetrics;
-uint32_t lw_metric_absolute;
-lw_msource lw_msources[LW_MAX_PLUGINS];
-uint32_t lw_nmsources;
-const libwrap_listener *lw_listeners[LW_MAX_PLUGINS];
-uint32_t lw_nlisteners;
-uint32_t lw_listeners_percall;
-int lw_events_buffered;
-size_t lw_events_per_buffer;
-/* Listener k's `events`, when it has one (LIBWRAP_PLUGIN_EVENTS). */
-static void (*lw_listener_events[LW_MAX_PLUGINS])(void *, const libwrap_event *, size_t);
 
 static lw_plugin lw_plugins[LW_MAX_PLUGINS];
 static uint32_t lw_nplugins;
 static const libwrap_metric_source *lw_msource_tables[LW_MAX_PLUGINS];
-static lw_metric lw_metrics[LW_MAX_METRICS]; /* SYNC ones, then ASYNC ones */
-static size_t lw_nmetrics_all;
 static uint32_t lw_metrics_claimed; /* while loading */
 /* The built-in metric sources, and their settings as set (NULL: unset). */
 static const char *const lw_builtin_names[] = {"papi", "perf", "rusage"};
@@ -208,7 +198,7 @@ static const libwrap_host lw_host = {
     .now = lw_host_now,
     .ns = lw_host_ns,
     .sample = lw_host_sample,
-    .setting = lw_config_setting,
+    .setting = lw_host_setting,
     .thread_ignore = lw_host_thread_ignore,
 };
 
@@ -239,6 +229,30 @@ static void lw_init_done(const char *kind, const char *name, const libwrap_plugi
     else
         lw_warn("%s '%s' is not used: its init failed (returned %d) without saying why%s", kind,
                 name, rc, then);
+}
+
+const char *lw_host_setting(const char *name)
+{
+    static char buf[64];
+    if (!name)
+        return NULL;
+    if (!strcmp(name, "LIBWRAP_TOTAL_MEMORY")) {
+        snprintf(buf, sizeof buf, "%zu", lw_cfg.total_memory);
+        return buf;
+    }
+    if (!strcmp(name, "LIBWRAP_ENABLE_PROFILING"))
+        return lw_cfg.profiling ? "true" : "false";
+    if (!strcmp(name, "LIBWRAP_ENABLE_TRACING"))
+        return lw_cfg.tracing ? "true" : "false";
+    if (!strcmp(name, "LIBWRAP_TIMER"))
+        return lw_timer_name();
+    if (!strcmp(name, "LIBWRAP_COMPENSATE"))
+        return lw_compensating() ? "true" : "false";
+    if (!strcmp(name, "LIBWRAP_EXPERIMENT_DIRECTORY"))
+        return lw_experiment_dir_claimed();
+    if (!strcmp(name, "LIBWRAP_FILTERING_FILE"))
+        return lw_cfg.filtering_file;
+    return NULL;
 }
 
 /* ---- finding and loading ----------------------------------------------- */
@@ -584,32 +598,7 @@ void lw_plugins_load(void)
     lw_choose_event_delivery();
 }
 
-const lw_metric *lw_metric_get(size_t i)
-{
-    return i < lw_nmetrics_all ? &lw_metrics[i] : NULL;
-}
-
-size_t lw_metric_count_all(void)
-{
-    return lw_nmetrics_all;
-}
-
-/* ---- events ------------------------------------------------------------- */
-
-void lw_events_flush(lw_thread *t)
-{
-    libwrap_event *base = t->ev_base;
-    size_t n = base ? (size_t)(t->ev_pos - base) : 0;
-    if (!n)
-        return;
-    for (uint32_t k = 0; k < lw_nlisteners; k++)
-        if (lw_listener_events[k] && !(lw_listeners_percall & (1u << k))) {
-            lw_plugin_mark m = lw_plugin_in(LW_IN_LISTENER + (int)k, "events");
-            lw_listener_events[k](t->listener_handle[k], base, n);
-            lw_plugin_out(m);
-        }
-    t->ev_pos = base;
-}
+/* ---- threads and regions (the core's hooks) ---------------------------- */
 
 void lw_plugins_thread_begin(lw_thread *t)
 {

@@ -198,7 +198,7 @@ lw_abi_hot_begin:
 	 * handler that interrupts the rest (guard held: the handler's lane,
 	 * lane.h) takes the next one. .Lfast_to_c gives it back. */
 	addq	$LW_RA_SIZE, %fs:LW_T_RA_TOP(%rcx)
-	/* After the guard: the finaliser clears it (internal.h). */
+	/* After the guard: the finaliser clears it (core/measure/measure.h). */
 	movq	%fs:LW_T_HOT(%rcx), %rcx
 	movl	LW_TH_DEPTH(%rcx), %edx
 	cmpl	LW_TH_CAP(%rcx), %edx

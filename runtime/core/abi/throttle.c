@@ -13,11 +13,8 @@
  * A throttled region that turns out to call wrapped functions is timed on
  * every call again (lw_throttle_callee). Typed wrappers are not throttled.
  */
-#include "core/measure/hot.h"
-
-#if defined(__x86_64__)
 #include "core/abi/abi.h"
-#endif
+#include "core/measure/hot.h"
 
 #include <stddef.h>
 
