@@ -222,7 +222,7 @@ static int lw_add_thread(lw_rtree *t, lw_rnode *to, const lw_node *n, lw_rflat *
         const libwrap_region *r = lw_region_get(c->region);
         if (!r || !c->visits)
             continue;
-        lw_rnode *d = lw_child(t, to, r->symbol, r->name, r->file, r->line);
+        lw_rnode *d = lw_child(t, to, r->symbol, lw_region_name(c->region), r->file, r->line);
         if (!d)
             return -1;
         double m[LW_MAX_METRICS];
@@ -309,7 +309,7 @@ lw_rtree *lw_rtree_local(long rank, uint64_t *visits)
     }
     for (size_t i = 1; rc == 0 && i <= nregions; i++) {
         const libwrap_region *r = flat[i].visits ? lw_region_get((int32_t)i) : NULL;
-        lw_rnode *d = r ? lw_child(t, funcs, r->symbol, r->name, r->file, r->line) : NULL;
+        lw_rnode *d = r ? lw_child(t, funcs, r->symbol, lw_region_name((int32_t)i), r->file, r->line) : NULL;
         if (!r)
             continue;
         if (!d) {

@@ -106,7 +106,7 @@ void lw_args_init(void);
 /* Which entries of `params` to record for `region` (its record mask), as
  * the rules say; `abi`: the ABI-level wrapper reads them (a parameter
  * whose location is unknown cannot be recorded). Region lock held. */
-uint64_t lw_args_select(const libwrap_region *region, const libwrap_params *params, int abi);
+uint64_t lw_args_select(int32_t id, const libwrap_region *region, const libwrap_params *params, int abi);
 /* At the end of a process that measured: one warning for each rule whose
  * names matched nothing, or only what cannot be recorded. */
 void lw_args_warn_unmatched(void);

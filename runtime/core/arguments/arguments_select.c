@@ -106,9 +106,8 @@ void lw_args_init(void)
 
 /* 1: the glob matches the symbol or the readable name, 2: a C++ name
  * without its parameters (an overload of several), 0: no match. */
-static int lw_func_matches(const char *glob, const libwrap_region *r)
+static int lw_func_matches(const char *glob, const libwrap_region *r, const char *name)
 {
-    const char *name = r->name ? r->name : r->symbol;
     if (lw_glob_match(glob, r->symbol) || lw_glob_match(glob, name))
         return 1;
     size_t k = lw_name_params_start(name);
@@ -183,12 +182,12 @@ static void lw_rule_warn(lw_argrule *r)
     r->warned = 1;
 }
 
-uint64_t lw_args_select(const libwrap_region *region, const libwrap_params *p, int abi)
+uint64_t lw_args_select(int32_t id, const libwrap_region *region, const libwrap_params *p, int abi)
 {
     if (!lw_nrules || !p || !p->param)
         return 0;
     uint32_t n = p->n < LIBWRAP_PARAMS_MAX ? p->n : LIBWRAP_PARAMS_MAX;
-    const char *name = region->name ? region->name : region->symbol;
+    const char *name = lw_region_name(id);
     uint64_t mask = 0;
     for (size_t k = 0; k < lw_nrules; k++) {
         lw_argrule *r = &lw_rules[k];
@@ -198,7 +197,7 @@ uint64_t lw_args_select(const libwrap_region *region, const libwrap_params *p, i
                     mask |= 1ull << i;
             continue;
         }
-        int how = lw_func_matches(r->func, region);
+        int how = lw_func_matches(r->func, region, name);
         if (!how)
             continue;
         if (!r->funcs++) {

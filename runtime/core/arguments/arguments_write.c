@@ -335,7 +335,6 @@ void lw_arguments_txt(FILE *f)
             free(o);
             continue;
         }
-        const libwrap_region *reg = lw_region_get((int32_t)r);
         if (!header) {
             fprintf(f, "\nrecorded arguments (LIBWRAP_ARGUMENTS)\n%12s %20s %20s %20s  %s\n", "count",
                     "sum", "min", "max", "function: argument (type)");
@@ -367,7 +366,7 @@ void lw_arguments_txt(FILE *f)
                 snprintf(max, sizeof max, "%g", n->max.d);
             }
             fprintf(f, "%12llu %20s %20s %20s  %s: %s (%s)\n", (unsigned long long)count, sum, min,
-                    max, reg && reg->name ? reg->name : reg ? reg->symbol : "?", d->name, d->type);
+                    max, lw_region_name((int32_t)r), d->name, d->type);
             if (d->kind == LIBWRAP_PARAM_STRING || d->kind == LIBWRAP_PARAM_ENUM) {
                 qsort(o[s].vals, o[s].nvals, sizeof *o[s].vals, lw_valcount_cmp);
                 uint64_t listed = 0;

@@ -207,9 +207,10 @@ void lw_thread_after_fork_child(void);
 /* ---- region.c ---------------------------------------------------------- */
 
 void lw_region_init(void); /* loads LIBWRAP_FILTERING_FILE */
-/* The arguments to record of a region that registers (arguments.c's
- * lw_args_select, set by lw_args_init): 0 none. */
-extern uint64_t (*lw_region_args_select)(const libwrap_region *r, const libwrap_params *p, int abi);
+/* The arguments to record of a region that registers, as region `id`
+ * (arguments_select.c's lw_args_select, set by lw_args_init): 0 none. */
+extern uint64_t (*lw_region_args_select)(int32_t id, const libwrap_region *r, const libwrap_params *p,
+                                         int abi);
 /* The entry that is the result, or -1. */
 static inline int lw_args_result_index(const libwrap_params *p)
 {
@@ -220,6 +221,10 @@ static inline int lw_args_result_index(const libwrap_params *p)
 int32_t lw_region_register_abi(libwrap_abi_entry *e);
 size_t lw_region_count(void);
 const libwrap_region *lw_region_get(int32_t id);
+/* A region's display name, fixed once at its registration: its `name`,
+ * else (NULL or empty) its `symbol`; "?" for no region. Every writer of
+ * the runtime names a region with it. */
+const char *lw_region_name(int32_t id);
 /* Stable snapshot of the region table for the trace writer. */
 const libwrap_region *const *lw_region_table(size_t *n);
 void lw_region_lock(void); /* lock 1 of the order given at lw_thread_registry_lock */

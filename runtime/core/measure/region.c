@@ -23,10 +23,11 @@
 static pthread_mutex_t lw_regions_mutex = PTHREAD_MUTEX_INITIALIZER;
 static const libwrap_region **lw_regions;
 static unsigned char *lw_region_kinds; /* enum lw_wrapper_kind, beside lw_regions */
+static const char **lw_region_names;   /* display names (lw_region_name), beside lw_regions */
 static size_t lw_nregions;
 static lw_filter *lw_runtime_filter;
 
-uint64_t (*lw_region_args_select)(const libwrap_region *r, const libwrap_params *p, int abi);
+uint64_t (*lw_region_args_select)(int32_t id, const libwrap_region *r, const libwrap_params *p, int abi);
 
 void lw_region_init(void)
 {
@@ -92,7 +93,8 @@ static int32_t lw_register(libwrap_region *region, libwrap_params *params, libwr
     pthread_mutex_lock(&lw_regions_mutex);
     id = region->id;
     if (!id) {
-        const char *name = region->name ? region->name : region->symbol;
+        /* The display name, once: name, else symbol. */
+        const char *name = region->name && *region->name ? region->name : region->symbol;
         if (!lw_cfg.profiling && !lw_nlisteners) {
             id = LW_REGION_DISABLED;
         } else if (lw_runtime_filter &&
@@ -106,18 +108,22 @@ static int32_t lw_register(libwrap_region *region, libwrap_params *params, libwr
                 if (v)
                     lw_regions = v;
                 unsigned char *k = v ? realloc(lw_region_kinds, cap) : NULL;
-                if (k) {
+                if (k)
                     lw_region_kinds = k;
+                const char **nm = k ? realloc(lw_region_names, cap * sizeof *nm) : NULL;
+                if (nm) {
+                    lw_region_names = nm;
                     lw_regions_cap = cap;
                 }
             }
             if (lw_nregions < lw_regions_cap) {
                 lw_region_kinds[lw_nregions] = LW_KIND_TYPED;
+                lw_region_names[lw_nregions] = name;
                 lw_regions[lw_nregions++] = region;
                 id = (int32_t)lw_nregions;
                 lw_log(LW_LOG_REGION, "%s is region %d", region->symbol, id);
                 uint64_t record = params && lw_region_args_select
-                                      ? lw_region_args_select(region, params, abi != NULL)
+                                      ? lw_region_args_select(id, region, params, abi != NULL)
                                       : 0;
                 if (record) {
                     __atomic_store_n(&params->record, record, __ATOMIC_RELAXED);
@@ -172,6 +178,11 @@ size_t lw_region_count(void)
 const libwrap_region *lw_region_get(int32_t id)
 {
     return id > 0 && (size_t)id <= lw_nregions ? lw_regions[id - 1] : NULL;
+}
+
+const char *lw_region_name(int32_t id)
+{
+    return id > 0 && (size_t)id <= lw_nregions ? lw_region_names[id - 1] : "?";
 }
 
 const libwrap_region *const *lw_region_table(size_t *n)

@@ -124,11 +124,6 @@ static int lw_thread_cmp(const void *a, const void *b)
     return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
-static const char *lw_region_name(const libwrap_region *r)
-{
-    return r->name ? r->name : r->symbol;
-}
-
 /*
  * The throttling note of profile.txt: the functions throttled, or, with
  * LIBWRAP_THROTTLE off, those it would throttle at its suggested setting
@@ -153,7 +148,7 @@ static void lw_throttle_txt(FILE *f, const lw_flat *flat, size_t nflat)
                              "only, their visits kept exact:",
                     lw_cfg.throttle_calls ? lw_throttle_sample() : LW_THROTTLE_SUGGEST_CALLS,
                     LW_THROTTLE_SUGGEST_NS);
-        fprintf(f, " %s", lw_region_name(lw_region_get(flat[i].region)));
+        fprintf(f, " %s", lw_region_name(flat[i].region));
     }
     if (n)
         fprintf(f, "\n");
@@ -249,7 +244,7 @@ static void lw_json_callpath(lw_json *j, const lw_thread *t, const lw_node *n)
             continue;
         lw_json_object(j, NULL);
         lw_json_string(j, "symbol", r->symbol);
-        lw_json_string(j, "name", lw_region_name(r));
+        lw_json_string(j, "name", lw_region_name(c->region));
         lw_json_times(j, c->visits, c->incl_c, c->excl_c, lw_minmax_c(c->region, c->min),
                       lw_minmax_c(c->region, c->max), c->incl, c->excl);
         lw_json_throttled(j, c->region);
@@ -274,7 +269,7 @@ static void lw_txt_tree(FILE *f, const lw_node *n, int depth)
             continue;
         fprintf(f, "%12llu %14.3f %14.3f  %*s%s\n", (unsigned long long)kids[i]->visits,
                 lw_ticks_to_ns(kids[i]->incl_c) / 1e3, lw_ticks_to_ns(kids[i]->excl_c) / 1e3,
-                2 * depth, "", lw_region_name(r));
+                2 * depth, "", lw_region_name(kids[i]->region));
         lw_txt_tree(f, kids[i], depth + 1);
     }
     free(kids);
@@ -307,13 +302,12 @@ static int lw_write_txt(const char *path, const lw_flat *flat, size_t nflat)
         fprintf(f, " %16s", lw_metric_info(k)->name);
     fprintf(f, "  %s\n", "function");
     for (size_t i = 0; i < nflat; i++) {
-        const libwrap_region *r = lw_region_get(flat[i].region);
         double incl = lw_ticks_to_ns(flat[i].incl_c) / 1e3;
         fprintf(f, "%12llu %14.3f %14.3f %12.3f", (unsigned long long)flat[i].visits, incl,
                 lw_ticks_to_ns(flat[i].excl_c) / 1e3, incl / (double)flat[i].visits);
         for (size_t k = 0; k < lw_nmetrics; k++)
             fprintf(f, " %16llu", (unsigned long long)flat[i].metrics[k]);
-        fprintf(f, "  %s%s\n", lw_region_name(r), lw_throttled_after(flat[i].region) ? "  [throttled]" : "");
+        fprintf(f, "  %s%s\n", lw_region_name(flat[i].region), lw_throttled_after(flat[i].region) ? "  [throttled]" : "");
     }
     lw_throttle_txt(f, flat, nflat);
     lw_arguments_txt(f);
@@ -393,7 +387,7 @@ static int lw_profile_write_c(const char *dir)
         const libwrap_region *r = lw_region_get(flat[i].region);
         lw_json_object(j, NULL);
         lw_json_string(j, "symbol", r->symbol);
-        lw_json_string(j, "name", lw_region_name(r));
+        lw_json_string(j, "name", lw_region_name(flat[i].region));
         lw_json_string(j, "file", r->file ? r->file : "");
         lw_json_int(j, "line", r->line);
         lw_json_times(j, flat[i].visits, flat[i].incl_c, flat[i].excl_c,
