@@ -29,6 +29,7 @@ import sys
 RUNTIME_SKIP = ("include", "audit")
 SOURCE_EXT = (".c", ".h", ".S")
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+DLFCN_RE = re.compile(r'^\s*#\s*include\s+<dlfcn\.h>', re.M)
 RULE_RE = re.compile(r"^May include:(.*)$", re.M)
 
 
@@ -104,6 +105,13 @@ def check_includes(src, extra_includes=()):
         for m in INCLUDE_RE.finditer(text):
             line = text.count("\n", 0, m.start()) + 1
             facts.append((rel, line, m.group(1)))
+        # The core reaches the loader through core/base/dl.h only (the
+        # static archive references its functions weakly there).
+        m = DLFCN_RE.search(text)
+        if m and rel.startswith("core/") and rel != "core/base/dl.h":
+            line = text.count("\n", 0, m.start()) + 1
+            errors.append(f"runtime/{rel}:{line}: #include <dlfcn.h>: the core uses the loader "
+                          'through "core/base/dl.h" only')
     facts.extend(extra_includes)
     for rel, line, inc in facts:
         folder = rule_folder(rules, rel)

@@ -7,7 +7,7 @@
  * same PID, or two runs given the same LIBWRAP_EXPERIMENT_DIRECTORY, never
  * overwrite each other. A fork()ed child claims <parent dir>/fork-<pid>;
  * so does a child of clone() without CLONE_VM, through the same steps
- * (clone.c).
+ * (process/clone.c).
  * A rank of a job claims <job dir>/rank-N the same way, in the job's
  * directory (job.c). Nothing is claimed before the process has measured a
  * call, with or without tracing: the trace is opened at the first one.

@@ -184,8 +184,9 @@ static void lw_start(void)
     }
     lw_timer_init(lw_cfg.timer);
     lw_thread_init_process();
-    lw_region_init();
+    /* The argument rules, then the filter (before any region registers). */
     lw_args_init();
+    lw_region_init();
     lw_exec_init();
     lw_dir_init();
     /* Metric sources and listeners, the trace writer among them. */

@@ -1,5 +1,6 @@
 /*
- * config.c - the LIBWRAP_* variables of SPEC section 5, and config.txt.
+ * config.c - the LIBWRAP_* variables of SPEC section 5, and their lines of
+ * config.txt (the file is written by process/lifecycle.c).
  *
  * Every variable is read once, at start. An invalid value never stops the
  * measured program: it is one warning that names the variable and the

@@ -3,14 +3,16 @@
  * (docs/architecture.md, "Seams"): the start of measurement, a thread's
  * begin and end, a fork child, a region registered, the sections the
  * plugin host adds to profile.json and profile.txt, config.txt, the
- * wrapper tables of a library, a job's end.
+ * wrapper tables of a library, a job's end, a throttled region's new
+ * wrapped callee (core/abi/throttle.c).
  *
  * One table, provided by the top layer (process/lifecycle.c) with
  * LW_HOOKS: the linker puts it in the section lw_hooks, so the table is
  * there before any code runs, even for a wrapped call from another
  * library's constructor that comes before the runtime's own. None of the
  * hooks is on the hot path: they are called at a thread's first measured
- * call and end, at a region's registration, at start and at the end.
+ * call and end, at a region's registration, when a call path is new (the
+ * full path), at start and at the end.
  */
 #ifndef LIBWRAP_RUNTIME_CORE_MEASURE_HOOKS_H
 #define LIBWRAP_RUNTIME_CORE_MEASURE_HOOKS_H

@@ -1,6 +1,10 @@
 /*
- * plugin.c - the runtime's plugins: metric sources and event listeners
- * (libwrap/plugin.h, docs/plugins.md).
+ * plugin.c - the plugin host: finds and loads the run's metric sources and
+ * event listeners (libwrap/plugin.h, docs/plugins.md), lays out the
+ * metric table the core reads, and answers what plugins may call
+ * (libwrap_host). Beside it: callbacks.c (threads, regions, the end),
+ * samples.c (ASYNC samples), fault.c (a plugin that crashes), settings.c
+ * (config.txt's lines, libwrap_host.setting).
  *
  * Loaded once, at start, with dlopen: first the built-in ones that the
  * settings ask for (papi, perf, rusage for LIBWRAP_METRIC_PAPI, _PERF,
@@ -14,15 +18,11 @@
  * without a lock (lw_metrics_read, lw_listen_* in core/measure/listen.h).
  */
 #include "plugins/host/host.h"
-#include "core/measure/hooks.h"
+#include "core/base/dl.h"
 #include "jobs/jobs.h"
-#include "core/abi/abi.h"
-#include "core/base/json.h"
 #include "plugins/plugin_util.h"
 
 #include <ctype.h>
-#include "core/base/dl.h"
-#include <signal.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -32,38 +32,16 @@
 #include <strings.h>
 #include <unistd.h>
 
-typedef struct lw_plugin {
-    const libwrap_plugin *p;
-    char *name;    /* as asked for: a name or a path */
-    char *request; /* LIBWRAP_METRIC_<NAME> / LIBWRAP_LISTENER_<NAME>, or NULL */
-    void *dl;
-    int builtin;   /* loaded for LIBWRAP_METRIC_PAPI, _PERF, _RUSAGE or tracing */
-    int metric_slot;   /* index in lw_msources, -1 */
-    int listener_slot; /* index in lw_listeners, -1 */
-    /* The plugin's metrics as init gave them, and their places in the
-     * run's list (lw_metric_get). */
-    uint32_t ninfo;
-    libwrap_metric_info info[LW_MAX_METRICS];
-    uint32_t global[LW_MAX_METRICS];
-} lw_plugin;
 
 
-static lw_plugin lw_plugins[LW_MAX_PLUGINS];
-static uint32_t lw_nplugins;
-static const libwrap_metric_source *lw_msource_tables[LW_MAX_PLUGINS];
+lw_plugin lw_plugins[LW_MAX_PLUGINS];
+uint32_t lw_nplugins;
+const libwrap_metric_source *lw_msource_tables[LW_MAX_PLUGINS];
 static uint32_t lw_metrics_claimed; /* while loading */
 /* The built-in metric sources, and their settings as set (NULL: unset). */
-static const char *const lw_builtin_names[] = {"papi", "perf", "rusage"};
-static char *lw_builtin_set[3];
+const char *const lw_builtin_names[LW_NBUILTIN] = {"papi", "perf", "rusage"};
+char *lw_builtin_set[LW_NBUILTIN];
 static libwrap_metric_info lw_sync_infos[LW_MAX_METRICS]; /* what listeners are told */
-
-/* ---- asynchronous samples ---------------------------------------------- */
-
-static pthread_mutex_t lw_samples_lock = PTHREAD_MUTEX_INITIALIZER;
-static libwrap_sample *lw_samples;
-static size_t lw_nsamples, lw_samples_cap;
-static int lw_samples_full;   /* said once */
-static int lw_samples_frozen; /* the end: no more samples */
 
 /* ---- the host: what plugins may call ----------------------------------- */
 
@@ -129,57 +107,18 @@ static uint64_t lw_host_now(void)
     return lw_ticks();
 }
 
-static uint64_t lw_host_ns(uint64_t ticks)
+uint64_t lw_host_ns(uint64_t ticks)
 {
     uint64_t t0 = lw_timer_start_ticks();
     return ticks > t0 ? lw_ticks_to_ns(ticks - t0) : 0;
 }
 
-static const lw_plugin *lw_plugin_of(const libwrap_plugin *self)
+const lw_plugin *lw_plugin_of(const libwrap_plugin *self)
 {
     for (uint32_t i = 0; i < lw_nplugins; i++)
         if (lw_plugins[i].p == self)
             return &lw_plugins[i];
     return NULL;
-}
-
-static void lw_host_sample(const libwrap_plugin *self, uint32_t metric, uint64_t ticks,
-                           uint64_t value)
-{
-    const lw_plugin *pl = lw_plugin_of(self);
-    if (!pl || metric >= pl->ninfo || pl->info[metric].timing != LIBWRAP_METRIC_ASYNC ||
-        LW_LOAD(lw_state) != 1)
-        return;
-    int saved = errno;
-    int guard = LW_LOAD(lw_tls.guard);
-    LW_STORE(lw_tls.guard, 1); /* a wrapped allocator records nothing here */
-    pthread_mutex_lock(&lw_samples_lock);
-    if (lw_samples_frozen) {
-        pthread_mutex_unlock(&lw_samples_lock);
-        LW_STORE(lw_tls.guard, guard);
-        errno = saved;
-        return;
-    }
-    if (lw_nsamples == lw_samples_cap) {
-        /* Bounded by the memory budget: samples beyond it are dropped. */
-        size_t cap = lw_samples_cap ? lw_samples_cap * 2 : 1024;
-        void *p = cap * sizeof *lw_samples <= lw_cfg.total_memory
-                      ? realloc(lw_samples, cap * sizeof *lw_samples)
-                      : NULL;
-        if (p) {
-            lw_samples = p;
-            lw_samples_cap = cap;
-        } else if (!lw_samples_full) {
-            lw_samples_full = 1;
-            lw_warn("%s: more samples than LIBWRAP_TOTAL_MEMORY holds; later ones are dropped",
-                    self->name);
-        }
-    }
-    if (lw_nsamples < lw_samples_cap)
-        lw_samples[lw_nsamples++] = (libwrap_sample){pl->global[metric], 0, ticks, value};
-    pthread_mutex_unlock(&lw_samples_lock);
-    LW_STORE(lw_tls.guard, guard);
-    errno = saved;
 }
 
 static void lw_host_thread_ignore(void)
@@ -197,7 +136,7 @@ static const libwrap_host lw_host = {
     .experiment_directory = lw_experiment_dir,
     .now = lw_host_now,
     .ns = lw_host_ns,
-    .sample = lw_host_sample,
+    .sample = lw_samples_add,
     .setting = lw_host_setting,
     .thread_ignore = lw_host_thread_ignore,
 };
@@ -231,30 +170,6 @@ static void lw_init_done(const char *kind, const char *name, const libwrap_plugi
                 name, rc, then);
 }
 
-const char *lw_host_setting(const char *name)
-{
-    static char buf[64];
-    if (!name)
-        return NULL;
-    if (!strcmp(name, "LIBWRAP_TOTAL_MEMORY")) {
-        snprintf(buf, sizeof buf, "%zu", lw_cfg.total_memory);
-        return buf;
-    }
-    if (!strcmp(name, "LIBWRAP_ENABLE_PROFILING"))
-        return lw_cfg.profiling ? "true" : "false";
-    if (!strcmp(name, "LIBWRAP_ENABLE_TRACING"))
-        return lw_cfg.tracing ? "true" : "false";
-    if (!strcmp(name, "LIBWRAP_TIMER"))
-        return lw_timer_name();
-    if (!strcmp(name, "LIBWRAP_COMPENSATE"))
-        return lw_compensating() ? "true" : "false";
-    if (!strcmp(name, "LIBWRAP_EXPERIMENT_DIRECTORY"))
-        return lw_experiment_dir_claimed();
-    if (!strcmp(name, "LIBWRAP_FILTERING_FILE"))
-        return lw_cfg.filtering_file;
-    return NULL;
-}
-
 /* ---- finding and loading ----------------------------------------------- */
 
 /* The runtime's own plugin directory: <dir of this library>/libwrap. */
@@ -273,7 +188,7 @@ static const char *lw_builtin_dir(void)
 }
 
 /* "LIBWRAP_METRIC_" + NAME in upper case, non-alphanumerics as '_'. */
-static const char *lw_plugin_var(const char *prefix, const char *name, char *buf, size_t len)
+const char *lw_plugin_var(const char *prefix, const char *name, char *buf, size_t len)
 {
     const char *base = strrchr(name, '/');
     base = base ? base + 1 : name;
@@ -353,7 +268,7 @@ static void *lw_open_plugin(const char *kind, const char *name, const char *then
     return dl;
 }
 
-static lw_plugin *lw_find_loaded(const char *name)
+lw_plugin *lw_find_loaded(const char *name)
 {
     for (uint32_t i = 0; i < lw_nplugins; i++)
         if (!strcmp(lw_plugins[i].name, name))
@@ -561,7 +476,7 @@ static void lw_lay_out_metrics(void)
         lw_sync_infos[i] = lw_metrics[i].info;
 }
 
-static void lw_read_nothing(void *thread, uint64_t *values)
+void lw_read_nothing(void *thread, uint64_t *values)
 {
     (void)thread;
     (void)values;
@@ -598,395 +513,3 @@ void lw_plugins_load(void)
     lw_choose_event_delivery();
 }
 
-/* ---- threads and regions (the core's hooks) ---------------------------- */
-
-void lw_plugins_thread_begin(lw_thread *t)
-{
-    for (uint32_t k = 0; k < lw_nmsources; k++) {
-        const libwrap_metric_source *ms = lw_msource_tables[k];
-        lw_plugin_mark m = lw_plugin_in(LW_IN_SOURCE + (int)k, "thread_begin");
-        t->metric_handle[k] = ms->thread_begin ? ms->thread_begin(t->tid) : NULL;
-        lw_plugin_out(m);
-    }
-    for (uint32_t k = 0; k < lw_nlisteners; k++) {
-        lw_plugin_mark m = lw_plugin_in(LW_IN_LISTENER + (int)k, "thread_begin");
-        t->listener_handle[k] =
-            lw_listeners[k]->thread_begin ? lw_listeners[k]->thread_begin(t->tid) : NULL;
-        lw_plugin_out(m);
-    }
-    t->listen = lw_nlisteners != 0;
-    /* Mapped once per thread and never unmapped, as the tree: the
-     * finaliser may deliver a running thread's events. */
-    if (lw_events_buffered && !t->ev_base) {
-        libwrap_event *buf = lw_map(lw_events_per_buffer * sizeof *buf);
-        if (buf) {
-            t->ev_base = buf;
-            t->ev_end = buf + lw_events_per_buffer;
-        } else {
-            static int warned;
-            libwrap_warn_once(&warned, "cannot allocate a thread's event buffer (out of memory): "
-                                       "its calls are profiled, not traced");
-        }
-    }
-    t->ev_pos = lw_events_buffered ? t->ev_base : NULL;
-}
-
-void lw_plugins_thread_end(lw_thread *t)
-{
-    if (t->ev_pos)
-        lw_events_flush(t);
-    t->ev_pos = NULL;
-    for (uint32_t k = 0; k < lw_nlisteners; k++) {
-        lw_plugin_mark m = lw_plugin_in(LW_IN_LISTENER + (int)k, "thread_end");
-        if (lw_listeners[k]->thread_end)
-            lw_listeners[k]->thread_end(t->listener_handle[k]);
-        lw_plugin_out(m);
-        t->listener_handle[k] = NULL;
-    }
-    t->listen = 0;
-    /* A source's handle ends on its own thread only (PAPI's event sets
-     * belong to their thread); the finaliser leaves other threads' alone. */
-    if (t != lw_tls.self)
-        return;
-    for (uint32_t k = 0; k < lw_nmsources; k++) {
-        const libwrap_metric_source *ms = lw_msource_tables[k];
-        lw_plugin_mark m = lw_plugin_in(LW_IN_SOURCE + (int)k, "thread_end");
-        if (ms->thread_end)
-            ms->thread_end(t->metric_handle[k]);
-        lw_plugin_out(m);
-        t->metric_handle[k] = NULL;
-    }
-}
-
-void lw_plugins_fork_child(lw_thread *t)
-{
-    /* The parent's handles (a perf descriptor counts the parent's thread)
-     * end here; the child's thread begins again. */
-    for (uint32_t k = 0; k < lw_nmsources; k++) {
-        const libwrap_metric_source *ms = lw_msource_tables[k];
-        lw_plugin_mark m = lw_plugin_in(LW_IN_SOURCE + (int)k, "fork");
-        if (t && ms->thread_end)
-            ms->thread_end(t->metric_handle[k]);
-        if (ms->fork)
-            ms->fork();
-        lw_plugin_out(m);
-    }
-    for (uint32_t k = 0; k < lw_nlisteners; k++)
-        if (lw_listeners[k]->fork) {
-            lw_plugin_mark m = lw_plugin_in(LW_IN_LISTENER + (int)k, "fork");
-            lw_listeners[k]->fork();
-            lw_plugin_out(m);
-        }
-    pthread_mutex_init(&lw_samples_lock, NULL);
-    lw_nsamples = 0;
-    lw_samples_frozen = 0;
-    if (t)
-        lw_plugins_thread_begin(t);
-}
-
-void lw_plugins_region(int32_t id, const libwrap_region *r)
-{
-    for (uint32_t k = 0; k < lw_nlisteners; k++)
-        if (lw_listeners[k]->region) {
-            lw_plugin_mark m = lw_plugin_in(LW_IN_LISTENER + (int)k, "region");
-            lw_listeners[k]->region(id, r);
-            lw_plugin_out(m);
-        }
-}
-
-static int lw_sample_cmp(const void *a, const void *b)
-{
-    const libwrap_sample *x = a, *y = b;
-    return x->ticks < y->ticks ? -1 : x->ticks > y->ticks;
-}
-
-void lw_samples_freeze(void)
-{
-    pthread_mutex_lock(&lw_samples_lock);
-    lw_samples_frozen = 1;
-    if (lw_samples && lw_nsamples > 1)
-        qsort(lw_samples, lw_nsamples, sizeof *lw_samples, lw_sample_cmp);
-    pthread_mutex_unlock(&lw_samples_lock);
-}
-
-void lw_plugins_end_threads(void)
-{
-    for (lw_thread *t = lw_thread_first(); t; t = t->next)
-        if (t->alive)
-            lw_plugins_thread_end(t);
-}
-
-void lw_plugins_finish(uint64_t end_ticks)
-{
-    if (lw_nlisteners) {
-        size_t n;
-        const libwrap_region *const *regions = lw_region_table(&n);
-        libwrap_metric_info infos[LW_MAX_METRICS];
-        for (size_t i = 0; i < lw_nmetrics_all; i++)
-            infos[i] = lw_metrics[i].info;
-        libwrap_process_end end = {
-            .regions = regions,
-            .nregions = (uint32_t)n,
-            .tick0 = lw_timer_start_ticks(),
-            .tick_end = end_ticks,
-            .resolution = (uint64_t)(1e9 / lw_timer_ns_per_tick() + 0.5),
-            .epoch_ns = lw_timer_epoch_ns(),
-            .rank = -1,
-            .size = -1,
-            .host = lw_job_info.host,
-            .metrics = infos,
-            .nmetrics = (uint32_t)lw_nmetrics_all,
-            .samples = lw_samples,
-            .nsamples = lw_nsamples,
-        };
-        if (lw_job_info.active && !lw_job_info.forked) {
-            lw_job_clock_points(lw_timer_start_ticks(), end_ticks);
-            end.rank = lw_job_info.rank;
-            end.size = lw_job_info.size;
-            end.npoints = lw_job_info.npoints;
-            end.point_ticks = lw_job_info.point_ticks;
-            end.point_ns = lw_job_info.point_ns;
-        }
-        for (uint32_t k = 0; k < lw_nlisteners; k++)
-            if (lw_listeners[k]->finalize) {
-                lw_plugin_mark m = lw_plugin_in(LW_IN_LISTENER + (int)k, "finalize");
-                lw_listeners[k]->finalize(&end);
-                lw_plugin_out(m);
-            }
-    }
-    for (uint32_t k = 0; k < lw_nmsources; k++)
-        if (lw_msource_tables[k]->finalize) {
-            lw_plugin_mark m = lw_plugin_in(LW_IN_SOURCE + (int)k, "finalize");
-            lw_msource_tables[k]->finalize();
-            lw_plugin_out(m);
-        }
-}
-
-void lw_plugins_job_complete(const char *dir)
-{
-    for (uint32_t k = 0; k < lw_nlisteners; k++)
-        if (lw_listeners[k]->job_complete) {
-            lw_plugin_mark m = lw_plugin_in(LW_IN_LISTENER + (int)k, "job_complete");
-            lw_listeners[k]->job_complete(dir);
-            lw_plugin_out(m);
-        }
-}
-
-/* ---- a plugin that crashes ----------------------------------------------- */
-
-/* What a plugin left out after its fault is replaced by: no callbacks. */
-static const libwrap_listener lw_no_listener;
-static const libwrap_metric_source lw_no_source;
-
-static const char *lw_signal_name(int sig)
-{
-    switch (sig) {
-    case SIGSEGV: return "SIGSEGV";
-    case SIGBUS: return "SIGBUS";
-    case SIGFPE: return "SIGFPE";
-    case SIGILL: return "SIGILL";
-    case SIGABRT: return "SIGABRT";
-    default: return "a fatal signal";
-    }
-}
-
-int lw_plugin_fault(int sig)
-{
-    int at = LW_LOAD(lw_tls.plugin_at);
-    if (!at)
-        return 0;
-    const char *cb = lw_tls.plugin_cb ? lw_tls.plugin_cb : "?";
-    LW_STORE(lw_tls.plugin_at, 0);
-    uint32_t k = (uint32_t)at & 0xff;
-    int listener = (at & ~0xff) == LW_IN_LISTENER;
-    const lw_plugin *pl = NULL;
-    for (uint32_t i = 0; i < lw_nplugins && !pl; i++)
-        if ((listener ? lw_plugins[i].listener_slot : lw_plugins[i].metric_slot) == (int)k)
-            pl = &lw_plugins[i];
-    const char *file = NULL;
-    Dl_info info;
-    if (pl && pl->p && dladdr((const void *)pl->p, &info) && info.dli_fname)
-        file = info.dli_fname;
-    /* Left out from here on: the end of the process calls no callback of
-     * it again (its thread_end, finalize). */
-    if (listener && k < lw_nlisteners) {
-        lw_listeners[k] = &lw_no_listener;
-        lw_listener_events[k] = NULL;
-        __atomic_and_fetch(&lw_listeners_percall, ~(1u << k), __ATOMIC_RELAXED);
-    } else if (!listener && k < lw_nmsources) {
-        lw_msource_tables[k] = &lw_no_source;
-        lw_msources[k].read = lw_read_nothing;
-    }
-    /* The runtime's lock held around this callback: the thread never
-     * returns to give it back, and the end of the process takes it. */
-    if (!strcmp(cb, "region"))
-        lw_region_unlock();
-    else if (!strcmp(cb, "thread_end"))
-        lw_thread_registry_unlock();
-    if (file && pl && !strcmp(file, pl->name))
-        file = NULL; /* named by its path already */
-    /* At the end (lw_state 2) the profile is written before the plugins'
-     * thread_end, events and finalize are called. */
-    int state = LW_LOAD(lw_state);
-    lw_error("%s '%s'%s%s%s crashed with %s in its %s callback: it is left out%s",
-             listener ? "event listener" : "metric source", pl ? pl->name : "?",
-             file ? " (" : "", file ? file : "", file ? ")" : "", lw_signal_name(sig), cb,
-             state == 1   ? ", and the results measured so far are written"
-             : state == 2 ? "; the results were written before"
-                          : "");
-    return state == 1;
-}
-
-/* ---- results ------------------------------------------------------------ */
-
-/* Per ASYNC metric: how many samples, their range and mean, and when. */
-typedef struct lw_sample_stats {
-    uint64_t count, min, max, first, last;
-    long double sum;
-} lw_sample_stats;
-
-static void lw_sample_stats_of(size_t metric, lw_sample_stats *s)
-{
-    memset(s, 0, sizeof *s);
-    s->min = UINT64_MAX;
-    for (size_t i = 0; i < lw_nsamples; i++) {
-        const libwrap_sample *x = &lw_samples[i];
-        if (x->metric != metric)
-            continue;
-        if (!s->count)
-            s->first = x->ticks;
-        s->last = x->ticks;
-        s->count++;
-        s->sum += x->value;
-        if (x->value < s->min)
-            s->min = x->value;
-        if (x->value > s->max)
-            s->max = x->value;
-    }
-}
-
-void lw_samples_json(struct lw_json *j)
-{
-    lw_json_array(j, "samples");
-    for (size_t m = lw_nmetrics; m < lw_nmetrics_all; m++) {
-        lw_sample_stats s;
-        lw_sample_stats_of(m, &s);
-        lw_json_object(j, NULL);
-        lw_json_string(j, "metric", lw_metrics[m].info.name);
-        lw_json_string(j, "unit", lw_metrics[m].info.unit);
-        lw_json_string(j, "source", lw_metrics[m].source);
-        lw_json_uint(j, "count", s.count);
-        lw_json_uint(j, "min", s.count ? s.min : 0);
-        lw_json_uint(j, "max", s.max);
-        lw_json_double(j, "mean", s.count ? (double)(s.sum / s.count) : 0.0);
-        lw_json_uint(j, "first_ns", s.count ? lw_host_ns(s.first) : 0);
-        lw_json_uint(j, "last_ns", s.count ? lw_host_ns(s.last) : 0);
-        lw_json_end(j);
-    }
-    lw_json_end(j);
-}
-
-void lw_samples_txt(FILE *f)
-{
-    if (lw_nmetrics == lw_nmetrics_all)
-        return;
-    fprintf(f, "\nasynchronous samples\n%12s %16s %16s %16s  %s\n", "samples", "min", "mean", "max",
-            "metric");
-    for (size_t m = lw_nmetrics; m < lw_nmetrics_all; m++) {
-        lw_sample_stats s;
-        lw_sample_stats_of(m, &s);
-        fprintf(f, "%12llu %16llu %16.1f %16llu  %s [%s]\n", (unsigned long long)s.count,
-                (unsigned long long)(s.count ? s.min : 0),
-                s.count ? (double)(s.sum / s.count) : 0.0, (unsigned long long)s.max,
-                lw_metrics[m].info.name, lw_metrics[m].info.unit);
-    }
-}
-
-/* A metric source's line of config.txt: the metrics really measured (a
- * name the source refused is not: its warning said why), and, when that is
- * not what was set, the setting as a comment. */
-static void lw_write_source(FILE *out, const char *var, const lw_plugin *pl, const char *requested)
-{
-    char list[1024] = "";
-    size_t len = 0;
-    for (uint32_t k = 0; pl && k < pl->ninfo && len < sizeof list; k++)
-        if (pl->metric_slot >= 0)
-            len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", len ? "," : "",
-                                    pl->info[k].name);
-    fprintf(out, "%s=%s\n", var, len ? list : "none");
-    /* Blanks around the commas of the setting make no difference. */
-    char set[1024] = "";
-    size_t slen = 0;
-    for (const char *p = requested; p && *p && slen + 1 < sizeof set; p++)
-        if (!isspace((unsigned char)*p))
-            set[slen++] = *p;
-    set[slen] = '\0';
-    if (requested && strcmp(set, list) != 0)
-        fprintf(out, "# %s as set: %s\n", var, requested);
-}
-
-/* The plugins of a list setting that are in use, in its order, once each:
- * one not found, refused, or whose init failed or measures nothing is not
- * (its warning said why). */
-typedef struct lw_used_list {
-    int listener;
-    char list[1024];
-    size_t len;
-} lw_used_list;
-
-static void lw_used_item(const char *name, size_t len, void *arg)
-{
-    lw_used_list *u = arg;
-    char buf[PATH_MAX];
-    snprintf(buf, sizeof buf, "%.*s", (int)len, name);
-    const lw_plugin *pl = lw_find_loaded(buf);
-    if (!pl || (u->listener ? pl->listener_slot : pl->metric_slot) < 0)
-        return;
-    for (const char *p = u->list; (p = strstr(p, buf)); p += strlen(buf))
-        if ((p == u->list || p[-1] == ',') && (p[strlen(buf)] == ',' || !p[strlen(buf)]))
-            return; /* named twice, used once */
-    if (u->len < sizeof u->list)
-        u->len += (size_t)snprintf(u->list + u->len, sizeof u->list - u->len, "%s%s",
-                                   u->len ? "," : "", buf);
-}
-
-/* LIBWRAP_METRIC_PLUGINS or LIBWRAP_LISTENERS as used, and as set when
- * that differs. */
-static void lw_write_used(FILE *out, const char *var, const char *set, int listener)
-{
-    lw_used_list u = {.listener = listener};
-    lw_list_each(set, lw_used_item, &u);
-    fprintf(out, "%s=%s\n", var, u.len ? u.list : "none");
-    /* Blanks around the commas of the setting make no difference. */
-    char flat[1024] = "";
-    size_t n = 0;
-    for (const char *p = set; p && *p && n + 1 < sizeof flat; p++)
-        if (!isspace((unsigned char)*p))
-            flat[n++] = *p;
-    flat[n] = '\0';
-    if (set && *set && strcmp(flat, u.list) != 0)
-        fprintf(out, "# %s as set: %s\n", var, set);
-}
-
-void lw_plugins_config_write(FILE *out)
-{
-    static const size_t order[] = {0, 2, 1}; /* papi, rusage, perf: as config.txt always had */
-    for (size_t i = 0; i < 3; i++) {
-        char var[64];
-        const char *name = lw_builtin_names[order[i]];
-        lw_plugin_var("LIBWRAP_METRIC_", name, var, sizeof var);
-        const lw_plugin *pl = lw_find_loaded(name);
-        lw_write_source(out, var, pl && pl->builtin ? pl : NULL, lw_builtin_set[order[i]]);
-    }
-    lw_write_used(out, "LIBWRAP_METRIC_PLUGINS", lw_cfg.metric_plugins, 0);
-    lw_write_used(out, "LIBWRAP_LISTENERS", lw_cfg.listeners, 1);
-    fprintf(out, "LIBWRAP_PLUGIN_PATH=%s\n", lw_cfg.plugin_path ? lw_cfg.plugin_path : "none");
-    /* The metric plugins' own settings, with what they really measure. */
-    for (uint32_t i = 0; i < lw_nplugins; i++) {
-        const lw_plugin *pl = &lw_plugins[i];
-        char var[256];
-        if (!pl->builtin && pl->p && pl->p->metric)
-            lw_write_source(out, lw_plugin_var("LIBWRAP_METRIC_", pl->name, var, sizeof var), pl,
-                            pl->request);
-    }
-}
