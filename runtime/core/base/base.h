@@ -91,7 +91,7 @@ int lw_config_write_rest(FILE *out);
 void lw_log(unsigned domain, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const char *lw_log_domain_name(unsigned i); /* of bit i; NULL past the last */
 /* Who speaks, put after "libwrap: " in every message: "rank 3: " inside a
- * job, "" for a lone process. Set by job.c. */
+ * job, "" for a lone process. Set by jobs/job.c. */
 void lw_message_who(const char *who);
 void lw_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void lw_vwarn(const char *fmt, va_list ap);
@@ -180,9 +180,9 @@ void lw_exit_began(void);
 int lw_exit_unmeasured(void);
 
 /*
- * The job a process belongs to: from the launcher's environment at start
- * (Open MPI, PMI/Hydra, PMIx, Slurm srun), or from MPI itself at MPI_Init
- * (mpi.c). A job of one process is not a job: results keep the layout of a
+ * The job a process belongs to, filled by jobs/job.c: from the launcher's
+ * environment at start (Open MPI, PMI/Hydra, PMIx, Slurm srun), or from
+ * MPI itself at MPI_Init (jobs/mpi.c). A job of one process is not a job: results keep the layout of a
  * lone process.
  */
 typedef struct lw_job {
