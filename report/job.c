@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "hash.h"
-#include "otf2_merge.h"
+#include "otf2merge/otf2_merge.h"
 #include "profile_format.h"
 #include "report.h"
 

@@ -1,0 +1,361 @@
+/*
+ * abi.c - the hooks of the ABI trampoline (abi_x86_64.S, docs/abi.md).
+ *
+ * Built with -mgeneral-regs-only: the common case touches no vector or x87
+ * register, so the trampoline keeps the caller's vector arguments and the
+ * original's vector and x87 results in place without saving them. Every
+ * other case goes through lw_abi_call_saving, which saves that state first.
+ * The common case makes no call at all (tests/abi checks the object file).
+ */
+#include "core/abi/abi.h"
+#include "core/arguments/arguments.h"
+#include "core/measure/hot.h"
+#include "core/measure/lane.h"
+
+#include <stddef.h>
+
+uint32_t lw_abi_xsave_size, lw_abi_xsave, lw_abi_vec, lw_abi_xinuse;
+
+static inline void lw_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
+{
+    __asm__("cpuid" : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3]) : "a"(leaf), "c"(sub));
+}
+
+/* What lw_abi_call_saving saves, from CPUID and the components the OS
+ * enabled (XCR0): the vector width, whether XGETBV tells the components in
+ * use, XSAVE's area (or FXSAVE's 512 bytes) with the 64-byte alignment
+ * slack. */
+void lw_abi_cpu_init(void)
+{
+    uint32_t r[4], leaf1[4];
+    lw_cpuid(1, 0, leaf1);
+    uint32_t size = 512, xsave = 0, vec = 0, xinuse = 0;
+    if (leaf1[2] & (1u << 27)) { /* OSXSAVE */
+        uint32_t xcr0, xcr0_hi;
+        __asm__("xgetbv" : "=a"(xcr0), "=d"(xcr0_hi) : "c"(0));
+        lw_cpuid(0xd, 0, r);
+        if (r[1] >= 576) {
+            size = r[1];
+            xsave = 1;
+        }
+        lw_cpuid(0xd, 1, r);
+        xinuse = (r[0] >> 2) & 1;
+        if ((leaf1[2] & (1u << 28)) && (xcr0 & 0x6) == 0x6) /* AVX */
+            vec = 1;
+        lw_cpuid(0, 0, r);
+        if (vec && r[0] >= 7) {
+            lw_cpuid(7, 0, r);
+            if ((r[1] & (1u << 16)) && (xcr0 & 0xe6) == 0xe6) /* AVX-512F */
+                vec = r[1] & (1u << 30) ? 3 : 2;          /* AVX-512BW: 64-bit masks */
+        }
+    }
+    __atomic_store_n(&lw_abi_xsave, xsave, __ATOMIC_RELAXED);
+    __atomic_store_n(&lw_abi_vec, vec, __ATOMIC_RELAXED);
+    __atomic_store_n(&lw_abi_xinuse, xinuse, __ATOMIC_RELAXED);
+    __atomic_store_n(&lw_abi_xsave_size, (size + 63) & ~63u, __ATOMIC_RELEASE);
+}
+
+static inline uintptr_t lw_abi_gate(uintptr_t (*fn)(uintptr_t, uintptr_t), uintptr_t a, uintptr_t b)
+{
+    if (lw_unlikely(!__atomic_load_n(&lw_abi_xsave_size, __ATOMIC_ACQUIRE)))
+        lw_abi_cpu_init();
+    return lw_abi_call_saving(fn, a, b);
+}
+
+/* The offsets the trampoline's assembly uses (abi.h). */
+#define LW_AT(type, field, off) _Static_assert(offsetof(type, field) == (off), #type "." #field)
+LW_AT(libwrap_abi_entry, orig, LW_E_ORIG);
+LW_AT(libwrap_abi_entry, state, LW_E_STATE);
+_Static_assert(offsetof(libwrap_abi_entry, region) + offsetof(libwrap_region, id) == LW_E_ID,
+               "libwrap_abi_entry.region.id");
+LW_AT(lw_tls_block, hot, LW_T_HOT);
+LW_AT(lw_tls_block, guard, LW_T_GUARD);
+LW_AT(lw_tls_block, ra_top, LW_T_RA_TOP);
+LW_AT(lw_tls_block, ra_end, LW_T_RA_END);
+LW_AT(lw_tls_block, hot_ev, LW_T_HOT_EV);
+LW_AT(lw_thread, stack, LW_TH_STACK);
+LW_AT(lw_thread, depth, LW_TH_DEPTH);
+LW_AT(lw_thread, cap, LW_TH_CAP);
+LW_AT(lw_thread, ev_pos, LW_TH_EV_POS);
+LW_AT(lw_thread, ev_end, LW_TH_EV_END);
+_Static_assert(sizeof(libwrap_event) == 16, "libwrap_event size");
+LW_AT(lw_frame, node, LW_F_NODE);
+LW_AT(lw_frame, start, LW_F_START);
+LW_AT(lw_frame, frame, LW_F_FRAME);
+LW_AT(lw_frame, region, LW_F_REGION);
+LW_AT(lw_frame, inherited, LW_F_REGION + 4);
+_Static_assert(sizeof(lw_frame) == LW_F_SIZE, "lw_frame size");
+LW_AT(lw_node, region, LW_N_REGION);
+LW_AT(lw_node, last_hit, LW_N_LAST_HIT);
+_Static_assert(LW_LAST_HITS == 4, "the trampoline tries 4 last hits");
+LW_AT(lw_node, visits, LW_N_VISITS);
+LW_AT(lw_node, incl, LW_N_INCL);
+LW_AT(lw_node, min, LW_N_MIN);
+LW_AT(lw_node, max, LW_N_MAX);
+LW_AT(lw_node, unmeasured, LW_N_UNMEASURED);
+LW_AT(lw_ra, ra, LW_RA_RA);
+LW_AT(lw_ra, rbx, LW_RA_RBX);
+LW_AT(lw_ra, entry, LW_RA_ENTRY);
+LW_AT(lw_ra, sp, LW_RA_SP);
+LW_AT(lw_ra, frame, LW_RA_FRAME);
+LW_AT(lw_ra, depth, LW_RA_DEPTH);
+_Static_assert(sizeof(lw_ra) == LW_RA_SIZE, "lw_ra size");
+
+/*
+ * A free return slot for a call at `sp` when the common case holds, else
+ * NULL; *frame gets the call's identity for the measured frames. The
+ * common case: no slot at or below this frame, or a tail call made by a
+ * measured original through this wrapper (its return address is the
+ * trampoline's return point, and the newest slots are at `sp`: the new
+ * call is nested in them, its identity just below, as lw_abi_slot says).
+ * Any other slot at or below this frame was abandoned (longjmp): the slow
+ * path takes it back. ra_base[-1] is a sentinel above every frame.
+ */
+static inline __attribute__((always_inline)) lw_ra *lw_abi_free_slot(void **sp, void **frame)
+{
+    lw_ra *top = lw_tls.ra_top;
+    if (lw_unlikely(top == lw_tls.ra_end))
+        return NULL;
+    uintptr_t prev = (uintptr_t)top[-1].sp;
+    if (lw_likely(prev > (uintptr_t)sp)) {
+        *frame = sp;
+        return top;
+    }
+    if (prev == (uintptr_t)sp && *sp == (void *)lw_abi_return_point) {
+        unsigned chain = 0;
+        for (const lw_ra *s = top; chain < 7 && s > lw_tls.ra_base && s[-1].sp == sp; s--)
+            chain++;
+        *frame = (char *)sp - chain;
+        return top;
+    }
+    return NULL;
+}
+
+/*
+ * The common case of a measured entry: the frame opened and a return slot
+ * taken under one hold of the guard, the slot claimed before it is filled
+ * (a signal handler that interrupts takes the next one: lane.h). Returns
+ * the slot, or 0 when the full path is needed (nothing done). Its exit takes
+ * the trampoline's fast path unless `slow_exit` (a result to record).
+ */
+static inline __attribute__((always_inline)) uintptr_t lw_abi_enter_fast(libwrap_abi_entry *e, void **sp,
+                                                                         int32_t id, int slow_exit)
+{
+    lw_thread *t = lw_guard_take_fast();
+    if (lw_unlikely(!t))
+        return 0;
+    void *frame;
+    lw_ra *top = lw_abi_free_slot(sp, &frame);
+    uintptr_t r = 0;
+    if (lw_likely(top != NULL)) {
+        LW_STORE(lw_tls.ra_top, top + 1);
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        if (lw_likely(lw_enter_known(t, id, frame))) {
+            top->entry = e;
+            top->sp = sp;
+            top->depth = slow_exit ? LW_RA_NO_FAST_EXIT : t->depth - 1;
+            top->frame = t->stack + (t->depth - 1);
+            r = (uintptr_t)top;
+        } else {
+            LW_STORE(lw_tls.ra_top, top);
+        }
+    }
+    LW_GUARD_CLEAR();
+    return r;
+}
+
+static uintptr_t lw_abi_lane_ticks(uintptr_t unused_a, uintptr_t unused_b)
+{
+    (void)unused_a;
+    (void)unused_b;
+    return (uintptr_t)lw_ticks();
+}
+
+/* The clock for the lane: the TSC here, clock_gettime through the gate
+ * (ordinary C may change vector registers). */
+static inline uint64_t lw_abi_lane_now(void)
+{
+    return lw_timer_tsc ? lw_rdtsc() : (uint64_t)lw_abi_gate(lw_abi_lane_ticks, 0, 0);
+}
+
+/*
+ * A call made while the thread's guard is held. The runtime calling the
+ * function itself: forwarded unmeasured. A signal handler that interrupted
+ * the runtime (LW_GUARD_SIGNAL): the call goes to the thread's lane
+ * (lane.h) with a return slot of its own, taken before it is filled.
+ */
+static __attribute__((noinline)) uintptr_t lw_abi_enter_busy(libwrap_abi_entry *e, void **sp)
+{
+#ifndef LIBWRAP_NOP
+    if (!(LW_LOAD(lw_tls.guard) & LW_GUARD_SIGNAL) ||
+        __atomic_load_n(&e->region.id, __ATOMIC_ACQUIRE) < 0)
+        return LW_ABI_PASS;
+    lw_lane *l = LW_LOAD(lw_tls.lane);
+    lw_ra *slot = lw_tls.ra_top;
+    if (!l || !slot || slot == lw_tls.ra_end) {
+        lw_lane_lose();
+        return LW_ABI_PASS;
+    }
+    uint64_t now = lw_abi_lane_now();
+    if (LW_LOAD(e->flags) & LIBWRAP_ABI_NORETURN) {
+        /* Its visit; no exit will come. */
+        if (lw_lane_push(l, now))
+            lw_lane_pop(l, (uintptr_t)e, now);
+        return LW_ABI_PASS;
+    }
+    LW_STORE(lw_tls.ra_top, slot + 1);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    slot->entry = e;
+    slot->sp = sp;
+    slot->frame = NULL;
+    slot->depth = LW_RA_LANE;
+    if (!lw_lane_push(l, now)) {
+        LW_STORE(lw_tls.ra_top, slot);
+        return LW_ABI_PASS;
+    }
+    return (uintptr_t)slot;
+#else
+    (void)e;
+    (void)sp;
+    (void)lw_abi_lane_now;
+    return LW_ABI_PASS;
+#endif
+}
+
+/* Records the parameters selected in `mask` of the call just entered:
+ * integers from the saved registers and the stack here, anything else
+ * through the gate. The vector registers still hold the caller's
+ * arguments: nothing touched them since the trampoline was entered. */
+static __attribute__((noinline)) void lw_abi_record_slow(int32_t id, const libwrap_params *p, void **sp)
+{
+    uint64_t mask = LW_LOAD(p->record);
+    int res = lw_args_result_index(p);
+    if (res >= 0)
+        mask &= ~(1ull << res);
+    uint64_t values[LIBWRAP_PARAMS_MAX], xmm[8];
+    lw_abi_save_xmm(xmm);
+    lw_abi_values(p, mask, sp, xmm, values);
+    lw_abi_args a = {id, p, mask, values};
+    (void)lw_abi_gate(lw_abi_args_slow, (uintptr_t)&a, 0);
+}
+
+/*
+ * Everything but the common entry: a function whose arguments or result
+ * are recorded, and, through the gate, first calls, tracing, metrics. The
+ * vector registers are read first, while they hold the caller's arguments.
+ */
+static __attribute__((noinline)) uintptr_t lw_abi_enter_other(libwrap_abi_entry *e, void **sp)
+{
+#ifndef LIBWRAP_NOP
+    uint32_t flags = LW_LOAD(e->flags);
+    int32_t id = __atomic_load_n(&e->region.id, __ATOMIC_ACQUIRE);
+    uintptr_t slot;
+    if (!(flags & LIBWRAP_ABI_NORETURN) && (flags & (LIBWRAP_ABI_RECORD | LIBWRAP_ABI_RECORD_RESULT)) &&
+        id > 0 && __atomic_load_n(&e->orig, __ATOMIC_ACQUIRE) != NULL &&
+        (slot = lw_abi_enter_fast(e, sp, id, (flags & LIBWRAP_ABI_RECORD_RESULT) != 0))) {
+        if ((flags & LIBWRAP_ABI_RECORD) && lw_unlikely(lw_args_fast_from(LW_VALUES_ABI, id, 0, sp) < 0))
+            lw_abi_record_slow(id, lw_abi_params(e), sp);
+        return slot;
+    }
+#else
+    (void)lw_abi_record_slow;
+    (void)lw_abi_enter_fast;
+#endif
+    lw_abi_call c;
+    c.e = e;
+    c.sp = sp;
+    lw_abi_save_xmm(c.xmm);
+    return lw_abi_gate(lw_abi_enter_slow, (uintptr_t)&c, 0);
+}
+
+/*
+ * Entry, when the trampoline's own fast path did not take the call.
+ * Returns a return slot (the entry was recorded: the trampoline calls the
+ * original, then lw_abi_exit), LW_ABI_PASS (forward as a tail jump) or
+ * LW_ABI_MISSING.
+ */
+uintptr_t lw_abi_enter(libwrap_abi_entry *e, void **sp)
+{
+    if (lw_likely(__atomic_load_n(&e->orig, __ATOMIC_ACQUIRE) != NULL)) {
+        if (lw_unlikely(LW_LOAD(lw_tls.guard)))
+            return lw_abi_enter_busy(e, sp);
+#ifdef LIBWRAP_NOP
+        /* Nothing is measured: the trampoline jumps straight from now on. */
+        __atomic_store_n(&e->state, LW_ABI_STATE_EXCLUDED, __ATOMIC_RELAXED);
+        return LW_ABI_PASS;
+#else
+        int32_t id = __atomic_load_n(&e->region.id, __ATOMIC_ACQUIRE);
+        if (lw_unlikely(id < 0))
+            return LW_ABI_PASS;
+        uintptr_t slot;
+        /* Recorded arguments take the other path: one flag test, with the
+         * one for noreturn functions. */
+        if (lw_likely(id > 0 &&
+                      !(LW_LOAD(e->flags) &
+                        (LIBWRAP_ABI_NORETURN | LIBWRAP_ABI_RECORD | LIBWRAP_ABI_RECORD_RESULT)) &&
+                      (slot = lw_abi_enter_fast(e, sp, id, 0))))
+            return slot;
+#endif
+    }
+    return lw_abi_enter_other(e, sp);
+}
+
+/* The result of a call whose arguments are recorded, from %rax or %xmm0
+ * as the original left them. */
+static __attribute__((noinline)) void lw_abi_exit_record(const libwrap_abi_entry *e, void **sp, int32_t id)
+{
+    const libwrap_params *p = lw_abi_params(e);
+    int res = lw_args_result_index(p);
+    if (res < 0 || !((LW_LOAD(p->record) >> res) & 1))
+        return;
+    uint64_t values[LIBWRAP_PARAMS_MAX];
+    if ((p->param[res].abi & ~0xffu) == LIBWRAP_PARAM_ABI_SSE(0)) {
+        uint64_t xmm[8];
+        lw_abi_save_xmm(xmm);
+        values[res] = xmm[0];
+    } else {
+        values[res] = LW_ABI_SAVED_GPRS(sp)[LW_ABI_SAVED_RAX];
+    }
+    uint64_t mask = 1ull << res;
+    if (lw_args_fast_from(LW_VALUES_ARRAY, id, 1, values) < 0) {
+        lw_abi_args a = {id, p, mask, values};
+        (void)lw_abi_gate(lw_abi_args_slow, (uintptr_t)&a, 0);
+    }
+}
+
+/* The exit of a call of a signal handler's lane (lw_abi_enter_busy). */
+static __attribute__((noinline)) void lw_abi_exit_lane(lw_ra *slot)
+{
+#ifndef LIBWRAP_NOP
+    uintptr_t who = (uintptr_t)slot->entry;
+    uint64_t now = lw_abi_lane_now();
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    LW_STORE(lw_tls.ra_top, slot);
+    lw_lane *l = LW_LOAD(lw_tls.lane);
+    if (l && l->depth)
+        lw_lane_pop(l, who, now);
+#else
+    LW_STORE(lw_tls.ra_top, slot);
+#endif
+}
+
+/* Exit of the call that `slot` holds; the trampoline has taken the caller's
+ * return address and %rbx out of it already, and the slot is still taken:
+ * it is freed here once everything is read from it. */
+void lw_abi_exit(lw_ra *slot)
+{
+    if (lw_unlikely(slot->depth == LW_RA_LANE)) {
+        lw_abi_exit_lane(slot);
+        return;
+    }
+    const libwrap_abi_entry *e = slot->entry;
+    int32_t id = e->region.id;
+    /* The result first, the call still the innermost. */
+    if (lw_unlikely(LW_LOAD(e->flags) & LIBWRAP_ABI_RECORD_RESULT))
+        lw_abi_exit_record(e, slot->sp, id);
+    /* Frees the slot and any slot above it left by a longjmp. Before the
+     * exit is recorded: a signal handler may reuse it from here on. */
+    lw_tls.ra_top = slot;
+    if (lw_unlikely(lw_exit_fast(id) < 0))
+        (void)lw_abi_gate(lw_abi_exit_slow, (uintptr_t)(uint32_t)id, 0);
+}

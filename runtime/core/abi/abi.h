@@ -1,0 +1,227 @@
+/*
+ * abi.h - the ABI trampoline's interface inside the runtime (docs/abi.md).
+ *
+ *   abi_x86_64.S  libwrap_trampoline (the forwarding code every generated
+ *                 wrapper jumps to) and lw_abi_call_saving (the full-state
+ *                 gate to the slow paths)
+ *   abi.c         the hooks the trampoline calls, general-purpose registers
+ *                 only (built with -mgeneral-regs-only)
+ *   abi_slow.c    what they hand over: resolving originals, registration,
+ *                 a thread's first call, tracing and metrics, exceptions
+ */
+#ifndef LIBWRAP_RUNTIME_ABI_H
+#define LIBWRAP_RUNTIME_ABI_H
+
+/* libwrap_abi_entry.state, owned by the runtime (abi_slow.c sets it). */
+#define LW_ABI_STATE_UNKNOWN 0  /* the C hooks decide */
+#define LW_ABI_STATE_MISSING 1  /* the original cannot be found */
+#define LW_ABI_STATE_FAST 2     /* original known, region measured, returns: the
+                                 * trampoline's own fast path may take the call */
+#define LW_ABI_STATE_EXCLUDED 3 /* original known, region excluded: a straight jump */
+#define LW_ABI_STATE_SLOW 4     /* region measured, every call through the C hooks */
+#define LW_ABI_STATE_THROTTLED 5 /* as FAST, but only one call in LW_THROTTLE_SAMPLE is
+                                  * timed; the others count a visit (throttle.c) */
+#define LW_THROTTLE_SAMPLE 64
+
+/*
+ * What the trampoline's assembly reads and writes, by offset (abi.c checks
+ * each against the C layout at compile time). Its fast path is the common
+ * case of lw_enter_fast and lw_exit_fast (hot.h) without events.
+ */
+#define LW_E_ORIG 0        /* libwrap_abi_entry */
+#define LW_E_STATE 28
+#define LW_E_ID 60         /* region.id */
+#define LW_T_HOT 16        /* lw_tls_block */
+#define LW_T_GUARD 24
+#define LW_T_RA_TOP 32
+#define LW_T_RA_END 48
+#define LW_T_HOT_EV 56
+#define LW_TH_STACK 0      /* lw_thread */
+#define LW_TH_DEPTH 8
+#define LW_TH_CAP 12
+#define LW_TH_EV_POS 64
+#define LW_TH_EV_END 72
+#define LW_F_NODE 0        /* lw_frame */
+#define LW_F_START 8
+#define LW_F_FRAME 16
+#define LW_F_REGION 24     /* and `inherited`, 0, in the same 8 bytes */
+#define LW_F_SIZE 32
+#define LW_N_REGION 0      /* lw_node */
+#define LW_N_LAST_HIT 32  /* 4 of them */
+#define LW_N_VISITS 64
+#define LW_N_INCL 72
+#define LW_N_MIN 80
+#define LW_N_MAX 88
+#define LW_N_UNMEASURED 96
+#define LW_RA_RA 0         /* lw_ra */
+#define LW_RA_RBX 8
+#define LW_RA_ENTRY 16
+#define LW_RA_SP 24
+#define LW_RA_FRAME 32
+#define LW_RA_DEPTH 40
+#define LW_RA_SIZE 48
+/* lw_ra.depth of a slot whose exit must take the C hook: no depth - 1 the
+ * exit's fast path computes equals it (lw_thread_none's is UINT32_MAX - 1). */
+#define LW_RA_NO_FAST_EXIT 0x80000000u
+/* lw_ra.depth of a call of a signal handler's lane (lane.h): its exit is the
+ * lane's. */
+#define LW_RA_LANE 0xc0000000u
+/* lw_tls.guard's bit for "a signal handler interrupted the runtime", as in
+ * core/measure/measure.h. */
+#define LW_GUARD_SIGNAL 2
+
+#ifndef __ASSEMBLER__
+
+#include "core/measure/listen.h"
+#include "core/measure/hooks.h"
+
+#pragma GCC visibility push(hidden)
+
+/*
+ * A return slot: while a measured original runs, its caller's return
+ * address and %rbx wait here, and %rbx points here (the trampoline's CFI
+ * says so, so that unwinders find the caller). The layout is the
+ * trampoline's: do not reorder. ra_base[-1] is a sentinel whose `sp` is
+ * the highest address, so the newest slot always has a predecessor.
+ */
+typedef struct lw_ra {
+    void *ra;                 /* 0: the caller's return address */
+    void *rbx;                /* 8: the caller's %rbx */
+    libwrap_abi_entry *entry; /* 16 */
+    void **sp;                /* 24: where the return address was: the frame's identity */
+    /* The frame this call opened, stack[depth] of its thread: the exit's
+     * fast path closes it when it is still the top one. depth is
+     * LW_RA_NO_FAST_EXIT when the exit must take the C hook. */
+    lw_frame *frame;          /* 32 */
+    uint32_t depth;           /* 40 */
+    uint32_t reserved;
+} lw_ra;
+
+#define LW_RA_SLOTS 32768u
+
+
+/* Where an original called by the trampoline returns to: a call whose
+ * return address is this one is a tail call made by a measured original
+ * (GMP's mpn_gcd_22 jumps to mpn_gcd_11 so), not a new call. */
+extern const char lw_abi_return_point[];
+
+/* The trampoline's code where its own fast path holds the guard
+ * (abi_x86_64.S): a signal handler that interrupted it there may leave by
+ * longjmp without harm (signal.c). */
+extern const char lw_abi_hot_begin[], lw_abi_hot_end[], lw_abi_hot2_begin[], lw_abi_hot2_end[];
+
+/* Results of lw_abi_enter besides a slot address. */
+#define LW_ABI_PASS ((uintptr_t)0)    /* forward as a tail jump, nothing recorded */
+#define LW_ABI_MISSING ((uintptr_t)1) /* no original: lw_abi_missing, then a zero result */
+
+/* The trampoline's hooks (abi.c). */
+uintptr_t lw_abi_enter(libwrap_abi_entry *e, void **sp);
+void lw_abi_exit(lw_ra *slot);
+
+/*
+ * The argument registers as the trampoline saved them: its frame pointer
+ * is 8 bytes below `sp` (where the return address is), its 80-byte area
+ * below that holds %rdi %rsi %rdx %rcx %r8 %r9 %rax %r10 from offset 0, at
+ * the call and again after the original returned (%rax and %rdx its
+ * results then). abi_x86_64.S lays it out so.
+ */
+#define LW_ABI_SAVED_GPRS(sp) ((const uint64_t *)(sp) - 11)
+#define LW_ABI_SAVED_RAX 6
+
+/* A call on its way to the slow paths: the entry, where its return address
+ * is, and %xmm0-7 as the caller set them, taken before any C code could
+ * change them (the gate's callees are ordinary C). */
+typedef struct lw_abi_call {
+    libwrap_abi_entry *e;
+    void **sp;
+    uint64_t xmm[8];
+} lw_abi_call;
+
+/* Stores the low 64 bits of %xmm0-7 into out[0..7] and changes nothing
+ * else (abi_x86_64.S): how the general-registers-only hooks see the
+ * floating-point arguments and result. */
+void lw_abi_save_xmm(uint64_t out[8]);
+
+/* Arguments to record through the gate (lw_abi_args_slow). */
+typedef struct lw_abi_args {
+    int32_t id;
+    const libwrap_params *params;
+    uint64_t mask;
+    const uint64_t *values;
+} lw_abi_args;
+
+static inline libwrap_params *lw_abi_params(const libwrap_abi_entry *e)
+{
+    return &e->lib->params[LIBWRAP_ABI_INDEX(e->flags)];
+}
+
+/* values[i] for each bit i of `mask`, from where the ABI put parameter i:
+ * a saved general register, a vector register (`xmm`), the stack
+ * arguments above the return address at `sp`. */
+static inline __attribute__((always_inline)) void lw_abi_values(const libwrap_params *p, uint64_t mask,
+                                                                void **sp, const uint64_t *xmm,
+                                                                uint64_t *values)
+{
+    const uint64_t *gpr = LW_ABI_SAVED_GPRS(sp);
+    for (uint64_t m = mask; m; m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctzll(m);
+        unsigned loc = p->param[i].abi, n = loc & 0xffu;
+        uint64_t v = 0;
+        if ((loc & ~0xffu) == LIBWRAP_PARAM_ABI_GPR(0))
+            v = n < 6 ? gpr[n] : 0;
+        else if ((loc & ~0xffu) == LIBWRAP_PARAM_ABI_SSE(0))
+            v = n < 8 ? xmm[n] : 0;
+        else if ((loc & ~0xffu) == LIBWRAP_PARAM_ABI_STACK(0))
+            v = ((const uint64_t *)sp)[1 + n];
+        values[i] = v;
+    }
+}
+
+/* Calls fn(a, b) with every vector, mask, x87 and control register as it
+ * was before (abi_x86_64.S says how). */
+uintptr_t lw_abi_call_saving(uintptr_t (*fn)(uintptr_t, uintptr_t), uintptr_t a, uintptr_t b);
+/* What it needs, set by lw_abi_cpu_init (called from the hooks before the
+ * first gate): XSAVE's area in bytes and whether XSAVE is used (else
+ * FXSAVE); the vector registers to save (0 %xmm0-15, 1 %ymm0-15,
+ * 2 %zmm0-31 and 16-bit %k0-7, 3 the same with 64-bit masks); whether
+ * XGETBV tells the components in use. */
+extern uint32_t lw_abi_xsave_size, lw_abi_xsave, lw_abi_vec, lw_abi_xinuse;
+void lw_abi_cpu_init(void);
+
+/* Slow paths (abi_slow.c), reached through lw_abi_call_saving. */
+uintptr_t lw_abi_enter_slow(uintptr_t call, uintptr_t unused); /* call: an lw_abi_call */
+uintptr_t lw_abi_exit_slow(uintptr_t id, uintptr_t unused);
+uintptr_t lw_abi_args_slow(uintptr_t args, uintptr_t unused); /* args: an lw_abi_args */
+/* The original cannot be found: errno ENOSYS, or the end of the program
+ * when no zero value can stand for the result. */
+void lw_abi_missing(libwrap_abi_entry *e);
+
+/* Compensation's calibration (compensate.c): a wrapper like a generated
+ * one, of lw_abi_calib_entry. */
+extern libwrap_abi_entry lw_abi_calib_entry;
+extern const char lw_abi_calib_stub[];
+
+/* throttle.c: LIBWRAP_THROTTLE (ABI-level wrappers only) */
+
+/* Through the gate, from the trampoline's exit every 4,096th visit of a
+ * call path: throttles its region when LIBWRAP_THROTTLE says so. */
+uintptr_t lw_throttle_check(uintptr_t node, uintptr_t unused);
+/* The visits after which region `id` was throttled, 0 if it is not. */
+uint64_t lw_throttled_after(int32_t id);
+/* A call path below region `parent` was made: it is timed again (the
+ * hook throttled_callee). */
+void lw_throttle_callee(int32_t parent);
+/* A node's inclusive time estimated from its timed visits (once, when the
+ * profile is written). */
+void lw_throttle_estimate(lw_node *n);
+int lw_throttle_sample(void); /* one call in this many is timed */
+
+/* One warning when the executable defines functions of a wrapped library
+ * itself (linked statically): their calls are not measured (static_target.c). */
+void lw_static_target_check(const libwrap_abi_entry *entries, uint32_t n);
+
+#pragma GCC visibility pop
+
+#endif /* __ASSEMBLER__ */
+
+#endif /* LIBWRAP_RUNTIME_ABI_H */

@@ -1,0 +1,298 @@
+/*
+ * abi_slow.c - everything the ABI trampoline's hooks (abi.c) hand over:
+ * finding originals, registering regions, a thread's return slots, the full
+ * entry and exit (first calls, tracing, metrics, the clock timer), and
+ * exceptions unwinding through a trampoline. Reached through
+ * lw_abi_call_saving, so ordinary C: the caller's vector and x87 state is
+ * saved around it.
+ */
+#include "core/abi/abi.h"
+#include "core/arguments/arguments.h"
+#include "core/measure/hot.h"
+
+/* The empty function of compensation's calibration (compensate.c), and
+ * the ABI-level wrapper of it: lw_abi_calib_stub (abi_x86_64.S) hands this
+ * entry to the trampoline, as a generated wrapper hands its own. */
+static __attribute__((noinline)) int lw_abi_calib_empty(int x)
+{
+    __asm__ volatile("");
+    return x + 1;
+}
+
+__attribute__((aligned(64))) libwrap_abi_entry lw_abi_calib_entry = {
+    (void *)lw_abi_calib_empty, NULL, NULL, 0, LW_ABI_STATE_FAST,
+    {"libwrap_calibration", "libwrap_calibration", "", 0, LW_CALIB_ID}};
+
+#include <errno.h>
+#include <stdlib.h>
+#include <unwind.h>
+
+/* The unwinder's, when one is loaded: only an unwinder calls the personality
+ * routine below, and then it is there. Weak: the runtime needs no libgcc_s. */
+extern _Unwind_Word _Unwind_GetCFA(struct _Unwind_Context *) __attribute__((weak));
+
+static int lw_abi_resolve(libwrap_abi_entry *e)
+{
+    if (__atomic_load_n(&e->state, __ATOMIC_RELAXED) == LW_ABI_STATE_MISSING || !e->lib || !e->lib->next)
+        return 0;
+    /* dlsym itself calls a wrapped function (an allocator): that call fails
+     * instead of resolving again, as in the typed wrappers. */
+    if (libwrap_resolving())
+        return 0;
+    void *p = e->lib->next(e->region.symbol);
+    if (!p)
+        p = libwrap_resolve_fallback(e->region.symbol, e->lib->soname, e->self);
+    if (!p) {
+        __atomic_store_n(&e->state, LW_ABI_STATE_MISSING, __ATOMIC_RELAXED);
+        return 0;
+    }
+    __atomic_store_n(&e->orig, p, __ATOMIC_RELEASE);
+    return 1;
+}
+
+void libwrap_abi_preload(libwrap_abi_entry *entries, uint32_t n)
+{
+    int saved = errno;
+    lw_hook->abi_tables(entries, n);
+    /* A runtime wrapper (LD_PRELOAD, link order) cannot reach a copy of
+     * its library linked into the program; a link-time one's --wrap did. */
+    if (n && entries[0].lib && entries[0].lib->next)
+        lw_static_target_check(entries, n);
+    for (uint32_t i = 0; i < n; i++) {
+        libwrap_abi_entry *e = &entries[i];
+        if (e->orig || !e->lib || !e->lib->next)
+            continue;
+        void *p = e->lib->next(e->region.symbol);
+        if (p)
+            __atomic_store_n(&e->orig, p, __ATOMIC_RELEASE);
+    }
+    errno = saved;
+}
+
+void lw_abi_missing(libwrap_abi_entry *e)
+{
+    if (e->flags & (LIBWRAP_ABI_NORETURN | LIBWRAP_ABI_NO_ZERO)) {
+        lw_warn("%s: the original cannot be found and no result can stand for it: the program stops",
+                e->region.symbol);
+        abort();
+    }
+    errno = ENOSYS;
+}
+
+static int lw_in_stack(const lw_thread *t, const void *p)
+{
+    return t && (uintptr_t)p >= t->stack_lo && (uintptr_t)p < t->stack_hi;
+}
+
+/*
+ * A free return slot for a call whose return address is at `sp`, or NULL;
+ * *frame gets the call's identity for the measured frames (lw_enter_full).
+ * A slot at `sp` whose return address is the trampoline's own belongs to a
+ * measured original that made a tail call through this wrapper: it is live,
+ * and the new call is nested in it (its identity just below). Any other
+ * slot at or below `sp` on the thread's own stack belongs to a call left by
+ * longjmp (the stack grows down) and is taken back.
+ */
+static lw_ra *lw_abi_slot(void **sp, void **frame)
+{
+    if (!lw_tls.ra_base) {
+        /* One more in front: the sentinel ra_base[-1] (abi.h). */
+        lw_ra *base = lw_map((LW_RA_SLOTS + 1) * sizeof *base);
+        if (base) {
+            base->sp = (void **)UINTPTR_MAX;
+            base++;
+        }
+        if (!base) {
+            static int warned;
+            libwrap_warn_once(&warned, "cannot allocate a thread's return slots (out of memory): "
+                                       "its calls are forwarded unmeasured");
+            return NULL;
+        }
+        /* The end first: a signal handler's call may come in between. */
+        lw_tls.ra_end = base + LW_RA_SLOTS;
+        lw_tls.ra_base = base;
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        lw_tls.ra_top = base;
+    }
+    lw_ra *top = lw_tls.ra_top;
+    const lw_thread *t = lw_tls.self;
+    int tail = *sp == (void *)lw_abi_return_point;
+    unsigned chain = 0;
+    while (top > lw_tls.ra_base && (uintptr_t)top[-1].sp <= (uintptr_t)sp) {
+        if (top[-1].sp == sp && tail) {
+            for (lw_ra *s = top; s > lw_tls.ra_base && s[-1].sp == sp; s--)
+                chain++;
+            break;
+        }
+        if (!lw_in_stack(t, sp) || !lw_in_stack(t, top[-1].sp))
+            break;
+        top--;
+    }
+    lw_tls.ra_top = top;
+    *frame = (char *)sp - (chain < 7 ? chain : 7);
+    if (top == lw_tls.ra_end) {
+        static int warned;
+        libwrap_warn_once(&warned, "calls nested deeper than %u wrapped functions: the deeper "
+                                   "ones are forwarded unmeasured", LW_RA_SLOTS);
+        return NULL;
+    }
+    return top;
+}
+
+/*
+ * What the trampoline does with the entry's later calls (e->state), once
+ * its region is known: a straight jump when it is excluded, its own fast
+ * path when it is measured, returns and records no argument, the C hooks
+ * otherwise (noreturn functions, recorded arguments or results; the flags
+ * are set at registration, before this).
+ */
+static void lw_abi_settle(libwrap_abi_entry *e, int32_t id)
+{
+    uint32_t slow = LIBWRAP_ABI_NORETURN | LIBWRAP_ABI_RECORD | LIBWRAP_ABI_RECORD_RESULT;
+    int32_t state = id < 0                       ? LW_ABI_STATE_EXCLUDED
+                    : (LW_LOAD(e->flags) & slow) ? LW_ABI_STATE_SLOW
+                                                 : LW_ABI_STATE_FAST;
+    if (id > 0 && e != &lw_abi_calib_entry)
+        lw_region_set_kind(id, LW_KIND_ABI);
+    __atomic_store_n(&e->state, state, __ATOMIC_RELAXED);
+}
+
+/* The parameters of the call just entered, when its function records them. */
+static void lw_abi_record_params(int32_t id, const lw_abi_call *c)
+{
+    if (!(LW_LOAD(c->e->flags) & LIBWRAP_ABI_RECORD))
+        return;
+    const libwrap_params *p = lw_abi_params(c->e);
+    uint64_t mask = LW_LOAD(p->record);
+    int res = lw_args_result_index(p);
+    if (res >= 0)
+        mask &= ~(1ull << res);
+    if (!mask)
+        return;
+    uint64_t values[LIBWRAP_PARAMS_MAX];
+    lw_abi_values(p, mask, c->sp, c->xmm, values);
+    lw_args_params(id, p, mask, values);
+}
+
+static uintptr_t lw_abi_enter_slow_(const lw_abi_call *c)
+{
+    libwrap_abi_entry *e = c->e;
+    void **sp = c->sp;
+    if (!__atomic_load_n(&e->orig, __ATOMIC_ACQUIRE) && !lw_abi_resolve(e))
+        return LW_ABI_MISSING;
+#ifdef LIBWRAP_NOP
+    (void)sp;
+    (void)lw_abi_slot;
+    (void)lw_abi_record_params;
+    (void)lw_abi_settle;
+    /* Nothing is measured: the trampoline jumps straight from now on. */
+    __atomic_store_n(&e->state, LW_ABI_STATE_EXCLUDED, __ATOMIC_RELAXED);
+    return LW_ABI_PASS;
+#else
+    int32_t id = __atomic_load_n(&e->region.id, __ATOMIC_ACQUIRE);
+    if (!id)
+        id = lw_region_register_abi(e);
+    /* Once; not while the runtime calls the wrapped function itself (a
+     * negative id then stands for "not now": the region stays
+     * unregistered), nor when the runtime does not run. */
+    if (__atomic_load_n(&e->state, __ATOMIC_RELAXED) == LW_ABI_STATE_UNKNOWN && id != 0 &&
+        __atomic_load_n(&e->region.id, __ATOMIC_ACQUIRE) == id && !LW_LOAD(lw_tls.guard) &&
+        LW_LOAD(lw_state) == 1)
+        lw_abi_settle(e, id);
+    if (id <= 0)
+        return LW_ABI_PASS;
+    if (e->flags & LIBWRAP_ABI_NORETURN) {
+        /* No exit to record: the frame is closed as abandoned later. */
+        if (lw_enter_full(id, sp))
+            lw_abi_record_params(id, c);
+        return LW_ABI_PASS;
+    }
+    /* Inside the runtime (it called a wrapped allocator), or stopped. */
+    if (LW_LOAD(lw_tls.guard) || LW_LOAD(lw_state) != 1)
+        return LW_ABI_PASS;
+    void *frame;
+    lw_ra *slot = lw_abi_slot(sp, &frame);
+    if (!slot || !lw_enter_full(id, frame))
+        return LW_ABI_PASS;
+    /* lw_enter_full may have called wrapped functions (allocators) that
+     * used and gave back the slot: take it now, under the guard, and before
+     * it is filled (a signal handler that interrupts takes the next one). */
+    LW_STORE(lw_tls.guard, 1);
+    LW_STORE(lw_tls.ra_top, slot + 1);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    slot->entry = e;
+    slot->sp = sp;
+    slot->depth = LW_RA_NO_FAST_EXIT;
+    lw_thread *t = lw_tls.self;
+    /* A result to record: the exit takes the C hook (lw_abi_exit). */
+    if (t && t->depth && !(LW_LOAD(e->flags) & LIBWRAP_ABI_RECORD_RESULT)) {
+        slot->depth = t->depth - 1;
+        slot->frame = t->stack + slot->depth;
+    }
+    LW_GUARD_CLEAR();
+    lw_abi_record_params(id, c);
+    return (uintptr_t)slot;
+#endif
+}
+
+uintptr_t lw_abi_enter_slow(uintptr_t call, uintptr_t unused)
+{
+    (void)unused;
+    int saved = errno;
+    uintptr_t r = lw_abi_enter_slow_((const lw_abi_call *)call);
+    errno = saved;
+    return r;
+}
+
+uintptr_t lw_abi_args_slow(uintptr_t args, uintptr_t unused)
+{
+    (void)unused;
+    const lw_abi_args *a = (const lw_abi_args *)args;
+    lw_args_params(a->id, a->params, a->mask, a->values);
+    return 0;
+}
+
+uintptr_t lw_abi_exit_slow(uintptr_t id, uintptr_t unused)
+{
+    (void)unused;
+    int saved = errno;
+    lw_exit_full((int32_t)(uint32_t)id);
+    errno = saved;
+    return 0;
+}
+
+/*
+ * The personality routine of libwrap_trampoline's frame: an exception (or
+ * a thread's forced unwind) passing through a measured call closes that
+ * call's frame when it passes, and frees its return slot. It has no
+ * handler: the unwind always continues. The unwinder reads the caller's
+ * return address from the slot right after this returns, before any other
+ * code of this thread runs.
+ */
+_Unwind_Reason_Code lw_abi_personality(int version, _Unwind_Action actions, _Unwind_Exception_Class cls,
+                                       struct _Unwind_Exception *exc, struct _Unwind_Context *ctx)
+{
+    (void)version;
+    (void)cls;
+    (void)exc;
+    if (!(actions & _UA_CLEANUP_PHASE) || !_Unwind_GetCFA)
+        return _URC_CONTINUE_UNWIND;
+    /* At the call of the original the trampoline's CFA is the caller's
+     * stack pointer, just above the return address's place. */
+    void **sp = (void **)(_Unwind_GetCFA(ctx) - sizeof(void *));
+    lw_ra *top = lw_tls.ra_top;
+    if (!top)
+        return _URC_CONTINUE_UNWIND;
+    for (lw_ra *s = top; s > lw_tls.ra_base; s--) {
+        if (s[-1].sp != sp)
+            continue;
+        /* The exit first: the slot is still taken while it runs (a
+         * wrapped function it calls gets another one). */
+        int32_t id = s[-1].entry->region.id;
+        if (id > 0)
+            (void)lw_abi_exit_slow((uintptr_t)(uint32_t)id, 0);
+        lw_tls.ra_top = s - 1;
+        break;
+    }
+    return _URC_CONTINUE_UNWIND;
+}

@@ -1,0 +1,156 @@
+/*
+ * resolve.c - finding originals for runtime-mode wrappers when dlsym
+ * (RTLD_NEXT) in the wrapper failed, and warning once about it.
+ */
+#include "core/abi/abi.h"
+
+#include "core/base/dl.h"
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+static __thread int lw_resolving_depth __attribute__((tls_model("initial-exec")));
+
+int libwrap_resolving(void)
+{
+    return lw_resolving_depth;
+}
+
+void libwrap_resolve_begin(void)
+{
+    lw_resolving_depth++;
+}
+
+void libwrap_resolve_end(void)
+{
+    lw_resolving_depth--;
+}
+
+struct lw_lookup {
+    const char *symbol;
+    const char *version; /* NULL: any, else exactly this version */
+    const void *self;
+    void *found;
+};
+
+/* dlsym, or dlvsym for a versioned symbol. */
+static void *lw_sym(void *h, const char *symbol, const char *version)
+{
+    return version ? dlvsym(h, symbol, version) : dlsym(h, symbol);
+}
+
+/* Every loaded object, RTLD_LOCAL ones included: a library dlopen()ed
+ * privately (Python extensions) is not in the global scope. */
+static int lw_lookup_object(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    struct lw_lookup *l = data;
+    if (!info->dlpi_name || !info->dlpi_name[0])
+        return 0;
+    void *h = dlopen(info->dlpi_name, RTLD_LAZY | RTLD_NOLOAD);
+    if (!h)
+        return 0;
+    void *p = lw_sym(h, l->symbol, l->version);
+    dlclose(h);
+    if (p && p != l->self) {
+        l->found = p;
+        return 1;
+    }
+    return 0;
+}
+
+void *libwrap_resolve_fallback(const char *symbol, const char *soname, const void *self)
+{
+    int saved = errno;
+    void *p = NULL;
+    libwrap_resolve_begin();
+    /* A versioned region symbol ("foo@V1", "foo@@V2") means exactly that
+     * version of foo. Without memory for the name the lookup fails, and
+     * the wrapper warns below. */
+    const char *at = strchr(symbol, '@');
+    char *name = at ? strndup(symbol, (size_t)(at - symbol)) : NULL;
+    const char *version = at ? at + (at[1] == '@' ? 2 : 1) : NULL;
+    if (lw_dl_available() && (!at || name)) {
+        const char *base = name ? name : symbol;
+        if (soname) {
+            void *h = dlopen(soname, RTLD_LAZY | RTLD_NOLOAD);
+            if (h) {
+                p = lw_sym(h, base, version);
+                dlclose(h);
+            }
+        }
+        if (!p || p == self) {
+            struct lw_lookup l = {base, version, self, NULL};
+            dl_iterate_phdr(lw_lookup_object, &l);
+            p = l.found;
+        }
+    }
+    free(name);
+    libwrap_resolve_end();
+    if (p)
+        lw_log(LW_LOG_RESOLVE, "%s found by the fallback lookup", symbol);
+    else
+        libwrap_warn_once(symbol,
+                          "cannot find the original %s%s%s: its wrapper is disabled and calls "
+                          "fail with ENOSYS (is the library loaded?)",
+                          symbol, soname ? " in " : "", soname ? soname : "");
+    errno = saved;
+    return p;
+}
+
+int libwrap_is_version(const void *orig, const char *symbol)
+{
+    const char *at = orig ? strchr(symbol, '@') : NULL;
+    char *name = at && lw_dl_available() ? strndup(symbol, (size_t)(at - symbol)) : NULL;
+    if (!name)
+        return 0;
+    int saved = errno;
+    libwrap_resolve_begin();
+    void *p = dlvsym(RTLD_DEFAULT, name, at + (at[1] == '@' ? 2 : 1));
+    libwrap_resolve_end();
+    errno = saved;
+    free(name);
+    return p != NULL && p == orig;
+}
+
+static pthread_mutex_t lw_warned_mutex = PTHREAD_MUTEX_INITIALIZER;
+static const void **lw_warned;
+static size_t lw_nwarned, lw_warned_cap;
+
+void libwrap_warn_once(const void *what, const char *fmt, ...)
+{
+    if (LW_LOAD(lw_state) == 2)
+        return;
+    int saved = errno;
+    int first = 1;
+    /* realloc below may be a wrapper: with the guard set it takes no lock
+     * of the runtime under this one (core/measure/measure.h). */
+    int guard = LW_LOAD(lw_tls.guard);
+    LW_STORE(lw_tls.guard, 1);
+    pthread_mutex_lock(&lw_warned_mutex);
+    for (size_t i = 0; i < lw_nwarned && first; i++)
+        first = lw_warned[i] != what;
+    if (first) {
+        if (lw_nwarned == lw_warned_cap) {
+            size_t cap = lw_warned_cap ? lw_warned_cap * 2 : 16;
+            const void **v = realloc(lw_warned, cap * sizeof *v);
+            if (v) {
+                lw_warned = v;
+                lw_warned_cap = cap;
+            }
+        }
+        /* Out of memory: warn anyway, possibly again later. */
+        if (lw_nwarned < lw_warned_cap)
+            lw_warned[lw_nwarned++] = what;
+    }
+    pthread_mutex_unlock(&lw_warned_mutex);
+    LW_STORE(lw_tls.guard, guard);
+    if (first) {
+        va_list ap;
+        va_start(ap, fmt);
+        lw_vwarn(fmt, ap);
+        va_end(ap);
+    }
+    errno = saved;
+}

@@ -1,0 +1,115 @@
+/*
+ * throttle.c - exact visits for tiny hot functions at almost no cost
+ * (LIBWRAP_THROTTLE=CALLS:NS, docs/runtime.md "Throttling").
+ *
+ * Every 4,096th visit of a call path, the trampoline's fast exit asks
+ * lw_throttle_check whether the path's region may be throttled: called
+ * CALLS times or more there, a mean time per call under NS, no wrapped
+ * callee below it. The region's ABI entry then says
+ * LW_ABI_STATE_THROTTLED: its calls count a visit on the call path under
+ * the top frame and jump to the original, with no timestamp, frame or
+ * return slot (abi_x86_64.S); one call in LW_THROTTLE_SAMPLE is timed. The
+ * profile estimates the times from the timed calls (lw_throttle_estimate).
+ * A throttled region that turns out to call wrapped functions is timed on
+ * every call again (lw_throttle_callee). Typed wrappers are not throttled.
+ */
+#include "core/abi/abi.h"
+#include "core/measure/hot.h"
+
+#include <stddef.h>
+
+#define LW_THROTTLED_MAX 4096
+
+/* The regions throttled, and the visits of the path that decided it. */
+static struct {
+    int32_t id;
+    uint64_t after;
+} lw_throttled[LW_THROTTLED_MAX];
+static uint32_t lw_nthrottled;
+
+#if defined(__x86_64__)
+/* The ABI entry of region `id`, or NULL for a typed wrapper's. Region
+ * lock held. */
+static libwrap_abi_entry *lw_throttle_entry(int32_t id)
+{
+    if (lw_region_kind(id) != LW_KIND_ABI)
+        return NULL;
+    const libwrap_region *r = lw_region_get(id);
+    return r ? (libwrap_abi_entry *)((char *)r - offsetof(libwrap_abi_entry, region)) : NULL;
+}
+#endif
+
+uintptr_t lw_throttle_check(uintptr_t node, uintptr_t unused)
+{
+    (void)unused;
+#if defined(__x86_64__)
+    lw_node *n = (lw_node *)node;
+    uint64_t timed = n->visits - n->unmeasured;
+    /* Tracing and listeners need every call's events. */
+    if (!lw_cfg.throttle_calls || n->visits < lw_cfg.throttle_calls || !timed || n->first_child ||
+        n->region <= 0 || lw_nlisteners)
+        return 0;
+    /* The call's own time: less its measurement's cost inside it. */
+    double mean_ns = ((double)n->incl / (double)timed - lw_costs[LW_KIND_ABI].inside) * lw_timer_ns_per_tick();
+    if (mean_ns >= lw_cfg.throttle_ns)
+        return 0;
+    lw_region_lock();
+    libwrap_abi_entry *e = lw_throttle_entry(n->region);
+    if (e && __atomic_load_n(&e->state, __ATOMIC_RELAXED) == LW_ABI_STATE_FAST &&
+        lw_nthrottled < LW_THROTTLED_MAX) {
+        lw_throttled[lw_nthrottled].id = n->region;
+        lw_throttled[lw_nthrottled].after = n->visits;
+        __atomic_store_n(&lw_nthrottled, lw_nthrottled + 1, __ATOMIC_RELEASE);
+        __atomic_store_n(&e->state, LW_ABI_STATE_THROTTLED, __ATOMIC_RELAXED);
+        lw_log(LW_LOG_PROFILE, "%s throttled after %llu calls (mean %.1f ns): one call in %d timed",
+               e->region.symbol, (unsigned long long)n->visits, mean_ns, LW_THROTTLE_SAMPLE);
+    }
+    lw_region_unlock();
+#else
+    (void)node;
+#endif
+    return 0;
+}
+
+uint64_t lw_throttled_after(int32_t id)
+{
+    uint32_t n = __atomic_load_n(&lw_nthrottled, __ATOMIC_ACQUIRE);
+    for (uint32_t i = 0; i < n; i++)
+        if (lw_throttled[i].id == id)
+            return lw_throttled[i].after;
+    return 0;
+}
+
+void lw_throttle_callee(int32_t parent)
+{
+#if defined(__x86_64__)
+    if (!lw_throttled_after(parent))
+        return;
+    lw_region_lock();
+    libwrap_abi_entry *e = lw_throttle_entry(parent);
+    if (e && __atomic_load_n(&e->state, __ATOMIC_RELAXED) == LW_ABI_STATE_THROTTLED) {
+        __atomic_store_n(&e->state, LW_ABI_STATE_FAST, __ATOMIC_RELAXED);
+        lw_log(LW_LOG_PROFILE, "%s calls wrapped functions: timed on every call again", e->region.symbol);
+    }
+    lw_region_unlock();
+#else
+    (void)parent;
+#endif
+}
+
+void lw_throttle_estimate(lw_node *n)
+{
+    uint64_t timed = n->visits - n->unmeasured;
+    if (n->unmeasured && timed)
+        n->incl = (uint64_t)((double)n->incl * (double)n->visits / (double)timed + 0.5);
+    n->unmeasured = 0;
+}
+
+int lw_throttle_sample(void)
+{
+#if defined(__x86_64__)
+    return LW_THROTTLE_SAMPLE;
+#else
+    return 1;
+#endif
+}

@@ -1,0 +1,818 @@
+/*
+ * abi_x86_64.S - ABI-level forwarding for x86-64 System V (docs/abi.md).
+ *
+ * Every generated wrapper is `lea ENTRY(%rip), %r11; jmp libwrap_trampoline`
+ * with ENTRY its libwrap_abi_entry. The trampoline
+ *
+ *  1. saves the argument registers (%rdi %rsi %rdx %rcx %r8 %r9, %rax which
+ *     holds the vector-register count of a variadic call, %r10 the static
+ *     chain) at 0..56(%rsp), 88 bytes below the return address (argument
+ *     recording reads them there: LW_ABI_SAVED_GPRS in abi.h, at entry and
+ *     at exit), and calls lw_abi_enter, which touches no vector or x87
+ *     register; the vector arguments stay where the caller left them;
+ *  2. if the call is not measured (filtered, runtime stopped, inside the
+ *     runtime), restores them and tail-jumps to the original: the caller
+ *     and the original meet as if unwrapped;
+ *  3. if it is measured, moves the caller's return address and %rbx into
+ *     the return slot that lw_abi_enter gave (%rbx then points to it), pops
+ *     the return address and calls the original: the stack arguments are
+ *     exactly where the caller put them, whatever their number or size;
+ *  4. when the original returns, puts the return address back, saves every
+ *     caller-saved general register as the original left it (%rax and %rdx
+ *     hold results, and code such as GMP's mpn_gcd_22 relies on others),
+ *     calls lw_abi_exit (again no vector or x87 register: %xmm0, %xmm1,
+ *     %st0, %st1 and the rest stay as the original left them), restores
+ *     and returns.
+ *
+ * The CFI describes every instruction, so debuggers, backtrace() and C++
+ * exceptions pass through; while the original runs, the caller's return
+ * address and %rbx are described as held in the slot at %rbx. The
+ * personality routine lw_abi_personality closes a measured call that an
+ * exception unwinds.
+ */
+#if defined(__x86_64__)
+
+#include "core/abi/abi.h"
+
+/* DW_CFA_expression REG, [DW_OP_breg3 (rbx) OFFSET]: REG is saved at %rbx+OFFSET. */
+#define CFI_SAVED_AT_RBX(reg, offset) .cfi_escape 0x10, reg, 0x02, 0x73, offset
+
+/* The caller-saved general registers other than %r11, at 0..56(%rsp): the
+ * arguments before the call, the original's results and leftovers after. */
+.macro SAVE_GPRS
+	movq	%rdi, 0(%rsp)
+	movq	%rsi, 8(%rsp)
+	movq	%rdx, 16(%rsp)
+	movq	%rcx, 24(%rsp)
+	movq	%r8, 32(%rsp)
+	movq	%r9, 40(%rsp)
+	movq	%rax, 48(%rsp)
+	movq	%r10, 56(%rsp)
+.endm
+.macro RESTORE_GPRS
+	movq	0(%rsp), %rdi
+	movq	8(%rsp), %rsi
+	movq	16(%rsp), %rdx
+	movq	24(%rsp), %rcx
+	movq	32(%rsp), %r8
+	movq	40(%rsp), %r9
+	movq	48(%rsp), %rax
+	movq	56(%rsp), %r10
+.endm
+
+/* The child of region `id` (a 32-bit register) among the last four that
+ * the parent called, into `node` (a 64-bit register), or a jump to `miss`.
+ * `frame` points to the new frame: the parent is the node of the one below,
+ * read again for each try (`node` is the only register free on the fast
+ * path). */
+.macro LAST_HIT frame, node, id, miss
+.irp k, 0, 8, 16
+	movq	LW_F_NODE-LW_F_SIZE(\frame), \node
+	movq	LW_N_LAST_HIT+\k(\node), \node
+	cmpl	\id, LW_N_REGION(\node)
+	je	9f
+.endr
+	movq	LW_F_NODE-LW_F_SIZE(\frame), \node
+	movq	LW_N_LAST_HIT+24(\node), \node
+	cmpl	\id, LW_N_REGION(\node)
+	jne	\miss
+9:
+.endm
+
+/* The fast path's scratch registers, pushed and popped with their CFI. */
+.macro PUSH reg
+	pushq	\reg
+	.cfi_adjust_cfa_offset 8
+.endm
+.macro POP reg
+	popq	\reg
+	.cfi_adjust_cfa_offset -8
+.endm
+
+	.text
+
+/*
+ * The fast path (the common case, in the trampoline itself): the table
+ * entry says LW_ABI_STATE_FAST, the thread is not inside the runtime and
+ * may take the fast path (lw_tls.hot, or lw_tls.hot_ev when its events are
+ * buffered for listeners), a return slot is free and no older one is a
+ * leftover at or below this call, the frame stack (and the event buffer)
+ * has room and its top frame is live, and the node of this region under it
+ * is the one found last time. Then: the slot and the frame are filled, the
+ * entry timestamp is taken last, and the original is called with %rax %rdx
+ * %rcx %rbx (the only registers used) as the caller left them. Anything
+ * else goes to the C hooks below (lw_abi_enter and lw_abi_exit), which
+ * handle every case. The same steps as lw_enter_fast and lw_exit_fast
+ * (hot.h): keep them alike. The guard is taken with `bts`: set, and the
+ * carry says it was set before (a call from inside the runtime, or from a
+ * signal handler that interrupted it), in one instruction.
+ */
+
+/* The entry once the thread's state is in %rcx and the frame index in
+ * %edx, checked against the stack's capacity; `ev` appends the event. */
+.macro FAST_ENTER ev
+	movq	%r11, LW_RA_ENTRY(%rbx)
+	movq	%rax, LW_RA_SP(%rbx)
+	movl	%edx, LW_RA_DEPTH(%rbx)
+	shlq	$5, %rdx
+	addq	LW_TH_STACK(%rcx), %rdx		/* the new frame */
+	cmpq	%rax, LW_F_FRAME-LW_F_SIZE(%rdx)
+	jbe	.Lfast_to_c			/* the top frame was abandoned */
+	movq	%rax, LW_F_FRAME(%rdx)
+	movl	LW_E_ID(%r11), %r11d
+	/* Not among the parent's last four children: the C hook looks it up. */
+	LAST_HIT %rdx, %rax, %r11d, .Lfast_to_c_r11
+	movq	%rax, LW_F_NODE(%rdx)
+	movq	%r11, LW_F_REGION(%rdx)		/* and inherited = 0 */
+	movq	%rdx, LW_RA_FRAME(%rbx)
+	incl	LW_TH_DEPTH(%rcx)
+	movq	%rdx, %r11
+	rdtsc
+	movl	%eax, LW_F_START(%r11)
+	movl	%edx, LW_F_START+4(%r11)
+.if \ev
+	movq	LW_F_REGION(%r11), %r11		/* the event: ticks, region, 0 */
+	shlq	$32, %rdx
+	orq	%rdx, %rax
+	movq	LW_TH_EV_POS(%rcx), %rdx
+	movq	%rax, 0(%rdx)
+	movq	%r11, 8(%rdx)
+	addq	$16, LW_TH_EV_POS(%rcx)
+.endif
+	movq	lw_tls@gottpoff(%rip), %rcx
+	movl	$0, %fs:LW_T_GUARD(%rcx)
+	movq	LW_RA_ENTRY(%rbx), %r11
+	POP	%rcx
+	POP	%rdx
+	POP	%rax
+	popq	LW_RA_RBX(%rbx)			/* the caller's %rbx into the slot */
+	.cfi_adjust_cfa_offset -8
+	CFI_SAVED_AT_RBX(0x03, LW_RA_RBX)
+	popq	LW_RA_RA(%rbx)			/* and its return address */
+	CFI_SAVED_AT_RBX(0x10, LW_RA_RA)
+	/* While the original runs, this frame's stack pointer equals its
+	 * caller's at the call (the return address was popped). Unwinders
+	 * identify a frame by its callee's CFA (libgcc finds an exception's
+	 * handler frame again so in its second phase): with the usual CFA the
+	 * caller and this frame would be one. This CFA is one byte above the
+	 * caller's stack pointer, which is given by its own rule, CFA - 1. */
+	.cfi_def_cfa_offset 1
+	.cfi_escape 0x16, 0x07, 0x02, 0x31, 0x1c	/* DW_CFA_val_expression rsp: CFA - 1 */
+.endm
+
+	.globl	libwrap_trampoline
+	.type	libwrap_trampoline, @function
+	.p2align 4
+libwrap_trampoline:
+lw_abi_trampoline:
+	.cfi_startproc
+	.cfi_personality 0x1b, lw_abi_personality
+	cmpl	$LW_ABI_STATE_FAST, LW_E_STATE(%r11)
+	jne	.Lnot_fast
+.Lfast_start:
+	.cfi_remember_state
+	PUSH	%rbx
+	.cfi_rel_offset %rbx, 0
+	PUSH	%rax
+	PUSH	%rdx
+	PUSH	%rcx
+	.cfi_remember_state
+	/* The return address is at 32(%rsp). */
+	movq	lw_tls@gottpoff(%rip), %rcx
+	btsl	$0, %fs:LW_T_GUARD(%rcx)
+	jc	.Lfast_busy			/* inside the runtime */
+	/* From here to lw_abi_hot_end, and from .Lfast_enter_ev to
+	 * lw_abi_hot2_end, the guard is held by this fast path alone, whose
+	 * every step leaves the runtime consistent: a signal handler that
+	 * interrupts it may leave by longjmp (signal.c). */
+	.globl	lw_abi_hot_begin
+	.hidden	lw_abi_hot_begin
+lw_abi_hot_begin:
+	movq	%fs:LW_T_RA_TOP(%rcx), %rbx
+	cmpq	%fs:LW_T_RA_END(%rcx), %rbx
+	jae	.Lfast_to_c
+	leaq	32(%rsp), %rax			/* the call's identity */
+	cmpq	%rax, LW_RA_SP-LW_RA_SIZE(%rbx)
+	jbe	.Lfast_to_c			/* a leftover, or a tail call */
+	/* The slot is taken before it is filled: a call from a signal
+	 * handler that interrupts the rest (guard held: the handler's lane,
+	 * lane.h) takes the next one. .Lfast_to_c gives it back. */
+	addq	$LW_RA_SIZE, %fs:LW_T_RA_TOP(%rcx)
+	/* After the guard: the finaliser clears it (core/measure/measure.h). */
+	movq	%fs:LW_T_HOT(%rcx), %rcx
+	movl	LW_TH_DEPTH(%rcx), %edx
+	cmpl	LW_TH_CAP(%rcx), %edx
+	jae	.Lfast_enter_ev			/* no room, or no thread: events? */
+	FAST_ENTER 0
+	/* Both paths call the original here, %r11 its entry, %rbx its slot:
+	 * one return point. */
+.Lcall_original:
+	call	*LW_E_ORIG(%r11)
+	.globl	lw_abi_return_point
+	.hidden	lw_abi_return_point
+lw_abi_return_point:
+	/* Back from the original, %rsp as at our entry plus 8. */
+	pushq	0(%rbx)
+	.cfi_def_cfa_offset 8
+	.cfi_restore %rsp
+	.cfi_offset 16, -8
+	.cfi_remember_state
+	/* The exit's fast path: the timestamp first, then the checks. */
+	PUSH	%rax
+	PUSH	%rdx
+	PUSH	%rcx
+	rdtsc
+	shlq	$32, %rdx
+	orq	%rdx, %rax
+	movq	lw_tls@gottpoff(%rip), %rcx
+	/* The slot stays taken until everything is read from it: a signal
+	 * handler's call takes the next one. The guard already held: a call
+	 * of a handler's lane (lane.h), or the runtime stopped this thread. */
+	btsl	$0, %fs:LW_T_GUARD(%rcx)
+	jc	.Lexit_to_c
+	movq	%fs:LW_T_HOT(%rcx), %rdx
+	movl	LW_RA_DEPTH(%rbx), %ecx
+	incl	%ecx
+	cmpl	%ecx, LW_TH_DEPTH(%rdx)
+	jne	.Lexit_ev			/* not the top frame, or no thread: events? */
+	decl	LW_TH_DEPTH(%rdx)
+	movq	LW_RA_FRAME(%rbx), %rdx
+	subq	LW_F_START(%rdx), %rax
+	jb	.Lexit_backwards
+.Lexit_dt:
+	movq	LW_F_NODE(%rdx), %rdx
+	incq	LW_N_VISITS(%rdx)
+	addq	%rax, LW_N_INCL(%rdx)
+	cmpq	LW_N_MIN(%rdx), %rax
+	jae	1f
+	movq	%rax, LW_N_MIN(%rdx)
+1:	cmpq	LW_N_MAX(%rdx), %rax
+	jbe	2f
+	movq	%rax, LW_N_MAX(%rdx)
+	/* Every 4,096th visit of a call path: may its region be throttled? */
+2:	testl	$0xfff, LW_N_VISITS(%rdx)
+	jz	.Lthrottle_check
+.Lexit_release:
+	movq	lw_tls@gottpoff(%rip), %rcx
+	/* The caller's %rbx out of the slot, then the slot (and any slot
+	 * above it left by a longjmp) freed: from here on a signal handler's
+	 * call may reuse it. */
+	movq	%rbx, %rdx
+	movq	LW_RA_RBX(%rbx), %rbx
+	.cfi_restore %rbx
+	movq	%rdx, %fs:LW_T_RA_TOP(%rcx)
+	movl	$0, %fs:LW_T_GUARD(%rcx)
+	POP	%rcx
+	POP	%rdx
+	POP	%rax
+	ret
+
+	/* lw_throttle_check(node) through the gate, every register kept. */
+.Lthrottle_check:
+	PUSH	%rsi
+	PUSH	%rdi
+	PUSH	%r8
+	PUSH	%r9
+	PUSH	%r10
+	PUSH	%r11
+	movq	%rdx, %rsi
+	leaq	lw_throttle_check(%rip), %rdi
+	xorl	%edx, %edx
+	call	lw_abi_call_saving
+	POP	%r11
+	POP	%r10
+	POP	%r9
+	POP	%r8
+	POP	%rdi
+	POP	%rsi
+	jmp	.Lexit_release
+
+	/* The exit with events buffered (lw_tls.hot_ev): the same, and the
+	 * event (ticks, -region, 0) appended. */
+.Lexit_ev:
+	.cfi_restore_state
+	.cfi_remember_state
+	.cfi_adjust_cfa_offset 24
+	movq	lw_tls@gottpoff(%rip), %rcx
+	movq	%fs:LW_T_HOT_EV(%rcx), %rdx
+	movl	LW_RA_DEPTH(%rbx), %ecx
+	incl	%ecx
+	cmpl	%ecx, LW_TH_DEPTH(%rdx)
+	jne	.Lexit_to_c_guard
+	movq	LW_TH_EV_POS(%rdx), %rcx
+	cmpq	LW_TH_EV_END(%rdx), %rcx
+	jae	.Lexit_to_c_guard		/* a full buffer: delivered by the C path */
+	decl	LW_TH_DEPTH(%rdx)
+	addq	$16, LW_TH_EV_POS(%rdx)
+	movq	%rax, 0(%rcx)
+	movq	LW_RA_FRAME(%rbx), %rdx
+	PUSH	%rsi
+	movl	LW_F_REGION(%rdx), %esi
+	negl	%esi
+	movq	%rsi, 8(%rcx)
+	POP	%rsi
+	subq	LW_F_START(%rdx), %rax
+	jae	.Lexit_dt
+.Lexit_backwards:
+	xorl	%eax, %eax		/* the clock went back (another core's TSC): 0 */
+	jmp	.Lexit_dt
+
+.Lexit_to_c_guard:
+	.cfi_restore_state
+	.cfi_adjust_cfa_offset 24
+	movq	lw_tls@gottpoff(%rip), %rcx
+	movl	$0, %fs:LW_T_GUARD(%rcx)
+	.globl	lw_abi_hot_end
+	.hidden	lw_abi_hot_end
+lw_abi_hot_end:
+.Lexit_to_c:
+	POP	%rcx
+	POP	%rdx
+	POP	%rax
+	/* The C hook, every register as the original left it. */
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	movq	%rsp, %rbp
+	.cfi_def_cfa_register %rbp
+	subq	$80, %rsp
+	SAVE_GPRS
+	movq	%r11, 64(%rsp)
+	movq	8(%rbx), %rax
+	movq	%rax, 72(%rsp)
+	.cfi_offset %rbx, -24
+	movq	%rbx, %rdi
+	call	lw_abi_exit
+	RESTORE_GPRS
+	movq	64(%rsp), %r11
+	movq	72(%rsp), %rbx
+	.cfi_restore %rbx
+	leave
+	.cfi_def_cfa %rsp, 8
+	.cfi_restore %rbp
+	ret
+
+	/* The entry with events buffered (lw_tls.hot_ev). */
+	.globl	lw_abi_hot2_begin
+	.hidden	lw_abi_hot2_begin
+lw_abi_hot2_begin:
+.Lfast_enter_ev:
+	.cfi_restore_state
+	.cfi_remember_state
+	movq	lw_tls@gottpoff(%rip), %rcx
+	movq	%fs:LW_T_HOT_EV(%rcx), %rcx
+	movq	LW_TH_EV_POS(%rcx), %rdx
+	cmpq	LW_TH_EV_END(%rcx), %rdx
+	jae	.Lfast_to_c			/* a full buffer, or no thread */
+	movl	LW_TH_DEPTH(%rcx), %edx
+	cmpl	LW_TH_CAP(%rcx), %edx
+	jae	.Lfast_to_c			/* no room */
+	FAST_ENTER 1
+	jmp	.Lcall_original
+
+	/* The entry's fast path could not take the call: the slot given back
+	 * (it is %rbx, or above, when a check failed before it was taken). */
+.Lfast_to_c_r11:
+	.cfi_restore_state
+	.cfi_remember_state
+	movq	LW_RA_ENTRY(%rbx), %r11
+.Lfast_to_c:
+	movq	lw_tls@gottpoff(%rip), %rcx
+	movq	%rbx, %fs:LW_T_RA_TOP(%rcx)
+	movl	$0, %fs:LW_T_GUARD(%rcx)
+	POP	%rcx
+	POP	%rdx
+	POP	%rax
+	POP	%rbx
+	.cfi_restore %rbx
+	jmp	.Lc_enter
+
+	.globl	lw_abi_hot2_end
+	.hidden	lw_abi_hot2_end
+lw_abi_hot2_end:
+	/* The guard was held: the runtime calls the function itself (not
+	 * measured), or a signal handler interrupted the runtime (the lane:
+	 * the C hook records the call). */
+.Lfast_busy:
+	.cfi_restore_state
+	testl	$LW_GUARD_SIGNAL, %fs:LW_T_GUARD(%rcx)
+	POP	%rcx
+	POP	%rdx
+	POP	%rax
+	POP	%rbx
+	.cfi_restore %rbx
+	jnz	.Lc_enter
+	jmp	*LW_E_ORIG(%r11)
+
+.Lnot_fast:
+	.cfi_restore_state
+	cmpl	$LW_ABI_STATE_THROTTLED, LW_E_STATE(%r11)
+	je	.Lthrottled
+	cmpl	$LW_ABI_STATE_EXCLUDED, LW_E_STATE(%r11)
+	jne	.Lc_enter
+	jmp	*LW_E_ORIG(%r11)		/* filtered out: as if unwrapped */
+
+	/*
+	 * A throttled region (throttle.c): the visit is counted on the call
+	 * path that exists under the top frame, with no timestamp, no frame
+	 * and no return slot, and the original is jumped to; one call in
+	 * LW_THROTTLE_SAMPLE, and any call the checks below do not allow,
+	 * takes the fast path above and is timed.
+	 */
+.Lthrottled:
+	.cfi_remember_state
+	PUSH	%rbx
+	PUSH	%rax
+	PUSH	%rdx
+	PUSH	%rcx
+	movq	lw_tls@gottpoff(%rip), %rcx
+	btsl	$0, %fs:LW_T_GUARD(%rcx)
+	jc	.Lfast_busy			/* the same four registers pushed */
+	movq	%fs:LW_T_HOT(%rcx), %rcx
+	movl	LW_TH_DEPTH(%rcx), %edx
+	cmpl	LW_TH_CAP(%rcx), %edx
+	jae	.Lthrottled_timed		/* no thread, no room, or events */
+	shlq	$5, %rdx
+	addq	LW_TH_STACK(%rcx), %rdx
+	leaq	32(%rsp), %rax			/* the call's identity */
+	cmpq	%rax, LW_F_FRAME-LW_F_SIZE(%rdx)
+	jbe	.Lthrottled_timed		/* an abandoned frame */
+	movl	LW_E_ID(%r11), %eax
+	LAST_HIT %rdx, %rcx, %eax, .Lthrottled_timed
+	movq	LW_N_VISITS(%rcx), %rax
+	incq	%rax
+	testl	$LW_THROTTLE_SAMPLE-1, %eax
+	jz	.Lthrottled_timed		/* the sampled call: its exit counts it */
+	movq	%rax, LW_N_VISITS(%rcx)
+	incq	LW_N_UNMEASURED(%rcx)
+	movq	lw_tls@gottpoff(%rip), %rcx
+	movl	$0, %fs:LW_T_GUARD(%rcx)
+	POP	%rcx
+	POP	%rdx
+	POP	%rax
+	POP	%rbx
+	.cfi_restore %rbx
+	jmp	*LW_E_ORIG(%r11)
+.Lthrottled_timed:
+	.cfi_restore_state
+	.cfi_adjust_cfa_offset 32
+	.cfi_offset %rbx, -16
+	movq	lw_tls@gottpoff(%rip), %rcx
+	movl	$0, %fs:LW_T_GUARD(%rcx)
+	POP	%rcx
+	POP	%rdx
+	POP	%rax
+	POP	%rbx
+	.cfi_restore %rbx
+	jmp	.Lfast_start
+
+	/* Every other case: the C hooks, with the argument registers saved. */
+.Lc_enter:
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	movq	%rsp, %rbp
+	.cfi_def_cfa_register %rbp
+	subq	$80, %rsp
+	SAVE_GPRS
+	movq	%r11, 64(%rsp)
+	movq	%r11, %rdi		/* the entry */
+	leaq	8(%rbp), %rsi		/* where the return address is */
+	call	lw_abi_enter
+	cmpq	$1, %rax
+	jbe	.Lnot_measured
+	.cfi_remember_state
+
+	/* Measured: %rax is the return slot. */
+	movq	%rbx, 8(%rax)
+	movq	%rax, %rbx
+	CFI_SAVED_AT_RBX(0x03, 8)
+	movq	8(%rbp), %r11
+	movq	%r11, 0(%rbx)
+	CFI_SAVED_AT_RBX(0x10, 0)
+	movq	64(%rsp), %r11		/* the entry */
+	RESTORE_GPRS
+	movq	%rbp, %rsp
+	.cfi_def_cfa_register %rsp
+	popq	%rbp
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbp
+	addq	$8, %rsp		/* the return address: kept in the slot */
+	.cfi_def_cfa_offset 1
+	.cfi_escape 0x16, 0x07, 0x02, 0x31, 0x1c	/* DW_CFA_val_expression rsp: CFA - 1 */
+	jmp	.Lcall_original
+
+.Lnot_measured:
+	.cfi_restore_state
+	movq	64(%rsp), %r11
+	testq	%rax, %rax
+	jnz	.Lmissing
+	movq	(%r11), %r11		/* entry->orig */
+	RESTORE_GPRS
+	.cfi_remember_state
+	leave
+	.cfi_def_cfa %rsp, 8
+	.cfi_restore %rbp
+	jmp	*%r11
+
+.Lmissing:
+	.cfi_restore_state
+	movq	%r11, %rdi
+	call	lw_abi_missing		/* errno ENOSYS, or abort */
+	xorl	%eax, %eax
+	xorl	%edx, %edx
+	pxor	%xmm0, %xmm0
+	pxor	%xmm1, %xmm1
+	leave
+	.cfi_def_cfa %rsp, 8
+	.cfi_restore %rbp
+	ret
+	.cfi_endproc
+	.size	libwrap_trampoline, .-libwrap_trampoline
+
+/* The compensation's calibration (compensate.c) calls an empty function
+ * through the trampoline as a generated wrapper does, with its own entry. */
+	.globl	lw_abi_calib_stub
+	.hidden	lw_abi_calib_stub
+	.type	lw_abi_calib_stub, @function
+	.p2align 4
+lw_abi_calib_stub:
+	.cfi_startproc
+	leaq	lw_abi_calib_entry(%rip), %r11
+	jmp	lw_abi_trampoline
+	.cfi_endproc
+	.size	lw_abi_calib_stub, .-lw_abi_calib_stub
+
+/*
+ * uintptr_t lw_abi_call_saving(fn, a, b): fn(a, b), ordinary C, with the
+ * caller's vector, mask, MXCSR and x87 state as it was afterwards.
+ *
+ * By the ABI the x87 stack is empty at a call, and holds values only in the
+ * exit hook of a function returning long double. Then (x87 TOP != 0) the
+ * whole state goes through XSAVE/XRSTOR of the x87, SSE, AVX and AVX-512
+ * components (FXSAVE where the OS offers no XSAVE). Otherwise only what C
+ * code may change is saved, register by register, at the width the OS
+ * enabled (lw_abi_vec): %xmm/%ymm/%zmm0-15 or 0-31, %k0-7, MXCSR, and the
+ * x87 status word, put back if fn changed it. XSAVE costs a hundred or more
+ * nanoseconds; the moves a few.
+ *
+ * The area below %rbp, 64-byte aligned at %rbx:
+ *   0     the vector registers (32 x 64 bytes at most)
+ *   2048  %k0-7 (8 x 8)
+ *   2112  MXCSR     2116  x87 status word     2120  XINUSE before fn
+ *   2128  an x87 environment (28 bytes)
+ */
+#define LW_XSTATE_MASK 0xe7	/* x87, SSE, AVX, AVX-512 opmask and upper halves */
+#define LW_GATE_AREA 2240	/* 2160 and the alignment slack */
+
+.macro VEC_MOVES op, reg, size, n
+	\op	%\reg\()0, 0*\size(%rbx)
+	\op	%\reg\()1, 1*\size(%rbx)
+	\op	%\reg\()2, 2*\size(%rbx)
+	\op	%\reg\()3, 3*\size(%rbx)
+	\op	%\reg\()4, 4*\size(%rbx)
+	\op	%\reg\()5, 5*\size(%rbx)
+	\op	%\reg\()6, 6*\size(%rbx)
+	\op	%\reg\()7, 7*\size(%rbx)
+	\op	%\reg\()8, 8*\size(%rbx)
+	\op	%\reg\()9, 9*\size(%rbx)
+	\op	%\reg\()10, 10*\size(%rbx)
+	\op	%\reg\()11, 11*\size(%rbx)
+	\op	%\reg\()12, 12*\size(%rbx)
+	\op	%\reg\()13, 13*\size(%rbx)
+	\op	%\reg\()14, 14*\size(%rbx)
+	\op	%\reg\()15, 15*\size(%rbx)
+.if \n == 32
+	\op	%\reg\()16, 16*\size(%rbx)
+	\op	%\reg\()17, 17*\size(%rbx)
+	\op	%\reg\()18, 18*\size(%rbx)
+	\op	%\reg\()19, 19*\size(%rbx)
+	\op	%\reg\()20, 20*\size(%rbx)
+	\op	%\reg\()21, 21*\size(%rbx)
+	\op	%\reg\()22, 22*\size(%rbx)
+	\op	%\reg\()23, 23*\size(%rbx)
+	\op	%\reg\()24, 24*\size(%rbx)
+	\op	%\reg\()25, 25*\size(%rbx)
+	\op	%\reg\()26, 26*\size(%rbx)
+	\op	%\reg\()27, 27*\size(%rbx)
+	\op	%\reg\()28, 28*\size(%rbx)
+	\op	%\reg\()29, 29*\size(%rbx)
+	\op	%\reg\()30, 30*\size(%rbx)
+	\op	%\reg\()31, 31*\size(%rbx)
+.endif
+.endm
+
+/* The same loads: memory to register. */
+.macro VEC_LOADS op, reg, size, n
+	\op	0*\size(%rbx), %\reg\()0
+	\op	1*\size(%rbx), %\reg\()1
+	\op	2*\size(%rbx), %\reg\()2
+	\op	3*\size(%rbx), %\reg\()3
+	\op	4*\size(%rbx), %\reg\()4
+	\op	5*\size(%rbx), %\reg\()5
+	\op	6*\size(%rbx), %\reg\()6
+	\op	7*\size(%rbx), %\reg\()7
+	\op	8*\size(%rbx), %\reg\()8
+	\op	9*\size(%rbx), %\reg\()9
+	\op	10*\size(%rbx), %\reg\()10
+	\op	11*\size(%rbx), %\reg\()11
+	\op	12*\size(%rbx), %\reg\()12
+	\op	13*\size(%rbx), %\reg\()13
+	\op	14*\size(%rbx), %\reg\()14
+	\op	15*\size(%rbx), %\reg\()15
+.if \n == 32
+	\op	16*\size(%rbx), %\reg\()16
+	\op	17*\size(%rbx), %\reg\()17
+	\op	18*\size(%rbx), %\reg\()18
+	\op	19*\size(%rbx), %\reg\()19
+	\op	20*\size(%rbx), %\reg\()20
+	\op	21*\size(%rbx), %\reg\()21
+	\op	22*\size(%rbx), %\reg\()22
+	\op	23*\size(%rbx), %\reg\()23
+	\op	24*\size(%rbx), %\reg\()24
+	\op	25*\size(%rbx), %\reg\()25
+	\op	26*\size(%rbx), %\reg\()26
+	\op	27*\size(%rbx), %\reg\()27
+	\op	28*\size(%rbx), %\reg\()28
+	\op	29*\size(%rbx), %\reg\()29
+	\op	30*\size(%rbx), %\reg\()30
+	\op	31*\size(%rbx), %\reg\()31
+.endif
+.endm
+
+/* %k0-7 with `op` (kmovw or kmovq), `dir` 0 to memory, 1 back. */
+.macro MASK_MOVES op, size, dir
+.irp k, 0, 1, 2, 3, 4, 5, 6, 7
+.if \dir == 0
+	\op	%k\k, 2048+\k*\size(%rbx)
+.else
+	\op	2048+\k*\size(%rbx), %k\k
+.endif
+.endr
+.endm
+
+	.globl	lw_abi_call_saving
+	.hidden	lw_abi_call_saving
+	.type	lw_abi_call_saving, @function
+	.p2align 4
+lw_abi_call_saving:
+	.cfi_startproc
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	movq	%rsp, %rbp
+	.cfi_def_cfa_register %rbp
+	pushq	%rbx
+	.cfi_offset %rbx, -24
+	pushq	%r12
+	.cfi_offset %r12, -32
+	pushq	%r13
+	.cfi_offset %r13, -40
+	movq	%rdi, %r12
+	movq	%rsi, %rdi
+	movq	%rdx, %rsi
+	fnstsw	%ax
+	testl	$0x3800, %eax		/* x87 TOP: values on the x87 stack */
+	jnz	.Lfull_state
+
+	subq	$LW_GATE_AREA, %rsp
+	andq	$-64, %rsp
+	movq	%rsp, %rbx
+	stmxcsr	2112(%rbx)
+	fnstsw	2116(%rbx)
+	movl	$0x44, %eax		/* upper halves in use, unless XINUSE says otherwise */
+	cmpl	$0, lw_abi_xinuse(%rip)
+	je	1f
+	movl	$1, %ecx
+	xgetbv
+1:	movl	%eax, 2120(%rbx)
+	movl	lw_abi_vec(%rip), %r13d
+	cmpl	$2, %r13d
+	jae	.Lsave_zmm
+	cmpl	$1, %r13d
+	je	.Lsave_ymm
+	VEC_MOVES movdqa, xmm, 16, 16
+	jmp	.Lgate_call
+.Lsave_ymm:
+	VEC_MOVES vmovdqa, ymm, 32, 16
+	jmp	.Lgate_call
+.Lsave_zmm:
+	VEC_MOVES vmovdqa64, zmm, 64, 32
+	cmpl	$3, %r13d
+	je	.Lsave_kq
+	MASK_MOVES kmovw, 2, 0
+	jmp	.Lgate_call
+.Lsave_kq:
+	MASK_MOVES kmovq, 8, 0
+.Lgate_call:
+	call	*%r12
+	movq	%rax, %r12
+	cmpl	$2, %r13d
+	jae	.Lload_zmm
+	cmpl	$1, %r13d
+	je	.Lload_ymm
+	VEC_LOADS movdqa, xmm, 16, 16
+	jmp	.Lgate_scalar
+.Lload_ymm:
+	VEC_LOADS vmovdqa, ymm, 32, 16
+	jmp	.Lgate_upper
+.Lload_zmm:
+	VEC_LOADS vmovdqa64, zmm, 64, 32
+	cmpl	$3, %r13d
+	je	.Lload_kq
+	MASK_MOVES kmovw, 2, 1
+	jmp	.Lgate_upper
+.Lload_kq:
+	MASK_MOVES kmovq, 8, 1
+.Lgate_upper:
+	/* Upper halves that were in their initial state are again. */
+	testl	$0x44, 2120(%rbx)
+	jnz	.Lgate_scalar
+	vzeroupper
+.Lgate_scalar:
+	ldmxcsr	2112(%rbx)
+	fnstsw	%ax
+	cmpw	2116(%rbx), %ax
+	je	.Lgate_done
+	/* fn changed the x87 status word: put it back, the stack empty. */
+	fnstenv	2128(%rbx)
+	movzwl	2116(%rbx), %eax
+	movw	%ax, 2128+4(%rbx)
+	movw	$0xffff, 2128+8(%rbx)
+	fldenv	2128(%rbx)
+	jmp	.Lgate_done
+
+.Lfull_state:
+	movl	lw_abi_xsave_size(%rip), %eax
+	subq	%rax, %rsp
+	andq	$-64, %rsp
+	movq	%rsp, %rbx
+	cmpl	$0, lw_abi_xsave(%rip)
+	je	1f
+	xorl	%eax, %eax		/* XRSTOR wants the header's reserved bytes zero */
+	movq	%rax, 512(%rbx)
+	movq	%rax, 520(%rbx)
+	movq	%rax, 528(%rbx)
+	movq	%rax, 536(%rbx)
+	movq	%rax, 544(%rbx)
+	movq	%rax, 552(%rbx)
+	movq	%rax, 560(%rbx)
+	movq	%rax, 568(%rbx)
+	movl	$LW_XSTATE_MASK, %eax
+	xorl	%edx, %edx
+	xsave64	(%rbx)
+	jmp	2f
+1:	fxsave64 (%rbx)
+2:	call	*%r12
+	movq	%rax, %r12
+	cmpl	$0, lw_abi_xsave(%rip)
+	je	3f
+	movl	$LW_XSTATE_MASK, %eax
+	xorl	%edx, %edx
+	xrstor64 (%rbx)
+	jmp	.Lgate_done
+3:	fxrstor64 (%rbx)
+
+.Lgate_done:
+	movq	%r12, %rax
+	leaq	-24(%rbp), %rsp
+	popq	%r13
+	.cfi_restore %r13
+	popq	%r12
+	.cfi_restore %r12
+	popq	%rbx
+	.cfi_restore %rbx
+	popq	%rbp
+	.cfi_def_cfa %rsp, 8
+	.cfi_restore %rbp
+	ret
+	.cfi_endproc
+	.size	lw_abi_call_saving, .-lw_abi_call_saving
+
+/*
+ * void lw_abi_save_xmm(uint64_t out[8]): the low 64 bits of %xmm0-7 (the
+ * floating-point arguments, or %xmm0 the result) into out[], for the hooks
+ * that are built without vector registers (argument recording, abi.c).
+ * Only reads the vector registers.
+ */
+	.globl	lw_abi_save_xmm
+	.hidden	lw_abi_save_xmm
+	.type	lw_abi_save_xmm, @function
+	.p2align 4
+lw_abi_save_xmm:
+	.cfi_startproc
+	movq	%xmm0, 0(%rdi)
+	movq	%xmm1, 8(%rdi)
+	movq	%xmm2, 16(%rdi)
+	movq	%xmm3, 24(%rdi)
+	movq	%xmm4, 32(%rdi)
+	movq	%xmm5, 40(%rdi)
+	movq	%xmm6, 48(%rdi)
+	movq	%xmm7, 56(%rdi)
+	ret
+	.cfi_endproc
+	.size	lw_abi_save_xmm, .-lw_abi_save_xmm
+
+#endif
+
+	.section .note.GNU-stack, "", @progbits

@@ -1,0 +1,265 @@
+/*
+ * arguments.h - argument recording inside the runtime (LIBWRAP_ARGUMENTS,
+ * docs/arguments.md).
+ *
+ *   arguments_select.c  the rules, matched when a region registers; the
+ *                       warnings for names that match nothing
+ *   arguments.c         recording: per thread and call path, no lock
+ *   arguments_write.c   the "arguments" of profile.json and profile.txt,
+ *                       merged over threads and call paths
+ *   safe_copy.c         copying a string the program passed, never faulting
+ *
+ * The common case of recording, integers into a block that exists with no
+ * trace, is the inline lw_args_fast_from below: it uses general registers
+ * only and calls nothing, so the ABI trampoline's hooks (abi.c, built with
+ * -mgeneral-regs-only) use it too. Everything else is lw_args_params.
+ */
+#ifndef LIBWRAP_RUNTIME_ARGUMENTS_H
+#define LIBWRAP_RUNTIME_ARGUMENTS_H
+
+#include "core/measure/hot.h"
+#include "libwrap/plugin.h"
+
+#pragma GCC visibility push(hidden)
+
+#define LW_ARG_BUCKETS 64     /* log2 histogram: buckets per sign */
+#define LW_ARG_TOP 32         /* values counted per string or enum argument */
+#define LW_ARG_STRING_MAX 256 /* bytes of a string kept; longer ones end in "..." */
+#define LW_ARG_STRING_BUF (LW_ARG_STRING_MAX + 4)
+
+/*
+ * A number: count, sum, min, max and a log2 histogram of the magnitude,
+ * one for values >= 0 (`pos`) and one for values < 0 (`neg`). Integers:
+ * bucket 0 holds 0, bucket k (1..62) |v| in [2^(k-1), 2^k - 1], bucket 63
+ * |v| >= 2^62. Doubles: bucket 0 holds |v| < 2^-31 (0 included), bucket k
+ * |v| in [2^(k-32), 2^(k-31)), bucket 63 |v| >= 2^31 and infinities; NaNs
+ * are only counted (`nan`).
+ */
+typedef struct lw_argnum {
+    uint64_t count, nan;
+    union {
+        __int128 i;
+        unsigned __int128 u;
+        double d;
+    } sum;
+    union {
+        int64_t i;
+        uint64_t u;
+        double d;
+    } min, max;
+    uint64_t pos[LW_ARG_BUCKETS], neg[LW_ARG_BUCKETS];
+} lw_argnum;
+
+/*
+ * The most frequent values of a string or an enum: a Space-Saving table
+ * (Metwally et al.). Each distinct value has an exact count until the table
+ * is full; then a new value takes the place of the least counted one,
+ * inheriting its count as `err` (the most by which its count can exceed
+ * the truth). A value more frequent than count / LW_ARG_TOP is always in
+ * the table.
+ */
+typedef struct lw_argtop_entry {
+    uint64_t key;   /* the enum's value; a string's hash */
+    uint64_t count; /* calls with it, at most `err` too many */
+    uint64_t err;
+    char *s;        /* the string (LW_ARG_STRING_BUF bytes of the thread's arena) */
+} lw_argtop_entry;
+
+typedef struct lw_argtop {
+    uint64_t count; /* all values */
+    uint32_t used, pad;
+    lw_argtop_entry e[LW_ARG_TOP];
+} lw_argtop;
+
+typedef union lw_argagg {
+    lw_argnum num;
+    lw_argtop top;
+} lw_argagg;
+
+/* A recorded entry of a function's params, with what the common case
+ * needs of its description at hand. */
+typedef struct lw_argslot {
+    uint8_t index;  /* in params->param */
+    uint8_t shift;  /* 64 - 8 * width: extension by two shifts */
+    uint8_t sign;   /* sign-extended */
+    uint8_t result; /* the result (recorded at the exit) */
+    uint16_t abi;   /* its LIBWRAP_PARAM_ABI_* location */
+    lw_argagg agg;
+} lw_argslot;
+
+/* The recorded arguments of one call path node (or, merged, of one
+ * function): a slot per selected entry of `params`, in the order of the
+ * bits of `mask`. */
+typedef struct lw_argblock {
+    int32_t region;
+    uint32_t nslots;
+    const libwrap_params *params;
+    uint64_t mask;
+    uint32_t ints; /* every slot an integer: lw_args_fast_from records them all */
+    lw_argslot slot[];
+} lw_argblock;
+
+/* ---- arguments_select.c ---------------------------------------------- */
+
+/* Reads LIBWRAP_ARGUMENTS (lw_cfg.arguments); malformed rules warn. */
+void lw_args_init(void);
+/* Which entries of `params` to record for `region` (its record mask), as
+ * the rules say; `abi`: the ABI-level wrapper reads them (a parameter
+ * whose location is unknown cannot be recorded). Region lock held. */
+uint64_t lw_args_select(int32_t id, const libwrap_region *region, const libwrap_params *params, int abi);
+/* At the end of a process that measured: one warning for each rule whose
+ * names matched nothing, or only what cannot be recorded. */
+void lw_args_warn_unmatched(void);
+
+/* ---- safe_copy.c ------------------------------------------------------ */
+
+/* The string at `p` copied into buf (LW_ARG_STRING_BUF bytes), at most
+ * LW_ARG_STRING_MAX bytes of it (then "..." follows); "(null)" for NULL,
+ * "(unreadable)" when its memory cannot be read. Never faults; errno is
+ * kept. Returns buf or one of those constants. */
+const char *lw_safe_string(uint64_t p, char *buf);
+
+/* ---- arguments.c ------------------------------------------------------ */
+
+/* The full paths: every kind, creating the node's block, the trace. */
+void lw_args_params(int32_t id, const libwrap_params *p, uint64_t mask, const uint64_t *values);
+void lw_args_result(int32_t id, const libwrap_params *p, uint64_t value);
+/* The one place where a recorded value leaves the runtime: the trace now,
+ * event listeners later (plugin.h). The thread's guard is held. */
+void lw_argument_event(lw_thread *t, int32_t region, const libwrap_argument *a);
+
+/* A value as the ABI passed it, extended from its `width` bytes. */
+static inline __attribute__((always_inline)) uint64_t lw_arg_extend(const libwrap_param *d, uint64_t v)
+{
+    unsigned bits = d->width * 8u;
+    if (bits == 0 || bits >= 64)
+        return v;
+    if (d->kind == LIBWRAP_PARAM_DOUBLE) /* a float: its bits, as they are */
+        return v & ((1ull << bits) - 1);
+    int sign = d->kind == LIBWRAP_PARAM_SIGNED ||
+               (d->kind == LIBWRAP_PARAM_ENUM && !(d->flags & LIBWRAP_PARAM_ZEXT));
+    uint64_t m = (1ull << bits) - 1;
+    v &= m;
+    if (sign && (v >> (bits - 1)))
+        v |= ~m;
+    return v;
+}
+
+static inline __attribute__((always_inline)) unsigned lw_arg_bucket(uint64_t magnitude)
+{
+    if (!magnitude)
+        return 0;
+    unsigned b = 64u - (unsigned)__builtin_clzll(magnitude);
+    return b > LW_ARG_BUCKETS - 1 ? LW_ARG_BUCKETS - 1 : b;
+}
+
+static inline __attribute__((always_inline)) void lw_argnum_add_int(lw_argnum *a, uint64_t v,
+                                                                     int is_signed)
+{
+    if (is_signed) {
+        int64_t s = (int64_t)v;
+        if (!a->count || s < a->min.i)
+            a->min.i = s;
+        if (!a->count || s > a->max.i)
+            a->max.i = s;
+        a->sum.i += s;
+        if (s < 0)
+            a->neg[lw_arg_bucket(-(uint64_t)s)]++;
+        else
+            a->pos[lw_arg_bucket(v)]++;
+    } else {
+        if (!a->count || v < a->min.u)
+            a->min.u = v;
+        if (!a->count || v > a->max.u)
+            a->max.u = v;
+        a->sum.u += v;
+        a->pos[lw_arg_bucket(v)]++;
+    }
+    a->count++;
+}
+
+/* The block of the node of the thread's innermost frame, which must be
+ * region `id`'s; NULL when there is none yet (or no such frame). */
+static inline __attribute__((always_inline)) lw_argblock *lw_args_top_block(const lw_thread *t, int32_t id,
+                                                                           lw_node **node)
+{
+    uint32_t d = t->depth;
+    if (!d || t->stack[d - 1].region != id || !(*node = t->stack[d - 1].node))
+        return NULL;
+    /* Set only by this thread, to a block it made (lw_args_new_block). */
+    uint32_t k = (*node)->args;
+    return k ? t->args.blocks[k - 1] : NULL;
+}
+
+/* Where lw_args_fast_from takes values from: an array indexed by entry
+ * (typed wrappers), or the general registers and stack of an ABI-level
+ * call whose return address is at `src` (integers are never in vector
+ * registers). */
+enum { LW_VALUES_ARRAY, LW_VALUES_ABI };
+
+static inline __attribute__((always_inline)) uint64_t lw_slot_value(int from, const void *src,
+                                                                    const lw_argslot *s)
+{
+    if (from == LW_VALUES_ARRAY)
+        return ((const uint64_t *)src)[s->index];
+    unsigned n = s->abi & 0xffu;
+    if ((s->abi & ~0xffu) == LIBWRAP_PARAM_ABI_STACK(0))
+        return ((const uint64_t *)src)[1 + n];
+    /* LIBWRAP_PARAM_ABI_GPR: the trampoline's saved registers, 88 bytes
+     * below the return address (LW_ABI_SAVED_GPRS, abi.h). */
+    return n < 6 ? ((const uint64_t *)src - 11)[n] : 0;
+}
+
+/*
+ * The common case: integers of the call the thread has just entered (its
+ * parameters, or with `result` its result), into its node's block, no
+ * listener (the trace is one); the values from `src` (see lw_slot_value). 1 done, 0 nothing to
+ * record (runtime stopped, inside the runtime, not the innermost call), -1
+ * the full path is needed (lw_args_params).
+ */
+static inline __attribute__((always_inline)) int lw_args_fast_from(int from, int32_t id, int result,
+                                                                  const void *src)
+{
+    if (lw_unlikely(LW_LOAD(lw_state) != 1))
+        return 0;
+    lw_thread *t = lw_tls.self;
+    if (lw_unlikely(!t || LW_LOAD(lw_tls.guard)))
+        return 0;
+    if (lw_unlikely(t->listen)) /* listeners get every value: the full path */
+        return -1;
+    if (!lw_guard_take())
+        return 0;
+    lw_node *n = NULL;
+    lw_argblock *b = lw_args_top_block(t, id, &n);
+    if (lw_unlikely(!b || !b->ints)) {
+        LW_GUARD_CLEAR();
+        return n ? -1 : 0;
+    }
+    for (uint32_t k = 0; k < b->nslots; k++) {
+        lw_argslot *s = &b->slot[k];
+        if (s->result != result)
+            continue;
+        uint64_t v = lw_slot_value(from, src, s) << s->shift;
+        v = s->sign ? (uint64_t)((int64_t)v >> s->shift) : v >> s->shift;
+        lw_argnum_add_int(&s->agg.num, v, s->sign);
+    }
+    LW_GUARD_CLEAR();
+    return 1;
+}
+
+/* ---- arguments_write.c ------------------------------------------------ */
+
+struct lw_json;
+/* Whether region `region` recorded arguments on any thread. */
+int lw_arguments_has(int32_t region);
+/* "arguments": [...] of the region's entry in "functions", merged over
+ * threads and call paths; nothing when it recorded none. */
+void lw_arguments_json(struct lw_json *j, int32_t region);
+/* The same for one call path node of thread `t` (its "callpath" entry). */
+void lw_arguments_json_node(struct lw_json *j, const lw_thread *t, const lw_node *n);
+/* The arguments section of profile.txt (nothing when none was recorded). */
+void lw_arguments_txt(FILE *f);
+
+#pragma GCC visibility pop
+
+#endif /* LIBWRAP_RUNTIME_ARGUMENTS_H */

@@ -1,0 +1,216 @@
+/*
+ * base.h - the bottom of the runtime (core/base/README.md): settings
+ * (config.c), the message path (log.c), the tick source (timer.c), result
+ * files (outfile.c) and what this process is (process.c). The JSON writer
+ * is json.h, the loader's functions dl.h.
+ */
+#ifndef LIBWRAP_RUNTIME_CORE_BASE_H
+#define LIBWRAP_RUNTIME_CORE_BASE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "libwrap/libwrap.h"
+#include "libwrap/plugin.h"
+
+/* Internal to the runtime's shared object: hidden, so that -fPIC code
+ * reaches it directly instead of through the GOT. */
+#pragma GCC visibility push(hidden)
+
+#define LW_MAX_METRICS LIBWRAP_MAX_METRICS
+#define LW_MAX_PLUGINS 16
+
+#define lw_likely(x) __builtin_expect(!!(x), 1)
+#define lw_unlikely(x) __builtin_expect(!!(x), 0)
+/* Flags shared between threads: plain loads and stores on x86, visible to
+ * ThreadSanitizer as atomics. */
+#define LW_LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define LW_STORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+
+/* ---- config.c ---------------------------------------------------------- */
+
+enum lw_timer_kind { LW_TIMER_TSC, LW_TIMER_CLOCK };
+
+/* Debug log domains of LIBWRAP_VERBOSE. */
+enum lw_log_domain {
+    LW_LOG_CONFIG = 1u << 0,
+    LW_LOG_TIMER = 1u << 1,
+    LW_LOG_THREAD = 1u << 2,
+    LW_LOG_REGION = 1u << 3,
+    LW_LOG_PROFILE = 1u << 4,
+    LW_LOG_LIFECYCLE = 1u << 5,
+    LW_LOG_RESOLVE = 1u << 6,
+    LW_LOG_EXEC = 1u << 7,
+    LW_LOG_JOB = 1u << 8,
+    LW_LOG_PLUGIN = 1u << 9,
+    LW_LOG_ALL = 0x3ffu,
+};
+
+struct lw_json;
+
+struct lw_config {
+    bool profiling;
+    bool compensate;             /* LIBWRAP_COMPENSATE: take the measurement's own cost
+                                  * out of the profile's times (compensate.c) */
+    bool tracing;                /* LIBWRAP_ENABLE_TRACING: loads the otf2 listener; off
+                                  * when it cannot be loaded */
+    bool tracing_requested;      /* as set */
+    bool mpi_collectives;        /* take part in MPI at MPI_Init/MPI_Finalize (docs/mpi.md) */
+    bool measure_launcher;       /* LIBWRAP_MEASURE_LAUNCHER: measure mpirun, orted, srun, ... */
+    bool job_parts;              /* LIBWRAP_JOB_PARTS: every rank writes its own profile */
+    enum lw_timer_kind timer; /* requested; lw_timer_name() says what is used */
+    size_t total_memory;
+    unsigned verbose;            /* set of lw_log_domain */
+    char *experiment_directory;  /* as set, NULL: default name */
+    char *filtering_file;        /* NULL: none */
+    char *metric_plugins;        /* LIBWRAP_METRIC_PLUGINS, NULL: none */
+    char *listeners;             /* LIBWRAP_LISTENERS, NULL: none */
+    char *plugin_path;           /* LIBWRAP_PLUGIN_PATH, NULL: none */
+    char *arguments;             /* LIBWRAP_ARGUMENTS; NULL: none */
+    uint64_t throttle_calls;     /* LIBWRAP_THROTTLE=CALLS:NS; 0: off (throttle.c) */
+    double throttle_ns;
+};
+
+extern struct lw_config lw_cfg;
+
+/* Reads every LIBWRAP_* variable; an invalid value warns and takes the default. */
+void lw_config_load(void);
+/* config.txt's lines of these settings, in two parts: those before the
+ * compensation's and the plugins' lines, and those after (the top layer
+ * writes config.txt, process/lifecycle.c). 0, or -1 (errno). */
+int lw_config_write(FILE *out, const char *experiment_dir);
+int lw_config_write_rest(FILE *out);
+
+/* ---- log.c: the one message path ------------------------------------- */
+
+void lw_log(unsigned domain, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const char *lw_log_domain_name(unsigned i); /* of bit i; NULL past the last */
+/* Who speaks, put after "libwrap: " in every message: "rank 3: " inside a
+ * job, "" for a lone process. Set by jobs/job.c. */
+void lw_message_who(const char *who);
+void lw_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void lw_vwarn(const char *fmt, va_list ap);
+void lw_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- timer.c ----------------------------------------------------------- */
+
+extern int lw_timer_tsc; /* 1: ticks are TSC cycles, 0: CLOCK_MONOTONIC ns */
+
+/* The TSC; only called when lw_timer_tsc is set (never off x86). */
+static inline uint64_t lw_rdtsc(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    uint32_t lo, hi;
+    __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+    return ((uint64_t)hi << 32) | lo;
+#else
+    return 0;
+#endif
+}
+
+static inline uint64_t lw_ticks(void)
+{
+    if (lw_likely(lw_timer_tsc))
+        return lw_rdtsc();
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void lw_timer_init(enum lw_timer_kind requested);
+const char *lw_timer_name(void);
+/* Fixes the tick rate from the whole run (start to now; waits a few ms for a
+ * very short run). Idempotent after the first call. */
+void lw_timer_calibrate(void);
+double lw_timer_ns_per_tick(void);
+uint64_t lw_timer_start_ticks(void);
+uint64_t lw_timer_epoch_ns(void); /* CLOCK_REALTIME at start */
+uint64_t lw_timer_start_mono(void); /* CLOCK_MONOTONIC at start, ns */
+static inline uint64_t lw_ticks_to_ns(uint64_t ticks)
+{
+    return (uint64_t)((double)ticks * lw_timer_ns_per_tick() + 0.5);
+}
+
+/* ---- outfile.c ---------------------------------------------------------- */
+
+/*
+ * A result file (profile.json, profile.txt, config.txt) is composed in
+ * memory and written with write(2), never through a stdio stream of the
+ * file: a fork() from another thread while it is written (the end of
+ * measurement does not hold fork back) would give the child a copy of the
+ * stream's buffer, which the child's exit flushes into our file.
+ */
+typedef struct lw_out {
+    FILE *f;
+    char *buf;
+    size_t len;
+} lw_out;
+
+FILE *lw_out_open(lw_out *o); /* a memory stream; NULL on failure */
+/* Closes the stream and writes what it holds into `fd` (closed after) or a
+ * new `path`: 0, or -1 with errno. */
+int lw_out_write_fd(lw_out *o, int fd);
+int lw_out_write(lw_out *o, const char *path);
+/* mkdir -p: every missing directory of path (modified in place, restored);
+ * 0, or -1 with errno. */
+int lw_mkdir_p(char *path);
+
+
+/* ---- process.c: what this process is -------------------------------- */
+
+/* 0 before start, 1 measuring, 2 stopped (finalising or finished). */
+extern int lw_state;
+pid_t lw_process_pid(void);                  /* updated in a fork child */
+void lw_process_set_pid(pid_t pid);
+const char *lw_program_name(void);
+/* The first measured call of the process (thread.c). */
+void lw_note_measured(void);
+/* 1 once any thread of this process has recorded a call. */
+int lw_measured_something(void);
+/* Registered with atexit when main begins (libwrap_main_begins,
+ * process/lifecycle.c). */
+void lw_exit_began(void);
+/* exit() began before any thread had recorded a call: the calls made from
+ * then on (ELF destructors of libraries) are not measured. */
+int lw_exit_unmeasured(void);
+
+/*
+ * The job a process belongs to, filled by jobs/job.c: from the launcher's
+ * environment at start (Open MPI, PMI/Hydra, PMIx, Slurm srun), or from
+ * MPI itself at MPI_Init (jobs/mpi.c). A job of one process is not a job: results keep the layout of a
+ * lone process.
+ */
+typedef struct lw_job {
+    int active;        /* results go to <job dir>/rank-N */
+    int global;        /* `key` names the job on every node */
+    int forked;        /* a fork() child of a rank: it is not the rank */
+    int must_write;    /* agreed at MPI_Finalize: write a part even without calls */
+    int mpmd;          /* several programs in the job: no MPI collectives */
+    int named_by_mpi;  /* `id` is rank 0's default directory name (mpi.c) */
+    const char *launcher_program; /* this process is a launcher or daemon (mpirun, ...): its name */
+    int reduced;       /* the profile went into the job's, reduced at MPI_Finalize (mpi.c) */
+    uint64_t reduced_visits; /* this rank's visits then (calls after it are not in the job's) */
+    long rank, size;   /* -1: unknown */
+    const char *launcher; /* "Open MPI", "PMI", "PMIx", "Slurm", "MPI" */
+    char *id;          /* in the default directory name */
+    char *key;         /* JOB_KEY= in the job directory's config.txt */
+    char *dir;         /* the job directory, once claimed or joined */
+    char host[256];
+    char boot_id[64];  /* processes with the same boot id share their clocks */
+    /* The clock: ticks to ns on the job's clock (realtime of the host of
+     * rank 0 when MPI measured the offsets), as (ticks, ns) points. */
+    size_t npoints;
+    uint64_t point_ticks[4];
+    uint64_t point_ns[4];
+} lw_job;
+
+extern lw_job lw_job_info;
+
+#pragma GCC visibility pop
+
+#endif /* LIBWRAP_RUNTIME_CORE_BASE_H */

@@ -1,0 +1,58 @@
+/*
+ * outfile.c - result files composed in memory and written with write(2)
+ * (core/base/base.h: lw_out).
+ */
+#include "core/base/base.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+FILE *lw_out_open(lw_out *o)
+{
+    o->buf = NULL;
+    o->len = 0;
+    return o->f = open_memstream(&o->buf, &o->len);
+}
+
+int lw_out_write_fd(lw_out *o, int fd)
+{
+    int rc = fclose(o->f) == 0 && fd >= 0 ? 0 : -1;
+    size_t done = 0;
+    while (rc == 0 && done < o->len) {
+        ssize_t n = write(fd, o->buf + done, o->len - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            rc = -1;
+        else
+            done += (size_t)n;
+    }
+    if (fd >= 0 && close(fd) != 0)
+        rc = -1;
+    int saved = errno;
+    free(o->buf);
+    errno = saved;
+    return rc;
+}
+
+int lw_out_write(lw_out *o, const char *path)
+{
+    return lw_out_write_fd(o, open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666));
+}
+
+int lw_mkdir_p(char *path)
+{
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = 0;
+        int r = mkdir(path, 0777);
+        *p = '/';
+        if (r < 0 && errno != EEXIST)
+            return -1;
+    }
+    return mkdir(path, 0777) < 0 && errno != EEXIST ? -1 : 0;
+}

@@ -1,0 +1,275 @@
+/*
+ * compensate.c - the measurement's own cost, calibrated at start and taken
+ * out of the profile's times (LIBWRAP_COMPENSATE, docs/runtime.md).
+ *
+ * A measured call's interval runs from the timestamp its entry takes to the
+ * one its exit takes. Some of the wrapper's and the runtime's own work lies
+ * inside it (`inside`: from the entry timestamp to the original's first
+ * instruction, and from the original's return to the exit timestamp), and
+ * the whole of it (`total`) lies inside the caller's interval. For the tiny
+ * functions that libwrap is made for, both are larger than the function.
+ *
+ * Calibration runs the path the run takes, with the run's timer, on a
+ * private thread state (it never reaches the profile, the listeners or the
+ * experiment directory): an empty function is called plainly, through a
+ * typed wrapper written as the generator writes them, and (x86-64) through
+ * the ABI trampoline with a private table entry. In rounds of a few hundred
+ * calls, the best round of each: `total` is the wrapped call's cost less the
+ * plain call's, `inside` the mean interval recorded less the plain call's.
+ * Some 10^4 calls: well under a millisecond with the TSC.
+ *
+ * Not calibrated, so not compensated: runs with SYNC metrics (reading them
+ * costs more than the rest and varies), and the calls of listeners that
+ * take each call (their cost is theirs). The slow paths (a thread's or a
+ * call path's first call, a growing stack, a full event buffer) are charged
+ * the common path's cost.
+ */
+#include "core/measure/hot.h"
+#include "core/base/json.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <sys/mman.h>
+
+
+lw_cost lw_costs[LW_NKINDS];
+
+/* The calibration's region: no real region has this id, and its node lives
+ * in the private thread's tree only. */
+#define LW_CALIB_CALLS 256u
+#define LW_CALIB_ROUNDS 24u
+
+static struct {
+    int done;       /* calibrated: lw_costs hold the figures */
+    const char *why_not; /* when LIBWRAP_COMPENSATE=true but nothing is compensated */
+    const char *mode;    /* "profile", "trace" (buffered events), "listeners" */
+    double plain;        /* ticks of a plain call of the empty function */
+    double ns_per_tick;  /* measured over the calibration, for config.txt */
+} lw_cal;
+
+/* The empty function: what a trivial library function costs when called. */
+static __attribute__((noinline)) int lw_calib_empty(int x)
+{
+    __asm__ volatile("");
+    return x + 1;
+}
+
+/* Read through a volatile pointer, as a wrapper reads its original: the
+ * compiler cannot inline or drop the calls. */
+static int (*volatile lw_calib_orig)(int) = lw_calib_empty;
+static volatile int lw_calib_sink;
+
+static libwrap_region lw_calib_region = {"libwrap_calibration", "libwrap_calibration", "", 0,
+                                         LW_CALIB_ID};
+
+/* The typed wrapper's body as templates/wrappers.c.in writes it. */
+static __attribute__((noinline)) int lw_calib_typed(int x)
+{
+    int (*f)(int) = lw_calib_orig;
+    int32_t id = libwrap_region_id(&lw_calib_region);
+    if (id < 0)
+        return f(x);
+    int recorded = libwrap_enter(id, __builtin_frame_address(0));
+    int r = f(x);
+    if (recorded)
+        libwrap_exit(id);
+    return r;
+}
+
+
+int lw_compensating(void)
+{
+    return lw_cal.done;
+}
+
+/* One round: ticks for `n` calls of fn. */
+static uint64_t lw_calib_round(int (*fn)(int), unsigned n)
+{
+    int sum = 0;
+    uint64_t t0 = lw_ticks();
+    for (unsigned i = 0; i < n; i++)
+        sum += fn((int)i);
+    uint64_t t1 = lw_ticks();
+    lw_calib_sink += sum;
+    return t1 > t0 ? t1 - t0 : 0;
+}
+
+typedef struct lw_best {
+    double total, inside; /* ticks per call, best round */
+} lw_best;
+
+/* A round through a wrapper: its cost, and the mean interval recorded. */
+static void lw_calib_wrapped(lw_thread *t, int (*fn)(int), lw_best *best)
+{
+    lw_node *n = t->tree.root->last_hit[0];
+    uint64_t v0 = n->visits, i0 = n->incl;
+    if (t->ev_base)
+        t->ev_pos = t->ev_base;
+    double total = (double)lw_calib_round(fn, LW_CALIB_CALLS) / LW_CALIB_CALLS;
+    n = t->tree.root->last_hit[0];
+    if (n->region != LW_CALIB_ID || n->visits - v0 != LW_CALIB_CALLS)
+        return; /* a call took a path that did not record it: not a clean round */
+    double inside = (double)(n->incl - i0) / LW_CALIB_CALLS;
+    if (total < best->total)
+        best->total = total;
+    if (inside < best->inside)
+        best->inside = inside;
+}
+
+/* The private thread state: as a real thread's on the path the run takes,
+ * but calling no listener and reading no metric. */
+static lw_thread *lw_calib_thread(void)
+{
+    lw_thread *t = lw_map(sizeof *t);
+    if (!t || lw_tree_init(&t->tree) < 0 || lw_thread_grow_stack(t) < 0)
+        return NULL;
+    t->tid = UINT32_MAX;
+    t->guard = &lw_tls.guard;
+    t->fastp = &lw_tls.fast;
+    t->hotp = &lw_tls.hot;
+    t->hot_evp = &lw_tls.hot_ev;
+    if (lw_events_buffered) {
+        /* Room for a round's events: the buffer never fills here. */
+        size_t n = 2 * LW_CALIB_CALLS + 16;
+        t->ev_base = lw_map(n * sizeof *t->ev_base);
+        if (!t->ev_base)
+            return NULL;
+        t->ev_pos = t->ev_base;
+        t->ev_end = t->ev_base + n;
+    }
+    return t;
+}
+
+void lw_compensate_calibrate(int (*abi_fn)(int))
+{
+    lw_cal.done = 0;
+    for (int k = 0; k < LW_NKINDS; k++)
+        lw_costs[k] = (lw_cost){0, 0};
+    lw_cal.mode = lw_nlisteners && lw_listeners_percall ? "listeners"
+                  : lw_events_buffered                  ? "trace"
+                                                        : "profile";
+    if (!lw_cfg.compensate || !lw_cfg.profiling)
+        return;
+    if (lw_nmetrics) {
+        lw_cal.why_not = "SYNC metrics are measured";
+        return;
+    }
+    lw_thread *t = lw_calib_thread();
+    if (!t) {
+        lw_cal.why_not = "out of memory";
+        return;
+    }
+    int saved_errno = errno;
+    lw_tls_block saved = lw_tls;
+    int guard = LW_LOAD(lw_tls.guard);
+    lw_tls.self = t;
+    /* The paths a real thread of this run takes (lw_thread_set_paths). */
+    lw_thread *fast = lw_timer_tsc && !(lw_nlisteners && lw_listeners_percall) ? t : NULL;
+    lw_tls.fast = fast;
+    lw_tls.hot = fast && !t->ev_pos ? t : &lw_thread_none;
+    lw_tls.hot_ev = fast && t->ev_pos ? t : &lw_thread_none;
+    LW_STORE(lw_tls.guard, 0);
+
+    struct timespec m0, m1;
+    clock_gettime(CLOCK_MONOTONIC, &m0);
+    uint64_t k0 = lw_ticks();
+    /* A first round of each kind creates the node and the ABI return
+     * slots (the slow paths); then the measured rounds, interleaved. */
+    lw_best typed = {INFINITY, INFINITY}, abi = {INFINITY, INFINITY}, skip = typed;
+    double plain = INFINITY;
+    lw_calib_wrapped(t, lw_calib_typed, &skip);
+    if (abi_fn)
+        lw_calib_wrapped(t, abi_fn, &skip);
+    for (unsigned r = 0; r < LW_CALIB_ROUNDS; r++) {
+        double p = (double)lw_calib_round(lw_calib_orig, LW_CALIB_CALLS) / LW_CALIB_CALLS;
+        if (p < plain)
+            plain = p;
+        lw_calib_wrapped(t, lw_calib_typed, &typed);
+        if (abi_fn)
+            lw_calib_wrapped(t, abi_fn, &abi);
+    }
+    uint64_t k1 = lw_ticks();
+    clock_gettime(CLOCK_MONOTONIC, &m1);
+
+    LW_STORE(lw_tls.guard, guard);
+    lw_tls.self = saved.self;
+    lw_tls.fast = saved.fast;
+    lw_tls.hot = saved.hot;
+    lw_tls.hot_ev = saved.hot_ev;
+    errno = saved_errno;
+
+    if (!abi_fn)
+        abi = typed; /* no ABI wrappers here */
+    if (!isfinite(plain) || !isfinite(typed.total) || !isfinite(abi.total)) {
+        lw_cal.why_not = "the calibration's calls were not recorded";
+        return;
+    }
+    const lw_best *b[LW_NKINDS] = {[LW_KIND_TYPED] = &typed, [LW_KIND_ABI] = &abi};
+    for (int k = 0; k < LW_NKINDS; k++) {
+        double inside = b[k]->inside - plain, total = b[k]->total - plain;
+        inside = inside > 0 ? inside : 0;
+        lw_costs[k] = (lw_cost){inside, total > inside ? total : inside};
+    }
+    lw_cal.plain = plain;
+    double ns = (double)(m1.tv_sec - m0.tv_sec) * 1e9 + (double)(m1.tv_nsec - m0.tv_nsec);
+    lw_cal.ns_per_tick = lw_timer_tsc ? (k1 > k0 ? ns / (double)(k1 - k0) : 0) : 1.0;
+    lw_cal.done = 1;
+    lw_log(LW_LOG_TIMER,
+           "compensation (%s, %s): plain call %.1f ticks; ABI wrapper %.1f inside, %.1f in all; "
+           "typed %.1f, %.1f (%.2f ms)",
+           lw_timer_name(), lw_cal.mode, plain, lw_costs[LW_KIND_ABI].inside,
+           lw_costs[LW_KIND_ABI].total, lw_costs[LW_KIND_TYPED].inside,
+           lw_costs[LW_KIND_TYPED].total, ns / 1e6);
+}
+
+void lw_compensate_config_write(FILE *out)
+{
+    fprintf(out, "LIBWRAP_COMPENSATE=%s\n", lw_cal.done ? "true" : "false");
+    if (lw_cfg.compensate && !lw_cal.done)
+        fprintf(out, "# LIBWRAP_COMPENSATE as set: true (not applied: %s)\n",
+                lw_cal.why_not ? lw_cal.why_not : "profiling is off");
+    if (!lw_cal.done)
+        return;
+    double s = lw_cal.ns_per_tick;
+    fprintf(out,
+            "# LIBWRAP_COMPENSATE calibration: timer=%s mode=%s plain_ns=%.2f abi_inside_ns=%.2f "
+            "abi_total_ns=%.2f typed_inside_ns=%.2f typed_total_ns=%.2f\n",
+            lw_timer_name(), lw_cal.mode, lw_cal.plain * s, lw_costs[LW_KIND_ABI].inside * s,
+            lw_costs[LW_KIND_ABI].total * s, lw_costs[LW_KIND_TYPED].inside * s,
+            lw_costs[LW_KIND_TYPED].total * s);
+}
+
+static void lw_json_cost(lw_json *j, const char *name, const lw_cost *c)
+{
+    double s = lw_timer_ns_per_tick();
+    lw_json_object(j, name);
+    lw_json_double(j, "inside_ns", c->inside * s);
+    lw_json_double(j, "total_ns", c->total * s);
+    lw_json_end(j);
+}
+
+void lw_compensate_json(lw_json *j)
+{
+    lw_json_object(j, "compensation");
+    lw_json_bool(j, "enabled", lw_cal.done);
+    if (lw_cal.done) {
+        lw_json_string(j, "mode", lw_cal.mode);
+        lw_json_double(j, "plain_ns", lw_cal.plain * lw_timer_ns_per_tick());
+        lw_json_cost(j, "abi", &lw_costs[LW_KIND_ABI]);
+        lw_json_cost(j, "typed", &lw_costs[LW_KIND_TYPED]);
+    }
+    lw_json_end(j);
+}
+
+void lw_compensate_txt(FILE *f)
+{
+    if (!lw_cal.done)
+        return;
+    double s = lw_timer_ns_per_tick();
+    fprintf(f,
+            "times without the measurement's own cost (LIBWRAP_COMPENSATE): per call %.1f ns "
+            "(ABI wrapper), %.1f ns (typed) of its own time, %.1f and %.1f ns of its caller's\n\n",
+            lw_costs[LW_KIND_ABI].inside * s, lw_costs[LW_KIND_TYPED].inside * s,
+            lw_costs[LW_KIND_ABI].total * s, lw_costs[LW_KIND_TYPED].total * s);
+}

@@ -1,0 +1,59 @@
+/*
+ * hooks.h - what the core tells the layers above it, which it never names
+ * (docs/architecture.md, "Seams"): the start of measurement, a thread's
+ * begin and end, a fork child, a region registered, the sections the
+ * plugin host adds to profile.json and profile.txt, config.txt, the
+ * wrapper tables of a library, a job's end, a throttled region's new
+ * wrapped callee (core/abi/throttle.c).
+ *
+ * One table, provided by the top layer (process/lifecycle.c) with
+ * LW_HOOKS: the linker puts it in the section lw_hooks, so the table is
+ * there before any code runs, even for a wrapped call from another
+ * library's constructor that comes before the runtime's own. None of the
+ * hooks is on the hot path: they are called at a thread's first measured
+ * call and end, at a region's registration, when a call path is new (the
+ * full path), at start and at the end.
+ */
+#ifndef LIBWRAP_RUNTIME_CORE_MEASURE_HOOKS_H
+#define LIBWRAP_RUNTIME_CORE_MEASURE_HOOKS_H
+
+#include "core/measure/measure.h"
+
+/* Internal to the runtime's shared object: hidden, so that -fPIC code
+ * reaches it directly instead of through the GOT. */
+#pragma GCC visibility push(hidden)
+
+struct lw_json;
+
+typedef struct lw_hooks {
+    void (*start)(void);                                /* once, the first to ask */
+    void (*thread_begin)(lw_thread *t);                 /* at its first measured call */
+    void (*thread_end)(lw_thread *t);
+    void (*fork_child)(lw_thread *t);                   /* the child's one thread, or NULL */
+    void (*region)(int32_t id, const libwrap_region *r); /* registered (region lock held) */
+    void (*samples_json)(struct lw_json *j);            /* profile.json's "samples" */
+    void (*samples_txt)(FILE *f);
+    int (*config_txt)(FILE *out, const char *dir);      /* a claimed directory's config.txt */
+    void (*abi_tables)(libwrap_abi_entry *e, uint32_t n); /* a wrapper library's table */
+    void (*job_complete)(const char *dir);              /* in the process that completed it */
+    void (*throttled_callee)(int32_t parent);           /* a throttled region calls wrapped ones */
+} lw_hooks;
+
+#define LW_HOOKS(name) \
+    static const lw_hooks name __attribute__((section("lw_hooks"), used, aligned(8)))
+
+extern const lw_hooks __start_lw_hooks[];
+/* The table (one, a link error without it). */
+#define lw_hook (&__start_lw_hooks[0])
+
+/* Starts measurement once, in whichever thread asks first (pthread_once in
+ * the top layer's start hook). */
+static inline void lw_ensure_started(void)
+{
+    if (LW_LOAD(lw_state) == 0)
+        lw_hook->start();
+}
+
+#pragma GCC visibility pop
+
+#endif /* LIBWRAP_RUNTIME_CORE_MEASURE_HOOKS_H */

@@ -1,0 +1,268 @@
+/*
+ * measure.h - threads, call trees and regions (core/measure/README.md):
+ *
+ *   thread.c      per-thread state, registry of threads, TSD destructor
+ *   profile.c     the typed wrappers' entry points and the call tree
+ *   region.c      region registry and the runtime filter
+ *   lane.c        calls of signal handlers (lane.h)
+ *   compensate.c  the measurement's own cost, calibrated at start
+ *   listen.c      the metric sources and listeners (listen.h)
+ *   hooks.h       the layers above, told of threads and regions
+ *
+ * The hot path itself is hot.h.
+ */
+#ifndef LIBWRAP_RUNTIME_CORE_MEASURE_H
+#define LIBWRAP_RUNTIME_CORE_MEASURE_H
+
+#include "core/base/base.h"
+#include "filter.h"
+
+/* Internal to the runtime's shared object: hidden, so that -fPIC code
+ * reaches it directly instead of through the GOT. */
+#pragma GCC visibility push(hidden)
+
+/* Leaving the runtime on the hot path. A release store (a plain store on
+ * x86): the finaliser's acquire load of the guard that finds it clear then
+ * sees everything the thread wrote to its stack and tree before, which is
+ * what lets it close that thread's frames (lw_finish). */
+#define LW_GUARD_CLEAR() __atomic_store_n(&lw_tls.guard, 0, __ATOMIC_RELEASE)
+/* lw_tls.guard: bit 0 the runtime runs on this thread; bit 1 (with it) a
+ * signal handler interrupted it, and the handler's wrapped calls go to the
+ * thread's lane (lane.h, signal.c). The same value as abi.h's. */
+#define LW_GUARD_SIGNAL 2
+/* The guard of a thread whose signal handler left the runtime by longjmp
+ * (signal.c): held for good, and not waited for by the finaliser. */
+#define LW_GUARD_ABANDONED 5
+
+/* ---- profile.c: the call tree ----------------------------------------- */
+
+/* The layouts of lw_node, lw_frame, lw_thread and lw_tls_block are read by
+ * the ABI trampoline's assembly too (abi.h lists the offsets it uses; abi.c
+ * checks them at compile time). */
+#define LW_LAST_HITS 4
+typedef struct lw_node {
+    int32_t region; /* 0 for the root */
+    uint32_t args;  /* its recorded arguments: lw_thread.args.blocks[args - 1]; 0 none */
+    struct lw_node *parent, *first_child, *next_sibling;
+    /* The children found by the last LW_LAST_HITS lookups, the latest
+     * first: a parent that calls a few children in turn (a lock, a free,
+     * an unlock) finds them here. lw_node_none (region 0, never a match)
+     * until there is one, so the hot path needs no NULL test. */
+    struct lw_node *last_hit[LW_LAST_HITS];
+    uint64_t visits, incl, min, max; /* ticks */
+    /* Visits counted without timing: the region is throttled (throttle.c);
+     * incl, min and max are those of the other, sampled, visits. */
+    uint64_t unmeasured;
+    /* Filled in when the profile is written (profile_write.c): exclusive
+     * time, inclusive minus the callees' inclusive time (the hot path keeps
+     * no per-frame callee sum: with one clock both are the same sums); and
+     * both with the measurement's own cost taken out (compensate.c). */
+    uint64_t excl, incl_c, excl_c;
+    uint64_t metrics[];   /* lw_nmetrics inclusive sums */
+} lw_node;
+
+extern lw_node lw_node_none;
+
+/* A frame of the call stack: 32 bytes. stack[-1], below every thread's
+ * first frame, is a sentinel: the root of the tree as its node, the highest
+ * frame address (nothing below it is ever abandoned) and region 0 (no exit
+ * matches it), so the hot path needs no test for an empty stack. */
+typedef struct lw_frame {
+    lw_node *node;  /* never NULL: a call whose node cannot be had is not recorded */
+    uint64_t start;
+    void *frame;    /* the wrapper's frame address */
+    int32_t region;
+    int inherited;  /* entered before fork(): not counted in the child */
+} lw_frame;
+
+/* Memory for one thread's tree: mmap'ed chunks, never freed before exit,
+ * so the finaliser can read a running thread's tree without a lock. */
+typedef struct lw_arena {
+    char *cur, *end;
+    size_t total;
+} lw_arena;
+
+typedef struct lw_tree {
+    lw_node *root;
+    lw_arena arena;
+    lw_node **hash; /* (parent, region) -> node; open addressing */
+    size_t hash_mask, hash_used;
+} lw_tree;
+
+
+int lw_tree_init(lw_tree *tree);
+lw_node *lw_tree_child(lw_tree *tree, lw_node *parent, int32_t region);
+
+/* ---- thread.c ---------------------------------------------------------- */
+
+/* A thread's recorded arguments (arguments.c): one block per call path
+ * node that recorded any, found through lw_node.args, in memory of its own
+ * that is never freed before the end (the finaliser reads it). */
+typedef struct lw_args_thread {
+    struct lw_argblock **blocks;
+    uint32_t n, cap;
+    lw_arena arena;
+} lw_args_thread;
+
+typedef struct lw_thread {
+    lw_frame *stack;        /* stack[-1] is the sentinel frame */
+    uint32_t depth, cap;
+    uint32_t tid;           /* dense, 0 = first thread measured (main) */
+    int alive;              /* cleared when the thread has ended */
+    int *guard;             /* the thread's lw_tls.guard, read by the finaliser */
+    struct lw_thread **fastp; /* the thread's lw_tls.fast, .hot and .hot_ev, */
+    struct lw_thread **hotp;  /* cleared by the finaliser */
+    struct lw_thread **hot_evp;
+    int slow;               /* metrics, or frames inherited at fork: slow path */
+    int listen;             /* listeners are loaded (lw_listen_*); those that take
+                             * each call (lw_listeners_percall) need the slow path */
+    /* The event buffer (listeners with `events`, no SYNC metrics): the fast
+     * paths append a record per entry and exit; full, it is delivered
+     * (lw_events_flush). NULL when events are not buffered. */
+    libwrap_event *ev_pos, *ev_end, *ev_base;
+    lw_tree tree;
+    uint64_t *mstack;       /* lw_nmetrics values per frame */
+    uintptr_t stack_lo, stack_hi; /* the thread's stack, for longjmp detection */
+    uint64_t scratch[LW_MAX_METRICS];
+    void *metric_handle[LW_MAX_PLUGINS];   /* per metric source (lw_msources) */
+    void *listener_handle[LW_MAX_PLUGINS]; /* per listener (lw_listeners) */
+    lw_args_thread args;
+    struct lw_lane *lane;   /* calls of signal handlers waiting for a merge (lane.h) */
+    int busy_at_end;        /* still inside the runtime when measurement ended */
+    struct lw_thread *next;
+} lw_thread;
+
+/*
+ * The hot path's thread-local data, in one initial-exec TLS block: one
+ * offset load, then %fs-relative accesses. `guard` is the recursion guard,
+ * set while the thread runs runtime code; it lives here, not in lw_thread,
+ * because it is needed before the thread state exists.
+ *
+ * `fast` is the thread's state when its calls may take the fast paths
+ * (lw_enter_fast, lw_exit_fast: the TSC timer, no metrics, no listener that
+ * wants each call, no frames inherited at fork), else NULL; `hot` the same
+ * when, besides, no event is buffered, and `hot_ev` when events are: the
+ * ABI trampoline's own assembly fast paths, with and without events; else
+ * &lw_thread_none, never NULL, so that the assembly needs no test for them.
+ * They are read after the guard is set, which makes them the check that
+ * measurement still runs: the finaliser clears them for every thread before
+ * its membarrier (lw_finish), so a thread either sees them cleared or is
+ * seen holding its guard.
+ */
+typedef struct lw_tls_block {
+    lw_thread *self;
+    lw_thread *fast;
+    lw_thread *hot;
+    int guard;
+    int reserved;
+    struct lw_ra *ra_top, *ra_base, *ra_end; /* the ABI trampolines' return slots (abi.c) */
+    lw_thread *hot_ev;
+    struct lw_lane *lane; /* self->lane, for signal handlers (lane.h) */
+    uintptr_t busy_pc;    /* where a signal interrupted the runtime (signal.c) */
+    /* The plugin callback the thread is in (lw_plugin_mark), for the
+     * fatal-signal handler: LW_IN_SOURCE or LW_IN_LISTENER + its slot, 0
+     * outside plugins. */
+    int plugin_at;
+    const char *plugin_cb;
+} lw_tls_block;
+extern __thread lw_tls_block lw_tls __attribute__((tls_model("initial-exec")));
+/* "No thread" for lw_tls.hot: its depth (UINT32_MAX) and cap (0) fail the
+ * trampoline's checks. */
+extern lw_thread lw_thread_none;
+
+void *lw_map(size_t bytes); /* zeroed anonymous memory, NULL on failure */
+lw_thread *lw_thread_attach(void);
+int lw_thread_grow_stack(lw_thread *t);
+/* Sets the calling thread's lw_tls.fast and .hot from t's flags (its own
+ * thread only, measurement running). */
+void lw_thread_set_paths(lw_thread *t);
+/* Closes the open frames of `t` at `now` (thread end, finalisation). */
+void lw_thread_close_frames(lw_thread *t, uint64_t now);
+/*
+ * The runtime's locks, and the one order in which a thread may hold several
+ * of them (outermost first); a path that needs two takes them in this order
+ * or a fork() racing with finalisation deadlocks:
+ *
+ *   1. the region table       lw_region_lock            region.c
+ *   2. the thread registry    lw_thread_registry_lock   thread.c
+ *   3. the experiment dir     lw_dir_mutex              jobs/directory.c
+ *   4. the plugins' own locks (the otf2 listener's thread list, OTF2's)
+ *
+ * lw_finish takes 1, 2, then 3 and 4 through lw_experiment_dir and the
+ * trace writer; the atfork prepare handler takes 1, 2, 3 and holds them
+ * across fork(); thread start and end take 2 (then 4). The resolver's
+ * warn-once list (resolve.c) is a leaf: nothing is taken under it. None of
+ * them is taken on the hot path (libwrap_enter/exit). Every holder sets the
+ * thread's guard (lw_tls.guard) before it allocates, so the allocator may be
+ * wrapped: its wrappers, called under these locks, take none of them
+ * (libwrap_region_register and libwrap_enter return "not measured").
+ */
+void lw_thread_registry_lock(void);
+void lw_thread_registry_unlock(void);
+lw_thread *lw_thread_first(void); /* under the registry lock */
+void lw_thread_init_process(void);
+/* In a fork child: only the calling thread remains, with an empty tree. */
+void lw_thread_after_fork_child(void);
+
+/* ---- region.c ---------------------------------------------------------- */
+
+void lw_region_init(void); /* loads LIBWRAP_FILTERING_FILE */
+/* The arguments to record of a region that registers, as region `id`
+ * (arguments_select.c's lw_args_select, set by lw_args_init): 0 none. */
+extern uint64_t (*lw_region_args_select)(int32_t id, const libwrap_region *r, const libwrap_params *p,
+                                         int abi);
+/* The entry that is the result, or -1. */
+static inline int lw_args_result_index(const libwrap_params *p)
+{
+    return p->n && (p->param[p->n - 1].flags & LIBWRAP_PARAM_RESULT) ? (int)p->n - 1 : -1;
+}
+/* libwrap_region_register for an ABI-level entry, with its parameter table
+ * when it has one (LIBWRAP_ABI_PARAMS). */
+int32_t lw_region_register_abi(libwrap_abi_entry *e);
+size_t lw_region_count(void);
+const libwrap_region *lw_region_get(int32_t id);
+/* A region's display name, fixed once at its registration: its `name`,
+ * else (NULL or empty) its `symbol`; "?" for no region. Every writer of
+ * the runtime names a region with it. */
+const char *lw_region_name(int32_t id);
+/* Stable snapshot of the region table for the trace writer. */
+const libwrap_region *const *lw_region_table(size_t *n);
+void lw_region_lock(void); /* lock 1 of the order given at lw_thread_registry_lock */
+void lw_region_unlock(void);
+void lw_region_after_fork_child(void);
+/* How a region's calls are forwarded: the wrapper kind whose measurement
+ * cost is compensated (compensate.c). Typed unless the ABI path said so. */
+enum lw_wrapper_kind { LW_KIND_TYPED, LW_KIND_ABI, LW_NKINDS };
+void lw_region_set_kind(int32_t id, enum lw_wrapper_kind kind);
+enum lw_wrapper_kind lw_region_kind(int32_t id);
+
+/* ---- compensate.c: the measurement's own cost ------------------------- */
+
+/*
+ * Calibrated at start (lw_compensate_calibrate, from the constructor after
+ * the plugins are loaded) for the timer and the path the run uses, per
+ * wrapper kind, in ticks per call: `inside` lands in the measured call's
+ * own interval (from its entry timestamp to the original's first
+ * instruction, and from the original's return to the exit timestamp),
+ * `total` is the whole cost a call adds to its caller's interval. Both 0
+ * when compensation is off (LIBWRAP_COMPENSATE=false, or not calibrated).
+ */
+typedef struct lw_cost {
+    double inside, total;
+} lw_cost;
+extern lw_cost lw_costs[LW_NKINDS];
+/* abi_fn: a wrapper like a generated ABI-level one of an empty function
+ * (core/abi's lw_abi_calib_stub), NULL where there is no ABI forwarding. */
+void lw_compensate_calibrate(int (*abi_fn)(int));
+/* The calibration's region: no real region has this id, and its node lives
+ * in the private thread's tree only. */
+#define LW_CALIB_ID INT32_MAX
+int lw_compensating(void);
+/* config.txt's lines, profile.json's "compensation", profile.txt's note. */
+void lw_compensate_config_write(FILE *out);
+void lw_compensate_json(struct lw_json *j);
+void lw_compensate_txt(FILE *f);
+
+#pragma GCC visibility pop
+
+#endif /* LIBWRAP_RUNTIME_CORE_MEASURE_H */

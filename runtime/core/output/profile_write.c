@@ -1,0 +1,461 @@
+/*
+ * profile_write.c - profile.json and profile.txt from the per-thread trees.
+ *
+ * Called by the finaliser with every thread stopped or idle. The flat
+ * "functions" list sums all call paths of all threads; a function's
+ * inclusive time and metrics count only its outermost activation on a path,
+ * so recursion does not count the same time twice.
+ *
+ * Before anything is written, each tree is finished (lw_tree_finish):
+ * exclusive times derived, and the measurement's own cost taken out of the
+ * times (compensate.c, docs/runtime.md). The times written are the
+ * compensated ones; with compensation on, the measured ones follow as
+ * "inclusive_raw_ns" and "exclusive_raw_ns".
+ */
+#include "core/output/output.h"
+#include "core/abi/abi.h"
+#include "core/measure/listen.h"
+#include "core/measure/hooks.h"
+#include "core/arguments/arguments.h"
+#include "core/base/json.h"
+#include "profile_format.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <locale.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct lw_flat {
+    int32_t region;
+    int active; /* activations on the current path */
+    uint64_t visits, incl, excl, min, max;
+    uint64_t incl_c, excl_c;
+    uint64_t metrics[LW_MAX_METRICS];
+} lw_flat;
+
+/* Ticks of the measurement's own cost in a node's interval (compensate.c). */
+static double lw_inside(const lw_node *n)
+{
+    return lw_costs[lw_region_kind(n->region)].inside;
+}
+
+static double lw_outside(const lw_node *n)
+{
+    const lw_cost *c = &lw_costs[lw_region_kind(n->region)];
+    return c->total - c->inside;
+}
+
+/*
+ * Exclusive time, and the compensated times, of n and its subtree. A call's
+ * own interval holds `inside` of its measurement, and each callee's call
+ * adds `total - inside` to it besides the callee's own interval:
+ *
+ *   excl_c = excl - visits * inside - sum over callees (visits * (total - inside))
+ *   incl_c = excl_c + sum over callees incl_c
+ *
+ * which is incl - visits * inside - (calls below) * total, unless a clamp
+ * at 0 applied; so no time is negative, callees stay within their caller
+ * and exclusive within inclusive.
+ */
+void lw_tree_finish(lw_node *n)
+{
+    lw_throttle_estimate(n);
+    uint64_t incl_callees = 0, incl_c_callees = 0;
+    double cost_callees = 0;
+    for (lw_node *c = n->first_child; c; c = c->next_sibling) {
+        lw_tree_finish(c);
+        incl_callees += c->incl;
+        incl_c_callees += c->incl_c;
+        cost_callees += (double)c->visits * lw_outside(c);
+    }
+    n->excl = n->incl > incl_callees ? n->incl - incl_callees : 0;
+    double e = (double)n->excl - (double)n->visits * lw_inside(n) - cost_callees;
+    n->excl_c = e > 0 ? (uint64_t)(e + 0.5) : 0;
+    n->incl_c = n->excl_c + incl_c_callees;
+}
+
+/* A call's min or max, less its own measurement's cost. */
+uint64_t lw_minmax_c(int32_t region, uint64_t v)
+{
+    double c = (double)v - lw_costs[lw_region_kind(region)].inside;
+    return c > 0 ? (uint64_t)(c + 0.5) : 0;
+}
+
+/*
+ * A node's compensated min and max, bounded by its mean: compensation takes
+ * a call's own overhead out of its min and max, but not that of its
+ * callees, which the mean loses too; the mean bounds them, as it bounds
+ * true times. A function's min and max are those of its nodes: its own mean
+ * is no bound, for the inclusive time of a recursive function counts its
+ * outermost calls only (visits all of them).
+ */
+static void lw_node_minmax(const lw_node *n, uint64_t *min_c, uint64_t *max_c)
+{
+    *min_c = lw_minmax_c(n->region, n->min);
+    *max_c = lw_minmax_c(n->region, n->max);
+    if (n->visits) {
+        uint64_t mean = n->incl_c / n->visits;
+        *min_c = *min_c < mean ? *min_c : mean;
+        *max_c = *max_c > mean ? *max_c : mean;
+        if (n->visits == 1) /* the one call is its mean */
+            *min_c = *max_c = n->incl_c;
+    }
+}
+
+static void lw_flat_add(lw_flat *flat, const lw_node *n)
+{
+    for (const lw_node *c = n->first_child; c; c = c->next_sibling) {
+        lw_flat *f = &flat[c->region];
+        f->visits += c->visits;
+        f->excl += c->excl;
+        f->excl_c += c->excl_c;
+        if (c->visits) {
+            uint64_t mn, mx;
+            lw_node_minmax(c, &mn, &mx);
+            if (mn < f->min)
+                f->min = mn;
+            if (mx > f->max)
+                f->max = mx;
+        }
+        if (!f->active) {
+            f->incl += c->incl;
+            f->incl_c += c->incl_c;
+            for (size_t i = 0; i < lw_nmetrics; i++)
+                if (lw_metric_absolute & (1u << i))
+                    f->metrics[i] = c->metrics[i] > f->metrics[i] ? c->metrics[i] : f->metrics[i];
+                else
+                    f->metrics[i] += c->metrics[i];
+        }
+        f->active++;
+        lw_flat_add(flat, c);
+        f->active--;
+    }
+}
+
+static int lw_flat_cmp(const void *a, const void *b)
+{
+    const lw_flat *x = a, *y = b;
+    if (x->excl_c != y->excl_c)
+        return x->excl_c < y->excl_c ? 1 : -1;
+    return x->region - y->region;
+}
+
+static int lw_thread_cmp(const void *a, const void *b)
+{
+    const lw_thread *x = *(lw_thread *const *)a, *y = *(lw_thread *const *)b;
+    return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+/*
+ * The throttling note of profile.txt: the functions throttled, or, with
+ * LIBWRAP_THROTTLE off, those it would throttle at its suggested setting
+ * (called LW_THROTTLE_SUGGEST_CALLS times or more, under
+ * LW_THROTTLE_SUGGEST_NS a call).
+ */
+#define LW_THROTTLE_SUGGEST_CALLS 100000
+#define LW_THROTTLE_SUGGEST_NS 200
+static void lw_throttle_txt(FILE *f, const lw_flat *flat, size_t nflat)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < nflat; i++) {
+        int throttled = lw_throttled_after(flat[i].region) != 0;
+        int would = !lw_cfg.throttle_calls && flat[i].visits >= LW_THROTTLE_SUGGEST_CALLS &&
+                    lw_ticks_to_ns(flat[i].excl_c) < LW_THROTTLE_SUGGEST_NS * flat[i].visits;
+        if (!throttled && !would)
+            continue;
+        if (!n++)
+            fprintf(f, lw_cfg.throttle_calls
+                           ? "\nthrottled (LIBWRAP_THROTTLE): visits exact, times estimated from one call in %d:"
+                           : "\nwith LIBWRAP_THROTTLE=%d:%d these functions would be timed on one call in 64 "
+                             "only, their visits kept exact:",
+                    lw_cfg.throttle_calls ? lw_throttle_sample() : LW_THROTTLE_SUGGEST_CALLS,
+                    LW_THROTTLE_SUGGEST_NS);
+        fprintf(f, " %s", lw_region_name(flat[i].region));
+    }
+    if (n)
+        fprintf(f, "\n");
+}
+
+static void lw_json_metrics(lw_json *j, const uint64_t *values)
+{
+    lw_json_object(j, LWP_KEY(metrics));
+    for (size_t i = 0; i < lw_nmetrics; i++)
+        lw_json_uint(j, lw_metric_info(i)->name, values[i]);
+    lw_json_end(j);
+}
+
+/* A node's or a function's times (min and max from lw_node_minmax): `raw`
+ * its measured inclusive and exclusive times, written besides when
+ * compensation is on. */
+static void lw_json_times(lw_json *j, uint64_t visits, uint64_t incl_c, uint64_t excl_c,
+                          uint64_t min_c, uint64_t max_c, uint64_t incl, uint64_t excl)
+{
+    lw_json_uint(j, LWP_KEY(visits), visits);
+    lw_json_uint(j, LWP_KEY(inclusive_ns), lw_ticks_to_ns(incl_c));
+    lw_json_uint(j, LWP_KEY(exclusive_ns), lw_ticks_to_ns(excl_c));
+    lw_json_uint(j, LWP_KEY(min_ns), visits ? lw_ticks_to_ns(min_c) : 0);
+    lw_json_uint(j, LWP_KEY(max_ns), lw_ticks_to_ns(max_c));
+    if (lw_compensating()) {
+        lw_json_uint(j, LWP_KEY(inclusive_raw_ns), lw_ticks_to_ns(incl));
+        lw_json_uint(j, LWP_KEY(exclusive_raw_ns), lw_ticks_to_ns(excl));
+    }
+}
+
+/* "throttled": {"after": N, "sampled": "1/K"} of a throttled region
+ * (throttle.c): its visits are exact, its times estimated. */
+static void lw_json_throttled(lw_json *j, int32_t region)
+{
+    uint64_t after = lw_throttled_after(region);
+    if (!after)
+        return;
+    char sampled[32];
+    snprintf(sampled, sizeof sampled, "1/%d", lw_throttle_sample());
+    lw_json_object(j, LWP_KEY(throttled));
+    lw_json_uint(j, LWP_KEY(after), after);
+    lw_json_string(j, LWP_KEY(sampled), sampled);
+    lw_json_end(j);
+}
+
+void lw_json_metric_defs(lw_json *j, size_t n)
+{
+    lw_json_array(j, LWP_KEY(metrics));
+    for (size_t i = 0; i < n; i++) {
+        const lw_metric *m = lw_metric_get(i);
+        lw_json_object(j, NULL);
+        lw_json_string(j, LWP_KEY(name), m->info.name);
+        lw_json_string(j, LWP_KEY(unit), m->info.unit);
+        lw_json_string(j, LWP_KEY(source), m->source);
+        lw_json_string(j, LWP_KEY(mode), m->info.mode == LIBWRAP_METRIC_ABSOLUTE ? LWP_MODE_ABSOLUTE : LWP_MODE_ACCUMULATED);
+        lw_json_end(j);
+    }
+    lw_json_end(j);
+}
+
+/* Children in the order of their first call (the tree keeps them newest first). */
+static size_t lw_children(const lw_node *n, const lw_node ***out)
+{
+    size_t k = 0;
+    for (const lw_node *c = n->first_child; c; c = c->next_sibling)
+        k++;
+    *out = NULL;
+    if (!k || !(*out = malloc(k * sizeof **out)))
+        return 0;
+    size_t i = k;
+    for (const lw_node *c = n->first_child; c; c = c->next_sibling)
+        (*out)[--i] = c;
+    return k;
+}
+
+static void lw_json_callpath(lw_json *j, const lw_thread *t, const lw_node *n)
+{
+    const lw_node **kids;
+    size_t k = lw_children(n, &kids);
+    for (size_t i = 0; i < k; i++) {
+        const lw_node *c = kids[i];
+        const libwrap_region *r = lw_region_get(c->region);
+        if (!r)
+            continue;
+        lw_json_object(j, NULL);
+        lw_json_string(j, LWP_KEY(symbol), r->symbol);
+        lw_json_string(j, LWP_KEY(name), lw_region_name(c->region));
+        uint64_t mn, mx;
+        lw_node_minmax(c, &mn, &mx);
+        lw_json_times(j, c->visits, c->incl_c, c->excl_c, mn, mx, c->incl, c->excl);
+        lw_json_throttled(j, c->region);
+        lw_json_metrics(j, c->metrics);
+        if (c->args)
+            lw_arguments_json_node(j, t, c);
+        lw_json_array(j, LWP_KEY(children));
+        lw_json_callpath(j, t, c);
+        lw_json_end(j);
+        lw_json_end(j);
+    }
+    free(kids);
+}
+
+static void lw_txt_tree(FILE *f, const lw_node *n, int depth)
+{
+    const lw_node **kids;
+    size_t k = lw_children(n, &kids);
+    for (size_t i = 0; i < k; i++) {
+        const libwrap_region *r = lw_region_get(kids[i]->region);
+        if (!r)
+            continue;
+        fprintf(f, "%12llu %14.3f %14.3f  %*s%s\n", (unsigned long long)kids[i]->visits,
+                lw_ticks_to_ns(kids[i]->incl_c) / 1e3, lw_ticks_to_ns(kids[i]->excl_c) / 1e3,
+                2 * depth, "", lw_region_name(kids[i]->region));
+        lw_txt_tree(f, kids[i], depth + 1);
+    }
+    free(kids);
+}
+
+static char *lw_path(const char *dir, const char *name)
+{
+    char *p;
+    return asprintf(&p, "%s/%s", dir, name) < 0 ? NULL : p;
+}
+
+static int lw_write_txt(const char *path, const lw_flat *flat, size_t nflat)
+{
+    lw_out o;
+    FILE *f = lw_out_open(&o);
+    if (!f)
+        return -1;
+    if (lw_job_info.active)
+        fprintf(f, "libwrap profile of %s (rank %ld of %ld, pid %ld, host %s), timer %s\n\n",
+                lw_program_name(), lw_job_info.rank, lw_job_info.size, (long)getpid(), lw_job_info.host,
+                lw_timer_name());
+    else
+        fprintf(f, "libwrap profile of %s (pid %ld), timer %s\n\n", lw_program_name(), (long)getpid(),
+                lw_timer_name());
+    lw_compensate_txt(f);
+    /* The metrics (inclusive, summed over call paths as in profile.json),
+     * a column each, before the function's name. */
+    fprintf(f, "%12s %14s %14s %12s", "visits", "incl_us", "excl_us", "mean_us");
+    for (size_t k = 0; k < lw_nmetrics; k++)
+        fprintf(f, " %16s", lw_metric_info(k)->name);
+    fprintf(f, "  %s\n", "function");
+    for (size_t i = 0; i < nflat; i++) {
+        double incl = lw_ticks_to_ns(flat[i].incl_c) / 1e3;
+        fprintf(f, "%12llu %14.3f %14.3f %12.3f", (unsigned long long)flat[i].visits, incl,
+                lw_ticks_to_ns(flat[i].excl_c) / 1e3, incl / (double)flat[i].visits);
+        for (size_t k = 0; k < lw_nmetrics; k++)
+            fprintf(f, " %16llu", (unsigned long long)flat[i].metrics[k]);
+        fprintf(f, "  %s%s\n", lw_region_name(flat[i].region), lw_throttled_after(flat[i].region) ? "  [throttled]" : "");
+    }
+    lw_throttle_txt(f, flat, nflat);
+    lw_arguments_txt(f);
+    for (lw_thread *t = lw_thread_first(); t; t = t->next) {
+        fprintf(f, "\nthread %u call paths\n%12s %14s %14s  %s\n", t->tid, "visits", "incl_us",
+                "excl_us", "call path");
+        lw_txt_tree(f, t->tree.root, 0);
+    }
+    lw_hook->samples_txt(f);
+    return lw_out_write(&o, path);
+}
+
+static int lw_profile_write_c(const char *dir)
+{
+    size_t nregions = lw_region_count();
+    lw_flat *flat = calloc(nregions + 1, sizeof *flat);
+    int rc = -1;
+    if (!flat)
+        goto out;
+    for (size_t i = 0; i <= nregions; i++) {
+        flat[i].region = (int32_t)i;
+        flat[i].min = UINT64_MAX;
+    }
+    /* Threads in the order of their ids. */
+    size_t nthreads = 0;
+    for (lw_thread *t = lw_thread_first(); t; t = t->next)
+        nthreads++;
+    lw_thread **threads = calloc(nthreads ? nthreads : 1, sizeof *threads);
+    if (!threads)
+        goto out;
+    size_t k = 0;
+    for (lw_thread *t = lw_thread_first(); t; t = t->next) {
+        threads[k++] = t;
+        lw_tree_finish(t->tree.root);
+        lw_flat_add(flat, t->tree.root);
+    }
+    qsort(threads, nthreads, sizeof *threads, lw_thread_cmp);
+
+    /* Compact to the measured functions, most exclusive time first. */
+    size_t nflat = 0;
+    for (size_t i = 1; i <= nregions; i++)
+        if (flat[i].visits)
+            flat[nflat++] = flat[i];
+    qsort(flat, nflat, sizeof *flat, lw_flat_cmp);
+
+    char *json_path = lw_path(dir, LWP_FILE);
+    char *txt_path = lw_path(dir, "profile.txt");
+    lw_json *j = malloc(sizeof *j);
+    lw_out o;
+    FILE *f = json_path && txt_path && j ? lw_out_open(&o) : NULL;
+    if (!f) {
+        if (json_path && txt_path && j)
+            lw_warn("cannot write %s: %s", json_path, strerror(errno));
+        free(threads);
+        goto done;
+    }
+    lw_json_init(j, f);
+    lw_json_object(j, NULL);
+    lw_json_int(j, LWP_KEY(libwrap_profile), LWP_FORMAT_VERSION);
+    lw_json_string(j, LWP_KEY(program), lw_program_name());
+    lw_json_int(j, LWP_KEY(pid), getpid());
+    /* Every process names its place in its job; a lone process is rank 0 of 1. */
+    const lw_job *job = &lw_job_info;
+    lw_json_int(j, LWP_KEY(rank), job->active || job->rank >= 0 ? job->rank : 0);
+    lw_json_int(j, LWP_KEY(size), job->active ? job->size : 1);
+    lw_json_string(j, LWP_KEY(host), job->host);
+    if (job->active) {
+        lw_json_string(j, LWP_KEY(launcher), job->launcher);
+        lw_json_string(j, LWP_KEY(job), job->id);
+    }
+    lw_json_string(j, LWP_KEY(timer), lw_timer_name());
+    lw_compensate_json(j);
+    lw_json_metric_defs(j, lw_nmetrics);
+    lw_hook->samples_json(j);
+    lw_json_array(j, LWP_KEY(functions));
+    for (size_t i = 0; i < nflat; i++) {
+        const libwrap_region *r = lw_region_get(flat[i].region);
+        lw_json_object(j, NULL);
+        lw_json_string(j, LWP_KEY(symbol), r->symbol);
+        lw_json_string(j, LWP_KEY(name), lw_region_name(flat[i].region));
+        lw_json_string(j, LWP_KEY(file), r->file ? r->file : "");
+        lw_json_int(j, LWP_KEY(line), r->line);
+        lw_json_times(j, flat[i].visits, flat[i].incl_c, flat[i].excl_c, flat[i].min, flat[i].max,
+                      flat[i].incl, flat[i].excl);
+        lw_json_throttled(j, flat[i].region);
+        lw_json_metrics(j, flat[i].metrics);
+        if (lw_arguments_has(flat[i].region))
+            lw_arguments_json(j, flat[i].region);
+        lw_json_end(j);
+    }
+    lw_json_end(j);
+    lw_json_array(j, LWP_KEY(threads));
+    for (size_t i = 0; i < nthreads; i++) {
+        lw_json_object(j, NULL);
+        lw_json_int(j, LWP_KEY(id), threads[i]->tid);
+        lw_json_array(j, LWP_KEY(callpath));
+        lw_json_callpath(j, threads[i], threads[i]->tree.root);
+        lw_json_end(j);
+        lw_json_end(j);
+    }
+    lw_json_end(j);
+    free(threads);
+    rc = lw_json_finish(j);
+    if (lw_out_write(&o, json_path) != 0)
+        rc = -1;
+    if (rc < 0)
+        lw_warn("cannot write %s: %s", json_path, strerror(errno));
+    else if ((rc = lw_write_txt(txt_path, flat, nflat)) < 0)
+        lw_warn("cannot write %s: %s", txt_path, strerror(errno));
+    else
+        lw_log(LW_LOG_PROFILE, "wrote %s", json_path);
+done:
+    free(j);
+    free(json_path);
+    free(txt_path);
+out:
+    if (rc < 0 && !flat)
+        lw_warn("out of memory while writing the profile into %s", dir);
+    free(flat);
+    return rc;
+}
+
+int lw_profile_write(const char *dir)
+{
+    /* Numbers as JSON and the table want them, whatever LC_NUMERIC the
+     * measured program chose. */
+    locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+    locale_t old = c ? uselocale(c) : (locale_t)0;
+    int rc = lw_profile_write_c(dir);
+    if (c) {
+        uselocale(old);
+        freelocale(c);
+    }
+    return rc;
+}

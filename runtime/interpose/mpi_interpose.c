@@ -1,0 +1,110 @@
+/*
+ * mpi_interpose.c - MPI_Init, MPI_Init_thread and MPI_Finalize (C and
+ * Fortran bindings), interposed when the program has them, built into
+ * liblibwrap_exec.a next to the exec interposers (exec_interpose.c explains why a copy lives in every wrapper
+ * library: only an object that precedes libmpi in symbol lookup is called).
+ *
+ * The runtime never links libmpi: the real functions are found with
+ * dlsym(RTLD_NEXT) from this object, the runtime's own MPI calls with
+ * dlsym(RTLD_DEFAULT) of the PMPI names (mpi.c). In a program without MPI
+ * these definitions are never called; if one is (a library probing for MPI
+ * by symbol), it fails with MPI's "other error" class instead of crashing.
+ *
+ * Weak, like the exec interposers: an MPI profiling tool linked into the
+ * same object keeps its own definitions.
+ */
+#include "interpose/mpi_interpose.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <stddef.h>
+
+#define LW_MPI_INTERPOSER __attribute__((weak, visibility("default")))
+
+/* No MPI library below us: a non-zero MPI error code (there is no mpi.h to
+ * take MPI_ERR_OTHER from, and its value differs between libraries). */
+#define LW_MPI_NO_LIBRARY 16
+
+LW_MPI_INTERPOSER int MPI_Init(int *argc, char ***argv)
+{
+    int (*real)(int *, char ***) = (int (*)(int *, char ***))dlsym(RTLD_NEXT, "MPI_Init");
+    if (!real) {
+        errno = ENOSYS;
+        return LW_MPI_NO_LIBRARY;
+    }
+    int r = real(argc, argv);
+    if (r == 0)
+        libwrap_mpi_after_init();
+    return r;
+}
+
+LW_MPI_INTERPOSER int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    int (*real)(int *, char ***, int, int *) =
+        (int (*)(int *, char ***, int, int *))dlsym(RTLD_NEXT, "MPI_Init_thread");
+    if (!real) {
+        errno = ENOSYS;
+        return LW_MPI_NO_LIBRARY;
+    }
+    int r = real(argc, argv, required, provided);
+    if (r == 0)
+        libwrap_mpi_after_init();
+    return r;
+}
+
+LW_MPI_INTERPOSER int MPI_Finalize(void)
+{
+    int (*real)(void) = (int (*)(void))dlsym(RTLD_NEXT, "MPI_Finalize");
+    if (!real) {
+        errno = ENOSYS;
+        return LW_MPI_NO_LIBRARY;
+    }
+    libwrap_mpi_before_finalize();
+    return real();
+}
+
+/*
+ * The Fortran bindings (mpif.h, `use mpi`) under gfortran's names: lower
+ * case with one trailing underscore, every argument by reference, the last
+ * one the error code (a default INTEGER, int with Open MPI and MPICH).
+ * Their implementations call the C library's PMPI functions, not MPI_Init,
+ * so they are interposed on their own; a binding that does reach MPI_Init
+ * as well only calls the idempotent hooks twice.
+ */
+LW_MPI_INTERPOSER void mpi_init_(int *ierr)
+{
+    void (*real)(int *) = (void (*)(int *))dlsym(RTLD_NEXT, "mpi_init_");
+    if (!real) {
+        if (ierr)
+            *ierr = LW_MPI_NO_LIBRARY;
+        return;
+    }
+    real(ierr);
+    if (ierr && *ierr == 0)
+        libwrap_mpi_after_init();
+}
+
+LW_MPI_INTERPOSER void mpi_init_thread_(int *required, int *provided, int *ierr)
+{
+    void (*real)(int *, int *, int *) = (void (*)(int *, int *, int *))dlsym(RTLD_NEXT, "mpi_init_thread_");
+    if (!real) {
+        if (ierr)
+            *ierr = LW_MPI_NO_LIBRARY;
+        return;
+    }
+    real(required, provided, ierr);
+    if (ierr && *ierr == 0)
+        libwrap_mpi_after_init();
+}
+
+LW_MPI_INTERPOSER void mpi_finalize_(int *ierr)
+{
+    void (*real)(int *) = (void (*)(int *))dlsym(RTLD_NEXT, "mpi_finalize_");
+    if (!real) {
+        if (ierr)
+            *ierr = LW_MPI_NO_LIBRARY;
+        return;
+    }
+    libwrap_mpi_before_finalize();
+    real(ierr);
+}

@@ -1,0 +1,204 @@
+/*
+ * directory.c - the experiment directory, claimed in one place.
+ *
+ * Results go to an experiment directory that is claimed, not just created:
+ * the process that creates <dir>/config.txt with O_EXCL owns <dir>;
+ * otherwise <dir>.1, <dir>.2, ... are tried. So an exec'd program with the
+ * same PID, or two runs given the same LIBWRAP_EXPERIMENT_DIRECTORY, never
+ * overwrite each other. A fork()ed child claims <parent dir>/fork-<pid>;
+ * so does a child of clone() without CLONE_VM, through the same steps
+ * (process/clone.c).
+ * A rank of a job claims <job dir>/rank-N the same way, in the job's
+ * directory (job.c). Nothing is claimed before the process has measured a
+ * call, with or without tracing: the trace is opened at the first one.
+ *
+ * config.txt is written by the top layer (the hook config_txt,
+ * process/lifecycle.c).
+ */
+#include "jobs/jobs.h"
+#include "core/measure/hooks.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Lock 3 of the order at lw_thread_registry_lock (core/measure/measure.h). */
+static pthread_mutex_t lw_dir_mutex = PTHREAD_MUTEX_INITIALIZER;
+static char *lw_dir;      /* claimed experiment directory */
+static char *lw_dir_base; /* the name to claim (absolute), a lone process's */
+static char *lw_explicit_dir; /* LIBWRAP_EXPERIMENT_DIRECTORY (absolute), or NULL */
+static int lw_claim_failed; /* said once: no results */
+
+const char *lw_experiment_dir_claimed(void)
+{
+    return lw_dir;
+}
+
+static char *lw_absolute(const char *path)
+{
+    char *out = NULL;
+    if (path[0] == '/')
+        return strdup(path);
+    char *cwd = getcwd(NULL, 0);
+    if (cwd && asprintf(&out, "%s/%s", cwd, path) < 0)
+        out = NULL;
+    free(cwd);
+    return out;
+}
+
+static char *lw_default_dir(void)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    char name[64];
+    localtime_r(&now, &tm);
+    snprintf(name, sizeof name, "libwrap-%04d%02d%02d_%02d%02d%02d_%ld", tm.tm_year + 1900,
+             tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (long)getpid());
+    return lw_absolute(name);
+}
+
+void lw_dir_init(void)
+{
+    lw_explicit_dir = lw_cfg.experiment_directory ? lw_absolute(lw_cfg.experiment_directory) : NULL;
+    lw_dir_base = lw_explicit_dir ? strdup(lw_explicit_dir) : lw_default_dir();
+    /* A launcher measured on request: its own part in the directory the
+     * user named, which stays the job's (launcher-NAME-PID beside the
+     * ranks' parts); without a name, a lone process's directory. */
+    if (lw_job_info.launcher_program && lw_explicit_dir) {
+        free(lw_dir_base);
+        if (asprintf(&lw_dir_base, "%s/launcher-%s-%ld", lw_explicit_dir,
+                     lw_job_info.launcher_program, (long)getpid()) < 0)
+            lw_dir_base = NULL;
+    }
+}
+
+/* Creates `base` (or base.N) and claims it by creating config.txt in it. */
+char *lw_dir_claim(const char *base)
+{
+    for (unsigned n = 0; n < 10000; n++) {
+        char *dir = NULL, *cfg = NULL;
+        if ((n ? asprintf(&dir, "%s.%u", base, n) : asprintf(&dir, "%s", base)) < 0)
+            return NULL;
+        if (lw_mkdir_p(dir) < 0) {
+            lw_warn("cannot create the experiment directory %s: %s; no results are written "
+                    "(set LIBWRAP_EXPERIMENT_DIRECTORY to a writable place)",
+                    dir, strerror(errno));
+            free(dir);
+            return NULL;
+        }
+        if (asprintf(&cfg, "%s/config.txt", dir) < 0) {
+            free(dir);
+            return NULL;
+        }
+        int fd = open(cfg, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0) {
+            lw_out o;
+            FILE *f = lw_out_open(&o);
+            if (!f) {
+                close(fd);
+                lw_warn("cannot write %s: %s", cfg, strerror(errno));
+            } else if (lw_hook->config_txt(f, dir) < 0 || lw_out_write_fd(&o, fd) != 0) {
+                lw_warn("cannot write %s: %s", cfg, strerror(errno));
+            }
+            free(cfg);
+            lw_log(LW_LOG_LIFECYCLE, "results go to %s", dir);
+            return dir;
+        }
+        int err = errno;
+        free(cfg);
+        free(dir);
+        if (err != EEXIST) {
+            lw_warn("cannot create %s/config.txt: %s; no results are written", base, strerror(err));
+            return NULL;
+        }
+    }
+    lw_warn("%s.1 to %s.9999 all hold results; no results are written (remove old experiments)",
+            base, base);
+    return NULL;
+}
+
+/* With lw_dir_mutex held. */
+static const char *lw_claim_locked(void)
+{
+    if (lw_dir || lw_claim_failed)
+        return lw_dir;
+    /* A rank claims <job dir>/rank-N; its fork child, when the rank had no
+     * directory yet at the fork, <job dir>/rank-N/fork-PID. */
+    if (lw_job_info.active && (!lw_job_info.forked || !lw_dir_base)) {
+        const char *job = lw_job_claim_dir(lw_explicit_dir);
+        char *base = NULL;
+        int n = !job ? -1
+                : lw_job_info.forked ? asprintf(&base, "%s/rank-%ld/fork-%ld", job, lw_job_info.rank, (long)getpid())
+                                     : asprintf(&base, "%s/rank-%ld", job, lw_job_info.rank);
+        if (n >= 0) {
+            lw_dir = lw_dir_claim(base);
+            free(base);
+        }
+    } else if (lw_dir_base) {
+        lw_dir = lw_dir_claim(lw_dir_base);
+    }
+    lw_claim_failed = !lw_dir;
+    return lw_dir;
+}
+
+const char *lw_experiment_dir(void)
+{
+    pthread_mutex_lock(&lw_dir_mutex);
+    const char *dir = lw_claim_locked();
+    pthread_mutex_unlock(&lw_dir_mutex);
+    return dir;
+}
+
+const char *lw_job_directory(void)
+{
+    pthread_mutex_lock(&lw_dir_mutex);
+    const char *dir = lw_job_info.active ? lw_job_claim_dir(lw_explicit_dir) : NULL;
+    pthread_mutex_unlock(&lw_dir_mutex);
+    return dir;
+}
+
+const char *lw_experiment_dir_for_exec(void)
+{
+    /* A fork child of a rank that execs becomes a process of that rank
+     * again (rank-N.K), as anything the rank starts with posix_spawn. */
+    if (lw_job_info.active && lw_job_info.forked)
+        return NULL;
+    if (lw_job_info.active && lw_job_info.dir)
+        return lw_job_info.dir;
+    return lw_dir;
+}
+
+const char *lw_experiment_dir_base(void)
+{
+    return lw_dir ? lw_dir : lw_dir_base;
+}
+
+void lw_dir_lock(void)
+{
+    pthread_mutex_lock(&lw_dir_mutex);
+}
+
+void lw_dir_unlock(void)
+{
+    pthread_mutex_unlock(&lw_dir_mutex);
+}
+
+void lw_dir_after_fork_child(void)
+{
+    pthread_mutex_init(&lw_dir_mutex, NULL);
+    char *base = NULL;
+    /* A rank without a directory yet: the child's is found from the job
+     * when it needs one (lw_claim_locked). */
+    const char *parent = lw_dir ? lw_dir : lw_job_info.active ? NULL : lw_dir_base;
+    if (parent && asprintf(&base, "%s/fork-%ld", parent, (long)getpid()) < 0)
+        base = NULL;
+    lw_dir_base = base;
+    lw_dir = NULL;
+    lw_claim_failed = 0;
+}

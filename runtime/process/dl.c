@@ -1,0 +1,513 @@
+/*
+ * dl.c - lookups and loads made by the program itself (dl_interpose.h).
+ *
+ * A program that dlopen()s a wrapped library and calls through
+ * dlsym(handle, "sym") (plugin hosts, ctypes, dispatchers) would bypass
+ * the wrappers: symbol lookup in a handle's scope never sees a preloaded
+ * object. So a lookup whose answer is the original that a wrapper of this
+ * process forwards to is answered with that wrapper. Every ABI wrapper
+ * library registers its table here (libwrap_abi_preload); a lookup is
+ * answered by the runtime only when its name is in a table and it comes
+ * from neither the runtime nor a wrapper library (they look for
+ * originals). RTLD_NEXT lookups, and RTLD_DEFAULT ones under LD_PRELOAD
+ * (where the global scope already finds the wrapper first), go to libc
+ * unchanged.
+ *
+ * RTLD_DEEPBIND and dlmopen() bind a module's calls inside its own scope
+ * or namespace, where no wrapper is: each such load is checked at the next
+ * call of a dl function (or at the end) and, if calls to a wrapped library
+ * escape there, named in one warning.
+ */
+#include "core/abi/abi.h"
+#include "interpose/dl_interpose.h"
+#include "process/process.h"
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <errno.h>
+#include <gnu/lib-names.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef LIBWRAP_STATIC
+
+/* libc's own functions, found in its dynamic symbol table: dlsym cannot be
+ * asked for them, since dlsym may be this very interposer. */
+static void *lw_real[4];
+
+/* The bootstrap runs inside a sanitizer's start-up, before its
+ * interceptors of the string functions work: its own comparisons. */
+static int lw_streq(const char *a, const char *b)
+{
+    while (*a && *a == *b)
+        a++, b++;
+    return *a == *b;
+}
+
+struct lw_elf {
+    ElfW(Addr) base;
+    const ElfW(Sym) *symtab;
+    const char *strtab;
+    const ElfW(Half) *versym;
+    const uint32_t *gnu_hash;
+    const char *soname;
+};
+
+static void lw_elf_read(struct lw_elf *o, ElfW(Addr) base, const ElfW(Dyn) *dyn)
+{
+    o->base = base;
+    o->symtab = NULL;
+    o->strtab = NULL;
+    o->versym = NULL;
+    o->gnu_hash = NULL;
+    o->soname = NULL;
+    ElfW(Addr) soname = 0;
+    int has_soname = 0;
+    for (; dyn && dyn->d_tag != DT_NULL; dyn++) {
+        /* glibc relocates these in place on most targets; not everywhere. */
+        ElfW(Addr) p = dyn->d_un.d_ptr;
+        if (dyn->d_tag != DT_SONAME && p < base)
+            p += base;
+        switch (dyn->d_tag) {
+        case DT_SYMTAB: o->symtab = (const void *)p; break;
+        case DT_STRTAB: o->strtab = (const void *)p; break;
+        case DT_VERSYM: o->versym = (const void *)p; break;
+        case DT_GNU_HASH: o->gnu_hash = (const void *)p; break;
+        case DT_SONAME: soname = dyn->d_un.d_val; has_soname = 1; break;
+        }
+    }
+    if (has_soname && o->strtab)
+        o->soname = o->strtab + soname;
+}
+
+/* The default version of `name` defined in `o` (GNU hash lookup). */
+static void *lw_elf_sym(const struct lw_elf *o, const char *name)
+{
+    if (!o->symtab || !o->strtab || !o->gnu_hash)
+        return NULL;
+    const uint32_t *ht = o->gnu_hash;
+    uint32_t nbuckets = ht[0], symoffset = ht[1], bloom_size = ht[2];
+    const ElfW(Addr) *bloom = (const void *)&ht[4];
+    const uint32_t *buckets = (const void *)&bloom[bloom_size];
+    const uint32_t *chain = &buckets[nbuckets];
+    uint32_t h = 5381;
+    for (const unsigned char *s = (const void *)name; *s; s++)
+        h = h * 33 + *s;
+    uint32_t i = buckets[h % nbuckets];
+    if (i < symoffset)
+        return NULL;
+    for (;; i++) {
+        uint32_t h2 = chain[i - symoffset];
+        const ElfW(Sym) *s = &o->symtab[i];
+        if ((h | 1) == (h2 | 1) && s->st_shndx != SHN_UNDEF && lw_streq(o->strtab + s->st_name, name) &&
+            !(o->versym && (o->versym[i] & 0x8000)))
+            return (void *)(o->base + s->st_value);
+        if (h2 & 1)
+            return NULL;
+    }
+}
+
+static void lw_dl_find_real(void)
+{
+    static const char *const names[] = {"dlsym", "dlvsym", "dlopen", "dlmopen"};
+    for (struct link_map *l = _r_debug.r_map; l; l = l->l_next) {
+        const char *base = l->l_name;
+        for (const char *c = base; c && *c; c++)
+            if (*c == '/')
+                base = c + 1;
+        if (!base || !lw_streq(base, LIBC_SO))
+            continue;
+        struct lw_elf o;
+        lw_elf_read(&o, l->l_addr, l->l_ld);
+        for (int k = 0; k < 4; k++)
+            __atomic_store_n(&lw_real[k], lw_elf_sym(&o, names[k]), __ATOMIC_RELEASE);
+        return;
+    }
+}
+
+static void *lw_real_fn(int kind)
+{
+    void *p = __atomic_load_n(&lw_real[kind], __ATOMIC_ACQUIRE);
+    if (!p) {
+        lw_dl_find_real();
+        p = __atomic_load_n(&lw_real[kind], __ATOMIC_ACQUIRE);
+    }
+    if (!p)
+        abort(); /* libc without dlsym: nothing can go on */
+    return p;
+}
+
+#define LW_REAL_DLSYM ((void *(*)(void *, const char *))lw_real_fn(LW_DL_SYM))
+#define LW_REAL_DLVSYM ((void *(*)(void *, const char *, const char *))lw_real_fn(LW_DL_VSYM))
+#define LW_REAL_DLOPEN ((void *(*)(const char *, int))lw_real_fn(LW_DL_OPEN))
+
+/* The wrapper tables, pushed once each and never removed. */
+struct lw_dl_table {
+    libwrap_abi_entry *entries;
+    uint32_t n;
+    const void *base; /* the wrapper library's */
+    struct lw_dl_table *next;
+};
+static struct lw_dl_table *lw_tables;
+
+void lw_dl_register(libwrap_abi_entry *entries, uint32_t n)
+{
+    struct lw_dl_table *t = calloc(1, sizeof *t);
+    if (!t)
+        return;
+    Dl_info info;
+    struct link_map *l = NULL;
+    t->entries = entries;
+    t->n = n;
+    /* A wrapper archive linked into the program: the program's lookups are
+     * not a wrapper's. */
+    if (dladdr1(entries, &info, (void **)&l, RTLD_DL_LINKMAP) && l != _r_debug.r_map)
+        t->base = info.dli_fbase;
+    t->next = __atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE);
+    while (!__atomic_compare_exchange_n(&lw_tables, &t->next, t, 0, __ATOMIC_RELEASE, __ATOMIC_ACQUIRE))
+        ;
+}
+
+/* `symbol` (a region's: "foo", "foo@V1", "foo@@V2") is what dlsym(name) or
+ * dlvsym(name, version) finds. */
+static int lw_names(const char *symbol, const char *name, const char *version)
+{
+    size_t n = strlen(name);
+    if (strncmp(symbol, name, n))
+        return 0;
+    const char *at = symbol + n;
+    if (!version)
+        return !*at || (at[0] == '@' && at[1] == '@');
+    if (*at != '@')
+        return 0;
+    at += at[1] == '@' ? 2 : 1;
+    return !strcmp(at, version);
+}
+
+static libwrap_abi_entry *lw_dl_entry(const char *name, const char *version, struct lw_dl_table **in)
+{
+    for (struct lw_dl_table *t = __atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE); t; t = t->next)
+        for (uint32_t i = 0; i < t->n; i++)
+            if (t->entries[i].region.symbol[0] == name[0] &&
+                lw_names(t->entries[i].region.symbol, name, version)) {
+                if (in)
+                    *in = t;
+                return &t->entries[i];
+            }
+    return NULL;
+}
+
+/* The caller is the runtime or a wrapper library: it wants originals. */
+static int lw_dl_from_libwrap(const void *caller)
+{
+    Dl_info info, self;
+    if (!dladdr(caller, &info) || !dladdr((void *)lw_dl_register, &self))
+        return 1;
+    if (info.dli_fbase == self.dli_fbase)
+        return 1;
+    for (struct lw_dl_table *t = __atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE); t; t = t->next)
+        if (t->base == info.dli_fbase)
+            return 1;
+    return 0;
+}
+
+/*
+ * The wrapper that forwards to `p`, the answer libc gave for name (and
+ * version), or `p` itself. A wrapper whose original is not known yet (the
+ * target was loaded after the wrapper, privately) takes `p` when `p` is
+ * the base namespace's definition in the wrapper's target.
+ */
+/* The functions typed wrappers registered (libwrap_typed_register). */
+static struct lw_typed {
+    void **orig;
+    const char *symbol;
+    const void *wrapper;
+    const char *soname;
+} *lw_typed;
+static size_t lw_ntyped, lw_typed_cap;
+static int lw_typed_any; /* read without the lock by the quiet path */
+static pthread_mutex_t lw_typed_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+void libwrap_typed_register(void **orig, const char *symbol, const void *wrapper, const char *soname)
+{
+    pthread_mutex_lock(&lw_typed_mutex);
+    if (lw_ntyped == lw_typed_cap) {
+        size_t cap = lw_typed_cap ? 2 * lw_typed_cap : 256;
+        struct lw_typed *v = realloc(lw_typed, cap * sizeof *v);
+        if (v) {
+            lw_typed = v;
+            lw_typed_cap = cap;
+        }
+    }
+    if (lw_ntyped < lw_typed_cap)
+        lw_typed[lw_ntyped++] = (struct lw_typed){orig, symbol, wrapper, soname};
+    __atomic_store_n(&lw_typed_any, 1, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&lw_typed_mutex);
+}
+
+/* A typed wrapper wraps `name`. */
+static int lw_dl_typed_has(const char *name, const char *version)
+{
+    int found = 0;
+    pthread_mutex_lock(&lw_typed_mutex);
+    for (size_t i = 0; i < lw_ntyped && !found; i++)
+        found = lw_typed[i].symbol[0] == name[0] && lw_names(lw_typed[i].symbol, name, version);
+    pthread_mutex_unlock(&lw_typed_mutex);
+    return found;
+}
+
+/* The typed wrapper of `name` whose original is `p`, or NULL. A wrapper
+ * that has no original yet takes `p` when its library (loaded privately
+ * after the wrapper) gives `p` for the name. */
+static void *lw_dl_typed_wrapper_for(void *p, const char *name, const char *version)
+{
+    const void *w = NULL;
+    pthread_mutex_lock(&lw_typed_mutex);
+    for (size_t i = 0; i < lw_ntyped && !w; i++) {
+        struct lw_typed *t = &lw_typed[i];
+        if (t->symbol[0] != name[0] || !lw_names(t->symbol, name, version))
+            continue;
+        void *orig = __atomic_load_n(t->orig, __ATOMIC_ACQUIRE);
+        if (orig == p) {
+            w = t->wrapper;
+        } else if (!orig && t->soname) {
+            void *h = LW_REAL_DLOPEN(t->soname, RTLD_LAZY | RTLD_NOLOAD);
+            void *q = !h ? NULL : version ? LW_REAL_DLVSYM(h, name, version) : LW_REAL_DLSYM(h, name);
+            if (h)
+                dlclose(h);
+            void *none = NULL;
+            if (q == p && __atomic_compare_exchange_n(t->orig, &none, p, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+                w = t->wrapper;
+        }
+    }
+    pthread_mutex_unlock(&lw_typed_mutex);
+    return (void *)w;
+}
+
+static void *lw_dl_wrapper_for(void *p, const char *name, const char *version)
+{
+    if (!p)
+        return p;
+    void *typed = lw_dl_typed_wrapper_for(p, name, version);
+    if (typed) {
+        lw_log(LW_LOG_RESOLVE, "dlsym(%s): answered with its typed wrapper", name);
+        return typed;
+    }
+    for (struct lw_dl_table *t = __atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE); t; t = t->next)
+        for (uint32_t i = 0; i < t->n; i++) {
+            libwrap_abi_entry *e = &t->entries[i];
+            if (e->region.symbol[0] != name[0] || !lw_names(e->region.symbol, name, version))
+                continue;
+            void *orig = __atomic_load_n(&e->orig, __ATOMIC_ACQUIRE);
+            if (orig == p)
+                return (void *)e->self;
+            if (orig || !e->lib || !e->lib->soname ||
+                __atomic_load_n(&e->state, __ATOMIC_RELAXED) == LW_ABI_STATE_MISSING)
+                continue;
+            void *h = LW_REAL_DLOPEN(e->lib->soname, RTLD_LAZY | RTLD_NOLOAD);
+            void *q = !h ? NULL : version ? LW_REAL_DLVSYM(h, name, version) : LW_REAL_DLSYM(h, name);
+            if (h)
+                dlclose(h);
+            if (q == p) {
+                void *none = NULL;
+                __atomic_compare_exchange_n(&e->orig, &none, p, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+                lw_log(LW_LOG_RESOLVE, "dlsym(%s): answered with its wrapper", name);
+                return (void *)e->self;
+            }
+        }
+    return p;
+}
+
+static void *lw_dl_answer_sym(void *handle, const char *name)
+{
+    int saved = errno;
+    void *p = LW_REAL_DLSYM(handle, name);
+    void *w = lw_dl_wrapper_for(p, name, NULL);
+    errno = saved;
+    return w;
+}
+
+static void *lw_dl_answer_vsym(void *handle, const char *name, const char *version)
+{
+    int saved = errno;
+    void *p = LW_REAL_DLVSYM(handle, name, version);
+    void *w = lw_dl_wrapper_for(p, name, version);
+    errno = saved;
+    return w;
+}
+
+/* Loads to check (RTLD_DEEPBIND, dlmopen), recorded before libc's dlopen
+ * runs and checked at the next call of a dl function or at the end. */
+static pthread_mutex_t lw_pending_mutex = PTHREAD_MUTEX_INITIALIZER;
+static char *lw_pending_deep[16];
+static int lw_pending_ndeep, lw_pending_mopen;
+static int lw_pending_any;
+
+static void lw_dl_check_deepbind(const char *file)
+{
+    void *h = LW_REAL_DLOPEN(file, RTLD_LAZY | RTLD_NOLOAD);
+    if (!h)
+        return;
+    struct link_map *module = NULL;
+    if (dlinfo(h, RTLD_DI_LINKMAP, &module) != 0)
+        module = NULL;
+    for (struct lw_dl_table *t = __atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE); t; t = t->next) {
+        const libwrap_abi_entry *e = NULL;
+        for (uint32_t i = 0; i < t->n && !e; i++)
+            if (!strchr(t->entries[i].region.symbol, '@'))
+                e = &t->entries[i];
+        void *p = e ? LW_REAL_DLSYM(h, e->region.symbol) : NULL;
+        Dl_info info;
+        if (!p || p == e->self || !dladdr(p, &info))
+            continue;
+        /* The target itself: the program's dlsym lookups in it are answered
+         * with the wrappers. */
+        if (module && info.dli_fname && !strcmp(info.dli_fname, module->l_name))
+            continue;
+        libwrap_warn_once(e, "%s was loaded with RTLD_DEEPBIND and binds its calls to %s inside "
+                             "its own scope: they are not measured (load it without "
+                             "RTLD_DEEPBIND, or link it with the link-time wrapper: libwrap "
+                             "--libwrap=linktime:NAME)",
+                          file, e->lib && e->lib->soname ? e->lib->soname : info.dli_fname);
+    }
+    dlclose(h);
+}
+
+/* The other namespaces' objects are listed by the extended r_debug
+ * (glibc 2.35 on; r_version 2): dl_iterate_phdr shows the caller's only. */
+extern const struct r_debug_extended lw_r_debug_extended __asm__("_r_debug");
+
+static void lw_dl_check_namespaces(void)
+{
+    if (lw_r_debug_extended.base.r_version < 2)
+        return;
+    const struct r_debug_extended *ns = lw_r_debug_extended.r_next;
+    for (; ns; ns = ns->r_next)
+        for (const struct link_map *l = ns->base.r_map; l; l = l->l_next) {
+            struct lw_elf o;
+            lw_elf_read(&o, l->l_addr, l->l_ld);
+            if (!o.soname)
+                continue;
+            for (struct lw_dl_table *t = __atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE); t; t = t->next) {
+                const libwrap_abi_library *lib = t->n ? t->entries[0].lib : NULL;
+                if (lib && lib->soname && !strcmp(o.soname, lib->soname))
+                    libwrap_warn_once(t, "%s (%s) was loaded by dlmopen into a namespace of its "
+                                         "own: calls to it there are not measured (libwrap's "
+                                         "wrappers are in the main namespace: load it with "
+                                         "dlopen)",
+                                      lib->soname, l->l_name);
+            }
+        }
+}
+
+void lw_dl_check_pending(void)
+{
+    if (!__atomic_load_n(&lw_pending_any, __ATOMIC_ACQUIRE))
+        return;
+    int guard = LW_LOAD(lw_tls.guard);
+    LW_STORE(lw_tls.guard, 1);
+    pthread_mutex_lock(&lw_pending_mutex);
+    char *deep[16];
+    int ndeep = lw_pending_ndeep, mopen = lw_pending_mopen;
+    memcpy(deep, lw_pending_deep, sizeof deep);
+    lw_pending_ndeep = lw_pending_mopen = 0;
+    __atomic_store_n(&lw_pending_any, 0, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&lw_pending_mutex);
+    for (int i = 0; i < ndeep; i++) {
+        lw_dl_check_deepbind(deep[i]);
+        free(deep[i]);
+    }
+    if (mopen)
+        lw_dl_check_namespaces();
+    LW_STORE(lw_tls.guard, guard);
+}
+
+static void lw_dl_note_load(const char *file, int deepbind)
+{
+    if (!__atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE) || (deepbind && !file))
+        return;
+    int guard = LW_LOAD(lw_tls.guard);
+    LW_STORE(lw_tls.guard, 1);
+    char *copy = deepbind ? strdup(file) : NULL;
+    pthread_mutex_lock(&lw_pending_mutex);
+    if (!deepbind)
+        lw_pending_mopen = 1;
+    else if (copy && lw_pending_ndeep < 16)
+        lw_pending_deep[lw_pending_ndeep++] = copy, copy = NULL;
+    __atomic_store_n(&lw_pending_any, 1, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&lw_pending_mutex);
+    free(copy);
+    LW_STORE(lw_tls.guard, guard);
+}
+
+void *libwrap_dl_route(void *a0, void *a1, void *a2, void *caller, int kind)
+{
+    void *to = lw_real_fn(kind);
+    /* The common cases first, calling nothing: a sanitizer's start-up
+     * looks up its originals here before its runtime works. */
+    int quiet = kind == LW_DL_SYM || kind == LW_DL_VSYM
+                    ? a0 == RTLD_NEXT || (!__atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE) &&
+                                          !__atomic_load_n(&lw_typed_any, __ATOMIC_ACQUIRE))
+                    : !__atomic_load_n(&lw_pending_any, __ATOMIC_ACQUIRE) &&
+                          (kind == LW_DL_OPEN ? !((int)(intptr_t)a1 & RTLD_DEEPBIND)
+                                              : (Lmid_t)(intptr_t)a0 == LM_ID_BASE);
+    if (quiet)
+        return to;
+    int saved = errno;
+    if (!LW_LOAD(lw_tls.guard) && !libwrap_resolving()) {
+        lw_dl_check_pending();
+        switch (kind) {
+        case LW_DL_SYM:
+        case LW_DL_VSYM: {
+            struct lw_dl_table *t = NULL;
+            const char *name = a1, *version = kind == LW_DL_VSYM ? a2 : NULL;
+            libwrap_abi_entry *e;
+            /* Under LD_PRELOAD the global scope finds a runtime wrapper
+             * first; a link-time wrapper (__wrap_SYM) must be given. */
+            if (a0 != RTLD_NEXT && name && (e = lw_dl_entry(name, version, &t)) &&
+                (a0 != RTLD_DEFAULT || !e->lib || !e->lib->next) && !lw_dl_from_libwrap(caller))
+                to = kind == LW_DL_SYM ? (void *)lw_dl_answer_sym : (void *)lw_dl_answer_vsym;
+            /* A typed runtime wrapper: on a handle only (the global scope
+             * finds it first). */
+            else if (a0 != RTLD_NEXT && a0 != RTLD_DEFAULT && name && lw_dl_typed_has(name, version) &&
+                     !lw_dl_from_libwrap(caller))
+                to = kind == LW_DL_SYM ? (void *)lw_dl_answer_sym : (void *)lw_dl_answer_vsym;
+            break;
+        }
+        case LW_DL_OPEN:
+            if ((int)(intptr_t)a1 & RTLD_DEEPBIND)
+                lw_dl_note_load(a0, 1);
+            break;
+        case LW_DL_MOPEN:
+            if ((Lmid_t)(intptr_t)a0 != LM_ID_BASE)
+                lw_dl_note_load(a1, 0);
+            break;
+        }
+    }
+    errno = saved;
+    return to;
+}
+
+#else /* LIBWRAP_STATIC: a static program loads nothing (dl.h) */
+
+void libwrap_typed_register(void **orig, const char *symbol, const void *wrapper, const char *soname)
+{
+    (void)orig;
+    (void)symbol;
+    (void)wrapper;
+    (void)soname;
+}
+
+void lw_dl_register(libwrap_abi_entry *entries, uint32_t n)
+{
+    (void)entries;
+    (void)n;
+}
+
+void lw_dl_check_pending(void)
+{
+}
+
+#endif

@@ -1,0 +1,219 @@
+/*
+ * exec.c - the exec family: results of the old image are written before the
+ * exec, and the new image keeps being measured.
+ *
+ * The interposers themselves are in exec_interpose.c (a copy in the runtime
+ * and in every wrapper library); they call libwrap_exec_prepare here. The
+ * new image gets back LD_PRELOAD and every LIBWRAP_* variable the process
+ * started with (a program may pass a cleaned environment), and
+ * LIBWRAP_EXPERIMENT_DIRECTORY set to the directory just written: the new
+ * image, with the same PID, then claims <dir>.1 (jobs/directory.c) instead of
+ * overwriting it. A rank of a job passes its job directory, where the new
+ * image claims rank-N.1.
+ */
+#include "process/process.h"
+#include "jobs/jobs.h"
+#include "core/measure/measure.h"
+#include "interpose/exec_interpose.h"
+
+#include "core/base/dl.h"
+#include <errno.h>
+#include <gnu/lib-names.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char **lw_keep; /* "NAME=value" of LD_PRELOAD and LIBWRAP_* at start */
+static size_t lw_nkeep;
+
+void lw_exec_init(void)
+{
+    size_t n = 0;
+    for (char **e = environ; e && *e; e++)
+        n++;
+    lw_keep = calloc(n + 1, sizeof *lw_keep);
+    if (!lw_keep)
+        return;
+    for (char **e = environ; e && *e; e++)
+        if (!strncmp(*e, "LIBWRAP_", 8) || !strncmp(*e, "LD_PRELOAD=", 11))
+            if ((lw_keep[lw_nkeep] = strdup(*e)))
+                lw_nkeep++;
+}
+
+#ifdef LIBWRAP_NOP
+void lw_exec_check(void)
+{
+}
+
+char **libwrap_exec_prepare(char *const envp[])
+{
+    return NULL;
+}
+
+char **libwrap_spawn_prepare(char *const envp[])
+{
+    return NULL;
+}
+
+void libwrap_spawn_release(char **env)
+{
+}
+
+void libwrap_exec_failed(char **env, const char *what)
+{
+}
+#else
+static size_t lw_name_len(const char *entry)
+{
+    const char *eq = strchr(entry, '=');
+    return eq ? (size_t)(eq - entry) : strlen(entry);
+}
+
+static int lw_env_has(char *const *env, size_t n, const char *entry)
+{
+    size_t len = lw_name_len(entry);
+    for (size_t i = 0; i < n; i++)
+        if (lw_name_len(env[i]) == len && !strncmp(env[i], entry, len))
+            return 1;
+    return 0;
+}
+
+static char *lw_dir_entry; /* "LIBWRAP_EXPERIMENT_DIRECTORY=..." given to the new image */
+
+/* The environment of a new image into env[] (room for every entry of
+ * `envp`, lw_nkeep more and the NULL): `dir_entry` (or none) first, in
+ * place of the program's own setting, then `envp`, then the variables the
+ * process started with that `envp` lacks. */
+static void lw_env_compose(char **env, const char *dir_entry, char *const envp[])
+{
+    size_t k = 0;
+    if (dir_entry)
+        env[k++] = (char *)dir_entry;
+    for (size_t i = 0; envp && envp[i]; i++)
+        if (!dir_entry || !lw_env_has(env, 1, envp[i]))
+            env[k++] = envp[i];
+    size_t given = k;
+    for (size_t i = 0; i < lw_nkeep; i++)
+        if (!lw_env_has(env, given, lw_keep[i]))
+            env[k++] = lw_keep[i];
+    env[k] = NULL;
+}
+
+/*
+ * Runs at most once per process image: it stops measurement, so the next
+ * call (another copy of the interposers reached through RTLD_NEXT, or a
+ * later exec after a failed one) finds lw_state != 1 and returns NULL.
+ * The returned array shares its entries with `envp` and lw_keep.
+ */
+char **libwrap_exec_prepare(char *const envp[])
+{
+    /* In a vfork() child the memory is the parent's: touch nothing. */
+    if (LW_LOAD(lw_state) != 1 || getpid() != lw_process_pid())
+        return NULL;
+    int saved = errno;
+    lw_finish_for_exec();
+    /* In a job, the job directory: the new image is the same rank and
+     * claims <job dir>/rank-N.1 there. */
+    const char *dir = lw_experiment_dir_for_exec();
+    if (dir && asprintf(&lw_dir_entry, "LIBWRAP_EXPERIMENT_DIRECTORY=%s", dir) < 0)
+        lw_dir_entry = NULL;
+    size_t n = 0;
+    while (envp && envp[n])
+        n++;
+    char **env = malloc((n + lw_nkeep + 2) * sizeof *env);
+    if (!env) {
+        errno = saved;
+        return NULL;
+    }
+    lw_env_compose(env, lw_dir_entry, envp);
+    lw_log(LW_LOG_EXEC, "exec: results written%s%s", dir ? " to " : "", dir ? dir : "");
+    errno = saved;
+    return env;
+}
+
+/*
+ * posix_spawn: the parent goes on measuring, the child is a new process
+ * started with the environment an exec would get. Its directory: a rank's
+ * job directory, or the name this process claims (claimed now if it has
+ * measured, as at a fork), so that the child takes <dir>.1, <dir>.2, ...
+ * beside it. The array and its first entry are owned by the caller until
+ * libwrap_spawn_release.
+ */
+char **libwrap_spawn_prepare(char *const envp[])
+{
+    int saved = errno;
+    char *dir_entry = NULL;
+    if (LW_LOAD(lw_state) == 1 && getpid() == lw_process_pid() && !LW_LOAD(lw_tls.guard)) {
+        LW_STORE(lw_tls.guard, 1);
+        const char *dir = NULL;
+        if (lw_job_info.active)
+            dir = lw_experiment_dir_for_exec();
+        else if ((dir = lw_region_count() > 0 ? lw_experiment_dir() : NULL) == NULL)
+            dir = lw_experiment_dir_base();
+        if (dir && asprintf(&dir_entry, "LIBWRAP_EXPERIMENT_DIRECTORY=%s", dir) < 0)
+            dir_entry = NULL;
+        LW_STORE(lw_tls.guard, 0);
+    }
+    size_t n = 0;
+    while (envp && envp[n])
+        n++;
+    char **block = malloc((n + lw_nkeep + 3) * sizeof *block);
+    if (!block) {
+        free(dir_entry);
+        errno = saved;
+        return NULL;
+    }
+    block[0] = dir_entry;
+    char **env = block + 1;
+    lw_env_compose(env, dir_entry, envp);
+    lw_log(LW_LOG_EXEC, "posix_spawn: the child measures into %s", dir_entry ? dir_entry + 29 : "its own directory");
+    errno = saved;
+    return env;
+}
+
+void libwrap_spawn_release(char **env)
+{
+    if (!env)
+        return;
+    int saved = errno;
+    free(env[-1]);
+    free(env - 1);
+    errno = saved;
+}
+
+void libwrap_exec_failed(char **env, const char *what)
+{
+    if (!env)
+        return;
+    int saved = errno;
+    lw_log(LW_LOG_EXEC, "exec of %s failed: measurement stays stopped", what ? what : "fd");
+    free(env);
+    free(lw_dir_entry);
+    lw_dir_entry = NULL;
+    errno = saved;
+}
+
+/*
+ * The interposers work only if symbol lookup finds one of their copies
+ * before libc's execve: compare the first execve with libc's own.
+ */
+void lw_exec_check(void)
+{
+    if (!lw_dl_available()) {
+        lw_log(LW_LOG_EXEC, "a static program: its exec functions are libc's, not interposed");
+        return;
+    }
+    void *libc = dlopen(LIBC_SO, RTLD_LAZY | RTLD_NOLOAD);
+    void *first = dlsym(RTLD_DEFAULT, "execve");
+    void *real = libc ? dlsym(libc, "execve") : NULL;
+    if (libc)
+        dlclose(libc);
+    if (!first || first == real)
+        lw_log(LW_LOG_EXEC, "libc's exec functions precede libwrap's in symbol lookup: if this "
+                            "program execs, what it measured before is lost (put a wrapper "
+                            "library or liblibwrap_runtime.so before libc: LD_PRELOAD or the "
+                            "link line)");
+    else
+        lw_log(LW_LOG_EXEC, "exec functions interposed");
+}
+#endif

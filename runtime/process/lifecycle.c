@@ -1,0 +1,408 @@
+/*
+ * lifecycle.c - start, end and the ways a process can end or split.
+ *
+ * Start: a constructor, or the first region registration if a wrapped call
+ * comes from another library's constructor first (pthread_once).
+ * End: the ELF destructor of the runtime (after the program's atexit
+ * handlers and C++ static destructors, so their calls are measured), an
+ * explicit libwrap_finalize, exec (exec.c), or a fatal signal. Once ended,
+ * every entry point is a no-op: calls from later destructors record nothing.
+ *
+ * The experiment directory is claimed in jobs/directory.c; this file writes
+ * its config.txt (the hook config_txt).
+ */
+#include "process/process.h"
+#include "core/arguments/arguments.h"
+#include "core/measure/hooks.h"
+#include "core/measure/lane.h"
+#include "core/output/output.h"
+#include "interpose/exec_interpose.h"
+#include "jobs/jobs.h"
+#include "plugins/host/host.h"
+#include "core/abi/abi.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/membarrier.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static pthread_once_t lw_once = PTHREAD_ONCE_INIT;
+static int lw_finishing;
+static int lw_membarrier_ok;
+static __thread int lw_fork_locked __attribute__((tls_model("initial-exec")));
+
+static const int lw_fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT};
+#define LW_NFATAL (sizeof lw_fatal_signals / sizeof *lw_fatal_signals)
+static struct sigaction lw_old_actions[LW_NFATAL];
+
+/* A full barrier on every thread of the process, so that a thread that has
+ * set its guard and not yet seen lw_state == 2 is visible to the finaliser
+ * (the hot path itself has only a compiler barrier). */
+static void lw_barrier_all_threads(void)
+{
+    if (lw_membarrier_ok && syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0)
+        return;
+    struct timespec ts = {0, 1000000};
+    nanosleep(&ts, NULL);
+}
+
+void lw_fork_prepare(void)
+{
+    if (LW_LOAD(lw_state) != 1 || LW_LOAD(lw_tls.guard))
+        return;
+    LW_STORE(lw_tls.guard, 1);
+    /* The child nests its results in ours, so ours must exist first. */
+    if (lw_region_count() > 0)
+        lw_experiment_dir();
+    /* Held across fork(), in the lock order of core/measure/measure.h: lw_finish takes the
+     * same ones, so a fork racing with finalisation cannot deadlock. */
+    lw_region_lock();
+    lw_thread_registry_lock();
+    lw_dir_lock();
+    lw_fork_locked = 1;
+}
+
+int lw_fork_pending(void)
+{
+    return lw_fork_locked;
+}
+
+void lw_fork_parent(void)
+{
+    if (!lw_fork_locked)
+        return;
+    lw_fork_locked = 0;
+    lw_dir_unlock();
+    lw_thread_registry_unlock();
+    lw_region_unlock();
+    LW_STORE(lw_tls.guard, 0);
+}
+
+void lw_fork_child(void)
+{
+    if (!lw_fork_locked)
+        return;
+    lw_fork_locked = 0;
+    lw_region_after_fork_child();
+    lw_dir_after_fork_child();
+    lw_process_set_pid(getpid());
+    lw_job_after_fork_child();
+    /* Last: the plugins' fork callbacks and the child's thread_begin may
+     * ask for the child's own directory. */
+    lw_thread_after_fork_child();
+    LW_STORE(lw_tls.guard, 0);
+}
+
+/* How measurement ends: the process goes on in a new image (exec), it is
+ * done (exit, libwrap_finalize), or it is dying by a signal. */
+enum lw_end { LW_END_EXEC, LW_END_DONE, LW_END_SIGNAL };
+static void lw_finish_as(const char *why, enum lw_end end);
+
+static void lw_fatal_handler(int sig, siginfo_t *si, void *uc)
+{
+    (void)uc;
+    int saved = errno;
+    size_t i = 0;
+    while (i < LW_NFATAL && lw_fatal_signals[i] != sig)
+        i++;
+    /* A fault in a plugin's callback (the runtime's guard is set around
+     * most of them) is named, and the plugin left out; the runtime's own
+     * state is whole at a callback's boundary, so the results are written
+     * as for a crash in the program. */
+    int in_plugin = lw_plugin_fault(sig);
+    /* Writing results is not async-signal-safe (allocation, stdio). If the
+     * signal hit the runtime itself, skip it; if it hit the allocator with
+     * its lock held, the alarm ends the wait: the process dies by SIGALRM
+     * instead of hanging. */
+    if ((in_plugin || !LW_LOAD(lw_tls.guard)) && LW_LOAD(lw_state) == 1) {
+        struct sigaction dfl = {.sa_handler = SIG_DFL};
+        sigaction(SIGALRM, &dfl, NULL);
+        sigset_t set;
+        sigemptyset(&set);
+        sigaddset(&set, SIGALRM);
+        pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+        alarm(10);
+        lw_log(LW_LOG_LIFECYCLE, "signal %d: writing results", sig);
+        lw_finish_as("fatal signal", LW_END_SIGNAL);
+        alarm(0);
+    }
+    if (i < LW_NFATAL)
+        sigaction(sig, &lw_old_actions[i], NULL);
+    /* A fault re-executes the faulting instruction on return and dies by the
+     * default action; a sent signal is sent again. */
+    if (si->si_code <= 0 || sig == SIGABRT || sig == SIGTERM || sig == SIGINT)
+        raise(sig);
+    errno = saved;
+}
+
+static void lw_install_signal_handlers(void)
+{
+    for (size_t i = 0; i < LW_NFATAL; i++) {
+        struct sigaction old;
+        if (sigaction(lw_fatal_signals[i], NULL, &old) < 0)
+            continue;
+        /* Only where the program keeps the default: its own handlers and
+         * ignored signals are left alone. */
+        if ((old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL)
+            continue;
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = lw_fatal_handler;
+        sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+        sigemptyset(&sa.sa_mask);
+        if (sigaction(lw_fatal_signals[i], &sa, NULL) == 0)
+            lw_old_actions[i] = old;
+    }
+}
+
+static void lw_start(void)
+{
+    int saved = errno;
+    LW_STORE(lw_tls.guard, 1);
+    lw_process_set_pid(getpid());
+    /* The job first: the settings' own warnings then name the rank. */
+    lw_job_init();
+    lw_config_load();
+    lw_job_log();
+    /* A launcher or daemon (job.c) forwards every call unmeasured, as after
+     * the end: no directory, nothing written, its children (the ranks)
+     * start their own measurement from the environment it passes on. */
+    if (lw_job_info.launcher_program && !lw_cfg.measure_launcher) {
+        lw_log(LW_LOG_JOB, "%s is a launcher (%s): not measured (LIBWRAP_MEASURE_LAUNCHER=true measures it)",
+               lw_program_name(), lw_job_info.launcher_program);
+        LW_STORE(lw_state, 2);
+        LW_STORE(lw_tls.guard, 0);
+        errno = saved;
+        return;
+    }
+    lw_timer_init(lw_cfg.timer);
+    lw_thread_init_process();
+    /* The argument rules, then the filter (before any region registers). */
+    lw_args_init();
+    lw_region_init();
+    lw_exec_init();
+    lw_dir_init();
+    /* Metric sources and listeners, the trace writer among them. */
+    lw_plugins_load();
+    lw_membarrier_ok = syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+    pthread_atfork(lw_fork_prepare, lw_fork_parent, lw_fork_child);
+    lw_install_signal_handlers();
+    if (lw_cfg.verbose & LW_LOG_EXEC)
+        lw_exec_check();
+    lw_log(LW_LOG_LIFECYCLE, "started in %s (pid %ld)", lw_program_name(), (long)getpid());
+    LW_STORE(lw_state, 1);
+    /* With the plugins loaded: the paths the run takes are known. */
+#if defined(__x86_64__)
+    lw_compensate_calibrate((int (*)(int))(void *)lw_abi_calib_stub);
+#else
+    lw_compensate_calibrate(NULL);
+#endif
+    LW_STORE(lw_tls.guard, 0);
+    errno = saved;
+}
+
+/* From the interposer of __libc_start_main (interpose/exec_interpose.c). */
+void libwrap_main_begins(void)
+{
+    static int once;
+    if (!__atomic_exchange_n(&once, 1, __ATOMIC_SEQ_CST))
+        atexit(lw_exit_began);
+}
+
+static void lw_start_once(void)
+{
+    pthread_once(&lw_once, lw_start);
+}
+
+/* config.txt of a claimed directory (jobs/directory.c, and job.c for the
+ * job's): the settings, the compensation's and the plugins' lines. */
+static int lw_config_txt(FILE *out, const char *dir)
+{
+    lw_config_write(out, dir);
+    lw_compensate_config_write(out);
+    lw_plugins_config_write(out);
+    return lw_config_write_rest(out);
+}
+
+/* What the core and jobs/ tell the layers above (core/measure/hooks.h). */
+LW_HOOKS(lw_process_hooks) = {
+    .start = lw_start_once,
+    .thread_begin = lw_plugins_thread_begin,
+    .thread_end = lw_plugins_thread_end,
+    .fork_child = lw_plugins_fork_child,
+    .region = lw_plugins_region,
+    .samples_json = lw_samples_json,
+    .samples_txt = lw_samples_txt,
+    .config_txt = lw_config_txt,
+    .abi_tables = lw_dl_register,
+    .job_complete = lw_plugins_job_complete,
+    .throttled_callee = lw_throttle_callee,
+};
+
+static int lw_tree_has_visits(const lw_node *n)
+{
+    for (const lw_node *c = n->first_child; c; c = c->next_sibling)
+        if (c->visits || lw_tree_has_visits(c))
+            return 1;
+    return 0;
+}
+
+/* Waits (bounded) until thread `t` is outside the runtime. */
+static int lw_wait_not_busy(const lw_thread *t)
+{
+    for (int i = 0; i < 2000; i++) {
+        int guard = __atomic_load_n(t->guard, __ATOMIC_ACQUIRE);
+        if (!guard || guard == LW_GUARD_ABANDONED)
+            return 1;
+        if (i < 100) {
+            sched_yield();
+        } else {
+            struct timespec ts = {0, 50000};
+            nanosleep(&ts, NULL);
+        }
+    }
+    return 0;
+}
+
+static void lw_finish_as(const char *why, enum lw_end end)
+{
+    if (LW_LOAD(lw_state) != 1 || __atomic_exchange_n(&lw_finishing, 1, __ATOMIC_SEQ_CST))
+        return;
+    int saved = errno;
+    /* Loads not checked yet are named before the results (dl.c). */
+    if (end != LW_END_SIGNAL)
+        lw_dl_check_pending();
+    int guard = LW_LOAD(lw_tls.guard);
+    LW_STORE(lw_tls.guard, 1);
+    LW_STORE(lw_state, 2);
+    lw_log(LW_LOG_LIFECYCLE, "finishing (%s)", why);
+
+    /* The lock order (core/measure/measure.h), as lw_fork_prepare. */
+    lw_region_lock();
+    lw_thread_registry_lock();
+    int others = 0;
+    for (lw_thread *t = lw_thread_first(); t; t = t->next) {
+        others |= t != lw_tls.self && t->alive;
+        /* The fast paths' check that measurement runs (core/measure/measure.h). A
+         * thread that has ended has no TLS left to write to. */
+        if (t->alive) {
+            LW_STORE(*t->fastp, NULL);
+            LW_STORE(*t->hotp, &lw_thread_none);
+            LW_STORE(*t->hot_evp, &lw_thread_none);
+        }
+    }
+    if (others)
+        lw_barrier_all_threads();
+    /* Every other thread has stopped recording (or stays busy): the end
+     * tick is taken after their last event, so that every thread's record
+     * ends at this one tick, with the calls still open closed there, and
+     * no event of any thread comes after it. */
+    for (lw_thread *t = lw_thread_first(); t; t = t->next)
+        t->busy_at_end = t->alive && t != lw_tls.self && !lw_wait_not_busy(t);
+    uint64_t end_ticks = lw_ticks();
+    int measured = 0;
+    for (lw_thread *t = lw_thread_first(); t; t = t->next) {
+        if (t->busy_at_end) {
+            lw_log(LW_LOG_LIFECYCLE, "thread %u stays busy: its open calls are not closed", t->tid);
+            continue;
+        }
+        if (t->alive)
+            lw_thread_close_frames(t, end_ticks);
+        measured |= lw_tree_has_visits(t->tree.root);
+    }
+    lw_timer_calibrate();
+
+    /* A rank of an MPI job where any rank measured writes its part even
+     * without calls of its own (mpi.c): the job's end can then be counted. */
+    int write = measured || (lw_job_info.must_write && end != LW_END_EXEC);
+    /* The profile went into the job's at MPI_Finalize (mpi.c): a rank
+     * writes a part only for its trace. Calls after MPI_Finalize are not
+     * in the job's profile (docs/mpi.md); the log counts them. */
+    int reduced = lw_job_info.reduced && !lw_job_info.forked;
+    if (reduced) {
+        uint64_t now = lw_rtree_visits_now();
+        if (now > lw_job_info.reduced_visits)
+            lw_log(LW_LOG_JOB, "%llu calls after MPI_Finalize are not in the job's profile "
+                   "(LIBWRAP_JOB_PARTS=true keeps them in the rank's part)",
+                   (unsigned long long)(now - lw_job_info.reduced_visits));
+        if (!lw_cfg.tracing)
+            write = 0;
+    }
+    const char *dir = NULL;
+    if (write)
+        dir = lw_experiment_dir();
+    struct timespec t0, t1, t2;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    /* Samples taken from now on are dropped: the profile and the
+     * listeners see the same ones. */
+    lw_samples_freeze();
+    if (measured)
+        lw_args_warn_unmatched();
+    lw_lane_report();
+    lw_signal_report();
+    if (dir && write && lw_cfg.profiling && !reduced)
+        lw_profile_write(dir);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    /* The threads' plugin handles end under the registry lock; the
+     * listeners (the trace) and the metric sources finish after it is
+     * given back: a plugin that joins a thread of its own there must not
+     * wait for a thread that waits for our locks. */
+    lw_plugins_end_threads();
+    lw_thread_registry_unlock();
+    lw_region_unlock();
+    lw_plugins_finish(end_ticks);
+    if (!dir)
+        dir = lw_experiment_dir_claimed();
+    clock_gettime(CLOCK_MONOTONIC, &t2);
+    if (dir)
+        lw_log(LW_LOG_LIFECYCLE, "results written to %s (profile %.1f ms, plugins %.1f ms)", dir,
+               (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6,
+               (double)(t2.tv_sec - t1.tv_sec) * 1e3 + (double)(t2.tv_nsec - t1.tv_nsec) / 1e6);
+    else if (reduced)
+        lw_log(LW_LOG_LIFECYCLE, "the profile is in the job's: nothing else written");
+    else if (!write)
+        lw_log(LW_LOG_LIFECYCLE, "no call was measured: nothing written");
+    /* Counted once the part is complete; the last rank merges the traces. */
+    if (dir && end != LW_END_EXEC)
+        lw_job_finished(end == LW_END_SIGNAL);
+    LW_STORE(lw_tls.guard, guard);
+    errno = saved;
+}
+
+void lw_finish(const char *why)
+{
+    lw_finish_as(why, LW_END_DONE);
+}
+
+void lw_finish_for_exec(void)
+{
+    lw_finish_as("exec", LW_END_EXEC);
+}
+
+#ifndef LIBWRAP_NOP
+__attribute__((constructor)) static void lw_constructor(void)
+{
+    lw_ensure_started();
+}
+
+__attribute__((destructor)) static void lw_destructor(void)
+{
+    lw_finish("process exit");
+}
+
+void libwrap_finalize(void)
+{
+    lw_finish("libwrap_finalize");
+}
+#else
+void libwrap_finalize(void)
+{
+}
+#endif
