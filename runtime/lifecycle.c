@@ -93,17 +93,23 @@ static char *lw_default_dir(void)
     return lw_absolute(name);
 }
 
+/* The directory itself first, its parents only when missing: every rank of
+ * a large job creates its part in directories that exist, one metadata
+ * operation each. */
 int lw_mkdir_p(char *path)
 {
-    for (char *p = path + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = 0;
-        int r = mkdir(path, 0777);
-        *p = '/';
-        if (r < 0 && errno != EEXIST)
-            return -1;
-    }
+    if (mkdir(path, 0777) == 0 || errno == EEXIST)
+        return 0;
+    if (errno != ENOENT)
+        return -1;
+    char *slash = strrchr(path, '/');
+    if (!slash || slash == path)
+        return -1;
+    *slash = 0;
+    int r = lw_mkdir_p(path);
+    *slash = '/';
+    if (r < 0)
+        return -1;
     return mkdir(path, 0777) < 0 && errno != EEXIST ? -1 : 0;
 }
 
@@ -157,14 +163,16 @@ static const char *lw_claim_locked(void)
 {
     if (lw_dir || lw_claim_failed)
         return lw_dir;
-    /* A rank claims <job dir>/rank-N; its fork child, when the rank had no
-     * directory yet at the fork, <job dir>/rank-N/fork-PID. */
+    /* A rank claims its part of the job directory, <job dir>/rank-N; its
+     * fork child, when the rank had no directory yet at the fork,
+     * <job dir>/rank-N/fork-PID. */
     if (lw_job_info.active && (!lw_job_info.forked || !lw_dir_base)) {
         const char *job = lw_job_claim_dir(lw_explicit_dir);
-        char *base = NULL;
-        int n = !job ? -1
-                : lw_job_info.forked ? asprintf(&base, "%s/rank-%ld/fork-%ld", job, lw_job_info.rank, (long)getpid())
-                                     : asprintf(&base, "%s/rank-%ld", job, lw_job_info.rank);
+        char *part = job ? lw_job_part_base(job) : NULL, *base = NULL;
+        int n = !part ? -1
+                : lw_job_info.forked ? asprintf(&base, "%s/fork-%ld", part, (long)getpid())
+                                     : asprintf(&base, "%s", part);
+        free(part);
         if (n >= 0) {
             lw_dir = lw_claim(base);
             free(base);
@@ -518,6 +526,13 @@ static void lw_finish_as(const char *why, enum lw_end end)
         if (!lw_cfg.tracing)
             write = 0;
     }
+    /* LIBWRAP_JOB_PARTS=false in a job that did not reduce over MPI (no
+     * MPI, or no MPI_Finalize): the profile goes into the job's records
+     * file below, and a part is written only for the trace. */
+    int records = measured && lw_job_info.active && !lw_job_info.forked && !reduced &&
+                  lw_cfg.profiling && !lw_cfg.job_parts && !lw_cfg.arguments && end != LW_END_EXEC;
+    if (records && !lw_cfg.tracing)
+        write = 0;
     const char *dir = NULL;
     if (write)
         dir = lw_experiment_dir();
@@ -530,7 +545,7 @@ static void lw_finish_as(const char *why, enum lw_end end)
         lw_args_warn_unmatched();
     lw_lane_report();
     lw_signal_report();
-    if (dir && write && lw_cfg.profiling && !reduced)
+    if (dir && write && lw_cfg.profiling && !reduced && !records)
         lw_profile_write(dir);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     /* The threads' plugin handles end under the registry lock; the
@@ -541,6 +556,17 @@ static void lw_finish_as(const char *why, enum lw_end end)
     lw_thread_registry_unlock();
     lw_region_unlock();
     lw_plugins_finish(end_ticks);
+    if (records && lw_job_add_records() < 0) {
+        /* The part, then, as without the setting. */
+        records = 0;
+        dir = lw_experiment_dir();
+        lw_region_lock();
+        lw_thread_registry_lock();
+        if (dir)
+            lw_profile_write(dir);
+        lw_thread_registry_unlock();
+        lw_region_unlock();
+    }
     if (!dir)
         dir = lw_experiment_dir_claimed();
     clock_gettime(CLOCK_MONOTONIC, &t2);
@@ -548,12 +574,12 @@ static void lw_finish_as(const char *why, enum lw_end end)
         lw_log(LW_LOG_LIFECYCLE, "results written to %s (profile %.1f ms, plugins %.1f ms)", dir,
                (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6,
                (double)(t2.tv_sec - t1.tv_sec) * 1e3 + (double)(t2.tv_nsec - t1.tv_nsec) / 1e6);
-    else if (reduced)
+    else if (reduced || records)
         lw_log(LW_LOG_LIFECYCLE, "the profile is in the job's: nothing else written");
     else if (!write)
         lw_log(LW_LOG_LIFECYCLE, "no call was measured: nothing written");
     /* Counted once the part is complete; the last rank merges the traces. */
-    if (dir && end != LW_END_EXEC)
+    if ((dir || records) && end != LW_END_EXEC)
         lw_job_finished(end == LW_END_SIGNAL);
     LW_STORE(lw_tls.guard, guard);
     errno = saved;
