@@ -656,10 +656,12 @@ PY
     [ "$(report_total "$d")" = $((N * steps)) ] || fail "groups: not the job's total visits"
     libwrap-report --format=tsv --rank 7 "$d" > r7.tsv || fail "groups: --rank 7"
     [ "$(awk -F'\t' '$1 == "mlib_step" { print $5 }' r7.tsv)" = $steps ] || fail "groups: --rank 7: not rank 7's visits"
-    PYTHONPATH=$(libwrap-info python-path) /usr/bin/python3 - "$d" $N <<'PY' || fail "groups: the Python package"
+    PYTHONPATH=$(libwrap-info python-path) /usr/bin/python3 - "$d" $N $steps <<'PY' || fail "groups: the Python package"
 import sys, libwrap
 e = libwrap.read(sys.argv[1])
-assert e.is_job and sorted(e.processes["rank"]) == list(range(int(sys.argv[2]))), e.processes
+assert e.is_job and not e.reduced and sorted(e.processes["rank"]) == list(range(int(sys.argv[2]))), e.processes
+s = e.rank_statistics.set_index("symbol").loc["mlib_step"]
+assert s["ranks"] == int(sys.argv[2]) and s["visits_min"] == s["visits_max"] == int(sys.argv[3]), s
 PY
     echo "ok: 8 ranks in 3 groups: parts, counts, one merged trace, the report and Python"
     # LIBWRAP_JOB_PARTS=false without MPI: the job's one profile, reduced
@@ -701,6 +703,20 @@ PY
         [ "$(report_total "$d")" = $((n * steps)) ] || fail "reduced $n: not the job's total visits"
         libwrap-report "$d" | head -1 | grep -q "Slurm job 5252.$n: $n ranks, reduced at exit" ||
             fail "reduced $n: the report's heading: $(libwrap-report "$d" | head -1)"
+        PYTHONPATH=$(libwrap-info python-path) /usr/bin/python3 - "$d" $n $steps <<'PY' || fail "reduced $n: the Python package"
+import sys, libwrap
+e = libwrap.read(sys.argv[1])
+n, steps = int(sys.argv[2]), int(sys.argv[3])
+assert e.is_job and e.reduced and e.job["size"] == n and e.ranks == list(range(n)), e
+assert e.functions.set_index("symbol").loc["mlib_step", "visits"] == n * steps
+s = e.rank_statistics.set_index("symbol").loc["mlib_step"]
+assert s["ranks"] == n and s["visits_min"] == s["visits_max"] == steps, s
+try:
+    e.imbalance("mlib_step")
+    raise SystemExit("imbalance() on a reduced profile did not refuse")
+except ValueError as x:
+    assert "LIBWRAP_JOB_PARTS=true" in str(x)
+PY
     done
     [ "$(ls red8/*/ranks/000 | tr '\n' ' ')" = "finished.txt profiles.lwrt " ] || fail "reduced 8: ranks/000 holds $(ls red8/*/ranks/000)"
     echo "ok: LIBWRAP_JOB_PARTS=false without MPI: one profile of the job, reduced through files"
