@@ -137,6 +137,8 @@ void lw_config_load(void)
      * profile.json names its rank); false: one profile for the job. */
     lw_cfg.job_parts = true;
     lw_get_bool("LIBWRAP_JOB_PARTS", &lw_cfg.job_parts);
+    lw_cfg.trace_merge = true;
+    lw_get_bool("LIBWRAP_TRACE_MERGE", &lw_cfg.trace_merge);
     lw_get_bool("LIBWRAP_COMPENSATE", &lw_cfg.compensate);
 
     if ((v = getenv("LIBWRAP_THROTTLE")) && *v) {
@@ -218,6 +220,7 @@ int lw_config_write(FILE *out, const char *experiment_dir)
     fprintf(out, "LIBWRAP_MPI_COLLECTIVES=%s\n", lw_cfg.mpi_collectives ? "true" : "false");
     fprintf(out, "LIBWRAP_MEASURE_LAUNCHER=%s\n", lw_cfg.measure_launcher ? "true" : "false");
     fprintf(out, "LIBWRAP_JOB_PARTS=%s\n", lw_cfg.job_parts ? "true" : "false");
+    fprintf(out, "LIBWRAP_TRACE_MERGE=%s\n", lw_cfg.trace_merge ? "true" : "false");
     fprintf(out, "LIBWRAP_ARGUMENTS=%s\n", lw_or_none(lw_cfg.arguments));
     return ferror(out) ? -1 : 0;
 }
@@ -235,6 +238,8 @@ const char *lw_config_setting(const char *name)
         return lw_cfg.profiling ? "true" : "false";
     if (!strcmp(name, "LIBWRAP_ENABLE_TRACING"))
         return lw_cfg.tracing ? "true" : "false";
+    if (!strcmp(name, "LIBWRAP_TRACE_MERGE"))
+        return lw_cfg.trace_merge ? "true" : "false";
     if (!strcmp(name, "LIBWRAP_TIMER"))
         return lw_timer_name();
     if (!strcmp(name, "LIBWRAP_COMPENSATE"))

@@ -90,6 +90,7 @@ struct lw_config {
     bool mpi_collectives;        /* take part in MPI at MPI_Init/MPI_Finalize (docs/mpi.md) */
     bool measure_launcher;       /* LIBWRAP_MEASURE_LAUNCHER: measure mpirun, orted, srun, ... */
     bool job_parts;              /* LIBWRAP_JOB_PARTS: every rank writes its own profile */
+    bool trace_merge;            /* LIBWRAP_TRACE_MERGE: the job's last rank merges the trace */
     enum lw_timer_kind timer; /* requested; lw_timer_name() says what is used */
     size_t total_memory;
     unsigned verbose;            /* set of lw_log_domain */

@@ -1428,6 +1428,11 @@ static void lw_otf2_job_complete(const char *dir)
     char err[512] = "";
     size_t parts = 0;
     struct timespec t0, t1;
+    const char *merge = lw_host->setting("LIBWRAP_TRACE_MERGE");
+    if (merge && strcmp(merge, "false") == 0) {
+        lw_host->verbose(&lw_plugin, "LIBWRAP_TRACE_MERGE=false: libwrap-report --merge %s merges the trace", dir);
+        return;
+    }
     clock_gettime(CLOCK_MONOTONIC, &t0);
     if (lw_trace_merge_job(dir, &parts, err, sizeof err) < 0) {
         lw_message("cannot merge the job's trace in %s: %s; libwrap-report --merge %s merges it "

@@ -664,6 +664,26 @@ s = e.rank_statistics.set_index("symbol").loc["mlib_step"]
 assert s["ranks"] == int(sys.argv[2]) and s["visits_min"] == s["visits_max"] == int(sys.argv[3]), s
 PY
     echo "ok: 8 ranks in 3 groups: parts, counts, one merged trace, the report and Python"
+    # LIBWRAP_TRACE_MERGE=false: the job is complete, its trace is merged
+    # afterwards by libwrap-report --merge.
+    rm -rf nomerge && mkdir nomerge
+    for r in 0 1 2 3; do
+        (cd nomerge && env SLURM_JOB_ID=5353 SLURM_STEP_ID=0 SLURM_PROCID=$r SLURM_STEP_NUM_TASKS=4 \
+            LIBWRAP_JOB_GROUP_SIZE=$G LIBWRAP_TRACE_MERGE=false LD_PRELOAD=$PRELOAD LIBWRAP_ENABLE_TRACING=true \
+            "$S/plain" $CALLS > /dev/null 2> "../nomerge.$r.err") &
+    done
+    wait || fail "no merge: a rank failed"
+    cat nomerge.[0-3].err > nomerge.err
+    [ ! -s nomerge.err ] || fail "no merge: stderr: $(head -3 nomerge.err)"
+    d=$(only_dir nomerge)
+    grep -qx "LIBWRAP_TRACE_MERGE=false" "$d/config.txt" || fail "no merge: config.txt lacks the setting"
+    [ "$(wc -l < "$d/finished.txt")" = 2 ] || fail "no merge: the job is not complete: $(cat "$d/finished.txt")"
+    [ ! -e "$d/traces.otf2" ] || fail "no merge: the last rank merged with LIBWRAP_TRACE_MERGE=false"
+    libwrap-report --merge "$d" > merge.out || fail "no merge: libwrap-report --merge failed"
+    grep -q "merged the traces of 4 processes" merge.out || fail "no merge: --merge: $(cat merge.out)"
+    "$OTF2_PRINT" -G "$d/traces.otf2" > defs.txt || fail "no merge: --merge wrote no readable archive"
+    [ "$(grep -c '^LOCATION ' defs.txt)" = 8 ] || fail "no merge: expected 8 locations after --merge"
+    echo "ok: LIBWRAP_TRACE_MERGE=false: merged by libwrap-report --merge"
     # LIBWRAP_JOB_PARTS=false without MPI: the job's one profile, reduced
     # through files as the ranks exit (each group's records, then one
     # record per group); no part at all without tracing. Also for a job
