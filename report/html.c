@@ -242,7 +242,7 @@ int lwr_html(const char *out_path, const lwr_profile *p, const char *trace_ancho
         fputs(" job ", out);
         lwr_xml_escape(out, p->job);
         if (p->reduced)
-            fprintf(out, ": %zu ranks, reduced at MPI_Finalize, timer ", p->nranks);
+            fprintf(out, ": %zu ranks, reduced at %s, timer ", p->nranks, p->reduced_at);
         else
             fprintf(out, ": %zu ranks, %zu processes, timer ", p->nranks, p->nparts);
     } else {

@@ -2,7 +2,8 @@
  * job.c - a job of many processes as one profile, and its trace.
  *
  * A job directory holds a part per process (rank-N, rank-N.K for the
- * images of a rank that exec'd; docs/mpi.md), each with the profile.json
+ * images of a rank that exec'd; in a job of more ranks than a group,
+ * ranks/G/rank-N; docs/mpi.md), each with the profile.json
  * of a lone process. The job's profile is their sum: functions matched by
  * symbol with visits and times added, metrics by their mode (summed, or the
  * maximum of an absolute one), min and max over all calls,
@@ -57,29 +58,55 @@ static int cmp_part(const void *a, const void *b)
     return (x->image > y->image) - (x->image < y->image);
 }
 
-/* The parts of `dir` that have a profile.json (or, with `any`, a config.txt). */
-static part_name *list_parts(const char *dir, size_t *n, int any)
+/* The parts in `dir`/`sub` ("" or "ranks/G/") that have a profile.json
+ * (or, with `any`, a config.txt), appended to v; each named by its path
+ * relative to `dir`. */
+static part_name *list_parts_in(const char *dir, const char *sub, part_name *v, size_t *n, int any)
 {
-    DIR *d = opendir(dir);
-    part_name *v = NULL;
-    *n = 0;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, sub);
+    DIR *d = opendir(path);
     if (!d)
-        return NULL;
+        return v;
     struct dirent *e;
     while ((e = readdir(d))) {
         int64_t rank, image;
         if (!parse_part(e->d_name, &rank, &image))
             continue;
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s/%s", dir, e->d_name,
+        snprintf(path, sizeof path, "%s/%s%s/%s", dir, sub, e->d_name,
                  any ? "config.txt" : LWP_FILE);
         if (access(path, F_OK) != 0)
             continue;
         v = lwr_xrealloc(v, (*n + 1) * sizeof *v);
-        v[*n] = (part_name){lwr_xstrdup(e->d_name), rank, image};
+        snprintf(path, sizeof path, "%s%s", sub, e->d_name);
+        v[*n] = (part_name){lwr_xstrdup(path), rank, image};
         (*n)++;
     }
     closedir(d);
+    return v;
+}
+
+/* The parts of the job in `dir`: rank-N[.K]/, and in a job of more ranks
+ * than a group, ranks/G/rank-N[.K]/ (docs/mpi.md). */
+static part_name *list_parts(const char *dir, size_t *n, int any)
+{
+    part_name *v = NULL;
+    *n = 0;
+    v = list_parts_in(dir, "", v, n, any);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/ranks", dir);
+    DIR *d = opendir(path);
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            if (e->d_name[0] < '0' || e->d_name[0] > '9')
+                continue;
+            char sub[300];
+            snprintf(sub, sizeof sub, "ranks/%s/", e->d_name);
+            v = list_parts_in(dir, sub, v, n, any);
+        }
+        closedir(d);
+    }
     if (*n)
         qsort(v, *n, sizeof *v, cmp_part);
     return v;
@@ -457,14 +484,18 @@ typedef struct {
 
 static void find_forks(fork_list *fl, const char *dir, int depth)
 {
-    DIR *d = depth < 64 ? opendir(dir) : NULL;
+    DIR *d = depth < 64 ? opendir(dir) : NULL; /* depth -1: DIR/ranks */
     if (!d)
         return;
     struct dirent *e;
     while ((e = readdir(d))) {
         int64_t rank, image;
         int is_fork = strncmp(e->d_name, "fork-", 5) == 0 && e->d_name[5] >= '0' && e->d_name[5] <= '9';
-        if (!is_fork && !(depth == 0 && parse_part(e->d_name, &rank, &image)))
+        /* A job's groups of parts: ranks/G/ holds parts as the job's
+         * directory does. */
+        int groups = depth == 0 && strcmp(e->d_name, "ranks") == 0;
+        int group = depth == -1 && e->d_name[0] >= '0' && e->d_name[0] <= '9';
+        if (!is_fork && !groups && !group && !(depth == 0 && parse_part(e->d_name, &rank, &image)))
             continue;
         char *sub = NULL;
         if (asprintf(&sub, "%s/%s", dir, e->d_name) < 0) {
@@ -490,7 +521,7 @@ static void find_forks(fork_list *fl, const char *dir, int depth)
             fl->visits[fl->n++] = v;
         }
         free(prof);
-        find_forks(fl, sub, depth + 1);
+        find_forks(fl, sub, groups ? -1 : group ? 0 : depth + 1);
         free(sub);
     }
     closedir(d);

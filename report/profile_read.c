@@ -260,6 +260,10 @@ static int read_reduced(const ctx *c, json_object *root)
         return 0;
     p->reduced = 1;
     p->is_job = 1;
+    snprintf(p->reduced_at, sizeof p->reduced_at, "%s",
+             json_object_object_get_ex(red, "at", &v) && json_object_is_type(v, json_type_string)
+                 ? json_object_get_string(v)
+                 : "MPI_Finalize");
     p->rank = -1;
     int64_t n = json_object_object_get_ex(red, LWP_KEY(ranks_reduced), &v) ? json_object_get_int64(v) : p->size;
     p->nranks = n > 0 ? (size_t)n : 0;

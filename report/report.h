@@ -144,6 +144,7 @@ typedef struct lwr_profile {
      * (profile.json with "reduced"): no parts, one call tree for all ranks
      * and threads, per-rank statistics from the runtime. */
     int reduced;
+    char reduced_at[32]; /* "MPI_Finalize", or "exit" (through files) */
 } lwr_profile;
 
 int lwr_profile_load(lwr_profile *p, const char *path);

@@ -342,10 +342,10 @@ int lwr_print_table(FILE *out, const lwr_profile *p, const lwr_table_opts *o)
         char of[32] = "";
         if (p->size > (int64_t)p->nranks)
             snprintf(of, sizeof of, " of %lld", (long long)p->size);
-        fprintf(out, "libwrap profile: %s (%s job %s: %zu%s ranks, reduced at MPI_Finalize, timer %s), "
+        fprintf(out, "libwrap profile: %s (%s job %s: %zu%s ranks, reduced at %s, timer %s), "
                      "%zu functions\n\n",
                 *p->program ? p->program : "?", *p->launcher ? p->launcher : "MPI", p->job, p->nranks, of,
-                *p->timer ? p->timer : "?", p->nfuncs);
+                p->reduced_at, *p->timer ? p->timer : "?", p->nfuncs);
     } else if (p->is_job) {
         /* Ranks that measured nothing in a job without MPI wrote no part. */
         char of[32] = "";

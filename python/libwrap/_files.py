@@ -1,7 +1,8 @@
 """Finding the processes of an experiment directory and reading their files.
 
 An experiment is a lone process's directory (profile.json at its top) or a
-job's (rank-N/ and rank-N.K/ parts, no profile.json of its own); every
+job's (rank-N/ and rank-N.K/ parts, in a large job under ranks/G/, no
+profile.json of its own); every
 process may have fork-PID/ children, nested again (docs/runtime.md,
 docs/mpi.md).
 """
@@ -101,10 +102,16 @@ def find(path):
         _forks(root, ".", ".", None, 0, procs)
         return root, False, procs
     parts = []
-    for name in os.listdir(root):
-        m = _RANK_DIR.match(name)
-        if m and os.path.isdir(os.path.join(root, name)):
-            parts.append((int(m.group(1)), int(m.group(2) or 0), name))
+    # rank-N[.K]/, and in a job of more ranks than a group, ranks/G/rank-N[.K]/.
+    dirs = [""]
+    groups = os.path.join(root, "ranks")
+    if os.path.isdir(groups):
+        dirs += ["ranks/" + g + "/" for g in os.listdir(groups) if g[:1].isdigit()]
+    for sub in dirs:
+        for name in os.listdir(os.path.join(root, sub) if sub else root):
+            m = _RANK_DIR.match(name)
+            if m and os.path.isdir(os.path.join(root, sub + name)):
+                parts.append((int(m.group(1)), int(m.group(2) or 0), sub + name))
     for rank, image, name in sorted(parts):
         if os.path.isfile(os.path.join(root, name, "profile.json")):
             procs.append({"process": name, "parent": None, "rank": rank, "image": image, "fork": False})

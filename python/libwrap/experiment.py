@@ -59,7 +59,11 @@ class Experiment:
     """A process's or a job's results. Attributes:
 
     path      the experiment directory
-    is_job    True for a job's directory (rank-N parts)
+    is_job    True for a job's directory (rank-N parts, or its one reduced
+              profile)
+    reduced   True for a job's profile reduced over its ranks
+              (LIBWRAP_JOB_PARTS=false, docs/mpi.md): sums and per-rank
+              statistics, no rank's own figures
     config    the directory's config.txt as a dict
     job       {"id", "launcher", "size", "key"} for a job, else None
     processes DataFrame, one row per process (rank parts and fork children)
@@ -79,6 +83,12 @@ class Experiment:
             if e["rank"] is None:
                 e["rank"] = int(prof.get("rank", 0))
             self._profiles.append((e, prof))
+        # A job's one profile, reduced over its ranks: the job's, not a
+        # process's (its "rank" says nothing).
+        self.reduced = not self.is_job and isinstance(self._profiles[0][1].get("reduced"), dict)
+        if self.reduced:
+            self.is_job = True
+            self._profiles[0][0]["rank"] = -1
         self.job = None
         if self.is_job:
             first = self._profiles[0][1]
@@ -95,7 +105,10 @@ class Experiment:
 
     @property
     def ranks(self):
-        """The ranks that wrote a part, in order."""
+        """The ranks that wrote a part, in order (of a reduced profile: the
+        job's ranks)."""
+        if self.reduced:
+            return list(range(self.job["size"]))
         return sorted({e["rank"] for e, _ in self._profiles})
 
     def _where(self, e, prof):
@@ -347,6 +360,10 @@ class Experiment:
         summed; a rank that did not call it counts 0), and ratio: metric
         over its mean across ranks (1.0 is perfect balance; the largest
         ratio is the imbalance). function is a symbol or a name."""
+        if self.reduced:
+            raise ValueError("%s: a reduced profile holds the job's sums and per-rank min / mean / max "
+                             "(rank_statistics), not every rank's figures: run with "
+                             "LIBWRAP_JOB_PARTS=true for those" % self.path)
         f = self.functions
         sel = f[(f["symbol"] == function) | (f["name"] == function)]
         if sel.empty:
@@ -362,6 +379,40 @@ class Experiment:
         table["ratio"] = table[metric] / mean if mean else float("nan")
         table.index.name = "rank"
         return table
+
+    @_cached
+    def rank_statistics(self):
+        """Per function, how its visits and times spread over the job's
+        ranks: symbol, name, ranks (how many called it), and for visits,
+        exclusive_ns and inclusive_ns the min, min_rank, mean, max and
+        max_rank over the ranks (a rank that did not call it counts 0; on
+        a tie the lowest rank). A reduced profile holds these; for parts
+        they are computed from every rank's own figures."""
+        rows = []
+        kinds = ("visits", "exclusive_ns", "inclusive_ns")
+        if self.reduced:
+            for f in self._profiles[0][1].get("functions") or []:
+                st = f.get("ranks") or {}
+                row = {"symbol": f.get("symbol"), "name": f.get("name"), "ranks": st.get("called")}
+                for k in kinds:
+                    for s in ("min", "min_rank", "mean", "max", "max_rank"):
+                        row[k + "_" + s] = (st.get(k) or {}).get(s)
+                rows.append(row)
+        else:
+            f = self.functions
+            ranks = range(self.job["size"]) if self.is_job and self.job["size"] > 0 else self.ranks
+            for sym, sel in f.groupby("symbol", sort=True):
+                t = sel.groupby("rank")[list(kinds)].sum()
+                t = t.reindex(sorted(set(ranks) | set(t.index)), fill_value=0)
+                row = {"symbol": sym, "name": sel["name"].iloc[0], "ranks": int((t["visits"] > 0).sum())}
+                for k in kinds:
+                    row[k + "_min"], row[k + "_min_rank"] = t[k].min(), int(t[k].idxmin())
+                    row[k + "_mean"] = t[k].mean()
+                    row[k + "_max"], row[k + "_max_rank"] = t[k].max(), int(t[k].idxmax())
+                rows.append(row)
+        cols = ["symbol", "name", "ranks"] + [k + "_" + s for k in kinds
+                                              for s in ("min", "min_rank", "mean", "max", "max_rank")]
+        return pd.DataFrame(rows, columns=cols)
 
     def top(self, n=10, metric="exclusive_ns"):
         """The n functions with the most metric, summed over the experiment."""

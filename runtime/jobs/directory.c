@@ -128,14 +128,16 @@ static const char *lw_claim_locked(void)
 {
     if (lw_dir || lw_claim_failed)
         return lw_dir;
-    /* A rank claims <job dir>/rank-N; its fork child, when the rank had no
-     * directory yet at the fork, <job dir>/rank-N/fork-PID. */
+    /* A rank claims its part of the job directory, <job dir>/rank-N; its
+     * fork child, when the rank had no directory yet at the fork,
+     * <job dir>/rank-N/fork-PID. */
     if (lw_job_info.active && (!lw_job_info.forked || !lw_dir_base)) {
         const char *job = lw_job_claim_dir(lw_explicit_dir);
-        char *base = NULL;
-        int n = !job ? -1
-                : lw_job_info.forked ? asprintf(&base, "%s/rank-%ld/fork-%ld", job, lw_job_info.rank, (long)getpid())
-                                     : asprintf(&base, "%s/rank-%ld", job, lw_job_info.rank);
+        char *part = job ? lw_job_part_base(job) : NULL, *base = NULL;
+        int n = !part ? -1
+                : lw_job_info.forked ? asprintf(&base, "%s/fork-%ld", part, (long)getpid())
+                                     : asprintf(&base, "%s", part);
+        free(part);
         if (n >= 0) {
             lw_dir = lw_dir_claim(base);
             free(base);

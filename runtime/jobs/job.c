@@ -25,6 +25,15 @@
  * ran several measured programs) merges again. A rank that died, or
  * measured nothing in a job that did not use MPI, leaves the count short:
  * libwrap-report merges then.
+ *
+ * Large jobs: a job of more ranks than a group (LIBWRAP_JOB_GROUP_SIZE,
+ * default 1000) keeps the parts of ranks G*size .. (G+1)*size-1 in
+ * <dir>/ranks/G/ (G in three digits or more), so that no directory holds
+ * more than a group's parts, and counts in two steps: each rank appends
+ * to its group's ranks/G/finished.txt, the rank that completes its group
+ * appends one record for the group to <dir>/finished.txt, and the one
+ * that completes the groups is the last. No file takes more than a
+ * group's appends.
  */
 #include "jobs/jobs.h"
 #include "core/measure/hooks.h"
@@ -39,8 +48,10 @@
 #include <unistd.h>
 
 
-/* One finished.txt record: "rank %10ld pid %10ld\n". */
+/* One finished.txt record: "rank %10ld pid %10ld\n", or for a group of
+ * ranks "group %9ld pid %10ld\n". */
 #define LW_FINISHED_RECORD 31
+#define LW_JOB_GROUP_DEFAULT 1000
 
 /* A non-negative decimal number, or -1. */
 static long lw_env_long(const char *name)
@@ -58,6 +69,22 @@ static char *lw_env_dup(const char *name)
 {
     const char *v = getenv(name);
     return v && *v ? strdup(v) : NULL;
+}
+
+/* The ranks of a group: LIBWRAP_JOB_GROUP_SIZE, read once. */
+static long lw_job_group(void)
+{
+    static long group;
+    if (!group) {
+        long g = lw_env_long("LIBWRAP_JOB_GROUP_SIZE");
+        group = g > 0 ? g : LW_JOB_GROUP_DEFAULT;
+    }
+    return group;
+}
+
+static int lw_job_grouped(void)
+{
+    return lw_job_info.size > lw_job_group();
 }
 
 /* A file's first line, without the newline; NULL if unreadable. */
@@ -403,6 +430,8 @@ static int lw_claim_or_join(const char *dir)
     lw_hook->config_txt(f, dir);
     fprintf(f, "JOB_LAUNCHER=%s\nJOB_ID=%s\nJOB_SIZE=%ld\nJOB_KEY=%s\n", j->launcher, j->id,
             j->size, j->key);
+    if (lw_job_grouped())
+        fprintf(f, "JOB_GROUP_SIZE=%ld\n", lw_job_group());
     if (lw_out_write_fd(&o, open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) != 0) {
         int err = errno;
         unlink(tmp);
@@ -462,6 +491,53 @@ const char *lw_job_claim_dir(const char *explicit_dir)
                 base, base);
     free(base);
     return j->dir;
+}
+
+char *lw_job_part_base(const char *job)
+{
+    const lw_job *j = &lw_job_info;
+    char *base = NULL;
+    int n = lw_job_grouped()
+                ? asprintf(&base, "%s/ranks/%03ld/rank-%ld", job, j->rank / lw_job_group(), j->rank)
+                : asprintf(&base, "%s/rank-%ld", job, j->rank);
+    return n < 0 ? NULL : base;
+}
+
+/* The records file of the job (`g` < 0) or of its group `g`. */
+static char *lw_job_records_path(long g)
+{
+    char *path = NULL;
+    int n = g < 0 ? asprintf(&path, "%s/profiles.lwrt", lw_job_info.dir)
+                  : asprintf(&path, "%s/ranks/%03ld/profiles.lwrt", lw_job_info.dir, g);
+    return n < 0 ? NULL : path;
+}
+
+int lw_job_add_records(void)
+{
+    lw_job *j = &lw_job_info;
+    if (!lw_job_directory())
+        return -1;
+    uint64_t visits;
+    lw_rtree *t = lw_rtree_local(j->rank, &visits);
+    char *path = lw_job_records_path(lw_job_grouped() ? j->rank / lw_job_group() : -1);
+    int rc = -1;
+    if (t && path) {
+        if (lw_job_grouped()) {
+            /* The group's directory, as a part in it would make it. */
+            char *slash = strrchr(path, '/');
+            *slash = 0;
+            lw_mkdir_p(path);
+            *slash = '/';
+        }
+        rc = lw_job_records_add(path, t, j->rank, j->rank + 1);
+    }
+    if (rc == 0) {
+        j->records = 1;
+        lw_log(LW_LOG_JOB, "the profile (%llu calls) went into %s", (unsigned long long)visits, path);
+    }
+    lw_rtree_free(t);
+    free(path);
+    return rc;
 }
 
 void lw_job_after_fork_child(void)
@@ -542,42 +618,84 @@ void lw_job_clock_points(uint64_t tick0, uint64_t tick_end)
 
 /* ---- the end of the job ------------------------------------------------- */
 
+/* Appends `rec` (LW_FINISHED_RECORD bytes) to `path` with one write:
+ * the file offset after it is our place in the order of finishing (atomic
+ * on local and parallel file systems; on NFS two processes may land on one
+ * place, and then nobody counts to the end and the report merges). The
+ * count, or -1 with a warning. */
+static long lw_finished_append(const char *path, const char *rec)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        lw_warn("cannot write %s: %s; the job's trace is merged by libwrap-report later", path,
+                strerror(errno));
+        return -1;
+    }
+    off_t end = -1;
+    if (strlen(rec) == LW_FINISHED_RECORD && write(fd, rec, LW_FINISHED_RECORD) == LW_FINISHED_RECORD)
+        end = lseek(fd, 0, SEEK_CUR);
+    close(fd);
+    return end > 0 ? (long)(end / LW_FINISHED_RECORD) : -1;
+}
+
 void lw_job_finished(int in_signal)
 {
     lw_job *j = &lw_job_info;
     if (!j->active || j->forked || !j->dir)
         return;
-    char *path = NULL;
+    char *path = NULL, rec[64];
+    long count, total = j->size;
+    snprintf(rec, sizeof rec, "rank %10ld pid %10ld\n", j->rank % 10000000000L,
+             (long)getpid() % 10000000000L);
+    if (lw_job_grouped()) {
+        /* The group's count first; the rank that completes it counts the
+         * group in the job's. */
+        long g = j->rank / lw_job_group(), first = g * lw_job_group();
+        long members = j->size - first < lw_job_group() ? j->size - first : lw_job_group();
+        if (asprintf(&path, "%s/ranks/%03ld/finished.txt", j->dir, g) < 0)
+            return;
+        count = lw_finished_append(path, rec);
+        free(path);
+        path = NULL;
+        lw_log(LW_LOG_JOB, "finished: %ld of %ld ranks of group %ld", count, members, g);
+        if (count < members)
+            return;
+        /* The group's profiles, one record for the job's reduction. */
+        if (j->records && !in_signal) {
+            char *gpath = lw_job_records_path(g), *jpath = lw_job_records_path(-1);
+            lw_rtree *t = gpath && jpath ? lw_job_records_reduce(gpath, first, first + members) : NULL;
+            if (t)
+                lw_job_records_add(jpath, t, first, first + members);
+            lw_rtree_free(t);
+            free(gpath);
+            free(jpath);
+        }
+        snprintf(rec, sizeof rec, "group %9ld pid %10ld\n", g % 1000000000L,
+                 (long)getpid() % 10000000000L);
+        total = (j->size + lw_job_group() - 1) / lw_job_group();
+    }
     if (asprintf(&path, "%s/finished.txt", j->dir) < 0)
         return;
-    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
-    if (fd < 0) {
-        lw_warn("cannot write %s: %s; the job's trace is merged by libwrap-report later", path,
-                strerror(errno));
-        free(path);
-        return;
-    }
-    char rec[64];
-    int len = snprintf(rec, sizeof rec, "rank %10ld pid %10ld\n", j->rank % 10000000000L,
-                       (long)getpid() % 10000000000L);
-    /* One write with O_APPEND: the file offset after it is our place in the
-     * order of finishing ranks (atomic on local and parallel file systems;
-     * on NFS two ranks may land on one place, and then no rank counts to
-     * the size and the report merges). */
-    off_t end = -1;
-    if (len == LW_FINISHED_RECORD && write(fd, rec, LW_FINISHED_RECORD) == LW_FINISHED_RECORD)
-        end = lseek(fd, 0, SEEK_CUR);
-    close(fd);
+    count = lw_finished_append(path, rec);
     free(path);
-    long count = end > 0 ? (long)(end / LW_FINISHED_RECORD) : -1;
-    lw_log(LW_LOG_JOB, "finished: %ld of %ld ranks", count, j->size);
+    lw_log(LW_LOG_JOB, lw_job_grouped() ? "finished: %ld of %ld groups" : "finished: %ld of %ld ranks",
+           count, total);
     /* Beyond the size: a rank ran several programs one after the other,
      * and this one finished after the merge: merge again. */
-    if (j->size < 0 || count < j->size)
+    if (total < 0 || count < total)
         return;
     if (in_signal) {
         lw_log(LW_LOG_JOB, "last rank, ending by a signal: libwrap-report merges the trace");
         return;
+    }
+    /* The job's profile out of the ranks' (or groups') records. */
+    if (j->records) {
+        char *jpath = lw_job_records_path(-1);
+        lw_rtree *t = jpath ? lw_job_records_reduce(jpath, 0, j->size) : NULL;
+        if (t && lw_rtree_write(t, j->dir, j->size) == 0)
+            lw_log(LW_LOG_JOB, "the job's profile of %ld ranks written to %s/profile.json", j->size, j->dir);
+        lw_rtree_free(t);
+        free(jpath);
     }
     /* The listeners finish the job's results: the otf2 listener merges the
      * ranks' traces into one archive. */

@@ -31,12 +31,18 @@ void lw_job_log(void);
 void lw_job_from_mpi(long rank, long size, const char *id0, const char *key0);
 /* Claims or joins the job directory; lock 3 held. Returns it or NULL. */
 const char *lw_job_claim_dir(const char *explicit_dir);
+/* This rank's part in the job directory `job` (malloc'ed): job/rank-N, or
+ * in a job of more ranks than a group, job/ranks/G/rank-N. */
+char *lw_job_part_base(const char *job);
 /* Creates `base` (or base.N) and claims it by creating config.txt in it. */
 char *lw_dir_claim(const char *base);
 /* A rank is done and its part is written into `part_dir`: counts it in
  * <job dir>/finished.txt; the last rank merges the job's trace.
  * `in_signal`: ending by a fatal signal, merging is left to the report. */
 void lw_job_finished(int in_signal);
+/* The rank's profile into the job's records file (job_reduce.c) instead
+ * of a part: 0, or -1 (then it writes its part). */
+int lw_job_add_records(void);
 /* In a fork child. */
 void lw_job_after_fork_child(void);
 /* Adds the clock's (ticks, ns) points of [tick0, tick_end] for the trace. */
@@ -94,6 +100,26 @@ uint64_t lw_rtree_visits_now(void);
 /* profile.json and profile.txt of the job of `size` ranks into `dir`. */
 int lw_rtree_write(lw_rtree *t, const char *dir, long size);
 void lw_rtree_free(lw_rtree *t);
+/* A tree of no rank yet, to merge the ranks from `first` on into. */
+lw_rtree *lw_rtree_empty(long first);
+/* lw_rtree_merge of a range that may come after a gap (counted missing):
+ * 0 merged, 1 left out (it holds ranks merged already), -1 unreadable. */
+int lw_rtree_merge_at(lw_rtree *t, const char *buf, size_t len);
+/* The ranks from the tree's end to `end` count as missing. */
+void lw_rtree_end_at(lw_rtree *t, int64_t end);
+
+/*
+ * The job's profile through files (job_reduce.c), for a job that did not
+ * reduce over MPI with LIBWRAP_JOB_PARTS=false: each rank appends its
+ * packed tree to a records file with one write, and the process that
+ * completes a group or the job reduces that file, record by record in
+ * rank order (job.c).
+ */
+/* Appends `t`, of the ranks [first, end), to the records file `path`. */
+int lw_job_records_add(const char *path, const lw_rtree *t, long first, long end);
+/* The records of `path` reduced into one tree of the ranks [first, end),
+ * ranks without a record counted as missing; NULL without memory. */
+lw_rtree *lw_job_records_reduce(const char *path, long first, long end);
 
 #pragma GCC visibility pop
 

@@ -175,6 +175,13 @@ void lw_rtree_free(lw_rtree *t)
     free(t);
 }
 
+/* Where the job's profile was reduced: over MPI at MPI_Finalize, or
+ * through files as the ranks exited (job_reduce.c). */
+static const char *lw_reduced_at(void)
+{
+    return lw_job_info.records ? "exit" : "MPI_Finalize";
+}
+
 static lw_rtree *lw_rtree_new(void)
 {
     lw_rtree *t = calloc(1, sizeof *t);
@@ -190,6 +197,14 @@ static lw_rtree *lw_rtree_new(void)
         h = lw_fnv((lw_metric_absolute & (1u << i)) ? "/a" : "/s", h);
     }
     t->metric_names = h;
+    return t;
+}
+
+lw_rtree *lw_rtree_empty(long first)
+{
+    lw_rtree *t = lw_rtree_new();
+    if (t)
+        t->first_rank = t->end_rank = first;
     return t;
 }
 
@@ -577,6 +592,27 @@ void lw_rtree_lost(lw_rtree *t, int64_t first, int64_t end)
     t->end_rank = end;
 }
 
+int lw_rtree_merge_at(lw_rtree *t, const char *buf, size_t len)
+{
+    /* The range, as lw_rtree_pack writes it after the magic, the number
+     * of metrics, their names' hash and the flag. */
+    int64_t range[2];
+    if (len < 24 + sizeof range)
+        return -1;
+    memcpy(range, buf + 24, sizeof range);
+    if (range[0] < t->end_rank)
+        return 1;
+    if (range[0] > t->end_rank)
+        lw_rtree_lost(t, t->end_rank, range[0]);
+    return lw_rtree_merge(t, buf, len) < 0 ? -1 : 0;
+}
+
+void lw_rtree_end_at(lw_rtree *t, int64_t end)
+{
+    if (t->end_rank < end)
+        lw_rtree_lost(t, t->end_rank, end);
+}
+
 /* ---- the job's profile.json and profile.txt ------------------------------ */
 
 /* A per-rank value over the job: a rank without the node counts 0. */
@@ -682,7 +718,7 @@ static int lw_write_json(const lw_rtree *t, lw_rnode **funcs, size_t nf, const l
     lw_json_object(j, LWP_KEY(reduced));
     lw_json_int(j, LWP_KEY(ranks), size);
     lw_json_int(j, LWP_KEY(ranks_reduced), t->end_rank - t->first_rank - t->lost);
-    lw_json_string(j, LWP_KEY(at), "MPI_Finalize");
+    lw_json_string(j, LWP_KEY(at), lw_reduced_at());
     lw_json_bool(j, LWP_KEY(metrics_differ), t->metrics_differ);
     lw_json_end(j);
     lw_json_metric_defs(j, t->metrics_differ ? 0 : t->nmetrics);
@@ -718,8 +754,8 @@ static int lw_write_txt(lw_rnode **funcs, size_t nf, const char *path, long size
     FILE *f = lw_out_open(&o);
     if (!f)
         return -1;
-    fprintf(f, "libwrap profile of %s: %s job %s, %ld ranks, reduced at MPI_Finalize, timer %s\n\n",
-            lw_program_name(), job->launcher, job->id, size, lw_timer_name());
+    fprintf(f, "libwrap profile of %s: %s job %s, %ld ranks, reduced at %s, timer %s\n\n",
+            lw_program_name(), job->launcher, job->id, size, lw_reduced_at(), lw_timer_name());
     fprintf(f, "%14s %14s %14s %9s %24s %14s %24s  %s\n", "visits", "incl_us", "excl_us", "ranks",
             "excl_us/rank min @rank", "mean", "max @rank", "function");
     for (size_t i = 0; i < nf; i++) {

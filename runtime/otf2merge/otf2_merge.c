@@ -400,14 +400,15 @@ static int mg_part_cmp(const void *a, const void *b)
     return (x->image > y->image) - (x->image < y->image);
 }
 
-/* The parts of `dir` that hold a trace. */
-static int mg_list_parts(mg_ctx *c, const char *dir, mg_part **out, size_t *n)
+/* The parts in `pdir` (the job's directory, or a group ranks/G of it)
+ * that hold a trace, appended to *out. */
+static int mg_list_parts_in(mg_ctx *c, const char *pdir_base, mg_part **out, size_t *n)
 {
-    DIR *d = opendir(dir);
+    DIR *d = opendir(pdir_base);
     if (!d)
-        return mg_fail(c, "cannot read the directory %s: %s", dir, strerror(errno));
-    mg_part *parts = NULL;
-    size_t np = 0;
+        return mg_fail(c, "cannot read the directory %s: %s", pdir_base, strerror(errno));
+    mg_part *parts = *out;
+    size_t np = *n;
     struct dirent *e;
     int rc = 0;
     while ((e = readdir(d))) {
@@ -415,7 +416,7 @@ static int mg_list_parts(mg_ctx *c, const char *dir, mg_part **out, size_t *n)
         if (!mg_part_name(e->d_name, &rank, &image))
             continue;
         char *pdir = NULL, *anchor = NULL;
-        if (asprintf(&pdir, "%s/%s", dir, e->d_name) < 0 ||
+        if (asprintf(&pdir, "%s/%s", pdir_base, e->d_name) < 0 ||
             asprintf(&anchor, "%s/traces.otf2", pdir) < 0) {
             free(pdir);
             rc = mg_fail(c, "out of memory");
@@ -441,10 +442,36 @@ static int mg_list_parts(mg_ctx *c, const char *dir, mg_part **out, size_t *n)
         np++;
     }
     closedir(d);
-    if (np)
-        qsort(parts, np, sizeof *parts, mg_part_cmp);
     *out = parts;
     *n = np;
+    return rc;
+}
+
+/* The parts of the job in `dir` that hold a trace: rank-N[.K]/, and in a
+ * job of more ranks than a group, ranks/G/rank-N[.K]/ (docs/mpi.md). */
+static int mg_list_parts(mg_ctx *c, const char *dir, mg_part **out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    int rc = mg_list_parts_in(c, dir, out, n);
+    char *groups = NULL;
+    DIR *d = rc == 0 && asprintf(&groups, "%s/ranks", dir) >= 0 ? opendir(groups) : NULL;
+    struct dirent *e;
+    while (d && rc == 0 && (e = readdir(d))) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9')
+            continue;
+        char *g = NULL;
+        if (asprintf(&g, "%s/%s", groups, e->d_name) < 0)
+            rc = mg_fail(c, "out of memory");
+        else
+            rc = mg_list_parts_in(c, g, out, n);
+        free(g);
+    }
+    if (d)
+        closedir(d);
+    free(groups);
+    if (*n)
+        qsort(*out, *n, sizeof **out, mg_part_cmp);
     return rc;
 }
 

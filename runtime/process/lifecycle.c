@@ -335,6 +335,13 @@ static void lw_finish_as(const char *why, enum lw_end end)
         if (!lw_cfg.tracing)
             write = 0;
     }
+    /* LIBWRAP_JOB_PARTS=false in a job that did not reduce over MPI (no
+     * MPI, or no MPI_Finalize): the profile goes into the job's records
+     * file below, and a part is written only for the trace. */
+    int records = measured && lw_job_info.active && !lw_job_info.forked && !reduced &&
+                  lw_cfg.profiling && !lw_cfg.job_parts && !lw_cfg.arguments && end != LW_END_EXEC;
+    if (records && !lw_cfg.tracing)
+        write = 0;
     const char *dir = NULL;
     if (write)
         dir = lw_experiment_dir();
@@ -347,7 +354,7 @@ static void lw_finish_as(const char *why, enum lw_end end)
         lw_args_warn_unmatched();
     lw_lane_report();
     lw_signal_report();
-    if (dir && write && lw_cfg.profiling && !reduced)
+    if (dir && write && lw_cfg.profiling && !reduced && !records)
         lw_profile_write(dir);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     /* The threads' plugin handles end under the registry lock; the
@@ -358,6 +365,17 @@ static void lw_finish_as(const char *why, enum lw_end end)
     lw_thread_registry_unlock();
     lw_region_unlock();
     lw_plugins_finish(end_ticks);
+    if (records && lw_job_add_records() < 0) {
+        /* The part, then, as without the setting. */
+        records = 0;
+        dir = lw_experiment_dir();
+        lw_region_lock();
+        lw_thread_registry_lock();
+        if (dir)
+            lw_profile_write(dir);
+        lw_thread_registry_unlock();
+        lw_region_unlock();
+    }
     if (!dir)
         dir = lw_experiment_dir_claimed();
     clock_gettime(CLOCK_MONOTONIC, &t2);
@@ -365,12 +383,12 @@ static void lw_finish_as(const char *why, enum lw_end end)
         lw_log(LW_LOG_LIFECYCLE, "results written to %s (profile %.1f ms, plugins %.1f ms)", dir,
                (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6,
                (double)(t2.tv_sec - t1.tv_sec) * 1e3 + (double)(t2.tv_nsec - t1.tv_nsec) / 1e6);
-    else if (reduced)
+    else if (reduced || records)
         lw_log(LW_LOG_LIFECYCLE, "the profile is in the job's: nothing else written");
     else if (!write)
         lw_log(LW_LOG_LIFECYCLE, "no call was measured: nothing written");
     /* Counted once the part is complete; the last rank merges the traces. */
-    if (dir && end != LW_END_EXEC)
+    if ((dir || records) && end != LW_END_EXEC)
         lw_job_finished(end == LW_END_SIGNAL);
     LW_STORE(lw_tls.guard, guard);
     errno = saved;

@@ -366,6 +366,9 @@ SH
     ;;
 plain)
     # A program without MPI: the rank comes from mpirun's environment only.
+    # Its parts (LIBWRAP_JOB_PARTS=false reduces such a job through files:
+    # the groups scenario).
+    MPIRUN+=(-x LIBWRAP_JOB_PARTS=true)
     job ref -- "${MPIRUN[@]}" -np $NP "$S/plain" $CALLS
     job trace -- "${MPIRUN[@]}" -np $NP -x LD_PRELOAD="$PRELOAD" -x LIBWRAP_ENABLE_TRACING=true "$S/plain" $CALLS
     same trace ref
@@ -608,6 +611,135 @@ PY
     rm -rf batch && mkdir batch
     (cd batch && SLURM_JOB_ID=4242 SLURM_PROCID=0 SLURM_NTASKS=4 LD_PRELOAD=$PRELOAD "$S/plain" $CALLS > /dev/null)
     [[ $(only_dir batch) =~ ^batch/libwrap-[0-9]{8}_[0-9]{6}_[0-9]+$ ]] || fail "a batch script is a lone process"
+    ;;
+groups)
+    # A job of more ranks than a group (LIBWRAP_JOB_GROUP_SIZE, 1000 by
+    # default; 3 here): 8 ranks started as srun starts them, without MPI.
+    # Parts in ranks/000 (0-2), ranks/001 (3-5), ranks/002 (6-7); each
+    # group counts its ranks in its own finished.txt, the job's counts the
+    # 3 groups; the last rank merges one trace of all 8 ranks; the report,
+    # --rank and the Python package read the job as one.
+    G=3 N=8
+    "$S/plain" $CALLS > lone.out
+    rm -rf grp && mkdir grp
+    for r in $(seq 0 $((N - 1))); do
+        (cd grp && env SLURM_JOB_ID=5151 SLURM_STEP_ID=0 SLURM_PROCID=$r SLURM_STEP_NUM_TASKS=$N \
+            LIBWRAP_JOB_GROUP_SIZE=$G LD_PRELOAD=$PRELOAD LIBWRAP_ENABLE_TRACING=true "$S/plain" $CALLS \
+            > "../grp.$r.out" 2> "../grp.$r.err") &
+    done
+    wait || fail "groups: a rank failed"
+    for r in $(seq 0 $((N - 1))); do
+        cmp -s lone.out grp.$r.out || fail "groups: rank $r's output differs"
+        [ ! -s grp.$r.err ] || fail "groups: rank $r's stderr: $(head -3 grp.$r.err)"
+    done
+    d=$(only_dir grp)
+    grep -qx "JOB_GROUP_SIZE=$G" "$d/config.txt" || fail "groups: config.txt lacks JOB_GROUP_SIZE=$G"
+    [ -z "$(ls -d "$d"/rank-* 2> /dev/null)" ] || fail "groups: parts at the top of the job directory"
+    [ "$(ls "$d/ranks" | tr '\n' ' ')" = "000 001 002 " ] || fail "groups: ranks/ holds $(ls "$d/ranks")"
+    for r in $(seq 0 $((N - 1))); do
+        g=$(printf %03d $((r / G)))
+        python3 - "$d/ranks/$g/rank-$r/profile.json" $r $N <<'PY' || fail "groups: rank $r's part"
+import json, sys
+p = json.load(open(sys.argv[1]))
+assert p["rank"] == int(sys.argv[2]) and p["size"] == int(sys.argv[3]) and p["launcher"] == "Slurm", p
+PY
+    done
+    for g in 000 001 002; do
+        want=$([ $g = 002 ] && echo 2 || echo 3)
+        [ "$(grep -c '^rank ' "$d/ranks/$g/finished.txt")" = "$want" ] || fail "groups: ranks/$g/finished.txt: $(cat "$d/ranks/$g/finished.txt")"
+    done
+    [ "$(grep -c '^group ' "$d/finished.txt")" = 3 ] && [ "$(wc -l < "$d/finished.txt")" = 3 ] ||
+        fail "groups: the job's finished.txt should count the 3 groups: $(cat "$d/finished.txt")"
+    "$OTF2_PRINT" -G "$d/traces.otf2" > defs.txt || fail "groups: the last rank did not merge"
+    [ "$(grep -c '^LOCATION_GROUP ' defs.txt)" = $N ] || fail "groups: expected $N location groups"
+    [ "$(grep -c '^LOCATION ' defs.txt)" = $((2 * N)) ] || fail "groups: expected $((2 * N)) locations"
+    [ "$(report_total "$d")" = $((N * steps)) ] || fail "groups: not the job's total visits"
+    libwrap-report --format=tsv --rank 7 "$d" > r7.tsv || fail "groups: --rank 7"
+    [ "$(awk -F'\t' '$1 == "mlib_step" { print $5 }' r7.tsv)" = $steps ] || fail "groups: --rank 7: not rank 7's visits"
+    PYTHONPATH=$(libwrap-info python-path) /usr/bin/python3 - "$d" $N $steps <<'PY' || fail "groups: the Python package"
+import sys, libwrap
+e = libwrap.read(sys.argv[1])
+assert e.is_job and not e.reduced and sorted(e.processes["rank"]) == list(range(int(sys.argv[2]))), e.processes
+s = e.rank_statistics.set_index("symbol").loc["mlib_step"]
+assert s["ranks"] == int(sys.argv[2]) and s["visits_min"] == s["visits_max"] == int(sys.argv[3]), s
+PY
+    echo "ok: 8 ranks in 3 groups: parts, counts, one merged trace, the report and Python"
+    # LIBWRAP_TRACE_MERGE=false: the job is complete, its trace is merged
+    # afterwards by libwrap-report --merge.
+    rm -rf nomerge && mkdir nomerge
+    for r in 0 1 2 3; do
+        (cd nomerge && env SLURM_JOB_ID=5353 SLURM_STEP_ID=0 SLURM_PROCID=$r SLURM_STEP_NUM_TASKS=4 \
+            LIBWRAP_JOB_GROUP_SIZE=$G LIBWRAP_TRACE_MERGE=false LD_PRELOAD=$PRELOAD LIBWRAP_ENABLE_TRACING=true \
+            "$S/plain" $CALLS > /dev/null 2> "../nomerge.$r.err") &
+    done
+    wait || fail "no merge: a rank failed"
+    cat nomerge.[0-3].err > nomerge.err
+    [ ! -s nomerge.err ] || fail "no merge: stderr: $(head -3 nomerge.err)"
+    d=$(only_dir nomerge)
+    grep -qx "LIBWRAP_TRACE_MERGE=false" "$d/config.txt" || fail "no merge: config.txt lacks the setting"
+    [ "$(wc -l < "$d/finished.txt")" = 2 ] || fail "no merge: the job is not complete: $(cat "$d/finished.txt")"
+    [ ! -e "$d/traces.otf2" ] || fail "no merge: the last rank merged with LIBWRAP_TRACE_MERGE=false"
+    libwrap-report --merge "$d" > merge.out || fail "no merge: libwrap-report --merge failed"
+    grep -q "merged the traces of 4 processes" merge.out || fail "no merge: --merge: $(cat merge.out)"
+    "$OTF2_PRINT" -G "$d/traces.otf2" > defs.txt || fail "no merge: --merge wrote no readable archive"
+    [ "$(grep -c '^LOCATION ' defs.txt)" = 8 ] || fail "no merge: expected 8 locations after --merge"
+    echo "ok: LIBWRAP_TRACE_MERGE=false: merged by libwrap-report --merge"
+    # LIBWRAP_JOB_PARTS=false without MPI: the job's one profile, reduced
+    # through files as the ranks exit (each group's records, then one
+    # record per group); no part at all without tracing. Also for a job
+    # of one group (3 ranks).
+    for n in 8 3; do
+        rm -rf red$n && mkdir red$n
+        for r in $(seq 0 $((n - 1))); do
+            (cd red$n && env SLURM_JOB_ID=5252 SLURM_STEP_ID=$n SLURM_PROCID=$r SLURM_STEP_NUM_TASKS=$n \
+                LIBWRAP_JOB_GROUP_SIZE=$G LIBWRAP_JOB_PARTS=false LD_PRELOAD=$PRELOAD "$S/plain" $CALLS \
+                > "../red$n.$r.out" 2> "../red$n.$r.err") &
+        done
+        wait || fail "reduced $n: a rank failed"
+        for r in $(seq 0 $((n - 1))); do
+            cmp -s lone.out red$n.$r.out || fail "reduced $n: rank $r's output differs"
+            [ ! -s red$n.$r.err ] || fail "reduced $n: rank $r's stderr: $(head -3 red$n.$r.err)"
+        done
+        d=$(only_dir red$n)
+        python3 - "$d" $n $steps <<'PY' || fail "reduced $n: the job's profile is wrong"
+import json, os, sys
+d, np, steps = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+p = json.load(open(d + "/profile.json"))
+assert p["reduced"] == {"ranks": np, "ranks_reduced": np, "at": "exit", "metrics_differ": False}, p["reduced"]
+assert p["size"] == np and p["launcher"] == "Slurm", p
+f = {x["symbol"]: x for x in p["functions"]}
+assert list(f) == ["mlib_step"], list(f)
+r = f["mlib_step"]["ranks"]
+assert f["mlib_step"]["visits"] == np * steps, f["mlib_step"]
+assert r["called"] == np and r["visits"]["min"] == r["visits"]["max"] == steps, r
+assert 0 <= r["visits"]["min_rank"] < np and r["exclusive_ns"]["min"] <= r["exclusive_ns"]["mean"] <= r["exclusive_ns"]["max"], r
+cp = {n["symbol"]: n for n in p["threads"][0]["callpath"]}
+assert cp["mlib_step"]["visits"] == np * steps, cp
+top = sorted(os.listdir(d))
+want = ["config.txt", "finished.txt", "profile.json", "profile.txt", "profiles.lwrt"] + (["ranks"] if np > 3 else [])
+assert top == want, top
+PY
+        grep -q "reduced at exit" "$d/profile.txt" || fail "reduced $n: profile.txt does not say how it was reduced"
+        [ "$(report_total "$d")" = $((n * steps)) ] || fail "reduced $n: not the job's total visits"
+        libwrap-report "$d" | head -1 | grep -q "Slurm job 5252.$n: $n ranks, reduced at exit" ||
+            fail "reduced $n: the report's heading: $(libwrap-report "$d" | head -1)"
+        PYTHONPATH=$(libwrap-info python-path) /usr/bin/python3 - "$d" $n $steps <<'PY' || fail "reduced $n: the Python package"
+import sys, libwrap
+e = libwrap.read(sys.argv[1])
+n, steps = int(sys.argv[2]), int(sys.argv[3])
+assert e.is_job and e.reduced and e.job["size"] == n and e.ranks == list(range(n)), e
+assert e.functions.set_index("symbol").loc["mlib_step", "visits"] == n * steps
+s = e.rank_statistics.set_index("symbol").loc["mlib_step"]
+assert s["ranks"] == n and s["visits_min"] == s["visits_max"] == steps, s
+try:
+    e.imbalance("mlib_step")
+    raise SystemExit("imbalance() on a reduced profile did not refuse")
+except ValueError as x:
+    assert "LIBWRAP_JOB_PARTS=true" in str(x)
+PY
+    done
+    [ "$(ls red8/*/ranks/000 | tr '\n' ' ')" = "finished.txt profiles.lwrt " ] || fail "reduced 8: ranks/000 holds $(ls red8/*/ranks/000)"
+    echo "ok: LIBWRAP_JOB_PARTS=false without MPI: one profile of the job, reduced through files"
     ;;
 fftw)
     # The issue's case with the real FFTW (libfftw3-dev): its default

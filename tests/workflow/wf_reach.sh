@@ -5,7 +5,7 @@
 #     environment: the child is measured into <dir>.1, the parent goes on;
 #   - a program (and Python's ctypes) that dlopen()s the library and calls
 #     through dlsym(handle, ...), also with RTLD_DEEPBIND: every call counted,
-#     under LD_PRELOAD and in link-time mode;
+#     under LD_PRELOAD and in link-time mode, ABI-level and typed wrappers;
 #   - a module that links the library loaded with RTLD_DEEPBIND, and the
 #     library loaded by dlmopen(LM_ID_NEWLM): one warning naming it.
 # Each run's stdout, stderr (less libwrap's lines) and status equal the
@@ -98,6 +98,19 @@ WRAP=(LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-dl-linktime)
 same dl-linktime ./dl_app.lt plain "$lib/libring.so"
 want exp-dl-linktime "${thirteen[@]}"
 echo "ok: dlopen + dlsym in link-time mode: 13 of 13 calls"
+# Typed link-time wrappers register their functions too.
+grep -q 'libwrap_register_all' t/wrap/ring.wrappers.c || fail "the typed link-time wrappers register nothing"
+run_ok make-typed-install.log make -C t/wrap GENFLAGS='--forward typed' install
+LIBWRAP_PATH=$scratch/t/prefix run_ok ltt.log libwrap --libwrap=linktime:ring "$CC" -O2 "$app/dl_app.c" -o dl_app.ltt -ldl \
+    -I"$src" -L"$scratch/t" -Wl,-rpath,"$scratch/t" -lring
+ldd dl_app.ltt | grep -q "$scratch/t/prefix/lib/libwrap_ring_linktime.so" || fail "dl_app.ltt is not linked with the typed link-time wrapper"
+for mode in plain deepbind; do
+    WRAP=(LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-dlt-linktime-$mode)
+    same dlt-linktime-$mode ./dl_app.ltt $mode "$scratch/t/libring.so"
+    [ ! -s dlt-linktime-$mode.libwrap ] || { cat dlt-linktime-$mode.libwrap; fail "dlt-linktime-$mode: libwrap said something"; }
+    want exp-dlt-linktime-$mode "${thirteen[@]}"
+    echo "ok: dlopen ($mode) + dlsym in link-time mode, typed wrappers: 13 of 13 calls"
+done
 
 step "Python's ctypes"
 cat > ctypes_app.py <<PY

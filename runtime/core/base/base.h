@@ -63,6 +63,7 @@ struct lw_config {
     bool mpi_collectives;        /* take part in MPI at MPI_Init/MPI_Finalize (docs/mpi.md) */
     bool measure_launcher;       /* LIBWRAP_MEASURE_LAUNCHER: measure mpirun, orted, srun, ... */
     bool job_parts;              /* LIBWRAP_JOB_PARTS: every rank writes its own profile */
+    bool trace_merge;            /* LIBWRAP_TRACE_MERGE: the job's last rank merges the trace */
     enum lw_timer_kind timer; /* requested; lw_timer_name() says what is used */
     size_t total_memory;
     unsigned verbose;            /* set of lw_log_domain */
@@ -194,6 +195,7 @@ typedef struct lw_job {
     int named_by_mpi;  /* `id` is rank 0's default directory name (mpi.c) */
     const char *launcher_program; /* this process is a launcher or daemon (mpirun, ...): its name */
     int reduced;       /* the profile went into the job's, reduced at MPI_Finalize (mpi.c) */
+    int records;       /* ... or into the job's records file (job_reduce.c) */
     uint64_t reduced_visits; /* this rank's visits then (calls after it are not in the job's) */
     long rank, size;   /* -1: unknown */
     const char *launcher; /* "Open MPI", "PMI", "PMIx", "Slurm", "MPI" */

@@ -138,6 +138,8 @@ void lw_config_load(void)
      * profile.json names its rank); false: one profile for the job. */
     lw_cfg.job_parts = true;
     lw_get_bool("LIBWRAP_JOB_PARTS", &lw_cfg.job_parts);
+    lw_cfg.trace_merge = true;
+    lw_get_bool("LIBWRAP_TRACE_MERGE", &lw_cfg.trace_merge);
     lw_get_bool("LIBWRAP_COMPENSATE", &lw_cfg.compensate);
 
     if ((v = getenv("LIBWRAP_THROTTLE")) && *v) {
@@ -221,6 +223,7 @@ int lw_config_write_rest(FILE *out)
     fprintf(out, "LIBWRAP_MPI_COLLECTIVES=%s\n", lw_cfg.mpi_collectives ? "true" : "false");
     fprintf(out, "LIBWRAP_MEASURE_LAUNCHER=%s\n", lw_cfg.measure_launcher ? "true" : "false");
     fprintf(out, "LIBWRAP_JOB_PARTS=%s\n", lw_cfg.job_parts ? "true" : "false");
+    fprintf(out, "LIBWRAP_TRACE_MERGE=%s\n", lw_cfg.trace_merge ? "true" : "false");
     fprintf(out, "LIBWRAP_ARGUMENTS=%s\n", lw_or_none(lw_cfg.arguments));
     return ferror(out) ? -1 : 0;
 }

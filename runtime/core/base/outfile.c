@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -43,16 +44,22 @@ int lw_out_write(lw_out *o, const char *path)
     return lw_out_write_fd(o, open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666));
 }
 
+/* The directory itself first, its parents only when missing: every rank of
+ * a large job creates its part in directories that exist, one metadata
+ * operation each. */
 int lw_mkdir_p(char *path)
 {
-    for (char *p = path + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = 0;
-        int r = mkdir(path, 0777);
-        *p = '/';
-        if (r < 0 && errno != EEXIST)
-            return -1;
-    }
+    if (mkdir(path, 0777) == 0 || errno == EEXIST)
+        return 0;
+    if (errno != ENOENT)
+        return -1;
+    char *slash = strrchr(path, '/');
+    if (!slash || slash == path)
+        return -1;
+    *slash = 0;
+    int r = lw_mkdir_p(path);
+    *slash = '/';
+    if (r < 0)
+        return -1;
     return mkdir(path, 0777) < 0 && errno != EEXIST ? -1 : 0;
 }

@@ -23,6 +23,8 @@ const char *lw_host_setting(const char *name)
         return lw_cfg.profiling ? "true" : "false";
     if (!strcmp(name, "LIBWRAP_ENABLE_TRACING"))
         return lw_cfg.tracing ? "true" : "false";
+    if (!strcmp(name, "LIBWRAP_TRACE_MERGE"))
+        return lw_cfg.trace_merge ? "true" : "false";
     if (!strcmp(name, "LIBWRAP_TIMER"))
         return lw_timer_name();
     if (!strcmp(name, "LIBWRAP_COMPENSATE"))

@@ -41,6 +41,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -1426,11 +1427,21 @@ static void lw_otf2_job_complete(const char *dir)
 {
     char err[512] = "";
     size_t parts = 0;
-    if (lw_trace_merge_job(dir, &parts, err, sizeof err) < 0)
+    struct timespec t0, t1;
+    const char *merge = lw_host->setting("LIBWRAP_TRACE_MERGE");
+    if (merge && strcmp(merge, "false") == 0) {
+        lw_host->verbose(&lw_plugin, "LIBWRAP_TRACE_MERGE=false: libwrap-report --merge %s merges the trace", dir);
+        return;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (lw_trace_merge_job(dir, &parts, err, sizeof err) < 0) {
         lw_message("cannot merge the job's trace in %s: %s; libwrap-report --merge %s merges it "
                    "later", dir, err, dir);
-    else
-        lw_host->verbose(&lw_plugin, "merged %zu trace parts into %s/traces.otf2", parts, dir);
+        return;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    lw_host->verbose(&lw_plugin, "merged %zu trace parts into %s/traces.otf2 in %.1f ms", parts, dir,
+                     (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
 }
 
 static const libwrap_listener lw_otf2_listener = {

@@ -1,0 +1,125 @@
+/*
+ * job_reduce.c - the job's one profile through files, for a job of
+ * LIBWRAP_JOB_PARTS=false that did not reduce over MPI (a job without MPI:
+ * srun or mpirun starting a program that does not call MPI_Init, or one
+ * that never reached MPI_Finalize).
+ *
+ * A records file holds trees of ranges of ranks (profile_reduce.c's bytes),
+ * each appended with one write(2) behind a fixed header, so that records of
+ * ranks that finish at the same time never interleave (O_APPEND, as for
+ * finished.txt). Reducing it reads the headers, sorts them by first rank,
+ * and merges one record at a time: memory is one tree and one record. A
+ * range without a record counts as missing, as a rank whose tree never
+ * came does in the MPI reduction; a second record of a range already
+ * merged (a rank that ran two programs) is left out, and the log says so.
+ */
+#include "jobs/jobs.h"
+#include "core/base/base.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define LW_RECORD_MAGIC 0x4c575244u /* "LWRD" */
+
+typedef struct {
+    uint32_t magic, zero;
+    int64_t first, end;
+    uint64_t len;
+} lw_record;
+
+int lw_job_records_add(const char *path, const lw_rtree *t, long first, long end)
+{
+    char *bytes = NULL;
+    size_t len = 0;
+    if (lw_rtree_pack(t, &bytes, &len) < 0)
+        return -1;
+    size_t total = sizeof(lw_record) + len;
+    char *buf = malloc(total);
+    int rc = -1;
+    if (buf) {
+        lw_record h = {LW_RECORD_MAGIC, 0, first, end, len};
+        memcpy(buf, &h, sizeof h);
+        memcpy(buf + sizeof h, bytes, len);
+        int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+        if (fd >= 0) {
+            rc = write(fd, buf, total) == (ssize_t)total ? 0 : -1;
+            int err = errno;
+            close(fd);
+            errno = err;
+        }
+    }
+    if (rc < 0)
+        lw_warn("cannot write %s: %s; the job's profile will lack ranks %ld to %ld", path,
+                strerror(errno), first, end - 1);
+    free(buf);
+    free(bytes);
+    return rc;
+}
+
+typedef struct {
+    int64_t first, end;
+    off_t off;
+    uint64_t len;
+} lw_rec_at;
+
+static int lw_rec_cmp(const void *a, const void *b)
+{
+    const lw_rec_at *x = a, *y = b;
+    if (x->first != y->first)
+        return x->first < y->first ? -1 : 1;
+    return (x->off > y->off) - (x->off < y->off);
+}
+
+lw_rtree *lw_job_records_reduce(const char *path, long first, long end)
+{
+    lw_rtree *t = lw_rtree_empty(first);
+    if (!t)
+        return NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    lw_rec_at *recs = NULL;
+    size_t n = 0, cap = 0;
+    off_t off = 0;
+    lw_record h;
+    while (fd >= 0 && pread(fd, &h, sizeof h, off) == (ssize_t)sizeof h && h.magic == LW_RECORD_MAGIC &&
+           h.first < h.end) {
+        if (n == cap) {
+            size_t c = cap ? 2 * cap : 64;
+            lw_rec_at *r = realloc(recs, c * sizeof *r);
+            if (!r)
+                break;
+            recs = r;
+            cap = c;
+        }
+        recs[n++] = (lw_rec_at){h.first, h.end, off + (off_t)sizeof h, h.len};
+        off += (off_t)(sizeof h + h.len);
+    }
+    if (n)
+        qsort(recs, n, sizeof *recs, lw_rec_cmp);
+    for (size_t i = 0; i < n; i++) {
+        const lw_rec_at *r = &recs[i];
+        if (r->first < (int64_t)first || r->end > (int64_t)end)
+            continue;
+        char *buf = malloc(r->len ? r->len : 1);
+        if (!buf || pread(fd, buf, r->len, r->off) != (ssize_t)r->len) {
+            free(buf);
+            continue;
+        }
+        int rc = lw_rtree_merge_at(t, buf, r->len);
+        free(buf);
+        if (rc == 1)
+            lw_log(LW_LOG_JOB, "%s: ranks %lld to %lld have a second record (a rank ran two programs): "
+                   "the first is in the job's profile", path, (long long)r->first, (long long)r->end - 1);
+        else if (rc < 0)
+            lw_log(LW_LOG_JOB, "%s: the record of ranks %lld to %lld is not readable: the job's "
+                   "profile lacks them", path, (long long)r->first, (long long)r->end - 1);
+    }
+    lw_rtree_end_at(t, end);
+    free(recs);
+    if (fd >= 0)
+        close(fd);
+    return t;
+}
