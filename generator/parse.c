@@ -18,6 +18,7 @@
 #include "fileio.h"
 #include "strbuf.h"
 #include "symindex.h"
+#include "target.h"
 
 /*
  * libwrap.i is usually preprocessed by gcc, and glibc's headers then use
@@ -39,12 +40,19 @@ static const char prelude_c[] =
     "typedef double _Float64;\n"
     "typedef double _Float32x;\n"
     "typedef long double _Float64x;\n"
-    "typedef __float128 _Float128;\n"
     "typedef _Complex float __libwrap_cFloat32;\n"
     "typedef _Complex double __libwrap_cFloat64;\n"
     "typedef _Complex double __libwrap_cFloat32x;\n"
     "typedef _Complex long double __libwrap_cFloat64x;\n"
+    /* AArch64 (--target): long double is binary128 there, and clang has
+     * no __float128. */
+    "#if defined(__aarch64__)\n"
+    "typedef long double _Float128;\n"
+    "typedef _Complex long double __libwrap_cFloat128;\n"
+    "#else\n"
+    "typedef __float128 _Float128;\n"
     "typedef _Complex __float128 __libwrap_cFloat128;\n"
+    "#endif\n"
     "#define __malloc__(...) __malloc__\n";
 
 int parse_language_is_cxx(const char *language)
@@ -1274,6 +1282,10 @@ int parse_inventory(lw_inventory *inv, const lw_parse_options *opt)
     /* Warnings about gcc-only attributes in system headers are noise here;
      * only errors decide. */
     args[nargs++] = "-w";
+    /* The wrappers' machine: type sizes, long double, builtins (target.h). */
+    char *target_arg = target_clang_arg(opt->target);
+    if (target_arg)
+        args[nargs++] = target_arg;
 
     struct CXUnsavedFile unsaved[2] = {
         {prelude_name, prelude_c, sizeof prelude_c - 1},
@@ -1331,6 +1343,7 @@ out_index:
     clang_disposeIndex(index);
 out_text:
     free(std);
+    free(target_arg);
     free(rewritten);
     free(text);
     return rc;

@@ -32,7 +32,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__aarch64__)
 #include "abi.h"
 #endif
 
@@ -81,9 +81,10 @@ static __attribute__((noinline)) int lw_calib_typed(int x)
     return r;
 }
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__aarch64__)
 /* The ABI wrapper: lw_abi_calib_stub (abi_x86_64.S) hands this entry to
- * the trampoline, as a generated wrapper hands its own. */
+ * the trampoline, as a generated wrapper hands its own (abi_aarch64.S
+ * likewise). */
 __attribute__((aligned(64))) libwrap_abi_entry lw_abi_calib_entry = {
     (void *)lw_calib_empty, NULL, NULL, 0, LW_ABI_STATE_FAST,
     {"libwrap_calibration", "libwrap_calibration", "", 0, LW_CALIB_ID}};
@@ -190,7 +191,7 @@ void lw_compensate_calibrate(void)
     lw_best typed = {INFINITY, INFINITY}, abi = {INFINITY, INFINITY}, skip = typed;
     double plain = INFINITY;
     lw_calib_wrapped(t, lw_calib_typed, &skip);
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__aarch64__)
     int (*abi_fn)(int) = (int (*)(int))(void *)lw_abi_calib_stub;
     lw_calib_wrapped(t, abi_fn, &skip);
 #endif
@@ -199,7 +200,7 @@ void lw_compensate_calibrate(void)
         if (p < plain)
             plain = p;
         lw_calib_wrapped(t, lw_calib_typed, &typed);
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__aarch64__)
         lw_calib_wrapped(t, abi_fn, &abi);
 #endif
     }
@@ -213,7 +214,7 @@ void lw_compensate_calibrate(void)
     lw_tls.hot_ev = saved.hot_ev;
     errno = saved_errno;
 
-#if !defined(__x86_64__)
+#if !defined(__x86_64__) && !defined(__aarch64__)
     abi = typed; /* no ABI wrappers here */
 #endif
     if (!isfinite(plain) || !isfinite(typed.total) || !isfinite(abi.total)) {
