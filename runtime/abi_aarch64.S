@@ -113,10 +113,15 @@ lw_abi_trampoline:
 	mov	sp, x29
 	.cfi_def_cfa sp, 16
 	ldr	x29, [sp], #16
-	.cfi_def_cfa_offset 0
 	.cfi_restore x29
 	/* The stack pointer is the caller's: the stack arguments are where it
-	 * put them. This frame's CFA is that stack pointer too. */
+	 * put them. Unwinders identify a frame by its callee's CFA (libgcc
+	 * finds an exception's handler frame again so in its second phase):
+	 * with the usual CFA, this frame and its caller would be one, both
+	 * identified by the same stack pointer. This CFA is one byte above it,
+	 * and the caller's stack pointer has its own rule, CFA - 1. */
+	.cfi_def_cfa_offset 1
+	.cfi_escape 0x16, 31, 0x02, 0x31, 0x1c	/* DW_CFA_val_expression sp: CFA - 1 */
 	ldr	x17, [x16, #LW_E_ORIG]
 	blr	x17
 	.globl	lw_abi_return_point
@@ -124,6 +129,7 @@ lw_abi_trampoline:
 lw_abi_return_point:
 	sub	sp, sp, #EXIT_FRAME
 	.cfi_def_cfa_offset EXIT_FRAME
+	.cfi_restore sp
 	stp	x0, x1, [sp, #0]
 	stp	x2, x3, [sp, #16]
 	stp	x4, x5, [sp, #32]
