@@ -4,7 +4,10 @@
  *
  * Every generated wrapper puts its libwrap_abi_entry in x16 and branches to
  * libwrap_trampoline through the GOT (x16 and x17 are the registers a call
- * may lose to a veneer or a PLT entry anyway). The trampoline
+ * may lose to a veneer or a PLT entry anyway).
+ *
+ * The common case of a measured call runs in the trampoline itself (its fast
+ * paths, below); everything else goes to the C hooks. For those it
  *
  *  1. stores x29 and the caller's return address x30 just below the
  *     caller's stack pointer (the call's identity is the address of that
@@ -73,6 +76,42 @@
 
 	.text
 
+/* &lw_tls (the runtime's initial-exec TLS block) into `reg`, with `tmp`. */
+.macro TLS_BLOCK reg, tmp
+	mrs	\reg, tpidr_el0
+	adrp	\tmp, :gottprel:lw_tls
+	ldr	\tmp, [\tmp, #:gottprel_lo12:lw_tls]
+	add	\reg, \reg, \tmp
+.endm
+
+/* The fast paths' scratch registers, x9-x14, below the stack pointer. */
+.macro PUSH_SCRATCH
+	stp	x9, x10, [sp, #-48]!
+	.cfi_adjust_cfa_offset 48
+	stp	x11, x12, [sp, #16]
+	stp	x13, x14, [sp, #32]
+.endm
+.macro POP_SCRATCH
+	ldp	x13, x14, [sp, #32]
+	ldp	x11, x12, [sp, #16]
+	ldp	x9, x10, [sp], #48
+	.cfi_adjust_cfa_offset -48
+.endm
+
+/* While the original runs: the stack pointer is the caller's (the stack
+ * arguments are where it put them), the caller's x30 and x19 are in the
+ * slot at x19. Unwinders identify a frame by its callee's CFA (libgcc
+ * finds an exception's handler frame again so in its second phase): with
+ * the usual CFA, this frame and its caller would be one, both identified by
+ * the same stack pointer. This CFA is one byte above it, and the caller's
+ * stack pointer has its own rule, CFA - 1. */
+.macro CFI_CALLING
+	CFI_SAVED_AT_X19(19, LW_RA_RBX)
+	CFI_SAVED_AT_X19(30, LW_RA_RA)
+	.cfi_def_cfa sp, 1
+	.cfi_escape 0x16, 31, 0x02, 0x31, 0x1c	/* DW_CFA_val_expression sp: CFA - 1 */
+.endm
+
 	.globl	libwrap_trampoline
 	.type	libwrap_trampoline, %function
 	.p2align 4
@@ -81,11 +120,124 @@ lw_abi_trampoline:
 	.cfi_startproc
 	.cfi_personality 0x1b, lw_abi_personality
 	ldr	w17, [x16, #LW_E_STATE]
+	cmp	w17, #LW_ABI_STATE_FAST
+	b.ne	.Lnot_fast
+	.cfi_remember_state
+
+	/*
+	 * The fast path (the common case, as lw_enter_fast in hot.h): the
+	 * entry says LW_ABI_STATE_FAST, the thread is not inside the runtime
+	 * and may take the fast path without events (lw_tls.hot), a return
+	 * slot is free and no older one is a leftover at or below this call,
+	 * the frame stack has room and its top frame is live, and one of the
+	 * parent's four last-hit children is this region's node. Then the
+	 * slot (claimed before it is filled) and the frame are filled, the
+	 * timestamp taken last, and the original called with every register
+	 * as the caller left it. Anything else: the C hooks (.Lc_enter).
+	 */
+	PUSH_SCRATCH
+	TLS_BLOCK x14, x10
+	ldr	w10, [x14, #LW_T_GUARD]
+	cbnz	w10, .Lfast_busy		/* inside the runtime, or its lane */
+	mov	w10, #1
+	str	w10, [x14, #LW_T_GUARD]
+	/* From here to lw_abi_hot_end, and from lw_abi_hot2_begin to
+	 * lw_abi_hot2_end, the guard is held by a fast path alone, whose every
+	 * step leaves the runtime consistent: a signal handler that interrupts
+	 * it may leave by longjmp (signal.c). */
+	.globl	lw_abi_hot_begin
+	.hidden	lw_abi_hot_begin
+lw_abi_hot_begin:
+	ldr	x11, [x14, #LW_T_RA_TOP]
+	ldr	x10, [x14, #LW_T_RA_END]
+	cmp	x11, x10
+	b.hs	.Lfast_to_c_noslot
+	add	x10, sp, #40			/* the call's identity: the caller's sp - 8 */
+	ldr	x12, [x11, #LW_RA_SP-LW_RA_SIZE]
+	cmp	x12, x10
+	b.ls	.Lfast_to_c_noslot		/* a leftover, or a tail call */
+	/* The slot is taken before it is filled: a call from a signal handler
+	 * that interrupts the rest takes the next one. */
+	add	x12, x11, #LW_RA_SIZE
+	str	x12, [x14, #LW_T_RA_TOP]
+	ldr	x9, [x14, #LW_T_HOT]		/* after the guard: the finaliser clears it */
+	ldr	w12, [x9, #LW_TH_DEPTH]
+	ldr	w13, [x9, #LW_TH_CAP]
+	cmp	w12, w13
+	b.hs	.Lfast_to_c			/* no room, no thread, or events */
+	str	x16, [x11, #LW_RA_ENTRY]
+	str	x10, [x11, #LW_RA_SP]
+	str	w12, [x11, #LW_RA_DEPTH]
+	ldr	x13, [x9, #LW_TH_STACK]
+	add	x12, x13, x12, lsl #5		/* the new frame */
+	ldr	x13, [x12, #LW_F_FRAME-LW_F_SIZE]
+	cmp	x13, x10
+	b.ls	.Lfast_to_c			/* the top frame was abandoned */
+	str	x10, [x12, #LW_F_FRAME]
+	ldr	w10, [x16, #LW_E_ID]
+	ldr	x13, [x12, #LW_F_NODE-LW_F_SIZE]	/* the parent */
+.irp k, 0, 8, 16, 24
+	ldr	x16, [x13, #LW_N_LAST_HIT+\k]
+	ldr	w17, [x16, #LW_N_REGION]
+	cmp	w17, w10
+	b.eq	9f
+.endr
+	b	.Lfast_to_c_entry		/* not among the last four: the C hook looks */
+9:	str	x16, [x12, #LW_F_NODE]
+	str	x10, [x12, #LW_F_REGION]	/* and inherited = 0 */
+	str	x12, [x11, #LW_RA_FRAME]
+	ldr	w13, [x9, #LW_TH_DEPTH]
+	add	w13, w13, #1
+	str	w13, [x9, #LW_TH_DEPTH]
+	mrs	x13, cntvct_el0
+	str	x13, [x12, #LW_F_START]
+	str	wzr, [x14, #LW_T_GUARD]
+	.globl	lw_abi_hot_end
+	.hidden	lw_abi_hot_end
+lw_abi_hot_end:
+	ldr	x16, [x11, #LW_RA_ENTRY]
+	stp	x30, x19, [x11, #LW_RA_RA]	/* the caller's x30 and x19 into the slot */
+	mov	x19, x11
+	CFI_SAVED_AT_X19(19, LW_RA_RBX)
+	CFI_SAVED_AT_X19(30, LW_RA_RA)
+	POP_SCRATCH
+	CFI_CALLING
+	b	.Lcall_original
+
+	/* The fast path could not take the call: the slot given back. */
+.Lfast_to_c_entry:
+	.cfi_restore_state
+	.cfi_remember_state
+	.cfi_adjust_cfa_offset 48
+	ldr	x16, [x11, #LW_RA_ENTRY]
+.Lfast_to_c:
+	str	x11, [x14, #LW_T_RA_TOP]
+.Lfast_to_c_noslot:
+	str	wzr, [x14, #LW_T_GUARD]
+	POP_SCRATCH
+	b	.Lc_enter
+
+	/* The guard was held: the runtime calls the function itself (not
+	 * measured), or a signal handler interrupted the runtime (the lane:
+	 * the C hook records the call). */
+.Lfast_busy:
+	.cfi_restore_state
+	.cfi_remember_state
+	.cfi_adjust_cfa_offset 48
+	tst	w10, #LW_GUARD_SIGNAL
+	POP_SCRATCH
+	b.ne	.Lc_enter
+	ldr	x17, [x16, #LW_E_ORIG]
+	br	x17
+
+.Lnot_fast:
+	.cfi_restore_state
 	cmp	w17, #LW_ABI_STATE_EXCLUDED
 	b.ne	.Lc_enter
 	ldr	x17, [x16, #LW_E_ORIG]
 	br	x17				/* filtered out: as if unwrapped */
 
+	/* Every other case: the C hooks, with the argument registers saved. */
 .Lc_enter:
 	stp	x29, x30, [sp, #-16]!
 	.cfi_def_cfa_offset 16
@@ -114,22 +266,77 @@ lw_abi_trampoline:
 	.cfi_def_cfa sp, 16
 	ldr	x29, [sp], #16
 	.cfi_restore x29
-	/* The stack pointer is the caller's: the stack arguments are where it
-	 * put them. Unwinders identify a frame by its callee's CFA (libgcc
-	 * finds an exception's handler frame again so in its second phase):
-	 * with the usual CFA, this frame and its caller would be one, both
-	 * identified by the same stack pointer. This CFA is one byte above it,
-	 * and the caller's stack pointer has its own rule, CFA - 1. */
-	.cfi_def_cfa_offset 1
-	.cfi_escape 0x16, 31, 0x02, 0x31, 0x1c	/* DW_CFA_val_expression sp: CFA - 1 */
+	CFI_CALLING
+	/* Both paths call the original here, x16 its entry, x19 its slot: one
+	 * return point. */
+.Lcall_original:
 	ldr	x17, [x16, #LW_E_ORIG]
 	blr	x17
 	.globl	lw_abi_return_point
 	.hidden	lw_abi_return_point
 lw_abi_return_point:
+	/* The exit's fast path (lw_exit_fast): the timestamp first, then the
+	 * checks; the slot stays taken until everything is read from it. */
+	PUSH_SCRATCH
+	.cfi_def_cfa_offset 48
+	.cfi_restore sp
+	.cfi_remember_state
+	mrs	x9, cntvct_el0
+	TLS_BLOCK x14, x10
+	ldr	w10, [x14, #LW_T_GUARD]
+	cbnz	w10, .Lexit_to_c		/* a call of a handler's lane, or stopped */
+	mov	w10, #1
+	str	w10, [x14, #LW_T_GUARD]
+	.globl	lw_abi_hot2_begin
+	.hidden	lw_abi_hot2_begin
+lw_abi_hot2_begin:
+	ldr	x10, [x14, #LW_T_HOT]
+	ldr	w11, [x19, #LW_RA_DEPTH]
+	add	w11, w11, #1
+	ldr	w12, [x10, #LW_TH_DEPTH]
+	cmp	w12, w11
+	b.ne	.Lexit_to_c_guard		/* not the top frame, no thread, or events */
+	sub	w12, w12, #1
+	str	w12, [x10, #LW_TH_DEPTH]
+	ldr	x11, [x19, #LW_RA_FRAME]
+	ldr	x12, [x11, #LW_F_START]
+	subs	x9, x9, x12
+	csel	x9, x9, xzr, hs			/* the clock went back: 0 */
+	ldr	x11, [x11, #LW_F_NODE]
+	ldp	x12, x13, [x11, #LW_N_VISITS]	/* visits, inclusive */
+	add	x12, x12, #1
+	add	x13, x13, x9
+	stp	x12, x13, [x11, #LW_N_VISITS]
+	ldp	x12, x13, [x11, #LW_N_MIN]	/* min, max */
+	cmp	x9, x12
+	csel	x12, x9, x12, lo
+	cmp	x9, x13
+	csel	x13, x9, x13, hi
+	stp	x12, x13, [x11, #LW_N_MIN]
+	/* The caller's x30 and x19 out of the slot, then the slot (and any
+	 * slot above it left by a longjmp) freed: from here on a signal
+	 * handler's call may reuse it. */
+	mov	x10, x19
+	ldp	x30, x19, [x19, #LW_RA_RA]
+	.cfi_restore x19
+	.cfi_restore x30
+	str	x10, [x14, #LW_T_RA_TOP]
+	str	wzr, [x14, #LW_T_GUARD]
+	.globl	lw_abi_hot2_end
+	.hidden	lw_abi_hot2_end
+lw_abi_hot2_end:
+	POP_SCRATCH
+	ret
+
+.Lexit_to_c_guard:
+	.cfi_restore_state
+	.cfi_remember_state
+	str	wzr, [x14, #LW_T_GUARD]
+.Lexit_to_c:
+	POP_SCRATCH
+	/* The C hook, every register as the original left it. */
 	sub	sp, sp, #EXIT_FRAME
 	.cfi_def_cfa_offset EXIT_FRAME
-	.cfi_restore sp
 	stp	x0, x1, [sp, #0]
 	stp	x2, x3, [sp, #16]
 	stp	x4, x5, [sp, #32]
@@ -165,6 +372,7 @@ lw_abi_return_point:
 	.cfi_def_cfa_offset 0
 	ret
 
+	.cfi_restore_state		/* the exit's remembered state, then the entry's */
 .Lnot_measured:
 	.cfi_restore_state
 	ldr	x16, [sp, #128]			/* the entry */
@@ -200,22 +408,6 @@ lw_abi_return_point:
 	ret
 	.cfi_endproc
 	.size	libwrap_trampoline, .-libwrap_trampoline
-
-/* The trampoline has no fast path in assembly here: the guard is never
- * held in it, and no range of it may be abandoned by a signal handler
- * (signal.c). */
-	.globl	lw_abi_hot_begin
-	.hidden	lw_abi_hot_begin
-	.globl	lw_abi_hot_end
-	.hidden	lw_abi_hot_end
-	.globl	lw_abi_hot2_begin
-	.hidden	lw_abi_hot2_begin
-	.globl	lw_abi_hot2_end
-	.hidden	lw_abi_hot2_end
-lw_abi_hot_begin:
-lw_abi_hot_end:
-lw_abi_hot2_begin:
-lw_abi_hot2_end:
 
 /* The compensation's calibration (compensate.c) calls an empty function
  * through the trampoline as a generated wrapper does, with its own entry. */

@@ -35,6 +35,8 @@ pkgs=(
   # user-mode emulator that runs its programs here, and the arm64 libraries
   # of its tests (multiarch, below)
   gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user-static binfmt-support
+  # counting the instructions of a wrapped call under the emulator (bench/overhead/aarch64_count.sh)
+  gdb-multiarch
 )
 # arm64 packages of Debian's multiarch: installed beside the host's, found by
 # the cross compilers and by the emulator (/lib/ld-linux-aarch64.so.1).
