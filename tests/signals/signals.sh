@@ -16,7 +16,9 @@ set -euo pipefail
 
 kind=$1
 src=$LIBWRAP_SOURCE_DIR/tests/signals
-rtlib=$LIBWRAP_STAGE/lib
+# LW_TEST_HOST (tests/aarch64/signals.sh): another machine's wrappers,
+# its runtime in lib/HOST and its assembly loop in SIGLOOP.
+rtlib=$LIBWRAP_STAGE/lib${LW_TEST_HOST:+/$LW_TEST_HOST}
 TEST_LABEL="signals $kind"
 source "$LIBWRAP_SOURCE_DIR/tests/runtime/lib.sh"
 here=$PWD
@@ -24,7 +26,7 @@ cc=${CC:-cc}
 
 $cc -O2 -g -fPIC -shared -Wl,-soname,libsig.so -o libsig.so "$src/siglib.c"
 $cc -O2 -g -I"$src" -c "$src/sigapp.c" -o sigapp.o
-$cc -g -c "$src/sigloop.S" -o sigloop.o
+$cc -g -c "${SIGLOOP:-$src/sigloop.S}" -o sigloop.o
 
 wrap_library sig '"siglib.h"' "-I$src" "-L$here" -lsig --forward $kind
 wrap_library zlib '<zlib.h>' "" "" -lz --forward $kind
@@ -66,7 +68,8 @@ run() {
     echo "ok $name ($c)"
 }
 
-for scenario in regs cloop nested zlib; do
+# SIGNAL_SCENARIOS: a subset (tests/aarch64/signals.sh).
+for scenario in ${SIGNAL_SCENARIOS:-regs cloop nested zlib}; do
     run $scenario linktime ./linked
     run $scenario preload env LD_PRELOAD="$preload" ./plain
 done
@@ -84,7 +87,11 @@ for mode in linktime preload; do
     { grep -v '^libwrap: warning: a signal handler that interrupted the runtime was left by longjmp' \
         jump-$mode.err || true; } | cmp -s plain-jump.err - || fail "jump-$mode: stderr differs: $(cat jump-$mode.err)"
     ticks=$(awk '$1 == "tick" {print $2}' jump-$mode.counts)
-    if grep -q 'left by longjmp' jump-$mode.err; then
+    if grep -q 'left by longjmp' jump-$mode.err && [ ! -d exp-jump-$mode ]; then
+        # Left during the thread's first, slow call (its registration):
+        # nothing was measured, so no results (likelier under an emulator).
+        :
+    elif grep -q 'left by longjmp' jump-$mode.err; then
         $CHECK exp-jump-$mode "visits('sig_tick') <= $ticks" || fail "jump-$mode: more visits than calls"
     else
         $CHECK exp-jump-$mode "visits('sig_tick') == $ticks" || fail "jump-$mode: visits differ"
