@@ -34,7 +34,7 @@ pkgs=(
   # the AArch64 target (LIBWRAP_TARGETS, tests/aarch64): cross compilers, the
   # user-mode emulator that runs its programs here, and the arm64 libraries
   # of its tests (multiarch, below)
-  gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user-static binfmt-support
+  gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user-static
   # counting the instructions of a wrapped call under the emulator (bench/overhead/aarch64_count.sh)
   gdb-multiarch
 )
