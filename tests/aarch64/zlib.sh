@@ -18,6 +18,9 @@ cp "$examples/zlib/libwrap.h" "$examples/zlib/main.c" w/
 run_ok make.log make -C w
 want_fwd=ABI-level; [ "$forward" = typed ] && want_fwd=typed
 grep -q "($want_fwd forwarding)" w/zlib.gen.log || fail "not $want_fwd forwarding: $(cat w/zlib.gen.log)"
+# The cross C library's headers (/usr/aarch64-linux-gnu/include) are the
+# system's, not zlib's: nothing of theirs is a candidate.
+grep -q "left out 0 MISSING" w/zlib.gen.log || fail "the C library's functions were taken for zlib's: $(cat w/zlib.gen.log)"
 # Variadic gzprintf: forwarded at the ABI level, or to its twin gzvprintf.
 grep -qx -- '--wrap=gzprintf' w/zlib.wrap || fail "gzprintf is not wrapped"
 for f in w/libwrap_zlib_linktime.so w/libwrap_zlib_runtime.so; do
