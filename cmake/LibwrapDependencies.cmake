@@ -1,11 +1,18 @@
 # Finds every dependency once, with a clear message naming the Debian package.
 find_package(PkgConfig REQUIRED)
 
+find_package(Threads REQUIRED)
+pkg_check_modules(PAPI IMPORTED_TARGET papi)
+if(LIBWRAP_RUNTIME_ONLY)
+  # Another target's runtime: OTF2 (the trace writer) when the target's
+  # package is there; no generator.
+  pkg_check_modules(OTF2 IMPORTED_TARGET otf2)
+  find_library(LIBWRAP_DL_LIBRARY dl)
+  return()
+endif()
 pkg_check_modules(JSONC REQUIRED IMPORTED_TARGET json-c)
 pkg_check_modules(LIBELF REQUIRED IMPORTED_TARGET libelf)
 pkg_check_modules(OTF2 REQUIRED IMPORTED_TARGET otf2)
-pkg_check_modules(PAPI IMPORTED_TARGET papi)
-find_package(Threads REQUIRED)
 
 # libclang: any LLVM 14..19. LIBWRAP_LLVM_CONFIG may name a specific llvm-config.
 set(LIBWRAP_LLVM_CONFIG "" CACHE FILEPATH "llvm-config to locate libclang")

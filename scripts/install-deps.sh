@@ -31,7 +31,27 @@ pkgs=(
   libhdf5-dev
   # the Python package (python/, tests/python): Debian's own python3 with these
   python3-pandas python3-numpy python3-matplotlib python3-otf2 python3-setuptools python3-pip
+  # the AArch64 target (LIBWRAP_TARGETS, tests/aarch64): cross compilers, the
+  # user-mode emulator that runs its programs here, and the arm64 libraries
+  # of its tests (multiarch, below)
+  gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user-static
+  # counting the instructions of a wrapped call under the emulator (bench/overhead/aarch64_count.sh)
+  gdb-multiarch
 )
+# arm64 packages of Debian's multiarch: installed beside the host's, found by
+# the cross compilers and by the emulator (/lib/ld-linux-aarch64.so.1).
+arm64_pkgs=(libc6:arm64 libstdc++6:arm64 zlib1g-dev:arm64 libgmp-dev:arm64 libopen-trace-format2-dev:arm64)
+if [ "$(dpkg --print-architecture)" != arm64 ]; then
+  pkgs+=("${arm64_pkgs[@]}")
+  if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+    if [ "$(id -u)" -ne 0 ]; then
+      echo "install-deps: the arm64 architecture is not enabled: run this script as root (dpkg --add-architecture arm64)" >&2
+      exit 1
+    fi
+    echo "install-deps: dpkg --add-architecture arm64"
+    dpkg --add-architecture arm64
+  fi
+fi
 if [ "${1:-}" = "--report" ] || [ "${LIBWRAP_WITH_CHROMIUM:-}" = 1 ]; then
   pkgs+=(chromium)
 fi

@@ -56,12 +56,14 @@ skip() {
 wrap_library() {
     local name=$1 include=$2 cppflags=$3 ldflags=$4 libs=$5 mode
     shift 5
-    local cc=${CC:-cc} rtlib=$LIBWRAP_STAGE/lib
+    # LW_TEST_HOST: wrappers for another machine (tests/aarch64), CC its compiler.
+    local cc=${CC:-cc} rtlib=$LIBWRAP_STAGE/lib${LW_TEST_HOST:+/$LW_TEST_HOST}
     local rt=(-L"$rtlib" -llibwrap_runtime -Wl,-rpath,"$rtlib" -Wl,-rpath,"$PWD")
     local exec_objs=(-Wl,--whole-archive "$rtlib/liblibwrap_exec.a" -Wl,--no-whole-archive)
     printf '#include %s\n' "$include" > $name.h
     $cc -E $cppflags $name.h > $name.i || fail "$name: $include does not preprocess"
-    "$LIBWRAP_STAGE/libexec/libwrap/libwrap-gen" --quiet --name $name -x c --cppflags "$cppflags" \
+    CC=$cc "$LIBWRAP_STAGE/libexec/libwrap/libwrap-gen" --quiet --name $name -x c --cppflags "$cppflags" \
+        ${LW_TEST_HOST:+--target "$LW_TEST_HOST"} \
         --ldflags "$ldflags" --libs "$libs" -o gen-$name "$@" $name.i || fail "$name: libwrap-gen failed"
     for mode in linktime runtime; do
         $cc -O2 -fPIC -Wall -Wextra -Werror -DLIBWRAP_${mode^^} -I"$LIBWRAP_STAGE/include" $cppflags \

@@ -32,6 +32,7 @@
 #include "util/strbuf.h"
 #include "check/symcheck.h"
 #include "util/template.h"
+#include "model/target.h"
 #include "model/variadic.h"
 
 typedef struct gen_options {
@@ -50,7 +51,9 @@ typedef struct gen_options {
     size_t n_va_map;
     const char **declare_void;
     size_t n_declare_void;
-    bool abi; /* --forward abi (default on x86-64) or typed */
+    bool abi; /* --forward abi (default on x86-64 and AArch64) or typed */
+    bool forward_set; /* --forward given */
+    const char *target; /* --target TRIPLE: the wrappers' machine (model/target.h) */
     const char *drop; /* NAME.dropped: wrappers that did not compile */
     const char *probed; /* check.cache: the link probes' verdicts (make check) */
 } gen_options;
@@ -60,7 +63,7 @@ static void usage(FILE *out)
     fputs("usage: libwrap-gen --name NAME [-x c|c++] [-o DIR] [--filter FILE]\n"
           "                   [--cppflags FLAGS] [--ldflags FLAGS] [--libs LIBS]\n"
           "                   [--va-twin SYM=TWIN]... [--declare-void SYM]...\n"
-          "                   [--forward abi|typed] [--drop FILE] [--probed FILE]\n"
+          "                   [--forward abi|typed] [--target TRIPLE] [--drop FILE] [--probed FILE]\n"
           "                   [--templates DIR] [--dump] [--quiet] libwrap.i\n"
           "       libwrap-gen check [options]\n"
           "       libwrap-gen drop [options]\n"
@@ -88,7 +91,8 @@ static bool is_identifier(const char *s)
 static int parse_args(int argc, char **argv, gen_options *o)
 {
     enum { OPT_NAME = 256, OPT_FILTER, OPT_CPPFLAGS, OPT_LDFLAGS, OPT_LIBS, OPT_VA_TWIN,
-           OPT_DECLARE_VOID, OPT_TEMPLATES, OPT_DUMP, OPT_QUIET, OPT_FORWARD, OPT_DROP, OPT_PROBED, OPT_HELP };
+           OPT_DECLARE_VOID, OPT_TEMPLATES, OPT_DUMP, OPT_QUIET, OPT_FORWARD, OPT_DROP, OPT_PROBED, OPT_TARGET,
+           OPT_HELP };
     static const struct option longopts[] = {
         {"name", required_argument, NULL, OPT_NAME},
         {"filter", required_argument, NULL, OPT_FILTER},
@@ -101,6 +105,7 @@ static int parse_args(int argc, char **argv, gen_options *o)
         {"dump", no_argument, NULL, OPT_DUMP},
         {"quiet", no_argument, NULL, OPT_QUIET},
         {"forward", required_argument, NULL, OPT_FORWARD},
+        {"target", required_argument, NULL, OPT_TARGET},
         {"drop", required_argument, NULL, OPT_DROP},
         {"probed", required_argument, NULL, OPT_PROBED},
         {"help", no_argument, NULL, OPT_HELP},
@@ -109,9 +114,6 @@ static int parse_args(int argc, char **argv, gen_options *o)
     memset(o, 0, sizeof *o);
     o->language = "c";
     o->outdir = ".";
-#if defined(__x86_64__)
-    o->abi = true;
-#endif
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "x:o:h", longopts, NULL)) != -1) {
@@ -128,13 +130,10 @@ static int parse_args(int argc, char **argv, gen_options *o)
         case OPT_QUIET: o->quiet = true; break;
         case OPT_DROP: o->drop = optarg; break;
         case OPT_PROBED: o->probed = optarg; break;
+        case OPT_TARGET: o->target = optarg; break;
         case OPT_FORWARD:
+            o->forward_set = true;
             if (strcmp(optarg, "abi") == 0) {
-#if !defined(__x86_64__)
-                fprintf(stderr, "libwrap-gen: --forward abi: ABI-level forwarding exists for x86-64 "
-                                "only; use --forward typed\n");
-                return 2;
-#endif
                 o->abi = true;
             } else if (strcmp(optarg, "typed") == 0) {
                 o->abi = false;
@@ -179,6 +178,15 @@ static int parse_args(int argc, char **argv, gen_options *o)
         return 2;
     }
     o->source = argv[optind];
+    /* The forwarding is the target's, not the generator's machine's. */
+    const char *arch = target_arch(o->target);
+    if (!o->forward_set)
+        o->abi = target_has_abi(arch);
+    else if (o->abi && !target_has_abi(arch)) {
+        fprintf(stderr, "libwrap-gen: --forward abi: ABI-level forwarding exists for x86-64 and "
+                        "AArch64 only, not %s; use --forward typed\n", arch);
+        return 2;
+    }
     if (!is_identifier(o->name)) {
         fprintf(stderr, "libwrap-gen: --name %s: a C identifier is required (it names the "
                         "wrapper's files and symbols)\n", o->name ? o->name : "(missing)");
@@ -357,7 +365,8 @@ static int generate(const gen_options *o)
     bool probed = false;
     size_t probe_changes = 0;
 
-    lwg_parse_options popt = {o->source, o->language, o->declare_void, o->n_declare_void, o->abi};
+    lwg_parse_options popt = {o->source, o->language, o->declare_void, o->n_declare_void, o->abi,
+                              o->target};
     progress(o, "parsing", 1);
     int parsed = parse_inventory(&inv, &popt);
     progress(o, NULL, 0);
@@ -366,6 +375,8 @@ static int generate(const gen_options *o)
     progress(o, "scope", 2);
     inv.name = xstrdup(o->name);
     inv.abi = o->abi;
+    if (o->abi)
+        (void)target_adjust_inventory(&inv, target_arch(o->target));
     scope = scope_load(o->source, o->cppflags);
     if (!scope)
         goto out;

@@ -25,18 +25,42 @@
  * alias (see rewrite_complex_floatn); declarator.c maps the alias back to
  * the header's spelling.
  */
+#define LW_SVE_T(t, b) "typedef __SV" b "_t sv" t "_t;\n"
+#define LW_SVE_TUPLES(t) "typedef __clang_sv" t "x2_t sv" t "x2_t;\ntypedef __clang_sv" t "x3_t sv" t \
+                         "x3_t;\ntypedef __clang_sv" t "x4_t sv" t "x4_t;\n"
+#define LW_SVE_TYPEDEFS                                                                               \
+    LW_SVE_T("int8", "Int8") LW_SVE_T("int16", "Int16") LW_SVE_T("int32", "Int32")                \
+    LW_SVE_T("int64", "Int64") LW_SVE_T("uint8", "Uint8") LW_SVE_T("uint16", "Uint16")            \
+    LW_SVE_T("uint32", "Uint32") LW_SVE_T("uint64", "Uint64") LW_SVE_T("float16", "Float16")      \
+    LW_SVE_T("float32", "Float32") LW_SVE_T("float64", "Float64") LW_SVE_T("bfloat16", "BFloat16") \
+    LW_SVE_T("bool", "Bool") LW_SVE_TUPLES("int8") LW_SVE_TUPLES("int16") LW_SVE_TUPLES("int32")  \
+    LW_SVE_TUPLES("int64") LW_SVE_TUPLES("uint8") LW_SVE_TUPLES("uint16") LW_SVE_TUPLES("uint32") \
+    LW_SVE_TUPLES("uint64") LW_SVE_TUPLES("float16") LW_SVE_TUPLES("float32")                     \
+    LW_SVE_TUPLES("float64")
 const char parse_prelude_name[] = "/libwrap-gen/prelude.h";
 const char parse_prelude_c[] =
     "typedef float _Float32;\n"
     "typedef double _Float64;\n"
     "typedef double _Float32x;\n"
     "typedef long double _Float64x;\n"
-    "typedef __float128 _Float128;\n"
     "typedef _Complex float __libwrap_cFloat32;\n"
     "typedef _Complex double __libwrap_cFloat64;\n"
     "typedef _Complex double __libwrap_cFloat32x;\n"
     "typedef _Complex long double __libwrap_cFloat64x;\n"
+    /* AArch64 (--target): long double is binary128 there, and clang has
+     * no __float128. */
+    "#if defined(__aarch64__)\n"
+    "typedef long double _Float128;\n"
+    "typedef _Complex long double __libwrap_cFloat128;\n"
+    /* gcc's arm_sve.h makes the SVE types with a pragma that leaves no
+     * trace in the preprocessed file: clang's builtin types stand in, so
+     * that model/target.c can see them (an SVE function is not forwarded
+     * at the ABI level). */
+    LW_SVE_TYPEDEFS
+    "#else\n"
+    "typedef __float128 _Float128;\n"
     "typedef _Complex __float128 __libwrap_cFloat128;\n"
+    "#endif\n"
     "#define __malloc__(...) __malloc__\n";
 
 

@@ -6,6 +6,7 @@
  */
 #include "parse/parse.h"
 #include "parse/language.h"
+#include "model/target.h"
 
 #include <clang-c/Index.h>
 #include <ctype.h>
@@ -59,6 +60,10 @@ int parse_inventory(lwg_inventory *inv, const lwg_parse_options *opt)
     /* Warnings about gcc-only attributes in system headers are noise here;
      * only errors decide. */
     args[nargs++] = "-w";
+    /* The wrappers' machine: type sizes, long double, builtins (model/target.h). */
+    char *target_arg = target_clang_arg(opt->target);
+    if (target_arg)
+        args[nargs++] = target_arg;
 
     struct CXUnsavedFile unsaved[2] = {
         {parse_prelude_name, parse_prelude_c, parse_prelude_len},
@@ -116,6 +121,7 @@ out_index:
     clang_disposeIndex(index);
 out_text:
     free(std);
+    free(target_arg);
     free(rewritten);
     free(text);
     return rc;

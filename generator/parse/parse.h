@@ -20,6 +20,7 @@ typedef struct lwg_parse_options {
     const char *const *declare_void; /* unprototyped SYM() to read as SYM(void) */
     size_t n_declare_void;
     bool abi;                    /* ABI-level forwarding: no type needs spelling */
+    const char *target;          /* --target TRIPLE for libclang, or NULL (model/target.h) */
 } lwg_parse_options;
 
 /* Returns 0, or -1 after printing clang's diagnostics (PRESUMED-FILE:LINE:COL:

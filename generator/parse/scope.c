@@ -85,6 +85,11 @@ static bool is_standard_header(const lwg_scope *s, const char *path)
             if (has_prefix_dir(real, s->sysdirs[i], &rel) && is_standard_name(rel))
                 return true;
     }
+    /* A Debian cross compiler's C library (cross-wrapping, --target):
+     * /usr/TRIPLE/include. */
+    const char *triple = path + 5, *end = strncmp(path, "/usr/", 5) ? NULL : strchr(triple, '/');
+    if (end && memmem(triple, (size_t)(end - triple), "-linux-", 7) && strncmp(end, "/include/", 9) == 0)
+        return is_standard_name(end + 9);
     if (!has_prefix_dir(path, "/usr/include", &rel) && !has_prefix_dir(path, "/usr/local/include", &rel))
         return false;
     const char *slash = strchr(rel, '/');

@@ -199,7 +199,7 @@ static void lw_start(void)
     lw_log(LW_LOG_LIFECYCLE, "started in %s (pid %ld)", lw_program_name(), (long)getpid());
     LW_STORE(lw_state, 1);
     /* With the plugins loaded: the paths the run takes are known. */
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__aarch64__)
     lw_compensate_calibrate((int (*)(int))(void *)lw_abi_calib_stub);
 #else
     lw_compensate_calibrate(NULL);

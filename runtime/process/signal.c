@@ -17,7 +17,7 @@
 #include "core/measure/lane.h"
 #include "interpose/signal_interpose.h"
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__aarch64__)
 #include "core/abi/abi.h"
 #endif
 
@@ -50,6 +50,8 @@ static void lw_sig_dispatch(int sig, siginfo_t *si, void *uc)
         /* The first handler to interrupt the runtime: where it did. */
 #if defined(__x86_64__)
         lw_tls.busy_pc = (uintptr_t)((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+        lw_tls.busy_pc = (uintptr_t)((ucontext_t *)uc)->uc_mcontext.pc;
 #else
         lw_tls.busy_pc = 0;
 #endif
@@ -74,7 +76,7 @@ static void lw_sig_dispatch(int sig, siginfo_t *si, void *uc)
  * consistent (at worst the visit of the call it was closing is lost). */
 static int lw_sig_abandon_safe(uintptr_t pc)
 {
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__aarch64__)
     return (pc >= (uintptr_t)lw_abi_hot_begin && pc < (uintptr_t)lw_abi_hot_end) ||
            (pc >= (uintptr_t)lw_abi_hot2_begin && pc < (uintptr_t)lw_abi_hot2_end);
 #else

@@ -16,7 +16,9 @@ set -euo pipefail
 
 kind=$1
 src=$LIBWRAP_SOURCE_DIR/tests/signals
-rtlib=$LIBWRAP_STAGE/lib
+# LW_TEST_HOST (tests/aarch64/signals.sh): another machine's wrappers,
+# its runtime in lib/HOST and its assembly loop in SIGLOOP.
+rtlib=$LIBWRAP_STAGE/lib${LW_TEST_HOST:+/$LW_TEST_HOST}
 TEST_LABEL="signals $kind"
 source "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
 here=$PWD
@@ -24,7 +26,7 @@ cc=${CC:-cc}
 
 $cc -O2 -g -fPIC -shared -Wl,-soname,libsig.so -o libsig.so "$src/siglib.c"
 $cc -O2 -g -I"$src" -c "$src/sigapp.c" -o sigapp.o
-$cc -g -c "$src/sigloop.S" -o sigloop.o
+$cc -g -c "${SIGLOOP:-$src/sigloop.S}" -o sigloop.o
 
 wrap_library sig '"siglib.h"' "-I$src" "-L$here" -lsig --forward $kind
 wrap_library zlib '<zlib.h>' "" "" -lz --forward $kind
@@ -66,13 +68,15 @@ run() {
     echo "ok $name ($c)"
 }
 
-for scenario in regs cloop nested zlib; do
+# SIGNAL_SCENARIOS: a subset (tests/aarch64/signals.sh).
+for scenario in ${SIGNAL_SCENARIOS:-regs cloop nested zlib}; do
     run $scenario linktime ./linked
     run $scenario preload env LD_PRELOAD="$preload" ./plain
 done
 # The jump: the output is the program's; the handler's calls are counted
 # exactly when no jump left the runtime, and never more than were made.
-for mode in linktime preload; do
+# SIGNAL_JUMP=0: without it (tests/aarch64/signals.sh).
+for mode in $([ "${SIGNAL_JUMP:-1}" = 0 ] || echo linktime preload); do
     if [ $mode = linktime ]; then cmd=(./linked); else cmd=(env LD_PRELOAD="$preload" ./plain); fi
     s=0
     rm -rf exp-jump-$mode
@@ -84,7 +88,11 @@ for mode in linktime preload; do
     { grep -v '^libwrap: warning: a signal handler that interrupted the runtime was left by longjmp' \
         jump-$mode.err || true; } | cmp -s plain-jump.err - || fail "jump-$mode: stderr differs: $(cat jump-$mode.err)"
     ticks=$(awk '$1 == "tick" {print $2}' jump-$mode.counts)
-    if grep -q 'left by longjmp' jump-$mode.err; then
+    if grep -q 'left by longjmp' jump-$mode.err && [ ! -d exp-jump-$mode ]; then
+        # Left during the thread's first, slow call (its registration):
+        # nothing was measured, so no results (likelier under an emulator).
+        :
+    elif grep -q 'left by longjmp' jump-$mode.err; then
         $CHECK exp-jump-$mode "visits('sig_tick') <= $ticks" || fail "jump-$mode: more visits than calls"
     else
         $CHECK exp-jump-$mode "visits('sig_tick') == $ticks" || fail "jump-$mode: visits differ"

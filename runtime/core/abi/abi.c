@@ -16,6 +16,7 @@
 
 uint32_t lw_abi_xsave_size, lw_abi_xsave, lw_abi_vec, lw_abi_xinuse;
 
+#if defined(__x86_64__)
 static inline void lw_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
 {
     __asm__("cpuid" : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3]) : "a"(leaf), "c"(sub));
@@ -61,6 +62,18 @@ static inline uintptr_t lw_abi_gate(uintptr_t (*fn)(uintptr_t, uintptr_t), uintp
         lw_abi_cpu_init();
     return lw_abi_call_saving(fn, a, b);
 }
+#else
+/* AArch64 (abi_aarch64.S): the gate keeps q0-q31, FPCR and FPSR, whatever
+ * the CPU. */
+void lw_abi_cpu_init(void)
+{
+}
+
+static inline uintptr_t lw_abi_gate(uintptr_t (*fn)(uintptr_t, uintptr_t), uintptr_t a, uintptr_t b)
+{
+    return lw_abi_call_saving(fn, a, b);
+}
+#endif
 
 /* The offsets the trampoline's assembly uses (abi.h). */
 #define LW_AT(type, field, off) _Static_assert(offsetof(type, field) == (off), #type "." #field)

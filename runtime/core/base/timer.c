@@ -5,8 +5,10 @@
  * runs at a constant rate on every core - the invariant TSC (CPUID
  * 0x80000007 EDX bit 8). Virtual machines often hide that bit while the host
  * TSC is fine; Linux then still reports constant_tsc and nonstop_tsc in
- * /proc/cpuinfo, which we accept. Otherwise CLOCK_MONOTONIC (vDSO) is used,
- * with one notice under LIBWRAP_VERBOSE=timer.
+ * /proc/cpuinfo, which we accept. On AArch64 the "tsc" timer is the
+ * architectural virtual counter (cntvct_el0, readable in user space on
+ * Linux, constant rate cntfrq_el0 on every core). Otherwise CLOCK_MONOTONIC
+ * (vDSO) is used, with one notice under LIBWRAP_VERBOSE=timer.
  *
  * Ticks become nanoseconds with a rate measured over the whole run (start to
  * finalisation) against CLOCK_MONOTONIC, so no calibration delay is paid at
@@ -80,6 +82,17 @@ void lw_timer_init(enum lw_timer_kind requested)
             lw_timer_tsc = 1;
         else
             lw_log(LW_LOG_TIMER, "the TSC is not invariant on this machine: using clock_gettime");
+    }
+#elif defined(__aarch64__)
+    if (requested == LW_TIMER_TSC) {
+        uint64_t freq;
+        __asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(freq));
+        if (freq) {
+            lw_timer_tsc = 1;
+            lw_log(LW_LOG_TIMER, "the virtual counter cntvct_el0 at %.3f MHz (cntfrq_el0)", (double)freq / 1e6);
+        } else {
+            lw_log(LW_LOG_TIMER, "cntfrq_el0 reads 0: using clock_gettime");
+        }
     }
 #else
     if (requested == LW_TIMER_TSC)

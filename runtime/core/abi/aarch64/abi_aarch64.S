@@ -1,0 +1,517 @@
+/*
+ * abi_aarch64.S - ABI-level forwarding for AArch64 (AAPCS64, Linux;
+ * docs/abi.md, "AArch64").
+ *
+ * Every generated wrapper puts its libwrap_abi_entry in x16 and branches to
+ * libwrap_trampoline through the GOT (x16 and x17 are the registers a call
+ * may lose to a veneer or a PLT entry anyway).
+ *
+ * The common case of a measured call runs in the trampoline itself (its fast
+ * paths, below); everything else goes to the C hooks. For those it
+ *
+ *  1. stores x29 and the caller's return address x30 just below the
+ *     caller's stack pointer (the call's identity is the address of that
+ *     x30, as on x86-64 that of the return address), saves x0-x15, x18 and
+ *     the entry, and calls lw_abi_enter (abi.c, general registers only: the
+ *     vector arguments v0-v7 stay whole where the caller left them);
+ *  2. if the call is not measured, restores them and branches to the
+ *     original: the caller and the original meet as if unwrapped;
+ *  3. if it is measured, moves the caller's x30 and x19 into the return
+ *     slot that lw_abi_enter gave (x19 then points to it: the original
+ *     gives it back), restores every register, and calls the original with
+ *     the stack pointer as the caller left it: the stack arguments, the
+ *     indirect result address x8 and every argument register are exactly
+ *     the caller's, whatever the function (variadic too);
+ *  4. when the original returns, saves x0-x18 as it left them (results in
+ *     x0-x7, and whatever else an assembly caller may rely on), takes the
+ *     caller's x30 and x19 out of the slot, calls lw_abi_exit (which frees
+ *     the slot; no vector register touched: v0-v7 keep the results),
+ *     restores and returns.
+ *
+ * Everything not common (first calls, tracing, metrics, the clock_gettime
+ * timer) goes through lw_abi_call_saving, which keeps q0-q31 whole and
+ * FPCR/FPSR around ordinary C. The CFI describes every instruction: while
+ * the original runs, the caller's x30 and x19 are described as held in the
+ * slot at x19, so debuggers, backtrace() and C++ exceptions pass through;
+ * lw_abi_personality closes a measured call that an exception unwinds.
+ */
+#if defined(__aarch64__)
+
+#include "core/abi/abi.h"
+
+/* DW_CFA_expression REG, [DW_OP_breg19 OFFSET]: REG is saved at x19+OFFSET. */
+#define CFI_SAVED_AT_X19(reg, offset) .cfi_escape 0x10, reg, 0x02, 0x83, offset
+
+/* The frame of the entry hook: x29/x30 at its top (x30 at the caller's
+ * stack pointer - 8: the call's identity), x0-x15, x18 and the entry
+ * below. */
+#define ENTER_FRAME 160
+
+.macro SAVE_ARGS
+	stp	x0, x1, [sp, #0]
+	stp	x2, x3, [sp, #16]
+	stp	x4, x5, [sp, #32]
+	stp	x6, x7, [sp, #48]
+	stp	x8, x9, [sp, #64]
+	stp	x10, x11, [sp, #80]
+	stp	x12, x13, [sp, #96]
+	stp	x14, x15, [sp, #112]
+	stp	x16, x18, [sp, #128]
+.endm
+.macro RESTORE_ARGS
+	ldp	x0, x1, [sp, #0]
+	ldp	x2, x3, [sp, #16]
+	ldp	x4, x5, [sp, #32]
+	ldp	x6, x7, [sp, #48]
+	ldp	x8, x9, [sp, #64]
+	ldp	x10, x11, [sp, #80]
+	ldp	x12, x13, [sp, #96]
+	ldp	x14, x15, [sp, #112]
+	ldp	x16, x18, [sp, #128]
+.endm
+
+/* The exit's frame: x0-x18 as the original left them, the caller's x19
+ * and x30. */
+#define EXIT_FRAME 176
+
+	.text
+
+/* &lw_tls (the runtime's initial-exec TLS block) into `reg`, with `tmp`. */
+.macro TLS_BLOCK reg, tmp
+	mrs	\reg, tpidr_el0
+	adrp	\tmp, :gottprel:lw_tls
+	ldr	\tmp, [\tmp, #:gottprel_lo12:lw_tls]
+	add	\reg, \reg, \tmp
+.endm
+
+/* The fast paths' scratch registers, x9-x14, below the stack pointer. */
+.macro PUSH_SCRATCH
+	stp	x9, x10, [sp, #-48]!
+	.cfi_adjust_cfa_offset 48
+	stp	x11, x12, [sp, #16]
+	stp	x13, x14, [sp, #32]
+.endm
+.macro POP_SCRATCH
+	ldp	x13, x14, [sp, #32]
+	ldp	x11, x12, [sp, #16]
+	ldp	x9, x10, [sp], #48
+	.cfi_adjust_cfa_offset -48
+.endm
+
+/* While the original runs: the stack pointer is the caller's (the stack
+ * arguments are where it put them), the caller's x30 and x19 are in the
+ * slot at x19. Unwinders identify a frame by its callee's CFA (libgcc
+ * finds an exception's handler frame again so in its second phase): with
+ * the usual CFA, this frame and its caller would be one, both identified by
+ * the same stack pointer. This CFA is one byte above it, and the caller's
+ * stack pointer has its own rule, CFA - 1. */
+.macro CFI_CALLING
+	CFI_SAVED_AT_X19(19, LW_RA_RBX)
+	CFI_SAVED_AT_X19(30, LW_RA_RA)
+	.cfi_def_cfa sp, 1
+	.cfi_escape 0x16, 31, 0x02, 0x31, 0x1c	/* DW_CFA_val_expression sp: CFA - 1 */
+.endm
+
+	.globl	libwrap_trampoline
+	.type	libwrap_trampoline, %function
+	.p2align 4
+libwrap_trampoline:
+lw_abi_trampoline:
+	.cfi_startproc
+	.cfi_personality 0x1b, lw_abi_personality
+	ldr	w17, [x16, #LW_E_STATE]
+	cmp	w17, #LW_ABI_STATE_FAST
+	b.ne	.Lnot_fast
+	.cfi_remember_state
+
+	/*
+	 * The fast path (the common case, as lw_enter_fast in hot.h): the
+	 * entry says LW_ABI_STATE_FAST, the thread is not inside the runtime
+	 * and may take the fast path without events (lw_tls.hot), a return
+	 * slot is free and no older one is a leftover at or below this call,
+	 * the frame stack has room and its top frame is live, and one of the
+	 * parent's four last-hit children is this region's node. Then the
+	 * slot (claimed before it is filled) and the frame are filled, the
+	 * timestamp taken last, and the original called with every register
+	 * as the caller left it. Anything else: the C hooks (.Lc_enter).
+	 */
+	PUSH_SCRATCH
+	TLS_BLOCK x14, x10
+	ldr	w10, [x14, #LW_T_GUARD]
+	cbnz	w10, .Lfast_busy		/* inside the runtime, or its lane */
+	mov	w10, #1
+	str	w10, [x14, #LW_T_GUARD]
+	/* From here to lw_abi_hot_end, and from lw_abi_hot2_begin to
+	 * lw_abi_hot2_end, the guard is held by a fast path alone, whose every
+	 * step leaves the runtime consistent: a signal handler that interrupts
+	 * it may leave by longjmp (signal.c). */
+	.globl	lw_abi_hot_begin
+	.hidden	lw_abi_hot_begin
+lw_abi_hot_begin:
+	ldr	x11, [x14, #LW_T_RA_TOP]
+	ldr	x10, [x14, #LW_T_RA_END]
+	cmp	x11, x10
+	b.hs	.Lfast_to_c_noslot
+	add	x10, sp, #40			/* the call's identity: the caller's sp - 8 */
+	ldr	x12, [x11, #LW_RA_SP-LW_RA_SIZE]
+	cmp	x12, x10
+	b.ls	.Lfast_to_c_noslot		/* a leftover, or a tail call */
+	/* The slot is taken before it is filled: a call from a signal handler
+	 * that interrupts the rest takes the next one. */
+	add	x12, x11, #LW_RA_SIZE
+	str	x12, [x14, #LW_T_RA_TOP]
+	ldr	x9, [x14, #LW_T_HOT]		/* after the guard: the finaliser clears it */
+	ldr	w12, [x9, #LW_TH_DEPTH]
+	ldr	w13, [x9, #LW_TH_CAP]
+	cmp	w12, w13
+	b.hs	.Lfast_to_c			/* no room, no thread, or events */
+	str	x16, [x11, #LW_RA_ENTRY]
+	str	x10, [x11, #LW_RA_SP]
+	str	w12, [x11, #LW_RA_DEPTH]
+	ldr	x13, [x9, #LW_TH_STACK]
+	add	x12, x13, x12, lsl #5		/* the new frame */
+	ldr	x13, [x12, #LW_F_FRAME-LW_F_SIZE]
+	cmp	x13, x10
+	b.ls	.Lfast_to_c			/* the top frame was abandoned */
+	str	x10, [x12, #LW_F_FRAME]
+	ldr	w10, [x16, #LW_E_ID]
+	ldr	x13, [x12, #LW_F_NODE-LW_F_SIZE]	/* the parent */
+.irp k, 0, 8, 16, 24
+	ldr	x16, [x13, #LW_N_LAST_HIT+\k]
+	ldr	w17, [x16, #LW_N_REGION]
+	cmp	w17, w10
+	b.eq	9f
+.endr
+	b	.Lfast_to_c_entry		/* not among the last four: the C hook looks */
+9:	str	x16, [x12, #LW_F_NODE]
+	str	x10, [x12, #LW_F_REGION]	/* and inherited = 0 */
+	str	x12, [x11, #LW_RA_FRAME]
+	ldr	w13, [x9, #LW_TH_DEPTH]
+	add	w13, w13, #1
+	str	w13, [x9, #LW_TH_DEPTH]
+	mrs	x13, cntvct_el0
+	str	x13, [x12, #LW_F_START]
+	str	wzr, [x14, #LW_T_GUARD]
+	.globl	lw_abi_hot_end
+	.hidden	lw_abi_hot_end
+lw_abi_hot_end:
+	ldr	x16, [x11, #LW_RA_ENTRY]
+	stp	x30, x19, [x11, #LW_RA_RA]	/* the caller's x30 and x19 into the slot */
+	mov	x19, x11
+	CFI_SAVED_AT_X19(19, LW_RA_RBX)
+	CFI_SAVED_AT_X19(30, LW_RA_RA)
+	POP_SCRATCH
+	CFI_CALLING
+	b	.Lcall_original
+
+	/* The fast path could not take the call: the slot given back. */
+.Lfast_to_c_entry:
+	.cfi_restore_state
+	.cfi_remember_state
+	.cfi_adjust_cfa_offset 48
+	ldr	x16, [x11, #LW_RA_ENTRY]
+.Lfast_to_c:
+	str	x11, [x14, #LW_T_RA_TOP]
+.Lfast_to_c_noslot:
+	str	wzr, [x14, #LW_T_GUARD]
+	POP_SCRATCH
+	b	.Lc_enter
+
+	/* The guard was held: the runtime calls the function itself (not
+	 * measured), or a signal handler interrupted the runtime (the lane:
+	 * the C hook records the call). */
+.Lfast_busy:
+	.cfi_restore_state
+	.cfi_remember_state
+	.cfi_adjust_cfa_offset 48
+	tst	w10, #LW_GUARD_SIGNAL
+	POP_SCRATCH
+	b.ne	.Lc_enter
+	ldr	x17, [x16, #LW_E_ORIG]
+	br	x17
+
+.Lnot_fast:
+	.cfi_restore_state
+	cmp	w17, #LW_ABI_STATE_EXCLUDED
+	b.ne	.Lc_enter
+	ldr	x17, [x16, #LW_E_ORIG]
+	br	x17				/* filtered out: as if unwrapped */
+
+	/* Every other case: the C hooks, with the argument registers saved. */
+.Lc_enter:
+	stp	x29, x30, [sp, #-16]!
+	.cfi_def_cfa_offset 16
+	.cfi_offset x29, -16
+	.cfi_offset x30, -8
+	mov	x29, sp
+	.cfi_def_cfa x29, 16
+	sub	sp, sp, #ENTER_FRAME
+	SAVE_ARGS
+	mov	x0, x16				/* the entry */
+	add	x1, x29, #8			/* where the return address is */
+	bl	lw_abi_enter
+	cmp	x0, #1
+	b.ls	.Lnot_measured
+	.cfi_remember_state
+
+	/* Measured: x0 is the return slot. */
+	str	x19, [x0, #LW_RA_RBX]
+	mov	x19, x0
+	CFI_SAVED_AT_X19(19, LW_RA_RBX)
+	ldr	x17, [x29, #8]
+	str	x17, [x19, #LW_RA_RA]
+	CFI_SAVED_AT_X19(30, LW_RA_RA)
+	RESTORE_ARGS
+	mov	sp, x29
+	.cfi_def_cfa sp, 16
+	ldr	x29, [sp], #16
+	.cfi_restore x29
+	CFI_CALLING
+	/* Both paths call the original here, x16 its entry, x19 its slot: one
+	 * return point. */
+.Lcall_original:
+	ldr	x17, [x16, #LW_E_ORIG]
+	blr	x17
+	.globl	lw_abi_return_point
+	.hidden	lw_abi_return_point
+lw_abi_return_point:
+	/* The exit's fast path (lw_exit_fast): the timestamp first, then the
+	 * checks; the slot stays taken until everything is read from it. */
+	PUSH_SCRATCH
+	.cfi_def_cfa_offset 48
+	.cfi_restore sp
+	.cfi_remember_state
+	mrs	x9, cntvct_el0
+	TLS_BLOCK x14, x10
+	ldr	w10, [x14, #LW_T_GUARD]
+	cbnz	w10, .Lexit_to_c		/* a call of a handler's lane, or stopped */
+	mov	w10, #1
+	str	w10, [x14, #LW_T_GUARD]
+	.globl	lw_abi_hot2_begin
+	.hidden	lw_abi_hot2_begin
+lw_abi_hot2_begin:
+	ldr	x10, [x14, #LW_T_HOT]
+	ldr	w11, [x19, #LW_RA_DEPTH]
+	add	w11, w11, #1
+	ldr	w12, [x10, #LW_TH_DEPTH]
+	cmp	w12, w11
+	b.ne	.Lexit_to_c_guard		/* not the top frame, no thread, or events */
+	sub	w12, w12, #1
+	str	w12, [x10, #LW_TH_DEPTH]
+	ldr	x11, [x19, #LW_RA_FRAME]
+	ldr	x12, [x11, #LW_F_START]
+	subs	x9, x9, x12
+	csel	x9, x9, xzr, hs			/* the clock went back: 0 */
+	ldr	x11, [x11, #LW_F_NODE]
+	ldp	x12, x13, [x11, #LW_N_VISITS]	/* visits, inclusive */
+	add	x12, x12, #1
+	add	x13, x13, x9
+	stp	x12, x13, [x11, #LW_N_VISITS]
+	ldp	x12, x13, [x11, #LW_N_MIN]	/* min, max */
+	cmp	x9, x12
+	csel	x12, x9, x12, lo
+	cmp	x9, x13
+	csel	x13, x9, x13, hi
+	stp	x12, x13, [x11, #LW_N_MIN]
+	/* The caller's x30 and x19 out of the slot, then the slot (and any
+	 * slot above it left by a longjmp) freed: from here on a signal
+	 * handler's call may reuse it. */
+	mov	x10, x19
+	ldp	x30, x19, [x19, #LW_RA_RA]
+	.cfi_restore x19
+	.cfi_restore x30
+	str	x10, [x14, #LW_T_RA_TOP]
+	str	wzr, [x14, #LW_T_GUARD]
+	.globl	lw_abi_hot2_end
+	.hidden	lw_abi_hot2_end
+lw_abi_hot2_end:
+	POP_SCRATCH
+	ret
+
+.Lexit_to_c_guard:
+	.cfi_restore_state
+	.cfi_remember_state
+	str	wzr, [x14, #LW_T_GUARD]
+.Lexit_to_c:
+	POP_SCRATCH
+	/* The C hook, every register as the original left it. */
+	sub	sp, sp, #EXIT_FRAME
+	.cfi_def_cfa_offset EXIT_FRAME
+	stp	x0, x1, [sp, #0]
+	stp	x2, x3, [sp, #16]
+	stp	x4, x5, [sp, #32]
+	stp	x6, x7, [sp, #48]
+	stp	x8, x9, [sp, #64]
+	stp	x10, x11, [sp, #80]
+	stp	x12, x13, [sp, #96]
+	stp	x14, x15, [sp, #112]
+	stp	x16, x17, [sp, #128]
+	str	x18, [sp, #144]
+	/* The caller's x19 and x30 out of the slot, before lw_abi_exit frees
+	 * it (a signal handler's call may reuse it from then on). */
+	ldp	x0, x1, [x19, #LW_RA_RA]	/* the return address, x19 */
+	stp	x1, x0, [sp, #160]
+	.cfi_offset x19, -16
+	.cfi_offset x30, -8
+	mov	x0, x19
+	bl	lw_abi_exit
+	ldp	x0, x1, [sp, #0]
+	ldp	x2, x3, [sp, #16]
+	ldp	x4, x5, [sp, #32]
+	ldp	x6, x7, [sp, #48]
+	ldp	x8, x9, [sp, #64]
+	ldp	x10, x11, [sp, #80]
+	ldp	x12, x13, [sp, #96]
+	ldp	x14, x15, [sp, #112]
+	ldp	x16, x17, [sp, #128]
+	ldr	x18, [sp, #144]
+	ldp	x19, x30, [sp, #160]
+	.cfi_restore x19
+	.cfi_restore x30
+	add	sp, sp, #EXIT_FRAME
+	.cfi_def_cfa_offset 0
+	ret
+
+	.cfi_restore_state		/* the exit's remembered state, then the entry's */
+.Lnot_measured:
+	.cfi_restore_state
+	ldr	x16, [sp, #128]			/* the entry */
+	cbnz	x0, .Lmissing
+	RESTORE_ARGS
+	ldr	x17, [x16, #LW_E_ORIG]
+	mov	sp, x29
+	.cfi_def_cfa sp, 16
+	ldp	x29, x30, [sp], #16
+	.cfi_def_cfa_offset 0
+	.cfi_restore x29
+	.cfi_restore x30
+	br	x17
+
+.Lmissing:
+	.cfi_def_cfa x29, 16
+	.cfi_offset x29, -16
+	.cfi_offset x30, -8
+	mov	x0, x16
+	bl	lw_abi_missing			/* errno ENOSYS, or abort */
+	mov	x0, #0
+	mov	x1, #0
+	movi	v0.2d, #0
+	movi	v1.2d, #0
+	movi	v2.2d, #0
+	movi	v3.2d, #0
+	mov	sp, x29
+	.cfi_def_cfa sp, 16
+	ldp	x29, x30, [sp], #16
+	.cfi_def_cfa_offset 0
+	.cfi_restore x29
+	.cfi_restore x30
+	ret
+	.cfi_endproc
+	.size	libwrap_trampoline, .-libwrap_trampoline
+
+/* The compensation's calibration (compensate.c) calls an empty function
+ * through the trampoline as a generated wrapper does, with its own entry. */
+	.globl	lw_abi_calib_stub
+	.hidden	lw_abi_calib_stub
+	.type	lw_abi_calib_stub, %function
+	.p2align 4
+lw_abi_calib_stub:
+	.cfi_startproc
+	adrp	x16, lw_abi_calib_entry
+	add	x16, x16, :lo12:lw_abi_calib_entry
+	b	lw_abi_trampoline
+	.cfi_endproc
+	.size	lw_abi_calib_stub, .-lw_abi_calib_stub
+
+/*
+ * uintptr_t lw_abi_call_saving(fn, a, b): fn(a, b), ordinary C, with q0-q31
+ * (the whole 128-bit vector registers: arguments, results, the upper
+ * halves of v8-v15 that the PCS does not keep), FPCR and FPSR as they were.
+ */
+	.globl	lw_abi_call_saving
+	.hidden	lw_abi_call_saving
+	.type	lw_abi_call_saving, %function
+	.p2align 4
+lw_abi_call_saving:
+	.cfi_startproc
+	stp	x29, x30, [sp, #-16]!
+	.cfi_def_cfa_offset 16
+	.cfi_offset x29, -16
+	.cfi_offset x30, -8
+	mov	x29, sp
+	.cfi_def_cfa x29, 16
+	sub	sp, sp, #528
+	stp	q0, q1, [sp, #16]
+	stp	q2, q3, [sp, #48]
+	stp	q4, q5, [sp, #80]
+	stp	q6, q7, [sp, #112]
+	stp	q8, q9, [sp, #144]
+	stp	q10, q11, [sp, #176]
+	stp	q12, q13, [sp, #208]
+	stp	q14, q15, [sp, #240]
+	stp	q16, q17, [sp, #272]
+	stp	q18, q19, [sp, #304]
+	stp	q20, q21, [sp, #336]
+	stp	q22, q23, [sp, #368]
+	stp	q24, q25, [sp, #400]
+	stp	q26, q27, [sp, #432]
+	stp	q28, q29, [sp, #464]
+	stp	q30, q31, [sp, #496]
+	mrs	x9, fpcr
+	mrs	x10, fpsr
+	stp	x9, x10, [sp, #0]
+	mov	x9, x0
+	mov	x0, x1
+	mov	x1, x2
+	blr	x9
+	ldp	x9, x10, [sp, #0]
+	msr	fpcr, x9
+	msr	fpsr, x10
+	ldp	q0, q1, [sp, #16]
+	ldp	q2, q3, [sp, #48]
+	ldp	q4, q5, [sp, #80]
+	ldp	q6, q7, [sp, #112]
+	ldp	q8, q9, [sp, #144]
+	ldp	q10, q11, [sp, #176]
+	ldp	q12, q13, [sp, #208]
+	ldp	q14, q15, [sp, #240]
+	ldp	q16, q17, [sp, #272]
+	ldp	q18, q19, [sp, #304]
+	ldp	q20, q21, [sp, #336]
+	ldp	q22, q23, [sp, #368]
+	ldp	q24, q25, [sp, #400]
+	ldp	q26, q27, [sp, #432]
+	ldp	q28, q29, [sp, #464]
+	ldp	q30, q31, [sp, #496]
+	mov	sp, x29
+	.cfi_def_cfa sp, 16
+	ldp	x29, x30, [sp], #16
+	.cfi_def_cfa_offset 0
+	.cfi_restore x29
+	.cfi_restore x30
+	ret
+	.cfi_endproc
+	.size	lw_abi_call_saving, .-lw_abi_call_saving
+
+/*
+ * void lw_abi_save_xmm(uint64_t out[8]): the low 64 bits of v0-v7 (the
+ * floating-point arguments, or v0 the result) into out[], for the hooks
+ * that are built without vector registers. Only reads them.
+ */
+	.globl	lw_abi_save_xmm
+	.hidden	lw_abi_save_xmm
+	.type	lw_abi_save_xmm, %function
+	.p2align 4
+lw_abi_save_xmm:
+	.cfi_startproc
+	stp	d0, d1, [x0, #0]
+	stp	d2, d3, [x0, #16]
+	stp	d4, d5, [x0, #32]
+	stp	d6, d7, [x0, #48]
+	ret
+	.cfi_endproc
+	.size	lw_abi_save_xmm, .-lw_abi_save_xmm
+
+#endif
+
+	.section .note.GNU-stack, "", %progbits
