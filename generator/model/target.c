@@ -52,7 +52,7 @@ static bool is_sve_type(const char *canonical)
     return canonical && (strstr(canonical, "__SV") || strstr(canonical, "__clang_sv"));
 }
 
-static bool uses_sve(const lw_function *f)
+static bool uses_sve(const lwg_function *f)
 {
     if (is_sve_type(f->ret_canonical) || (f->declarator && (strstr(f->declarator, "sve_vector_pcs") ||
                                                             strstr(f->declarator, "aarch64_sve_pcs"))))
@@ -63,18 +63,18 @@ static bool uses_sve(const lw_function *f)
     return false;
 }
 
-size_t target_adjust_inventory(lw_inventory *inv, const char *arch)
+size_t target_adjust_inventory(lwg_inventory *inv, const char *arch)
 {
     if (strcmp(arch, "aarch64") != 0)
         return 0;
     size_t left_out = 0;
     for (size_t i = 0; i < inv->nfuncs; i++) {
-        lw_function *f = &inv->funcs[i];
+        lwg_function *f = &inv->funcs[i];
         f->ret_arg.abi = 0;
         for (size_t k = 0; k < f->nparams; k++)
             f->params[k].arg.abi = 0;
-        if (f->skip == LW_WRAP && uses_sve(f)) {
-            f->skip = LW_SKIP_UNSUPPORTED;
+        if (f->skip == LWG_WRAP && uses_sve(f)) {
+            f->skip = LWG_SKIP_UNSUPPORTED;
             free(f->skip_detail);
             f->skip_detail = xstrdup("SVE vector or predicate registers (the SVE vector PCS): the AArch64 "
                                      "trampoline keeps the base PCS's registers only; generate typed "

@@ -27,6 +27,6 @@ char *target_clang_arg(const char *triple);
  * only), and the argument locations, which argmeta.c computes for x86-64
  * System V, are cleared (the runtime says per parameter that only typed
  * wrappers record there). Returns the number left out. */
-size_t target_adjust_inventory(lw_inventory *inv, const char *arch);
+size_t target_adjust_inventory(lwg_inventory *inv, const char *arch);
 
 #endif
