@@ -11,5 +11,5 @@ command -v aarch64-linux-gnu-g++ > /dev/null ||
 # differences of the platform, not of the wrappers: va_list mangles as
 # St9__va_list, and g++ for AArch64 calls Square::area() of `new Square`
 # directly (devirtualised), so ld --wrap sees that call too.
-CXX=aarch64-linux-gnu-g++ LIBWRAP_GEN_TARGET=$host LIBWRAP_GEO_EXPECTED=$lane/geo-expected \
+CXX=aarch64-linux-gnu-g++ GEO_TARGET=$host GEO_EXPECTED=$lane/geo-expected \
     exec bash "$LIBWRAP_SOURCE_DIR/tests/generator/cxx/geo.sh" "$LIBWRAP_STAGE/lib/$host/liblibwrap_runtime.so" - abi

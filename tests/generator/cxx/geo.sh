@@ -34,8 +34,8 @@ grep -q '^caught c!: negative -2$' plain.out || fail "the unwrapped driver does 
 
 printf '#include "geo.h"\n' > libwrap.h
 $CXX -E -x c++ -I"$src" libwrap.h > libwrap.i
-# LIBWRAP_GEN_TARGET: another machine's wrappers (tests/aarch64/cxx.sh).
-CC=$CXX "$gen" --quiet --name geo -x c++ --forward "$forward" ${LIBWRAP_GEN_TARGET:+--target "$LIBWRAP_GEN_TARGET"} \
+# GEO_TARGET: another machine's wrappers (tests/aarch64/cxx.sh).
+CC=$CXX "$gen" --quiet --name geo -x c++ --forward "$forward" ${GEO_TARGET:+--target "$GEO_TARGET"} \
     --libs "-L$here -lgeo" libwrap.i
 
 # What is left out, and why.
@@ -85,7 +85,7 @@ check() {
     LIBWRAP_EXPERIMENT_DIRECTORY=$here/$mode "$@" > $mode.out || fail "$mode: the driver failed"
     cmp plain.out $mode.out || fail "$mode: the output differs from the unwrapped one"
     visits $mode/profile.json > $mode.visits
-    LC_ALL=C sort "${LIBWRAP_GEO_EXPECTED:-$src/expected}-$mode.txt" > $mode.expected
+    LC_ALL=C sort "${GEO_EXPECTED:-$src/expected}-$mode.txt" > $mode.expected
     diff $mode.expected $mode.visits >&2 ||
         fail "$mode: measured visits (right) differ from the expected ones (left)"
     echo "ok $mode: $(wc -l < $mode.visits) functions measured"
