@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "hash.h"
+#include "job_layout.h"
 #include "otf2merge/otf2_merge.h"
 #include "profile_format.h"
 #include "report.h"
@@ -31,23 +32,15 @@ typedef struct {
     int64_t rank, image;
 } part_name;
 
-/* "rank-N" or "rank-N.K". */
+/* "rank-N" or "rank-N.K" (job_layout.h). */
 static int parse_part(const char *name, int64_t *rank, int64_t *image)
 {
-    char *end;
-    if (strncmp(name, "rank-", 5) != 0 || name[5] < '0' || name[5] > '9')
+    long long r, k;
+    if (!lw_job_part_name(name, &r, &k))
         return 0;
-    errno = 0;
-    *rank = strtoll(name + 5, &end, 10);
-    *image = 0;
-    if (errno)
-        return 0;
-    if (*end == '.') {
-        if (end[1] < '0' || end[1] > '9')
-            return 0;
-        *image = strtoll(end + 1, &end, 10);
-    }
-    return *end == 0;
+    *rank = r;
+    *image = k;
+    return 1;
 }
 
 static int cmp_part(const void *a, const void *b)
@@ -94,15 +87,15 @@ static part_name *list_parts(const char *dir, size_t *n, int any)
     *n = 0;
     v = list_parts_in(dir, "", v, n, any);
     char path[4096];
-    snprintf(path, sizeof path, "%s/ranks", dir);
+    snprintf(path, sizeof path, "%s/" LW_JOB_GROUPS, dir);
     DIR *d = opendir(path);
     if (d) {
         struct dirent *e;
         while ((e = readdir(d))) {
-            if (e->d_name[0] < '0' || e->d_name[0] > '9')
+            if (!lw_job_group_name(e->d_name))
                 continue;
             char sub[300];
-            snprintf(sub, sizeof sub, "ranks/%s/", e->d_name);
+            snprintf(sub, sizeof sub, LW_JOB_GROUPS "/%s/", e->d_name);
             v = list_parts_in(dir, sub, v, n, any);
         }
         closedir(d);
@@ -493,8 +486,8 @@ static void find_forks(fork_list *fl, const char *dir, int depth)
         int is_fork = strncmp(e->d_name, "fork-", 5) == 0 && e->d_name[5] >= '0' && e->d_name[5] <= '9';
         /* A job's groups of parts: ranks/G/ holds parts as the job's
          * directory does. */
-        int groups = depth == 0 && strcmp(e->d_name, "ranks") == 0;
-        int group = depth == -1 && e->d_name[0] >= '0' && e->d_name[0] <= '9';
+        int groups = depth == 0 && strcmp(e->d_name, LW_JOB_GROUPS) == 0;
+        int group = depth == -1 && lw_job_group_name(e->d_name);
         if (!is_fork && !groups && !group && !(depth == 0 && parse_part(e->d_name, &rank, &image)))
             continue;
         char *sub = NULL;

@@ -38,6 +38,7 @@
 #include "jobs/jobs.h"
 #include "core/measure/hooks.h"
 #include "core/base/json.h"
+#include "job_layout.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -498,7 +499,7 @@ char *lw_job_part_base(const char *job)
     const lw_job *j = &lw_job_info;
     char *base = NULL;
     int n = lw_job_grouped()
-                ? asprintf(&base, "%s/ranks/%03ld/rank-%ld", job, j->rank / lw_job_group(), j->rank)
+                ? asprintf(&base, "%s/" LW_JOB_GROUPS "/" LW_JOB_GROUP_FMT "/rank-%ld", job, j->rank / lw_job_group(), j->rank)
                 : asprintf(&base, "%s/rank-%ld", job, j->rank);
     return n < 0 ? NULL : base;
 }
@@ -508,7 +509,7 @@ static char *lw_job_records_path(long g)
 {
     char *path = NULL;
     int n = g < 0 ? asprintf(&path, "%s/profiles.lwrt", lw_job_info.dir)
-                  : asprintf(&path, "%s/ranks/%03ld/profiles.lwrt", lw_job_info.dir, g);
+                  : asprintf(&path, "%s/" LW_JOB_GROUPS "/" LW_JOB_GROUP_FMT "/profiles.lwrt", lw_job_info.dir, g);
     return n < 0 ? NULL : path;
 }
 
@@ -652,7 +653,7 @@ void lw_job_finished(int in_signal)
          * group in the job's. */
         long g = j->rank / lw_job_group(), first = g * lw_job_group();
         long members = j->size - first < lw_job_group() ? j->size - first : lw_job_group();
-        if (asprintf(&path, "%s/ranks/%03ld/finished.txt", j->dir, g) < 0)
+        if (asprintf(&path, "%s/" LW_JOB_GROUPS "/" LW_JOB_GROUP_FMT "/finished.txt", j->dir, g) < 0)
             return;
         count = lw_finished_append(path, rec);
         free(path);

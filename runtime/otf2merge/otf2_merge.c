@@ -27,6 +27,7 @@
 #include <otf2/otf2.h>
 
 #include "hash.h"
+#include "job_layout.h"
 #include "otf2merge/otf2_merge.h"
 
 typedef struct {
@@ -371,25 +372,15 @@ static void mg_part_free(mg_part *p)
 
 /* ---- the parts of a job directory ---------------------------------------- */
 
-/* "rank-N" or "rank-N.K". */
+/* "rank-N" or "rank-N.K" (job_layout.h). */
 static int mg_part_name(const char *name, long *rank, long *image)
 {
-    char *end;
-    if (strncmp(name, "rank-", 5) != 0 || name[5] < '0' || name[5] > '9')
+    long long r, k;
+    if (!lw_job_part_name(name, &r, &k))
         return 0;
-    errno = 0;
-    *rank = strtol(name + 5, &end, 10);
-    *image = 0;
-    if (errno)
-        return 0;
-    if (*end == '.') {
-        char *e2;
-        if (end[1] < '0' || end[1] > '9')
-            return 0;
-        *image = strtol(end + 1, &e2, 10);
-        end = e2;
-    }
-    return *end == 0;
+    *rank = (long)r;
+    *image = (long)k;
+    return 1;
 }
 
 static int mg_part_cmp(const void *a, const void *b)
@@ -455,10 +446,10 @@ static int mg_list_parts(mg_ctx *c, const char *dir, mg_part **out, size_t *n)
     *n = 0;
     int rc = mg_list_parts_in(c, dir, out, n);
     char *groups = NULL;
-    DIR *d = rc == 0 && asprintf(&groups, "%s/ranks", dir) >= 0 ? opendir(groups) : NULL;
+    DIR *d = rc == 0 && asprintf(&groups, "%s/" LW_JOB_GROUPS, dir) >= 0 ? opendir(groups) : NULL;
     struct dirent *e;
     while (d && rc == 0 && (e = readdir(d))) {
-        if (e->d_name[0] < '0' || e->d_name[0] > '9')
+        if (!lw_job_group_name(e->d_name))
             continue;
         char *g = NULL;
         if (asprintf(&g, "%s/%s", groups, e->d_name) < 0)

@@ -103,7 +103,8 @@ grep -q 'libwrap_register_all' t/wrap/ring.wrappers.c || fail "the typed link-ti
 run_ok make-typed-install.log make -C t/wrap GENFLAGS='--forward typed' install
 LIBWRAP_PATH=$scratch/t/prefix run_ok ltt.log libwrap --libwrap=linktime:ring "$CC" -O2 "$app/dl_app.c" -o dl_app.ltt -ldl \
     -I"$src" -L"$scratch/t" -Wl,-rpath,"$scratch/t" -lring
-ldd dl_app.ltt | grep -q "$scratch/t/prefix/lib/libwrap_ring_linktime.so" || fail "dl_app.ltt is not linked with the typed link-time wrapper"
+ldd dl_app.ltt > ltt.ldd
+grep -q "$scratch/t/prefix/lib/libwrap_ring_linktime.so" ltt.ldd || fail "dl_app.ltt is not linked with the typed link-time wrapper"
 for mode in plain deepbind; do
     WRAP=(LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-dlt-linktime-$mode)
     same dlt-linktime-$mode ./dl_app.ltt $mode "$scratch/t/libring.so"
