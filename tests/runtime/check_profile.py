@@ -8,7 +8,8 @@ Each EXPR is a Python expression evaluated with:
   paths            {"a/b": visits} for every call path of every thread
   threads, prof    the per-thread list and the whole document
 It also checks the invariants of every profile: the keys of SPEC section 5,
-exclusive <= inclusive, callees' inclusive time within the caller's, the
+exclusive <= inclusive, callees' inclusive time within the caller's,
+min <= mean <= max on every call path (each call's time is its own), the
 flat visits equal to the call-path visits.
 """
 import json
@@ -61,6 +62,11 @@ def main():
             tree_visits[n["symbol"]] = tree_visits.get(n["symbol"], 0) + n["visits"]
             if n["exclusive_ns"] > n["inclusive_ns"]:
                 fail("exclusive > inclusive at " + p)
+            # Times are rounded to ns each: 1 ns of slack.
+            if n["visits"] and not (n["min_ns"] <= n["inclusive_ns"] / n["visits"] + 1 and
+                                    n["inclusive_ns"] / n["visits"] <= n["max_ns"] + 1):
+                fail("min <= mean <= max does not hold at %s: %d, %.1f, %d" %
+                     (p, n["min_ns"], n["inclusive_ns"] / n["visits"], n["max_ns"]))
             total += n["inclusive_ns"]
             walk(n["children"], p, n["inclusive_ns"])
         # ticks are rounded to ns per node: allow 1 ns per child

@@ -91,6 +91,11 @@ LW_AT(lw_thread, depth, LW_TH_DEPTH);
 LW_AT(lw_thread, cap, LW_TH_CAP);
 LW_AT(lw_thread, ev_pos, LW_TH_EV_POS);
 LW_AT(lw_thread, ev_end, LW_TH_EV_END);
+LW_AT(lw_thread, overhead, LW_TH_OVERHEAD);
+LW_AT(lw_thread, tree.hash, LW_TH_HASH);
+LW_AT(lw_thread, tree.hash_mask, LW_TH_HASH_MASK);
+LW_AT(lw_node, parent, LW_N_PARENT);
+_Static_assert(LW_KIND_ABI * sizeof(uint64_t) == LW_COST_ABI, "lw_cost_ticks[LW_KIND_ABI]");
 _Static_assert(sizeof(libwrap_event) == 16, "libwrap_event size");
 LW_AT(lw_frame, node, LW_F_NODE);
 LW_AT(lw_frame, start, LW_F_START);
@@ -369,6 +374,6 @@ void lw_abi_exit(lw_ra *slot)
     /* Frees the slot and any slot above it left by a longjmp. Before the
      * exit is recorded: a signal handler may reuse it from here on. */
     lw_tls.ra_top = slot;
-    if (lw_unlikely(lw_exit_fast(id) < 0))
+    if (lw_unlikely(lw_exit_fast(id, LW_KIND_ABI) < 0))
         (void)lw_abi_gate(lw_abi_exit_slow, (uintptr_t)(uint32_t)id, 0);
 }

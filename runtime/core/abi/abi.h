@@ -41,12 +41,17 @@
 #define LW_TH_CAP 12
 #define LW_TH_EV_POS 64
 #define LW_TH_EV_END 72
+#define LW_TH_OVERHEAD 88
+#define LW_TH_HASH 128     /* tree.hash */
+#define LW_TH_HASH_MASK 136 /* tree.hash_mask */
+#define LW_COST_ABI 8      /* lw_cost_ticks[LW_KIND_ABI] */
 #define LW_F_NODE 0        /* lw_frame */
 #define LW_F_START 8
 #define LW_F_FRAME 16
 #define LW_F_REGION 24     /* and `inherited`, 0, in the same 8 bytes */
 #define LW_F_SIZE 32
 #define LW_N_REGION 0      /* lw_node */
+#define LW_N_PARENT 8
 #define LW_N_LAST_HIT 32  /* 4 of them */
 #define LW_N_VISITS 64
 #define LW_N_INCL 72

@@ -34,6 +34,7 @@
 
 
 lw_cost lw_costs[LW_NKINDS];
+uint64_t lw_cost_ticks[LW_NKINDS];
 
 /* The calibration's region: no real region has this id, and its node lives
  * in the private thread's tree only. */
@@ -144,8 +145,10 @@ static lw_thread *lw_calib_thread(void)
 void lw_compensate_calibrate(int (*abi_fn)(int))
 {
     lw_cal.done = 0;
-    for (int k = 0; k < LW_NKINDS; k++)
+    for (int k = 0; k < LW_NKINDS; k++) {
         lw_costs[k] = (lw_cost){0, 0};
+        lw_cost_ticks[k] = 0;
+    }
     lw_cal.mode = lw_nlisteners && lw_listeners_percall ? "listeners"
                   : lw_events_buffered                  ? "trace"
                                                         : "profile";
@@ -210,6 +213,12 @@ void lw_compensate_calibrate(int (*abi_fn)(int))
         double inside = b[k]->inside - plain, total = b[k]->total - plain;
         inside = inside > 0 ? inside : 0;
         lw_costs[k] = (lw_cost){inside, total > inside ? total : inside};
+#if !defined(__aarch64__)
+        /* The AArch64 trampoline's fast path keeps no measurement clock
+         * (its instruction budget): there a call's callees are compensated
+         * when the profile is written, at the mean (profile_write.c). */
+        lw_cost_ticks[k] = (uint64_t)(lw_costs[k].total + 0.5);
+#endif
     }
     lw_cal.plain = plain;
     double ns = (double)(m1.tv_sec - m0.tv_sec) * 1e9 + (double)(m1.tv_nsec - m0.tv_nsec);

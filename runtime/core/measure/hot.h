@@ -23,12 +23,14 @@
 
 #pragma GCC visibility push(hidden)
 
-/* Fills a new top frame: the one definition for the fast and full entries. */
-static inline __attribute__((always_inline)) void lw_frame_open(lw_frame *f, lw_node *n, int32_t id,
-                                                                 uint64_t now, void *frame)
+/* Fills a new top frame of thread `t`, entered at `now` (the timer's
+ * ticks): the one definition for the fast and full entries. The start is
+ * read on the thread's measurement clock (lw_thread.overhead). */
+static inline __attribute__((always_inline)) void lw_frame_open(const lw_thread *t, lw_frame *f, lw_node *n,
+                                                                 int32_t id, uint64_t now, void *frame)
 {
     f->node = n;
-    f->start = now;
+    f->start = now - t->overhead;
     f->frame = frame;
     /* region and inherited (0) in one store: adjacent, little-endian (the
      * trampoline does the same; abi.c checks the layout). */
@@ -152,7 +154,7 @@ static inline __attribute__((always_inline)) int lw_enter_known(lw_thread *t, in
     uint64_t now = lw_rdtsc();
     if (t->ev_pos)
         lw_event_store(t, id, now);
-    lw_frame_open(t->stack + t->depth, n, id, now, frame);
+    lw_frame_open(t, t->stack + t->depth, n, id, now, frame);
     t->depth++;
     return 1;
 }
@@ -174,10 +176,21 @@ static inline __attribute__((always_inline)) int lw_enter_fast(int32_t id, void 
     return r;
 }
 
-/* Exit from region `id`: 0 done (or nothing to record), -1 the full path is
- * needed (lw_exit_full). A top frame that is not region `id`'s (the
- * sentinel's region is 0) is the full path's. */
-static inline __attribute__((always_inline)) int lw_exit_fast(int32_t id)
+/* Closes frame `f` of thread `t` at `now` (the timer's ticks): the call's
+ * time on the thread's measurement clock, then the clock moves on by the
+ * call's own measurement cost `cost`, which its callers' times leave out. */
+static inline __attribute__((always_inline)) void lw_frame_close(lw_thread *t, const lw_frame *f, uint64_t now,
+                                                                  uint64_t cost)
+{
+    uint64_t end = now - t->overhead;
+    lw_node_account(f->node, end > f->start ? end - f->start : 0);
+    t->overhead += cost;
+}
+
+/* Exit from region `id`, a call of a `kind` wrapper: 0 done (or nothing to
+ * record), -1 the full path is needed (lw_exit_full). A top frame that is
+ * not region `id`'s (the sentinel's region is 0) is the full path's. */
+static inline __attribute__((always_inline)) int lw_exit_fast(int32_t id, enum lw_wrapper_kind kind)
 {
     if (lw_unlikely(LW_LOAD(lw_tls.guard)))
         return 0;
@@ -193,7 +206,7 @@ static inline __attribute__((always_inline)) int lw_exit_fast(int32_t id)
     uint64_t now = lw_rdtsc();
     if (t->ev_pos)
         lw_event_store(t, -id, now);
-    lw_node_account(f->node, now > f->start ? now - f->start : 0);
+    lw_frame_close(t, f, now, lw_cost_ticks[kind]);
     t->depth = d - 1;
     LW_GUARD_CLEAR();
     return 0;

@@ -49,15 +49,17 @@ typedef struct lw_node {
      * an unlock) finds them here. lw_node_none (region 0, never a match)
      * until there is one, so the hot path needs no NULL test. */
     struct lw_node *last_hit[LW_LAST_HITS];
-    uint64_t visits, incl, min, max; /* ticks */
+    /* Ticks on the thread's measurement clock (lw_thread.overhead): each
+     * call's interval less the measurement's cost of the calls below it. */
+    uint64_t visits, incl, min, max;
     /* Visits counted without timing: the region is throttled (throttle.c);
      * incl, min and max are those of the other, sampled, visits. */
     uint64_t unmeasured;
-    /* Filled in when the profile is written (profile_write.c): exclusive
-     * time, inclusive minus the callees' inclusive time (the hot path keeps
-     * no per-frame callee sum: with one clock both are the same sums); and
-     * both with the measurement's own cost taken out (compensate.c). */
-    uint64_t excl, incl_c, excl_c;
+    /* Filled in when the profile is written (profile_write.c): the times as
+     * measured (raw: incl plus the cost of the calls below), exclusive =
+     * inclusive minus the callees' inclusive time; and both with the
+     * call's own measurement cost taken out too (compensate.c). */
+    uint64_t incl_raw, excl, incl_c, excl_c;
     uint64_t metrics[];   /* lw_nmetrics inclusive sums */
 } lw_node;
 
@@ -120,6 +122,12 @@ typedef struct lw_thread {
      * paths append a record per entry and exit; full, it is delivered
      * (lw_events_flush). NULL when events are not buffered. */
     libwrap_event *ev_pos, *ev_end, *ev_base;
+    /* The measurement clock: the ticks the calls this thread finished cost
+     * to measure (lw_cost_ticks each). A frame's start and a call's end
+     * are read on it (the timer's ticks less this), so a call's interval
+     * holds no measurement cost of the calls below it: every call's time,
+     * min and max included, is its own (docs/runtime.md). */
+    uint64_t overhead;
     lw_tree tree;
     uint64_t *mstack;       /* lw_nmetrics values per frame */
     uintptr_t stack_lo, stack_hi; /* the thread's stack, for longjmp detection */
@@ -251,6 +259,11 @@ typedef struct lw_cost {
     double inside, total;
 } lw_cost;
 extern lw_cost lw_costs[LW_NKINDS];
+/* `total` in whole ticks, what each finished call adds to its thread's
+ * measurement clock (lw_thread.overhead); 0 when compensation is off, and
+ * on AArch64, whose trampoline keeps no clock. The x86-64 trampoline's
+ * assembly reads lw_cost_ticks[LW_KIND_ABI]. */
+extern uint64_t lw_cost_ticks[LW_NKINDS];
 /* abi_fn: a wrapper like a generated ABI-level one of an empty function
  * (core/abi's lw_abi_calib_stub), NULL where there is no ABI forwarding. */
 void lw_compensate_calibrate(int (*abi_fn)(int));

@@ -123,10 +123,9 @@ static void lw_pop(lw_thread *t, uint64_t now, const uint64_t *mnow)
 {
     uint32_t d = --t->depth;
     lw_frame *f = &t->stack[d];
-    uint64_t dt = now > f->start ? now - f->start : 0;
     lw_node *n = f->node;
     if (!f->inherited) {
-        lw_node_account(n, dt);
+        lw_frame_close(t, f, now, lw_cost_ticks[lw_region_kind(f->region)]);
         const uint64_t *mstart = t->mstack + (size_t)d * lw_nmetrics;
         for (size_t i = 0; i < lw_nmetrics; i++) {
             if (lw_unlikely(lw_metric_absolute & (1u << i))) {
@@ -208,7 +207,7 @@ static __attribute__((noinline)) int lw_enter_slow(lw_thread *t, int32_t id, voi
             lw_hook->throttled_callee(parent->region);
     }
     lw_frame *f = &t->stack[d];
-    lw_frame_open(f, n, id, now, frame);
+    lw_frame_open(t, f, n, id, now, frame);
     const uint64_t *m = t->scratch;
     if (lw_nmetrics) {
         m = lw_read_metrics(t);
@@ -263,7 +262,7 @@ int lw_enter_full(int32_t id, void *frame)
     lw_node *n;
     if (lw_likely(t->listen && !t->slow) && (n = lw_known_child(t, id, frame))) {
         /* The common case with listeners: a known child, nothing else to do. */
-        lw_frame_open(t->stack + t->depth, n, id, now, frame);
+        lw_frame_open(t, t->stack + t->depth, n, id, now, frame);
         t->depth++;
         return lw_enter_listen(t, id, now);
     }
@@ -378,7 +377,7 @@ static inline int lw_close_known(lw_thread *t, int32_t id, uint64_t now)
     lw_frame *f = t->stack + d - 1;
     if (lw_unlikely(t->slow || f->region != id))
         return 0;
-    lw_node_account(f->node, now > f->start ? now - f->start : 0);
+    lw_frame_close(t, f, now, lw_cost_ticks[lw_region_kind(id)]);
     t->depth = d - 1;
     return 1;
 }
@@ -425,7 +424,7 @@ void libwrap_exit(int32_t id)
         lw_exit_busy(id);
         return;
     }
-    if (lw_unlikely(lw_exit_fast(id) < 0))
+    if (lw_unlikely(lw_exit_fast(id, LW_KIND_TYPED) < 0))
         lw_exit_full_keep_errno(id);
 #endif
 }

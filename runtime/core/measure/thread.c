@@ -199,7 +199,7 @@ void lw_thread_after_fork_child(void)
         /* Without memory for its node the frame keeps its place under its
          * parent's: it is not counted anyway. */
         t->stack[i].node = n ? n : parent;
-        t->stack[i].start = now;
+        t->stack[i].start = now - t->overhead;
         t->stack[i].inherited = 1;
         parent = t->stack[i].node;
     }

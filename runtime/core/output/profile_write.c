@@ -41,42 +41,54 @@ static double lw_inside(const lw_node *n)
     return lw_costs[lw_region_kind(n->region)].inside;
 }
 
-static double lw_outside(const lw_node *n)
-{
-    const lw_cost *c = &lw_costs[lw_region_kind(n->region)];
-    return c->total - c->inside;
-}
-
 /*
- * Exclusive time, and the compensated times, of n and its subtree. A call's
- * own interval holds `inside` of its measurement, and each callee's call
- * adds `total - inside` to it besides the callee's own interval:
+ * The times of n and its subtree. Each call's interval was read on its
+ * thread's measurement clock (measure.h, lw_thread.overhead), which leaves
+ * out the measurement cost of every call below it (lw_cost_ticks each);
+ * what remains of the measurement in it is its own `inside`, and what the
+ * clock did not take of the calls below (`total` less lw_cost_ticks: the
+ * fraction of a tick, or all of it where there is no clock, AArch64):
  *
- *   excl_c = excl - visits * inside - sum over callees (visits * (total - inside))
- *   incl_c = excl_c + sum over callees incl_c
+ *   incl_c   = incl - visits * inside - sum over calls below (total - clock)
+ *   excl_c   = incl_c - sum over callees incl_c
+ *   incl_raw = incl + sum over calls below clock       (as measured)
+ *   excl     = incl_raw - sum over callees incl_raw
  *
- * which is incl - visits * inside - (calls below) * total, unless a clamp
- * at 0 applied; so no time is negative, callees stay within their caller
- * and exclusive within inclusive.
+ * each clamped at 0, and an inclusive time at least its callees' (a frame
+ * a fork child inherited has callees and no visit of its own); so no time
+ * is negative, callees stay within their caller and exclusive within
+ * inclusive. With compensation off both costs are 0 and the compensated
+ * times are the raw ones. Returns what the clock left of the cost of n's
+ * calls and of those below them.
  */
-void lw_tree_finish(lw_node *n)
+static double lw_tree_finish_rest(lw_node *n)
 {
     lw_throttle_estimate(n);
-    uint64_t incl_callees = 0, incl_c_callees = 0;
-    double cost_callees = 0;
+    uint64_t raw_callees = 0, incl_c_callees = 0, clock_below = 0;
+    double rest_below = 0;
     for (lw_node *c = n->first_child; c; c = c->next_sibling) {
-        lw_tree_finish(c);
-        incl_callees += c->incl;
+        rest_below += lw_tree_finish_rest(c);
+        raw_callees += c->incl_raw;
         incl_c_callees += c->incl_c;
-        cost_callees += (double)c->visits * lw_outside(c);
+        clock_below += c->visits * lw_cost_ticks[lw_region_kind(c->region)] + (c->incl_raw - c->incl);
     }
-    n->excl = n->incl > incl_callees ? n->incl - incl_callees : 0;
-    double e = (double)n->excl - (double)n->visits * lw_inside(n) - cost_callees;
-    n->excl_c = e > 0 ? (uint64_t)(e + 0.5) : 0;
-    n->incl_c = n->excl_c + incl_c_callees;
+    n->incl_raw = n->incl + clock_below > raw_callees ? n->incl + clock_below : raw_callees;
+    n->excl = n->incl_raw - raw_callees;
+    double i = (double)n->incl - (double)n->visits * lw_inside(n) - rest_below;
+    n->incl_c = i > 0 ? (uint64_t)(i + 0.5) : 0;
+    n->incl_c = n->incl_c > incl_c_callees ? n->incl_c : incl_c_callees;
+    n->excl_c = n->incl_c - incl_c_callees;
+    enum lw_wrapper_kind k = lw_region_kind(n->region);
+    return rest_below + (double)n->visits * (lw_costs[k].total - (double)lw_cost_ticks[k]);
 }
 
-/* A call's min or max, less its own measurement's cost. */
+void lw_tree_finish(lw_node *n)
+{
+    lw_tree_finish_rest(n);
+}
+
+/* A call's min or max, less its own measurement's cost: the calls below it
+ * cost nothing in it already (the measurement clock). */
 uint64_t lw_minmax_c(int32_t region, uint64_t v)
 {
     double c = (double)v - lw_costs[lw_region_kind(region)].inside;
@@ -84,12 +96,12 @@ uint64_t lw_minmax_c(int32_t region, uint64_t v)
 }
 
 /*
- * A node's compensated min and max, bounded by its mean: compensation takes
- * a call's own overhead out of its min and max, but not that of its
- * callees, which the mean loses too; the mean bounds them, as it bounds
- * true times. A function's min and max are those of its nodes: its own mean
- * is no bound, for the inclusive time of a recursive function counts its
- * outermost calls only (visits all of them).
+ * A node's compensated min and max: each call's own time, so that min <=
+ * mean <= max holds as it does for the calls themselves; the bound by the
+ * mean only absorbs rounding (the mean is an integer division). A
+ * function's min and max are those of its nodes: its own mean is no bound,
+ * for the inclusive time of a recursive function counts its outermost
+ * calls only (visits all of them).
  */
 static void lw_node_minmax(const lw_node *n, uint64_t *min_c, uint64_t *max_c)
 {
@@ -120,7 +132,7 @@ static void lw_flat_add(lw_flat *flat, const lw_node *n)
                 f->max = mx;
         }
         if (!f->active) {
-            f->incl += c->incl;
+            f->incl += c->incl_raw;
             f->incl_c += c->incl_c;
             for (size_t i = 0; i < lw_nmetrics; i++)
                 if (lw_metric_absolute & (1u << i))
@@ -262,7 +274,7 @@ static void lw_json_callpath(lw_json *j, const lw_thread *t, const lw_node *n)
         lw_json_string(j, LWP_KEY(name), lw_region_name(c->region));
         uint64_t mn, mx;
         lw_node_minmax(c, &mn, &mx);
-        lw_json_times(j, c->visits, c->incl_c, c->excl_c, mn, mx, c->incl, c->excl);
+        lw_json_times(j, c->visits, c->incl_c, c->excl_c, mn, mx, c->incl_raw, c->excl);
         lw_json_throttled(j, c->region);
         lw_json_metrics(j, c->metrics);
         if (c->args)

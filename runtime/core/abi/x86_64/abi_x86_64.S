@@ -120,24 +120,29 @@
 	jbe	.Lfast_to_c			/* the top frame was abandoned */
 	movq	%rax, LW_F_FRAME(%rdx)
 	movl	LW_E_ID(%r11), %r11d
-	/* Not among the parent's last four children: the C hook looks it up. */
-	LAST_HIT %rdx, %rax, %r11d, .Lfast_to_c_r11
+	/* Not among the parent's last four children: the tree's table
+	 * (.Lprobe), then the C hook. */
+	LAST_HIT %rdx, %rax, %r11d, .Lprobe
+.Lfound\ev:
 	movq	%rax, LW_F_NODE(%rdx)
 	movq	%r11, LW_F_REGION(%rdx)		/* and inherited = 0 */
 	movq	%rdx, LW_RA_FRAME(%rbx)
 	incl	LW_TH_DEPTH(%rcx)
 	movq	%rdx, %r11
 	rdtsc
-	movl	%eax, LW_F_START(%r11)
-	movl	%edx, LW_F_START+4(%r11)
-.if \ev
-	movq	LW_F_REGION(%r11), %r11		/* the event: ticks, region, 0 */
 	shlq	$32, %rdx
 	orq	%rdx, %rax
-	movq	LW_TH_EV_POS(%rcx), %rdx
+.if \ev
+	movq	LW_TH_EV_POS(%rcx), %rdx	/* the event: ticks, region, 0 */
 	movq	%rax, 0(%rdx)
-	movq	%r11, 8(%rdx)
 	addq	$16, LW_TH_EV_POS(%rcx)
+.endif
+	/* The start on the thread's measurement clock (measure.h). */
+	subq	LW_TH_OVERHEAD(%rcx), %rax
+	movq	%rax, LW_F_START(%r11)
+.if \ev
+	movq	LW_F_REGION(%r11), %rax
+	movq	%rax, 8(%rdx)
 .endif
 	movq	lw_tls@gottpoff(%rip), %rcx
 	movl	$0, %fs:LW_T_GUARD(%rcx)
@@ -236,6 +241,11 @@ lw_abi_return_point:
 	cmpl	%ecx, LW_TH_DEPTH(%rdx)
 	jne	.Lexit_ev			/* not the top frame, or no thread: events? */
 	decl	LW_TH_DEPTH(%rdx)
+	/* The end on the measurement clock, which then moves on by this
+	 * call's cost: its callers' times leave it out. */
+	subq	LW_TH_OVERHEAD(%rdx), %rax
+	movq	lw_cost_ticks+LW_COST_ABI(%rip), %rcx
+	addq	%rcx, LW_TH_OVERHEAD(%rdx)
 	movq	LW_RA_FRAME(%rbx), %rdx
 	subq	LW_F_START(%rdx), %rax
 	jb	.Lexit_backwards
@@ -305,8 +315,11 @@ lw_abi_return_point:
 	decl	LW_TH_DEPTH(%rdx)
 	addq	$16, LW_TH_EV_POS(%rdx)
 	movq	%rax, 0(%rcx)
-	movq	LW_RA_FRAME(%rbx), %rdx
 	PUSH	%rsi
+	subq	LW_TH_OVERHEAD(%rdx), %rax
+	movq	lw_cost_ticks+LW_COST_ABI(%rip), %rsi
+	addq	%rsi, LW_TH_OVERHEAD(%rdx)
+	movq	LW_RA_FRAME(%rbx), %rdx
 	movl	LW_F_REGION(%rdx), %esi
 	negl	%esi
 	movq	%rsi, 8(%rcx)
@@ -369,6 +382,66 @@ lw_abi_hot2_begin:
 	jae	.Lfast_to_c			/* no room */
 	FAST_ENTER 1
 	jmp	.Lcall_original
+
+	/*
+	 * The node of region %r11d under the parent (the node of the frame
+	 * below %rdx) in the thread's table (%rcx), as lw_tree_find (hot.h)
+	 * finds it: any child of any parent, not only the last four. Found, it
+	 * becomes the parent's latest (lw_note_hit) and the entry goes on where
+	 * LAST_HIT leaves it, %rax the node; not found (a new call path), the C
+	 * hook makes it. Reads only, and stores of node pointers: every step
+	 * leaves the tree consistent.
+	 */
+.Lprobe:
+	.cfi_restore_state
+	.cfi_remember_state
+	PUSH	%rsi
+	PUSH	%rdi
+	PUSH	%r8
+	movq	LW_F_NODE-LW_F_SIZE(%rdx), %rsi	/* the parent */
+	movl	%r11d, %eax
+	movabsq	$0x9e3779b97f4a7c15, %rdi
+	imulq	%rdi, %rax
+	movq	%rsi, %rdi
+	shrq	$4, %rdi
+	xorq	%rdi, %rax
+	movq	%rax, %rdi
+	shrq	$29, %rdi
+	xorq	%rdi, %rax
+	movabsq	$0xbf58476d1ce4e5b9, %rdi
+	imulq	%rdi, %rax
+	movq	%rax, %rdi
+	shrq	$32, %rdi
+	xorq	%rdi, %rax
+	movq	LW_TH_HASH(%rcx), %rdi
+1:	andq	LW_TH_HASH_MASK(%rcx), %rax
+	movq	(%rdi,%rax,8), %r8
+	testq	%r8, %r8
+	jz	.Lprobe_miss
+	incq	%rax
+	cmpq	%rsi, LW_N_PARENT(%r8)
+	jne	1b
+	cmpl	%r11d, LW_N_REGION(%r8)
+	jne	1b
+	movq	LW_N_LAST_HIT+16(%rsi), %rax
+	movq	%rax, LW_N_LAST_HIT+24(%rsi)
+	movq	LW_N_LAST_HIT+8(%rsi), %rax
+	movq	%rax, LW_N_LAST_HIT+16(%rsi)
+	movq	LW_N_LAST_HIT(%rsi), %rax
+	movq	%rax, LW_N_LAST_HIT+8(%rsi)
+	movq	%r8, LW_N_LAST_HIT(%rsi)
+	movq	%r8, %rax
+	POP	%r8
+	POP	%rdi
+	POP	%rsi
+	cmpq	$0, LW_TH_EV_POS(%rcx)		/* which entry: with events or not */
+	jne	.Lfound1
+	jmp	.Lfound0
+.Lprobe_miss:
+	POP	%r8
+	POP	%rdi
+	POP	%rsi
+	jmp	.Lfast_to_c_r11
 
 	/* The entry's fast path could not take the call: the slot given back
 	 * (it is %rbx, or above, when a check failed before it was taken). */
@@ -446,6 +519,10 @@ lw_abi_hot2_end:
 	movq	%rax, LW_N_VISITS(%rcx)
 	incq	LW_N_UNMEASURED(%rcx)
 	movq	lw_tls@gottpoff(%rip), %rcx
+	/* Its cost, as a timed call's, out of its callers' times. */
+	movq	%fs:LW_T_HOT(%rcx), %rdx
+	movq	lw_cost_ticks+LW_COST_ABI(%rip), %rax
+	addq	%rax, LW_TH_OVERHEAD(%rdx)
 	movl	$0, %fs:LW_T_GUARD(%rcx)
 	POP	%rcx
 	POP	%rdx
