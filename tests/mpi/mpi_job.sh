@@ -157,6 +157,26 @@ check_trace() {
 }
 
 # report_total DIR: the job's mlib_step visits from libwrap-report --format=tsv.
+# ranks NAME NP VARS...: NP processes of the program without MPI ($S/plain,
+# CALLS calls) started together in NAME/ as a launcher starts the ranks of
+# a job, each given VARS (evaluated per rank: $r is its rank) and the
+# wrapper; rank R's stdout in NAME.R.out. Every rank must succeed, with
+# nothing on stderr.
+ranks() {
+    local name=$1 np=$2 r st=0
+    shift 2
+    rm -rf "$name" && mkdir "$name"
+    for r in $(seq 0 $((np - 1))); do
+        (cd "$name" && eval "env $* LD_PRELOAD=$PRELOAD $S/plain $CALLS" \
+            > "../$name.$r.out" 2> "../$name.$r.err") &
+    done
+    wait || st=$?
+    [ $st = 0 ] || fail "$name: a rank failed"
+    for r in $(seq 0 $((np - 1))); do
+        [ ! -s "$name.$r.err" ] || fail "$name: rank $r's stderr: $(head -3 "$name.$r.err")"
+    done
+}
+
 report_total() {
     libwrap-report --format=tsv "$1" > report.tsv || fail "libwrap-report --format=tsv $1 failed"
     awk -F'\t' '$1 == "mlib_step" { print $5 }' report.tsv
@@ -574,22 +594,9 @@ launcher_env)
     # srun gives each task (SLURM_JOB_ID, SLURM_STEP_ID, SLURM_PROCID,
     # SLURM_STEP_NUM_TASKS), then with PMIx's (PMIX_RANK, PMIX_NAMESPACE).
     # A batch script's own SLURM_PROCID (no step id) is a lone process.
-    # launch NAME VARS...: the 4 ranks of plain, concurrently, in NAME/.
-    launch() {
-        local name=$1 r st=0
-        shift
-        rm -rf "$name" && mkdir "$name"
-        for r in 0 1 2 3; do
-            (cd "$name" && eval "env $* LD_PRELOAD=$PRELOAD LIBWRAP_ENABLE_TRACING=true $S/plain $CALLS" \
-                > "../$name.$r.out" 2> "../$name.$r.err") &
-        done
-        wait || st=$?
-        [ $st = 0 ] || fail "$name: a rank failed"
-        cat "$name".[0-3].err > "$name.err"
-        [ ! -s "$name.err" ] || fail "$name: stderr: $(head -3 "$name.err")"
-    }
     "$S/plain" $CALLS > lone.out
-    launch slurm 'SLURM_JOB_ID=4242 SLURM_STEP_ID=7 SLURM_PROCID=$r SLURM_STEP_NUM_TASKS=4 SLURM_NTASKS=4'
+    ranks slurm 4 'SLURM_JOB_ID=4242 SLURM_STEP_ID=7 SLURM_PROCID=$r SLURM_STEP_NUM_TASKS=4 SLURM_NTASKS=4' \
+        LIBWRAP_ENABLE_TRACING=true
     for r in 0 1 2 3; do cmp -s lone.out slurm.$r.out || fail "slurm: rank $r's output differs"; done
     d=$(only_dir slurm)
     [ "$d" = slurm/libwrap-slurm-4242.7 ] || fail "Slurm job directory name: $d"
@@ -603,7 +610,8 @@ PY
     "$OTF2_PRINT" -G "$d/traces.otf2" > defs.txt || fail "slurm: the last rank did not merge"
     [ "$(grep -c '^LOCATION ' defs.txt)" = 8 ] || fail "slurm: expected 8 locations"
     [ "$(report_total "$d")" = $((NP * steps)) ] || fail "slurm: not the job's total visits"
-    launch pmix 'PMIX_RANK=$r PMIX_NAMESPACE=prterun-node-77@1 SLURM_STEP_NUM_TASKS=4'
+    ranks pmix 4 'PMIX_RANK=$r PMIX_NAMESPACE=prterun-node-77@1 SLURM_STEP_NUM_TASKS=4' \
+        LIBWRAP_ENABLE_TRACING=true
     d=$(only_dir pmix)
     [ "$d" = pmix/libwrap-pmix-prterun-node-77_1 ] || fail "PMIx job directory name (a safe file name): $d"
     [ "$(report_total "$d")" = $((NP * steps)) ] || fail "pmix: not the job's total visits"
@@ -621,16 +629,10 @@ groups)
     # --rank and the Python package read the job as one.
     G=3 N=8
     "$S/plain" $CALLS > lone.out
-    rm -rf grp && mkdir grp
-    for r in $(seq 0 $((N - 1))); do
-        (cd grp && env SLURM_JOB_ID=5151 SLURM_STEP_ID=0 SLURM_PROCID=$r SLURM_STEP_NUM_TASKS=$N \
-            LIBWRAP_JOB_GROUP_SIZE=$G LD_PRELOAD=$PRELOAD LIBWRAP_ENABLE_TRACING=true "$S/plain" $CALLS \
-            > "../grp.$r.out" 2> "../grp.$r.err") &
-    done
-    wait || fail "groups: a rank failed"
+    ranks grp $N 'SLURM_JOB_ID=5151 SLURM_STEP_ID=0 SLURM_PROCID=$r SLURM_STEP_NUM_TASKS=$N' \
+        LIBWRAP_JOB_GROUP_SIZE=$G LIBWRAP_ENABLE_TRACING=true
     for r in $(seq 0 $((N - 1))); do
         cmp -s lone.out grp.$r.out || fail "groups: rank $r's output differs"
-        [ ! -s grp.$r.err ] || fail "groups: rank $r's stderr: $(head -3 grp.$r.err)"
     done
     d=$(only_dir grp)
     grep -qx "JOB_GROUP_SIZE=$G" "$d/config.txt" || fail "groups: config.txt lacks JOB_GROUP_SIZE=$G"
@@ -666,15 +668,8 @@ PY
     echo "ok: 8 ranks in 3 groups: parts, counts, one merged trace, the report and Python"
     # LIBWRAP_TRACE_MERGE=false: the job is complete, its trace is merged
     # afterwards by libwrap-report --merge.
-    rm -rf nomerge && mkdir nomerge
-    for r in 0 1 2 3; do
-        (cd nomerge && env SLURM_JOB_ID=5353 SLURM_STEP_ID=0 SLURM_PROCID=$r SLURM_STEP_NUM_TASKS=4 \
-            LIBWRAP_JOB_GROUP_SIZE=$G LIBWRAP_TRACE_MERGE=false LD_PRELOAD=$PRELOAD LIBWRAP_ENABLE_TRACING=true \
-            "$S/plain" $CALLS > /dev/null 2> "../nomerge.$r.err") &
-    done
-    wait || fail "no merge: a rank failed"
-    cat nomerge.[0-3].err > nomerge.err
-    [ ! -s nomerge.err ] || fail "no merge: stderr: $(head -3 nomerge.err)"
+    ranks nomerge 4 'SLURM_JOB_ID=5353 SLURM_STEP_ID=0 SLURM_PROCID=$r SLURM_STEP_NUM_TASKS=4' \
+        LIBWRAP_JOB_GROUP_SIZE=$G LIBWRAP_TRACE_MERGE=false LIBWRAP_ENABLE_TRACING=true
     d=$(only_dir nomerge)
     grep -qx "LIBWRAP_TRACE_MERGE=false" "$d/config.txt" || fail "no merge: config.txt lacks the setting"
     [ "$(wc -l < "$d/finished.txt")" = 2 ] || fail "no merge: the job is not complete: $(cat "$d/finished.txt")"
@@ -689,16 +684,10 @@ PY
     # record per group); no part at all without tracing. Also for a job
     # of one group (3 ranks).
     for n in 8 3; do
-        rm -rf red$n && mkdir red$n
-        for r in $(seq 0 $((n - 1))); do
-            (cd red$n && env SLURM_JOB_ID=5252 SLURM_STEP_ID=$n SLURM_PROCID=$r SLURM_STEP_NUM_TASKS=$n \
-                LIBWRAP_JOB_GROUP_SIZE=$G LIBWRAP_JOB_PARTS=false LD_PRELOAD=$PRELOAD "$S/plain" $CALLS \
-                > "../red$n.$r.out" 2> "../red$n.$r.err") &
-        done
-        wait || fail "reduced $n: a rank failed"
+        ranks red$n $n 'SLURM_JOB_ID=5252 SLURM_STEP_ID=$n SLURM_PROCID=$r SLURM_STEP_NUM_TASKS=$n' \
+            LIBWRAP_JOB_GROUP_SIZE=$G LIBWRAP_JOB_PARTS=false
         for r in $(seq 0 $((n - 1))); do
             cmp -s lone.out red$n.$r.out || fail "reduced $n: rank $r's output differs"
-            [ ! -s red$n.$r.err ] || fail "reduced $n: rank $r's stderr: $(head -3 red$n.$r.err)"
         done
         d=$(only_dir red$n)
         python3 - "$d" $n $steps <<'PY' || fail "reduced $n: the job's profile is wrong"
