@@ -14,7 +14,9 @@
 #ifndef LIBWRAP_JOB_LAYOUT_H
 #define LIBWRAP_JOB_LAYOUT_H
 
+#include <dirent.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +53,70 @@ static inline int lw_job_group_name(const char *name)
         if (*name < '0' || *name > '9')
             return 0;
     return 1;
+}
+
+/* fn's part: its path from the job's directory ("rank-3",
+ * "ranks/000/rank-3"), rank and image; a negative result stops the walk. */
+typedef int (*lw_job_part_fn)(void *ctx, const char *rel, long long rank, long long image);
+#define LW_JOB_PATH_MAX 4096
+
+typedef struct {
+    lw_job_part_fn fn;
+    void *ctx;
+    int unreadable;                  /* directories that could not be read */
+    char first[LW_JOB_PATH_MAX];     /* the first of them */
+    int err;                         /* and its errno */
+} lw_job_walk;
+
+/* The parts in dir/sub (sub "" or "ranks/G/"). */
+static inline int lw_job_parts_below(lw_job_walk *w, const char *dir, const char *sub)
+{
+    char path[LW_JOB_PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", dir, sub);
+    DIR *d = opendir(path);
+    if (!d) {
+        if (!w->unreadable++) {
+            w->err = errno;
+            snprintf(w->first, sizeof w->first, "%s", path);
+        }
+        return 0;
+    }
+    struct dirent *e;
+    int rc = 0;
+    while (rc >= 0 && (e = readdir(d))) {
+        long long rank, image;
+        if (!lw_job_part_name(e->d_name, &rank, &image))
+            continue;
+        snprintf(path, sizeof path, "%s%s", sub, e->d_name);
+        rc = w->fn(w->ctx, path, rank, image);
+    }
+    closedir(d);
+    return rc < 0 ? rc : 0;
+}
+
+/* Calls w->fn for every part of the job in `dir`, in directory order:
+ * those at its top, then those of each group. Returns fn's first negative
+ * result, which stops the walk, or 0; a directory that cannot be read is
+ * counted in w->unreadable (the first in w->first and w->err), and the
+ * others are walked. */
+static inline int lw_job_parts(lw_job_walk *w, const char *dir)
+{
+    w->unreadable = 0;
+    int rc = lw_job_parts_below(w, dir, "");
+    char path[LW_JOB_PATH_MAX];
+    snprintf(path, sizeof path, "%s/" LW_JOB_GROUPS, dir);
+    DIR *d = rc == 0 ? opendir(path) : NULL;
+    struct dirent *e;
+    while (d && rc == 0 && (e = readdir(d))) {
+        if (!lw_job_group_name(e->d_name))
+            continue;
+        char sub[300];
+        snprintf(sub, sizeof sub, LW_JOB_GROUPS "/%s/", e->d_name);
+        rc = lw_job_parts_below(w, dir, sub);
+    }
+    if (d)
+        closedir(d);
+    return rc;
 }
 
 #endif /* LIBWRAP_JOB_LAYOUT_H */

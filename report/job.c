@@ -32,17 +32,6 @@ typedef struct {
     int64_t rank, image;
 } part_name;
 
-/* "rank-N" or "rank-N.K" (job_layout.h). */
-static int parse_part(const char *name, int64_t *rank, int64_t *image)
-{
-    long long r, k;
-    if (!lw_job_part_name(name, &r, &k))
-        return 0;
-    *rank = r;
-    *image = k;
-    return 1;
-}
-
 static int cmp_part(const void *a, const void *b)
 {
     const part_name *x = a, *y = b;
@@ -51,58 +40,37 @@ static int cmp_part(const void *a, const void *b)
     return (x->image > y->image) - (x->image < y->image);
 }
 
-/* The parts in `dir`/`sub` ("" or "ranks/G/") that have a profile.json
- * (or, with `any`, a config.txt), appended to v; each named by its path
- * relative to `dir`. */
-static part_name *list_parts_in(const char *dir, const char *sub, part_name *v, size_t *n, int any)
+typedef struct {
+    const char *dir;
+    int any;
+    part_name *v;
+    size_t n;
+} part_list;
+
+/* A part that has a profile.json (or, with `any`, a config.txt) joins the
+ * list, named by its path relative to the job's directory. */
+static int add_part(void *ctx, const char *rel, long long rank, long long image)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, sub);
-    DIR *d = opendir(path);
-    if (!d)
-        return v;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        int64_t rank, image;
-        if (!parse_part(e->d_name, &rank, &image))
-            continue;
-        snprintf(path, sizeof path, "%s/%s%s/%s", dir, sub, e->d_name,
-                 any ? "config.txt" : LWP_FILE);
-        if (access(path, F_OK) != 0)
-            continue;
-        v = lwr_xrealloc(v, (*n + 1) * sizeof *v);
-        snprintf(path, sizeof path, "%s%s", sub, e->d_name);
-        v[*n] = (part_name){lwr_xstrdup(path), rank, image};
-        (*n)++;
-    }
-    closedir(d);
-    return v;
+    part_list *l = ctx;
+    char path[LW_JOB_PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s/%s", l->dir, rel, l->any ? "config.txt" : LWP_FILE);
+    if (access(path, F_OK) != 0)
+        return 0;
+    l->v = lwr_xrealloc(l->v, (l->n + 1) * sizeof *l->v);
+    l->v[l->n++] = (part_name){lwr_xstrdup(rel), rank, image};
+    return 0;
 }
 
-/* The parts of the job in `dir`: rank-N[.K]/, and in a job of more ranks
- * than a group, ranks/G/rank-N[.K]/ (docs/mpi.md). */
+/* The parts of the job in `dir` (job_layout.h), by rank and image. */
 static part_name *list_parts(const char *dir, size_t *n, int any)
 {
-    part_name *v = NULL;
-    *n = 0;
-    v = list_parts_in(dir, "", v, n, any);
-    char path[4096];
-    snprintf(path, sizeof path, "%s/" LW_JOB_GROUPS, dir);
-    DIR *d = opendir(path);
-    if (d) {
-        struct dirent *e;
-        while ((e = readdir(d))) {
-            if (!lw_job_group_name(e->d_name))
-                continue;
-            char sub[300];
-            snprintf(sub, sizeof sub, LW_JOB_GROUPS "/%s/", e->d_name);
-            v = list_parts_in(dir, sub, v, n, any);
-        }
-        closedir(d);
-    }
-    if (*n)
-        qsort(v, *n, sizeof *v, cmp_part);
-    return v;
+    part_list l = {dir, any, NULL, 0};
+    lw_job_walk w = {.fn = add_part, .ctx = &l};
+    lw_job_parts(&w, dir);
+    if (l.n)
+        qsort(l.v, l.n, sizeof *l.v, cmp_part);
+    *n = l.n;
+    return l.v;
 }
 
 static void free_parts(part_name *v, size_t n)
@@ -482,13 +450,13 @@ static void find_forks(fork_list *fl, const char *dir, int depth)
         return;
     struct dirent *e;
     while ((e = readdir(d))) {
-        int64_t rank, image;
+        long long rank, image;
         int is_fork = strncmp(e->d_name, "fork-", 5) == 0 && e->d_name[5] >= '0' && e->d_name[5] <= '9';
         /* A job's groups of parts: ranks/G/ holds parts as the job's
          * directory does. */
         int groups = depth == 0 && strcmp(e->d_name, LW_JOB_GROUPS) == 0;
         int group = depth == -1 && lw_job_group_name(e->d_name);
-        if (!is_fork && !groups && !group && !(depth == 0 && parse_part(e->d_name, &rank, &image)))
+        if (!is_fork && !groups && !group && !(depth == 0 && lw_job_part_name(e->d_name, &rank, &image)))
             continue;
         char *sub = NULL;
         if (asprintf(&sub, "%s/%s", dir, e->d_name) < 0) {

@@ -372,17 +372,6 @@ static void mg_part_free(mg_part *p)
 
 /* ---- the parts of a job directory ---------------------------------------- */
 
-/* "rank-N" or "rank-N.K" (job_layout.h). */
-static int mg_part_name(const char *name, long *rank, long *image)
-{
-    long long r, k;
-    if (!lw_job_part_name(name, &r, &k))
-        return 0;
-    *rank = (long)r;
-    *image = (long)k;
-    return 1;
-}
-
 static int mg_part_cmp(const void *a, const void *b)
 {
     const mg_part *x = a, *y = b;
@@ -391,79 +380,52 @@ static int mg_part_cmp(const void *a, const void *b)
     return (x->image > y->image) - (x->image < y->image);
 }
 
-/* The parts in `pdir` (the job's directory, or a group ranks/G of it)
- * that hold a trace, appended to *out. */
-static int mg_list_parts_in(mg_ctx *c, const char *pdir_base, mg_part **out, size_t *n)
+typedef struct {
+    mg_ctx *c;
+    const char *dir;
+    mg_part *parts;
+    size_t n;
+} mg_list;
+
+/* A part that holds a trace joins the list. */
+static int mg_add_part(void *ctx, const char *rel, long long rank, long long image)
 {
-    DIR *d = opendir(pdir_base);
-    if (!d)
-        return mg_fail(c, "cannot read the directory %s: %s", pdir_base, strerror(errno));
-    mg_part *parts = *out;
-    size_t np = *n;
-    struct dirent *e;
-    int rc = 0;
-    while ((e = readdir(d))) {
-        long rank, image;
-        if (!mg_part_name(e->d_name, &rank, &image))
-            continue;
-        char *pdir = NULL, *anchor = NULL;
-        if (asprintf(&pdir, "%s/%s", pdir_base, e->d_name) < 0 ||
-            asprintf(&anchor, "%s/traces.otf2", pdir) < 0) {
-            free(pdir);
-            rc = mg_fail(c, "out of memory");
-            break;
-        }
-        int has = access(anchor, F_OK) == 0;
-        free(anchor);
-        if (!has) {
-            free(pdir);
-            continue;
-        }
-        mg_part *g = realloc(parts, (np + 1) * sizeof *g);
-        if (!g) {
-            free(pdir);
-            rc = mg_fail(c, "out of memory");
-            break;
-        }
-        parts = g;
-        memset(&parts[np], 0, sizeof *parts);
-        parts[np].dir = pdir;
-        parts[np].rank = rank;
-        parts[np].image = image;
-        np++;
+    mg_list *l = ctx;
+    char *pdir = NULL, *anchor = NULL;
+    if (asprintf(&pdir, "%s/%s", l->dir, rel) < 0 || asprintf(&anchor, "%s/traces.otf2", pdir) < 0) {
+        free(pdir);
+        return mg_fail(l->c, "out of memory");
     }
-    closedir(d);
-    *out = parts;
-    *n = np;
-    return rc;
+    int has = access(anchor, F_OK) == 0;
+    free(anchor);
+    mg_part *g = has ? realloc(l->parts, (l->n + 1) * sizeof *g) : NULL;
+    if (!g) {
+        free(pdir);
+        return has ? mg_fail(l->c, "out of memory") : 0;
+    }
+    l->parts = g;
+    memset(&g[l->n], 0, sizeof *g);
+    g[l->n].dir = pdir;
+    g[l->n].rank = (long)rank;
+    g[l->n].image = (long)image;
+    l->n++;
+    return 0;
 }
 
-/* The parts of the job in `dir` that hold a trace: rank-N[.K]/, and in a
- * job of more ranks than a group, ranks/G/rank-N[.K]/ (docs/mpi.md). */
+/* The parts of the job in `dir` that hold a trace (job_layout.h), by
+ * rank and image. */
 static int mg_list_parts(mg_ctx *c, const char *dir, mg_part **out, size_t *n)
 {
-    *out = NULL;
-    *n = 0;
-    int rc = mg_list_parts_in(c, dir, out, n);
-    char *groups = NULL;
-    DIR *d = rc == 0 && asprintf(&groups, "%s/" LW_JOB_GROUPS, dir) >= 0 ? opendir(groups) : NULL;
-    struct dirent *e;
-    while (d && rc == 0 && (e = readdir(d))) {
-        if (!lw_job_group_name(e->d_name))
-            continue;
-        char *g = NULL;
-        if (asprintf(&g, "%s/%s", groups, e->d_name) < 0)
-            rc = mg_fail(c, "out of memory");
-        else
-            rc = mg_list_parts_in(c, g, out, n);
-        free(g);
-    }
-    if (d)
-        closedir(d);
-    free(groups);
-    if (*n)
-        qsort(*out, *n, sizeof **out, mg_part_cmp);
-    return rc;
+    mg_list l = {c, dir, NULL, 0};
+    lw_job_walk w = {.fn = mg_add_part, .ctx = &l};
+    int rc = lw_job_parts(&w, dir);
+    if (rc == 0 && w.unreadable)
+        rc = mg_fail(c, "cannot read the directory %s: %s", w.first, strerror(w.err));
+    if (l.n)
+        qsort(l.parts, l.n, sizeof *l.parts, mg_part_cmp);
+    *out = l.parts;
+    *n = l.n;
+    return rc < 0 ? -1 : 0;
 }
 
 /* ---- the merged definitions ---------------------------------------------- */
