@@ -50,9 +50,10 @@ percall)
     # Each of 20 lib_call calls makes 1000 lib_add calls: with compensation,
     # every lib_call call's time is its own, so even the slowest is well
     # below the mean as measured (which holds its callees' measurement
-    # cost); without it, the slowest call is at least that mean. Three
-    # tries, for a call that a loaded machine preempted.
-    for try in 1 2 3; do
+    # cost); without it, the slowest call is at least that mean. Up to ten
+    # tries, each some 0.6 ms of calls: a loaded machine may preempt one
+    # of them, which makes that call the slowest.
+    for try in 1 2 3 4 5 6 7 8 9 10; do
         rm -rf exp
         run 0 percall
         grep -q '^percall ' out.txt || fail "program output lost"
@@ -61,7 +62,7 @@ percall)
             "fn('lib_call')['min_ns'] <= fn('lib_call')['inclusive_ns'] / 20 <= fn('lib_call')['max_ns']" >check.out 2>&1; then
             break
         fi
-        [ $try = 3 ] && { cat check.out; fail "lib_call's slowest call holds its callees' measurement cost"; }
+        [ $try = 10 ] && { cat check.out; fail "lib_call's slowest call holds its callees' measurement cost"; }
     done
     ;;
 exit)
