@@ -7,6 +7,7 @@ Each EXPR is a Python expression evaluated with:
   path("a/b/c")    visits of that call path, summed over threads
   paths            {"a/b": visits} for every call path of every thread
   threads, prof    the per-thread list and the whole document
+  paths_of(dir)    another profile's paths, as `paths` (not checked)
 It also checks the invariants of every profile: the keys of SPEC section 5,
 exclusive <= inclusive, callees' inclusive time within the caller's,
 min <= mean <= max on every call path (each call's time is its own), the
@@ -19,6 +20,21 @@ import sys
 def fail(msg):
     print("check_profile: FAIL: " + msg, file=sys.stderr)
     sys.exit(1)
+
+def paths_of(d):
+    """{"a/b": visits} of DIR/profile.json, summed over threads."""
+    with open(os.path.join(d, "profile.json")) as fh:
+        prof = json.load(fh)
+    out = {}
+
+    def walk(nodes, prefix):
+        for n in nodes:
+            p = prefix + "/" + n["symbol"] if prefix else n["symbol"]
+            out[p] = out.get(p, 0) + n["visits"]
+            walk(n["children"], p)
+    for t in prof["threads"]:
+        walk(t["callpath"], "")
+    return out
 
 def main():
     if len(sys.argv) < 2:
@@ -87,6 +103,7 @@ def main():
         "visits": lambda s: flat[s]["visits"] if s in flat else 0,
         "fn": lambda s: flat[s],
         "path": lambda p: paths.get(p, 0),
+        "paths_of": paths_of,
     }
     for expr in sys.argv[2:]:
         try:

@@ -1,5 +1,6 @@
-/* thrapp.c - calls a tiny function 300,000 times directly and 300,000
- * times inside another wrapped function (throttle.sh). */
+/* thrapp.c - calls a tiny function 300,000 times directly, 300,000
+ * times inside another wrapped function and 200,000 times as the tail call
+ * of a third (throttle.sh). */
 #include "thrlib.h"
 
 #include <stdio.h>
@@ -11,6 +12,8 @@ int main(void)
         s += thr_leaf(i);
     for (int k = 0; k < 300; k++)
         s += thr_parent(1000);
+    for (long i = 0; i < 200000; i++)
+        s += thr_tail(i);
     for (int k = 0; k < 5; k++)
         s += thr_other(k);
     printf("%ld\n", s);

@@ -21,3 +21,9 @@ long thr_other(long x)
 {
     return x + 1;
 }
+
+long thr_tail(long x)
+{
+    /* A tail call through the PLT: `jmp thr_leaf@PLT` (throttle.sh checks). */
+    return thr_leaf(x ^ 5);
+}

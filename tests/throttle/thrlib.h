@@ -4,4 +4,5 @@
 long thr_leaf(long x);       /* tiny: throttled */
 long thr_parent(long n);     /* calls thr_leaf n times through the PLT */
 long thr_other(long x);      /* called a few times: never throttled */
+long thr_tail(long x);       /* ends in a tail call of thr_leaf */
 #endif

@@ -5,8 +5,14 @@
 # Throttled (CALLS:NS that every call meets), the output is the program's,
 # every call path keeps its exact visits, the function is marked throttled
 # with the sampling rate in profile.json, profile.txt and libwrap-report,
-# a function with wrapped callees is never throttled, and the estimated
-# time is the timed calls' mean over every visit. Off, profile.txt
+# a function called fewer times than CALLS is not, and the estimated
+# time is the timed calls' mean over every visit. The third way in, a
+# tail call (`jmp thr_leaf@PLT` at the end of thr_tail, as sqlite3_free
+# ends in sqlite3_mutex_leave), is nested in its caller on the
+# trampoline's fast path, timed and throttled; thr_tail, whose callee is
+# wrapped under LD_PRELOAD, is throttled keeping its frames. Every mode
+# gives the call paths that the C hooks give (the clock_gettime timer
+# takes them). Off, profile.txt
 # names the functions the suggested setting would throttle. A malformed
 # value is one warning.
 set -euo pipefail
@@ -18,6 +24,8 @@ here=$PWD
 cc=${CC:-cc}
 
 $cc -O2 -fPIC -shared -Wl,-soname,libthr.so -o libthr.so "$src/thrlib.c"
+objdump -d libthr.so | grep -A3 '<thr_tail>:' | grep -q 'jmp.*<thr_leaf@plt>' ||
+    fail "the compiler made no tail call of thr_leaf in thr_tail: $(objdump -d libthr.so | grep -A4 '<thr_tail>:')"
 wrap_library thr '"thrlib.h"' "-I$src" "-L$here" -lthr
 rt=(-L"$rtlib" -llibwrap_runtime -Wl,-rpath,"$rtlib" -Wl,-rpath,"$here")
 $cc -O2 -I"$src" -o plain "$src/thrapp.c" -L. -lthr -Wl,-rpath,"$here"
@@ -35,17 +43,24 @@ run() {
 }
 preload=(env LD_PRELOAD=$here/libwrap_thr_runtime.so ./plain)
 for m in preload linktime; do
-    if [ $m = preload ]; then cmd=("${preload[@]}"); nested=300000; else cmd=(./linked); nested=0; fi
+    if [ $m = preload ]; then cmd=("${preload[@]}"); nested=300000 tail=200000
+    else cmd=(./linked); nested=0 tail=0; fi
     run $m-timed "${cmd[@]}"
     run $m-throttled env LIBWRAP_THROTTLE=1000:1000000000 "${cmd[@]}"
-    paths="path('thr_leaf') == 300000 and path('thr_parent') == 300 and path('thr_parent/thr_leaf') == $nested"
+    run $m-hooks env LIBWRAP_TIMER=clock_gettime "${cmd[@]}"
+    paths="path('thr_leaf') == 300000 and path('thr_parent') == 300 and path('thr_parent/thr_leaf') == $nested \
+        and path('thr_tail') == 200000 and path('thr_tail/thr_leaf') == $tail"
     $CHECK exp-$m-timed "$paths" "'throttled' not in fn('thr_leaf')" || fail "$m: timed visits"
+    $CHECK exp-$m-hooks "$paths" || fail "$m: visits through the C hooks"
+    $CHECK exp-$m-hooks "paths == paths_of('exp-$m-timed')" "paths == paths_of('exp-$m-throttled')" ||
+        fail "$m: the call paths differ between the fast path, the C hooks and throttling"
     $CHECK exp-$m-throttled "$paths" "visits('thr_other') == 5" \
         "fn('thr_leaf')['throttled']['sampled'] == '1/64'" "fn('thr_leaf')['throttled']['after'] >= 1000" \
         "'throttled' not in fn('thr_parent')" "'throttled' not in fn('thr_other')" \
+        "fn('thr_tail')['throttled']['sampled'] == '1/64'" \
         "all(c.get('throttled') for t in threads for c in t['callpath'] if c['symbol'] == 'thr_leaf')" ||
         fail "$m: throttled visits or marks"
-    grep -q '^throttled (LIBWRAP_THROTTLE): visits exact, times estimated from one call in 64: thr_leaf$' \
+    grep -q '^throttled (LIBWRAP_THROTTLE): visits exact, times estimated from one call in 64: thr_leaf thr_tail$' \
         exp-$m-throttled/profile.txt || fail "$m: profile.txt does not say what is throttled"
     grep -q 'thr_leaf \[throttled 1/64\]' <("$LIBWRAP_STAGE/bin/libwrap-report" exp-$m-throttled) ||
         fail "$m: libwrap-report does not show thr_leaf as throttled"
@@ -63,7 +78,7 @@ print("thr_leaf: timed on every call %d ns, estimated %d ns (%.2f); estimate's m
 sys.exit(not (e["inclusive_ns"] > 0 and e["min_ns"] <= mean + 1 and mean <= e["max_ns"] + 1))
 PY
 done
-grep -q '^with LIBWRAP_THROTTLE=100000:200 these functions would be timed on one call in 64 only, their visits kept exact: thr_leaf$' \
+grep -q '^with LIBWRAP_THROTTLE=100000:200 these functions would be timed on one call in 64 only, their visits kept exact: thr_leaf thr_tail$' \
     exp-preload-timed/profile.txt || fail "off: profile.txt does not name what would be throttled"
 
 # A malformed value: one warning, throttling off.

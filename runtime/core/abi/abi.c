@@ -103,6 +103,7 @@ LW_AT(lw_frame, frame, LW_F_FRAME);
 LW_AT(lw_frame, region, LW_F_REGION);
 LW_AT(lw_frame, inherited, LW_F_REGION + 4);
 _Static_assert(sizeof(lw_frame) == LW_F_SIZE, "lw_frame size");
+_Static_assert((uint64_t)LW_F_UNTIMED == LW_FRAME_UNTIMED, "LW_F_UNTIMED");
 LW_AT(lw_node, region, LW_N_REGION);
 LW_AT(lw_node, last_hit, LW_N_LAST_HIT);
 _Static_assert(LW_LAST_HITS == 4, "the trampoline tries 4 last hits");
@@ -139,7 +140,7 @@ static inline __attribute__((always_inline)) lw_ra *lw_abi_free_slot(void **sp, 
         *frame = sp;
         return top;
     }
-    if (prev == (uintptr_t)sp && *sp == (void *)lw_abi_return_point) {
+    if (prev == (uintptr_t)sp && lw_abi_is_return_point(*sp)) {
         unsigned chain = 0;
         for (const lw_ra *s = top; chain < 7 && s > lw_tls.ra_base && s[-1].sp == sp; s--)
             chain++;

@@ -21,6 +21,8 @@
 #define LW_ABI_STATE_SLOW 4     /* region measured, every call through the C hooks */
 #define LW_ABI_STATE_THROTTLED 5 /* as FAST, but only one call in LW_THROTTLE_SAMPLE is
                                   * timed; the others count a visit (throttle.c) */
+#define LW_ABI_STATE_THROTTLED_FRAMED 6 /* THROTTLED for a region that calls wrapped
+                                         * functions: the others keep their frame */
 #define LW_THROTTLE_SAMPLE 64
 
 /*
@@ -50,6 +52,7 @@
 #define LW_F_FRAME 16
 #define LW_F_REGION 24     /* and `inherited`, 0, in the same 8 bytes */
 #define LW_F_SIZE 32
+#define LW_F_UNTIMED (-1)   /* lw_frame.start: LW_FRAME_UNTIMED */
 #define LW_N_REGION 0      /* lw_node */
 #define LW_N_PARENT 8
 #define LW_N_LAST_HIT 32  /* 4 of them */
@@ -107,8 +110,21 @@ typedef struct lw_ra {
 
 /* Where an original called by the trampoline returns to: a call whose
  * return address is this one is a tail call made by a measured original
- * (GMP's mpn_gcd_22 jumps to mpn_gcd_11 so), not a new call. */
+ * (GMP's mpn_gcd_22 jumps to mpn_gcd_11 so), not a new call. A throttled
+ * call that is not timed returns to the second one (x86-64). */
 extern const char lw_abi_return_point[];
+#if defined(__x86_64__)
+extern const char lw_abi_return_untimed[];
+#endif
+
+static inline int lw_abi_is_return_point(const void *ra)
+{
+#if defined(__x86_64__)
+    return ra == (const void *)lw_abi_return_point || ra == (const void *)lw_abi_return_untimed;
+#else
+    return ra == (const void *)lw_abi_return_point;
+#endif
+}
 
 /* The trampoline's code where its own fast path holds the guard
  * (abi_x86_64.S): a signal handler that interrupted it there may leave by

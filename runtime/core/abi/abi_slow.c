@@ -116,7 +116,7 @@ static lw_ra *lw_abi_slot(void **sp, void **frame)
     }
     lw_ra *top = lw_tls.ra_top;
     const lw_thread *t = lw_tls.self;
-    int tail = *sp == (void *)lw_abi_return_point;
+    int tail = lw_abi_is_return_point(*sp);
     unsigned chain = 0;
     while (top > lw_tls.ra_base && (uintptr_t)top[-1].sp <= (uintptr_t)sp) {
         if (top[-1].sp == sp && tail) {

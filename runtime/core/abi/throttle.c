@@ -4,14 +4,18 @@
  *
  * Every 4,096th visit of a call path, the trampoline's fast exit asks
  * lw_throttle_check whether the path's region may be throttled: called
- * CALLS times or more there, a mean time per call under NS, no wrapped
- * callee below it. The region's ABI entry then says
- * LW_ABI_STATE_THROTTLED: its calls count a visit on the call path under
- * the top frame and jump to the original, with no timestamp, frame or
- * return slot (abi_x86_64.S); one call in LW_THROTTLE_SAMPLE is timed. The
- * profile estimates the times from the timed calls (lw_throttle_estimate).
- * A throttled region that turns out to call wrapped functions is timed on
- * every call again (lw_throttle_callee). Typed wrappers are not throttled.
+ * CALLS times or more there, a mean time per call under NS (its own, less
+ * its measurement's). The region's ABI entry then says, when no wrapped
+ * callee is below it, LW_ABI_STATE_THROTTLED: its calls count a visit on
+ * the call path under the top frame and jump to the original, with no
+ * timestamp, frame or return slot; when it calls wrapped functions,
+ * LW_ABI_STATE_THROTTLED_FRAMED: its calls keep their frame and return
+ * slot, so that the calls below them stay on their call paths, and take no
+ * timestamp (abi_x86_64.S). One call in LW_THROTTLE_SAMPLE is timed either
+ * way. The profile estimates the times from the timed calls
+ * (lw_throttle_estimate). A region throttled as a leaf that turns out to
+ * call wrapped functions keeps its frames from then on
+ * (lw_throttle_callee). Typed wrappers are not throttled.
  */
 #include "core/abi/abi.h"
 #include "core/measure/hot.h"
@@ -46,11 +50,18 @@ uintptr_t lw_throttle_check(uintptr_t node, uintptr_t unused)
     lw_node *n = (lw_node *)node;
     uint64_t timed = n->visits - n->unmeasured;
     /* Tracing and listeners need every call's events. */
-    if (!lw_cfg.throttle_calls || n->visits < lw_cfg.throttle_calls || !timed || n->first_child ||
-        n->region <= 0 || lw_nlisteners)
+    if (!lw_cfg.throttle_calls || n->visits < lw_cfg.throttle_calls || !timed || n->region <= 0 ||
+        lw_nlisteners)
         return 0;
-    /* The call's own time: less its measurement's cost inside it. */
-    double mean_ns = ((double)n->incl / (double)timed - lw_costs[LW_KIND_ABI].inside) * lw_timer_ns_per_tick();
+    /* The call's own time: less its callees' (their timed calls' mean
+     * over all their visits) and its measurement's cost inside it. */
+    double excl = (double)n->incl;
+    for (const lw_node *c = n->first_child; c; c = c->next_sibling) {
+        uint64_t c_timed = c->visits - c->unmeasured;
+        if (c_timed)
+            excl -= (double)c->incl * (double)c->visits / (double)c_timed;
+    }
+    double mean_ns = (excl / (double)timed - lw_costs[LW_KIND_ABI].inside) * lw_timer_ns_per_tick();
     if (mean_ns >= lw_cfg.throttle_ns)
         return 0;
     lw_region_lock();
@@ -60,9 +71,11 @@ uintptr_t lw_throttle_check(uintptr_t node, uintptr_t unused)
         lw_throttled[lw_nthrottled].id = n->region;
         lw_throttled[lw_nthrottled].after = n->visits;
         __atomic_store_n(&lw_nthrottled, lw_nthrottled + 1, __ATOMIC_RELEASE);
-        __atomic_store_n(&e->state, LW_ABI_STATE_THROTTLED, __ATOMIC_RELAXED);
-        lw_log(LW_LOG_PROFILE, "%s throttled after %llu calls (mean %.1f ns): one call in %d timed",
-               e->region.symbol, (unsigned long long)n->visits, mean_ns, LW_THROTTLE_SAMPLE);
+        __atomic_store_n(&e->state, n->first_child ? LW_ABI_STATE_THROTTLED_FRAMED : LW_ABI_STATE_THROTTLED,
+                         __ATOMIC_RELAXED);
+        lw_log(LW_LOG_PROFILE, "%s throttled after %llu calls (mean %.1f ns%s): one call in %d timed",
+               e->region.symbol, (unsigned long long)n->visits, mean_ns,
+               n->first_child ? ", with wrapped callees" : "", LW_THROTTLE_SAMPLE);
     }
     lw_region_unlock();
 #else
@@ -88,8 +101,8 @@ void lw_throttle_callee(int32_t parent)
     lw_region_lock();
     libwrap_abi_entry *e = lw_throttle_entry(parent);
     if (e && __atomic_load_n(&e->state, __ATOMIC_RELAXED) == LW_ABI_STATE_THROTTLED) {
-        __atomic_store_n(&e->state, LW_ABI_STATE_FAST, __ATOMIC_RELAXED);
-        lw_log(LW_LOG_PROFILE, "%s calls wrapped functions: timed on every call again", e->region.symbol);
+        __atomic_store_n(&e->state, LW_ABI_STATE_THROTTLED_FRAMED, __ATOMIC_RELAXED);
+        lw_log(LW_LOG_PROFILE, "%s calls wrapped functions: its calls keep their frames", e->region.symbol);
     }
     lw_region_unlock();
 #else

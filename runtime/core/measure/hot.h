@@ -183,7 +183,13 @@ static inline __attribute__((always_inline)) void lw_frame_close(lw_thread *t, c
                                                                   uint64_t cost)
 {
     uint64_t end = now - t->overhead;
-    lw_node_account(f->node, end > f->start ? end - f->start : 0);
+    if (lw_unlikely(f->start == LW_FRAME_UNTIMED)) {
+        /* A throttled call that was not timed (the trampoline's): a visit. */
+        f->node->visits++;
+        f->node->unmeasured++;
+    } else {
+        lw_node_account(f->node, end > f->start ? end - f->start : 0);
+    }
     t->overhead += cost;
 }
 

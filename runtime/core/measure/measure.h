@@ -65,13 +65,15 @@ typedef struct lw_node {
 
 extern lw_node lw_node_none;
 
+#define LW_FRAME_UNTIMED UINT64_MAX
+
 /* A frame of the call stack: 32 bytes. stack[-1], below every thread's
  * first frame, is a sentinel: the root of the tree as its node, the highest
  * frame address (nothing below it is ever abandoned) and region 0 (no exit
  * matches it), so the hot path needs no test for an empty stack. */
 typedef struct lw_frame {
     lw_node *node;  /* never NULL: a call whose node cannot be had is not recorded */
-    uint64_t start;
+    uint64_t start; /* on the measurement clock; LW_FRAME_UNTIMED: a throttled call not timed */
     void *frame;    /* the wrapper's frame address */
     int32_t region;
     int inherited;  /* entered before fork(): not counted in the child */

@@ -112,7 +112,6 @@
  * %edx, checked against the stack's capacity; `ev` appends the event. */
 .macro FAST_ENTER ev
 	movq	%r11, LW_RA_ENTRY(%rbx)
-	movq	%rax, LW_RA_SP(%rbx)
 	movl	%edx, LW_RA_DEPTH(%rbx)
 	shlq	$5, %rdx
 	addq	LW_TH_STACK(%rcx), %rdx		/* the new frame */
@@ -198,11 +197,13 @@ lw_abi_hot_begin:
 	jae	.Lfast_to_c
 	leaq	32(%rsp), %rax			/* the call's identity */
 	cmpq	%rax, LW_RA_SP-LW_RA_SIZE(%rbx)
-	jbe	.Lfast_to_c			/* a leftover, or a tail call */
+	jbe	.Lfast_tail			/* a tail call, or a leftover */
 	/* The slot is taken before it is filled: a call from a signal
 	 * handler that interrupts the rest (guard held: the handler's lane,
 	 * lane.h) takes the next one. .Lfast_to_c gives it back. */
 	addq	$LW_RA_SIZE, %fs:LW_T_RA_TOP(%rcx)
+	movq	%rax, LW_RA_SP(%rbx)
+.Lfast_claimed:
 	/* After the guard: the finaliser clears it (core/measure/measure.h). */
 	movq	%fs:LW_T_HOT(%rcx), %rcx
 	movl	LW_TH_DEPTH(%rcx), %edx
@@ -279,6 +280,9 @@ lw_abi_return_point:
 
 	/* lw_throttle_check(node) through the gate, every register kept. */
 .Lthrottle_check:
+	.cfi_restore_state
+	.cfi_remember_state
+	.cfi_adjust_cfa_offset 24
 	PUSH	%rsi
 	PUSH	%rdi
 	PUSH	%r8
@@ -443,6 +447,49 @@ lw_abi_hot2_begin:
 	POP	%rsi
 	jmp	.Lfast_to_c_r11
 
+	/*
+	 * A tail call that a measured original makes through this wrapper
+	 * (sqlite3_free ends in `jmp sqlite3_mutex_leave@PLT`): the return
+	 * address is the trampoline's return point and the newest slot, at
+	 * this call's stack pointer, is the top frame's. The call is nested in
+	 * that frame with the identity just below it (lw_abi_slot: at most 7
+	 * tail calls deep), and goes on as any other. Any other slot at or
+	 * below this call is a leftover of a longjmp: the C hook takes it back.
+	 * The flags are still those of the comparison with the newest slot.
+	 */
+.Lfast_tail:
+	.cfi_restore_state
+	.cfi_remember_state
+	jne	.Lfast_to_c			/* a leftover below this call */
+	leaq	lw_abi_return_point(%rip), %rdx
+	cmpq	%rdx, (%rax)
+	je	2f
+	leaq	lw_abi_return_untimed(%rip), %rdx
+	cmpq	%rdx, (%rax)
+	jne	.Lfast_to_c			/* a leftover at this call */
+2:
+	addq	$LW_RA_SIZE, %fs:LW_T_RA_TOP(%rcx)
+	movq	%rax, LW_RA_SP(%rbx)
+	/* The newest slot's frame is the top one, with events or not. */
+	movq	%fs:LW_T_HOT(%rcx), %rdx
+	movl	LW_TH_DEPTH(%rdx), %edx
+	decl	%edx
+	cmpl	%edx, LW_RA_DEPTH-LW_RA_SIZE(%rbx)
+	je	1f
+	movq	%fs:LW_T_HOT_EV(%rcx), %rdx
+	movl	LW_TH_DEPTH(%rdx), %edx
+	decl	%edx
+	cmpl	%edx, LW_RA_DEPTH-LW_RA_SIZE(%rbx)
+	jne	.Lfast_to_c
+1:	movq	LW_RA_FRAME-LW_RA_SIZE(%rbx), %rdx
+	movq	LW_F_FRAME(%rdx), %rdx
+	decq	%rdx				/* the identity: just below the frame's */
+	subq	%rdx, %rax
+	cmpq	$7, %rax
+	ja	.Lfast_to_c			/* deeper than 7 tail calls */
+	movq	%rdx, %rax
+	jmp	.Lfast_claimed
+
 	/* The entry's fast path could not take the call: the slot given back
 	 * (it is %rbx, or above, when a check failed before it was taken). */
 .Lfast_to_c_r11:
@@ -481,6 +528,8 @@ lw_abi_hot2_end:
 	.cfi_restore_state
 	cmpl	$LW_ABI_STATE_THROTTLED, LW_E_STATE(%r11)
 	je	.Lthrottled
+	cmpl	$LW_ABI_STATE_THROTTLED_FRAMED, LW_E_STATE(%r11)
+	je	.Lthrottled_framed
 	cmpl	$LW_ABI_STATE_EXCLUDED, LW_E_STATE(%r11)
 	jne	.Lc_enter
 	jmp	*LW_E_ORIG(%r11)		/* filtered out: as if unwrapped */
@@ -509,7 +558,8 @@ lw_abi_hot2_end:
 	addq	LW_TH_STACK(%rcx), %rdx
 	leaq	32(%rsp), %rax			/* the call's identity */
 	cmpq	%rax, LW_F_FRAME-LW_F_SIZE(%rdx)
-	jbe	.Lthrottled_timed		/* an abandoned frame */
+	jbe	.Lthrottled_tail		/* a tail call, or an abandoned frame */
+.Lthrottled_live:
 	movl	LW_E_ID(%r11), %eax
 	LAST_HIT %rdx, %rcx, %eax, .Lthrottled_timed
 	movq	LW_N_VISITS(%rcx), %rax
@@ -530,6 +580,31 @@ lw_abi_hot2_end:
 	POP	%rbx
 	.cfi_restore %rbx
 	jmp	*LW_E_ORIG(%r11)
+	/* A tail call from the top frame's original (.Lfast_tail): its
+	 * return address is the trampoline's return point, and the newest
+	 * slot is at this call and belongs to the top frame. Counted there. */
+.Lthrottled_tail:
+	.cfi_restore_state
+	.cfi_remember_state
+	.cfi_adjust_cfa_offset 32
+	.cfi_offset %rbx, -16
+	leaq	lw_abi_return_point(%rip), %rbx
+	cmpq	%rbx, (%rax)
+	je	2f
+	leaq	lw_abi_return_untimed(%rip), %rbx
+	cmpq	%rbx, (%rax)
+	jne	.Lthrottled_timed
+2:
+	movq	lw_tls@gottpoff(%rip), %rbx
+	movq	%fs:LW_T_RA_TOP(%rbx), %rbx
+	testq	%rbx, %rbx
+	jz	.Lthrottled_timed		/* no slots yet */
+	cmpq	%rax, LW_RA_SP-LW_RA_SIZE(%rbx)
+	jne	.Lthrottled_timed
+	movq	LW_RA_FRAME-LW_RA_SIZE(%rbx), %rbx
+	addq	$LW_F_SIZE, %rbx
+	cmpq	%rbx, %rdx
+	je	.Lthrottled_live
 .Lthrottled_timed:
 	.cfi_restore_state
 	.cfi_adjust_cfa_offset 32
@@ -542,6 +617,110 @@ lw_abi_hot2_end:
 	POP	%rbx
 	.cfi_restore %rbx
 	jmp	.Lfast_start
+
+	/*
+	 * A throttled region that calls wrapped functions (throttle.c): the
+	 * entry's fast path (.Lfast_start) up to the node, then, unless the
+	 * call is the sampled one, no timestamp: the frame's start says
+	 * LW_FRAME_UNTIMED and the original returns to lw_abi_return_untimed,
+	 * whose exit counts the visit. The calls below it find their parent's
+	 * frame as always. Tail calls, a node not among the last four, and any
+	 * check that fails take the timed path. Not in the ranges of
+	 * lw_abi_hot_begin: a signal handler that leaves by longjmp from here
+	 * stops the thread's measurement, as anywhere else in the runtime.
+	 */
+.Lthrottled_framed:
+	.cfi_remember_state
+	PUSH	%rbx
+	.cfi_rel_offset %rbx, 0
+	PUSH	%rax
+	PUSH	%rdx
+	PUSH	%rcx
+	movq	lw_tls@gottpoff(%rip), %rcx
+	btsl	$0, %fs:LW_T_GUARD(%rcx)
+	jc	.Lfast_busy			/* the same four registers pushed */
+	movq	%fs:LW_T_RA_TOP(%rcx), %rbx
+	cmpq	%fs:LW_T_RA_END(%rcx), %rbx
+	jae	.Lframed_timed
+	leaq	32(%rsp), %rax			/* the call's identity */
+	cmpq	%rax, LW_RA_SP-LW_RA_SIZE(%rbx)
+	jbe	.Lframed_timed			/* a tail call, or a leftover */
+	addq	$LW_RA_SIZE, %fs:LW_T_RA_TOP(%rcx)
+	movq	%rax, LW_RA_SP(%rbx)
+	movq	%fs:LW_T_HOT(%rcx), %rcx
+	movl	LW_TH_DEPTH(%rcx), %edx
+	cmpl	LW_TH_CAP(%rcx), %edx
+	jae	.Lfast_to_c			/* no room, no thread, or events */
+	movq	%r11, LW_RA_ENTRY(%rbx)
+	movl	%edx, LW_RA_DEPTH(%rbx)
+	shlq	$5, %rdx
+	addq	LW_TH_STACK(%rcx), %rdx		/* the new frame */
+	cmpq	%rax, LW_F_FRAME-LW_F_SIZE(%rdx)
+	jbe	.Lfast_to_c			/* the top frame was abandoned */
+	movq	%rax, LW_F_FRAME(%rdx)
+	movl	LW_E_ID(%r11), %r11d
+	LAST_HIT %rdx, %rax, %r11d, .Lprobe	/* not among the last four: timed */
+	testl	$LW_THROTTLE_SAMPLE-1, LW_N_VISITS(%rax)
+	jz	.Lfound0			/* the sampled call: timed */
+	movq	%rax, LW_F_NODE(%rdx)
+	movq	%r11, LW_F_REGION(%rdx)		/* and inherited = 0 */
+	movq	$LW_F_UNTIMED, LW_F_START(%rdx)
+	movq	%rdx, LW_RA_FRAME(%rbx)
+	incl	LW_TH_DEPTH(%rcx)
+	movq	lw_tls@gottpoff(%rip), %rcx
+	movl	$0, %fs:LW_T_GUARD(%rcx)
+	movq	LW_RA_ENTRY(%rbx), %r11
+	POP	%rcx
+	POP	%rdx
+	POP	%rax
+	popq	LW_RA_RBX(%rbx)			/* the caller's %rbx into the slot */
+	.cfi_adjust_cfa_offset -8
+	CFI_SAVED_AT_RBX(0x03, LW_RA_RBX)
+	popq	LW_RA_RA(%rbx)			/* and its return address */
+	CFI_SAVED_AT_RBX(0x10, LW_RA_RA)
+	.cfi_def_cfa_offset 1			/* as at .Lcall_original */
+	.cfi_escape 0x16, 0x07, 0x02, 0x31, 0x1c	/* DW_CFA_val_expression rsp: CFA - 1 */
+	call	*LW_E_ORIG(%r11)
+	.globl	lw_abi_return_untimed
+	.hidden	lw_abi_return_untimed
+lw_abi_return_untimed:
+	pushq	0(%rbx)
+	.cfi_def_cfa_offset 8
+	.cfi_restore %rsp
+	.cfi_offset 16, -8
+	PUSH	%rax
+	PUSH	%rdx
+	PUSH	%rcx
+	movq	lw_tls@gottpoff(%rip), %rcx
+	btsl	$0, %fs:LW_T_GUARD(%rcx)
+	jc	.Lexit_to_c			/* the C hook counts it (lw_frame_close) */
+	movq	%fs:LW_T_HOT(%rcx), %rdx
+	movl	LW_RA_DEPTH(%rbx), %ecx
+	incl	%ecx
+	cmpl	%ecx, LW_TH_DEPTH(%rdx)
+	jne	.Lexit_to_c_guard		/* not the top frame, or no thread */
+	decl	LW_TH_DEPTH(%rdx)
+	movq	lw_cost_ticks+LW_COST_ABI(%rip), %rcx
+	addq	%rcx, LW_TH_OVERHEAD(%rdx)
+	movq	LW_RA_FRAME(%rbx), %rdx
+	movq	LW_F_NODE(%rdx), %rdx
+	incq	LW_N_VISITS(%rdx)
+	incq	LW_N_UNMEASURED(%rdx)
+	jmp	.Lexit_release
+.Lframed_timed:
+	.cfi_restore_state
+	.cfi_remember_state
+	.cfi_adjust_cfa_offset 32
+	.cfi_offset %rbx, -16
+	movq	lw_tls@gottpoff(%rip), %rcx
+	movl	$0, %fs:LW_T_GUARD(%rcx)
+	POP	%rcx
+	POP	%rdx
+	POP	%rax
+	POP	%rbx
+	.cfi_restore %rbx
+	jmp	.Lfast_start
+	.cfi_restore_state
 
 	/* Every other case: the C hooks, with the argument registers saved. */
 .Lc_enter:
