@@ -178,9 +178,17 @@ static uintptr_t lw_abi_enter_slow_(const lw_abi_call *c)
 {
     libwrap_abi_entry *e = c->e;
     void **sp = c->sp;
+    /* A function's first call (its original found, its region registered)
+     * is one-time work: kept out of the times (lw_tls.skip_since), when
+     * the thread measures already on the timer it has now. */
+    uint64_t since = 0;
+    if ((!__atomic_load_n(&e->orig, __ATOMIC_ACQUIRE) || !__atomic_load_n(&e->region.id, __ATOMIC_ACQUIRE)) &&
+        lw_tls.self && LW_LOAD(lw_state) == 1)
+        since = lw_ticks();
     if (!__atomic_load_n(&e->orig, __ATOMIC_ACQUIRE) && !lw_abi_resolve(e))
         return LW_ABI_MISSING;
 #ifdef LIBWRAP_NOP
+    (void)since;
     (void)sp;
     (void)lw_abi_slot;
     (void)lw_abi_record_params;
@@ -203,7 +211,10 @@ static uintptr_t lw_abi_enter_slow_(const lw_abi_call *c)
         return LW_ABI_PASS;
     if (e->flags & LIBWRAP_ABI_NORETURN) {
         /* No exit to record: the frame is closed as abandoned later. */
-        if (lw_enter_full(id, sp))
+        lw_tls.skip_since = since;
+        int entered = lw_enter_full(id, sp);
+        lw_tls.skip_since = 0;
+        if (entered)
             lw_abi_record_params(id, c);
         return LW_ABI_PASS;
     }
@@ -212,7 +223,12 @@ static uintptr_t lw_abi_enter_slow_(const lw_abi_call *c)
         return LW_ABI_PASS;
     void *frame;
     lw_ra *slot = lw_abi_slot(sp, &frame);
-    if (!slot || !lw_enter_full(id, frame))
+    if (!slot)
+        return LW_ABI_PASS;
+    lw_tls.skip_since = since;
+    int entered = lw_enter_full(id, frame);
+    lw_tls.skip_since = 0;
+    if (!entered)
         return LW_ABI_PASS;
     /* lw_enter_full may have called wrapped functions (allocators) that
      * used and gave back the slot: take it now, under the guard, and before

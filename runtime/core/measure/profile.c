@@ -177,6 +177,17 @@ static void lw_unwind_abandoned(lw_thread *t, void *frame, uint64_t now)
 
 static __attribute__((noinline)) int lw_enter_first(int32_t id, void *frame);
 
+/* The runtime's one-time work since `since` (a function's first call, a
+ * new call path, a larger stack) leaves the program's times: the thread's
+ * measurement clock moves on by it, so the open calls leave it out, and
+ * the new call starts at `now`. Returns `now`. */
+static inline uint64_t lw_clock_skip(lw_thread *t, uint64_t since, uint64_t now)
+{
+    if (now > since)
+        t->overhead += now - since;
+    return now;
+}
+
 /* Everything but the common case: abandoned frames, a growing stack or
  * tree, metrics, tracing. Kept out of line so that the fast path needs few
  * registers. */
@@ -188,17 +199,25 @@ static __attribute__((noinline)) int lw_enter_slow(lw_thread *t, int32_t id, voi
         lw_unwind_abandoned(t, frame, now);
         d = t->depth;
     }
-    if (d == t->cap && lw_thread_grow_stack(t) < 0) {
-        LW_GUARD_CLEAR();
-        return 0;
+    int grew = 0;
+    if (d == t->cap) {
+        if (lw_thread_grow_stack(t) < 0) {
+            LW_GUARD_CLEAR();
+            return 0;
+        }
+        grew = 1;
     }
     lw_node *parent = (t->stack + d)[-1].node; /* the root under the sentinel */
     lw_node *n = lw_last_hit(parent, id);
     if (!n) {
-        n = lw_tree_child(&t->tree, parent, id);
-        if (!n) { /* out of memory: this call is not recorded */
-            LW_GUARD_CLEAR();
-            return 0;
+        n = lw_tree_find(&t->tree, parent, id);
+        if (!n) {
+            n = lw_tree_child(&t->tree, parent, id);
+            if (!n) { /* out of memory: this call is not recorded */
+                LW_GUARD_CLEAR();
+                return 0;
+            }
+            grew = 1;
         }
         lw_note_hit(parent, n);
         /* A throttled region that calls wrapped functions (this call of
@@ -206,6 +225,8 @@ static __attribute__((noinline)) int lw_enter_slow(lw_thread *t, int32_t id, voi
         if (lw_unlikely(parent->unmeasured) && !n->visits)
             lw_hook->throttled_callee(parent->region);
     }
+    if (grew)
+        now = lw_clock_skip(t, now, lw_ticks());
     lw_frame *f = &t->stack[d];
     lw_frame_open(t, f, n, id, now, frame);
     const uint64_t *m = t->scratch;
@@ -239,7 +260,10 @@ static __attribute__((noinline)) void lw_exit_listen(lw_thread *t, int32_t id, u
  * would make it save registers in every call. */
 static __attribute__((noinline)) int lw_enter_clock(lw_thread *t, int32_t id, void *frame)
 {
-    return lw_enter_slow(t, id, frame, lw_ticks());
+    uint64_t now = lw_ticks();
+    if (lw_unlikely(lw_tls.skip_since))
+        now = lw_clock_skip(t, lw_tls.skip_since, now);
+    return lw_enter_slow(t, id, frame, now);
 }
 
 /* The full entry: everything lw_enter_fast (hot.h) leaves out. */
@@ -259,6 +283,8 @@ int lw_enter_full(int32_t id, void *frame)
     if (lw_unlikely(!lw_timer_tsc))
         return lw_enter_clock(t, id, frame);
     uint64_t now = lw_rdtsc();
+    if (lw_unlikely(lw_tls.skip_since))
+        now = lw_clock_skip(t, lw_tls.skip_since, now);
     lw_node *n;
     if (lw_likely(t->listen && !t->slow) && (n = lw_known_child(t, id, frame))) {
         /* The common case with listeners: a known child, nothing else to do. */
