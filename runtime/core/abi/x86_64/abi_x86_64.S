@@ -815,7 +815,8 @@ lw_abi_calib_stub:
  * The area below %rbp, 64-byte aligned at %rbx:
  *   0     the vector registers (32 x 64 bytes at most)
  *   2048  %k0-7 (8 x 8)
- *   2112  MXCSR     2116  x87 status word     2120  XINUSE before fn
+ *   2112  MXCSR     2116  x87 status word
+ *   2120  0x44 when upper halves were in use before fn (XINUSE, or nonzero)
  *   2128  an x87 environment (28 bytes)
  */
 #define LW_XSTATE_MASK 0xe7	/* x87, SSE, AVX, AVX-512 opmask and upper halves */
@@ -936,12 +937,6 @@ lw_abi_call_saving:
 	movq	%rsp, %rbx
 	stmxcsr	2112(%rbx)
 	fnstsw	2116(%rbx)
-	movl	$0x44, %eax		/* upper halves in use, unless XINUSE says otherwise */
-	cmpl	$0, lw_abi_xinuse(%rip)
-	je	1f
-	movl	$1, %ecx
-	xgetbv
-1:	movl	%eax, 2120(%rbx)
 	movl	lw_abi_vec(%rip), %r13d
 	cmpl	$2, %r13d
 	jae	.Lsave_zmm
@@ -951,8 +946,28 @@ lw_abi_call_saving:
 	jmp	.Lgate_call
 .Lsave_ymm:
 	VEC_MOVES vmovdqa, ymm, 32, 16
+	/* Are the upper halves all zero? Read from the copies (the registers
+	 * are free until they are loaded back). Then they go back to their
+	 * initial state after fn (vzeroupper), as XINUSE would have them,
+	 * without XGETBV, which costs more than the copies (17 ns on AMD
+	 * EPYC). An upper half in use that holds zeros is restored so too. */
+	vmovdqa	16(%rbx), %xmm0
+.irp k, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	vpor	16+\k*32(%rbx), %xmm0, %xmm0
+.endr
+	xorl	%eax, %eax
+	vptest	%xmm0, %xmm0
+	jz	1f
+	movl	$0x44, %eax
+1:	movl	%eax, 2120(%rbx)
 	jmp	.Lgate_call
 .Lsave_zmm:
+	movl	$0x44, %eax		/* upper halves in use, unless XINUSE says otherwise */
+	cmpl	$0, lw_abi_xinuse(%rip)
+	je	1f
+	movl	$1, %ecx
+	xgetbv
+1:	movl	%eax, 2120(%rbx)
 	VEC_MOVES vmovdqa64, zmm, 64, 32
 	cmpl	$3, %r13d
 	je	.Lsave_kq
