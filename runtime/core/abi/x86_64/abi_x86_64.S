@@ -108,9 +108,35 @@
  * signal handler that interrupted it), in one instruction.
  */
 
-/* The entry once the thread's state is in %rcx and the frame index in
- * %edx, checked against the stack's capacity; `ev` appends the event. */
-.macro FAST_ENTER ev
+/* The four scratch registers pushed at the entry, the return address
+ * then at 32(%rsp). */
+.macro ENTRY_PUSH
+	PUSH	%rbx
+	.cfi_rel_offset %rbx, 0
+	PUSH	%rax
+	PUSH	%rdx
+	PUSH	%rcx
+.endm
+
+/* The thread's guard taken (%rcx the TLS offset), a return slot free at
+ * %rbx and the call's identity in %rax (its stack pointer, where the
+ * return address is): else `full` (no slot free) or `below` (a slot at or
+ * below this call: a tail call, or a leftover). */
+.macro SLOT_FREE full, below
+	movq	%fs:LW_T_RA_TOP(%rcx), %rbx
+	cmpq	%fs:LW_T_RA_END(%rcx), %rbx
+	jae	\full
+	leaq	32(%rsp), %rax			/* the call's identity */
+	cmpq	%rax, LW_RA_SP-LW_RA_SIZE(%rbx)
+	jbe	\below
+.endm
+
+/* The node of the call in %rax, its new frame in %rdx and its region in
+ * %r11d, once the thread's state is in %rcx and the frame index in %edx,
+ * checked against the stack's capacity, the slot claimed at %rbx. The
+ * parent's last four children are tried, then the tree's table
+ * (.Lprobe), then the C hook. */
+.macro FRAME_NODE
 	movq	%r11, LW_RA_ENTRY(%rbx)
 	movl	%edx, LW_RA_DEPTH(%rbx)
 	shlq	$5, %rdx
@@ -119,30 +145,22 @@
 	jbe	.Lfast_to_c			/* the top frame was abandoned */
 	movq	%rax, LW_F_FRAME(%rdx)
 	movl	LW_E_ID(%r11), %r11d
-	/* Not among the parent's last four children: the tree's table
-	 * (.Lprobe), then the C hook. */
 	LAST_HIT %rdx, %rax, %r11d, .Lprobe
-.Lfound\ev:
+.endm
+
+/* The frame's node and region filled, the slot pointing to it, the
+ * frame on the stack. */
+.macro FRAME_FILL
 	movq	%rax, LW_F_NODE(%rdx)
 	movq	%r11, LW_F_REGION(%rdx)		/* and inherited = 0 */
 	movq	%rdx, LW_RA_FRAME(%rbx)
 	incl	LW_TH_DEPTH(%rcx)
-	movq	%rdx, %r11
-	rdtsc
-	shlq	$32, %rdx
-	orq	%rdx, %rax
-.if \ev
-	movq	LW_TH_EV_POS(%rcx), %rdx	/* the event: ticks, region, 0 */
-	movq	%rax, 0(%rdx)
-	addq	$16, LW_TH_EV_POS(%rcx)
-.endif
-	/* The start on the thread's measurement clock (measure.h). */
-	subq	LW_TH_OVERHEAD(%rcx), %rax
-	movq	%rax, LW_F_START(%r11)
-.if \ev
-	movq	LW_F_REGION(%r11), %rax
-	movq	%rax, 8(%rdx)
-.endif
+.endm
+
+/* The guard given back, the scratch registers popped, the caller's %rbx
+ * and return address moved into the slot: the stack as the caller left
+ * it, %r11 the entry, for the call of the original. */
+.macro CALL_SETUP
 	movq	lw_tls@gottpoff(%rip), %rcx
 	movl	$0, %fs:LW_T_GUARD(%rcx)
 	movq	LW_RA_ENTRY(%rbx), %r11
@@ -164,6 +182,47 @@
 	.cfi_escape 0x16, 0x07, 0x02, 0x31, 0x1c	/* DW_CFA_val_expression rsp: CFA - 1 */
 .endm
 
+/* Back from the original (%rsp as at the entry plus 8): the return
+ * address put back, then three scratch registers pushed. `remember`
+ * keeps the CFI state in between for the exit's other blocks. */
+.macro RETURN_PUSH remember
+	pushq	0(%rbx)
+	.cfi_def_cfa_offset 8
+	.cfi_restore %rsp
+	.cfi_offset 16, -8
+.if \remember
+	.cfi_remember_state
+.endif
+	PUSH	%rax
+	PUSH	%rdx
+	PUSH	%rcx
+.endm
+
+/* The entry once the thread's state is in %rcx and the frame index in
+ * %edx, checked against the stack's capacity; `ev` appends the event. */
+.macro FAST_ENTER ev
+	FRAME_NODE
+.Lfound\ev:
+	FRAME_FILL
+	movq	%rdx, %r11
+	rdtsc
+	shlq	$32, %rdx
+	orq	%rdx, %rax
+.if \ev
+	movq	LW_TH_EV_POS(%rcx), %rdx	/* the event: ticks, region, 0 */
+	movq	%rax, 0(%rdx)
+	addq	$16, LW_TH_EV_POS(%rcx)
+.endif
+	/* The start on the thread's measurement clock (measure.h). */
+	subq	LW_TH_OVERHEAD(%rcx), %rax
+	movq	%rax, LW_F_START(%r11)
+.if \ev
+	movq	LW_F_REGION(%r11), %rax
+	movq	%rax, 8(%rdx)
+.endif
+	CALL_SETUP
+.endm
+
 	.globl	libwrap_trampoline
 	.type	libwrap_trampoline, @function
 	.p2align 4
@@ -175,11 +234,7 @@ lw_abi_trampoline:
 	jne	.Lnot_fast
 .Lfast_start:
 	.cfi_remember_state
-	PUSH	%rbx
-	.cfi_rel_offset %rbx, 0
-	PUSH	%rax
-	PUSH	%rdx
-	PUSH	%rcx
+	ENTRY_PUSH
 	.cfi_remember_state
 	/* The return address is at 32(%rsp). */
 	movq	lw_tls@gottpoff(%rip), %rcx
@@ -192,12 +247,7 @@ lw_abi_trampoline:
 	.globl	lw_abi_hot_begin
 	.hidden	lw_abi_hot_begin
 lw_abi_hot_begin:
-	movq	%fs:LW_T_RA_TOP(%rcx), %rbx
-	cmpq	%fs:LW_T_RA_END(%rcx), %rbx
-	jae	.Lfast_to_c
-	leaq	32(%rsp), %rax			/* the call's identity */
-	cmpq	%rax, LW_RA_SP-LW_RA_SIZE(%rbx)
-	jbe	.Lfast_tail			/* a tail call, or a leftover */
+	SLOT_FREE .Lfast_to_c, .Lfast_tail
 	/* The slot is taken before it is filled: a call from a signal
 	 * handler that interrupts the rest (guard held: the handler's lane,
 	 * lane.h) takes the next one. .Lfast_to_c gives it back. */
@@ -217,16 +267,8 @@ lw_abi_hot_begin:
 	.globl	lw_abi_return_point
 	.hidden	lw_abi_return_point
 lw_abi_return_point:
-	/* Back from the original, %rsp as at our entry plus 8. */
-	pushq	0(%rbx)
-	.cfi_def_cfa_offset 8
-	.cfi_restore %rsp
-	.cfi_offset 16, -8
-	.cfi_remember_state
+	RETURN_PUSH 1
 	/* The exit's fast path: the timestamp first, then the checks. */
-	PUSH	%rax
-	PUSH	%rdx
-	PUSH	%rcx
 	rdtsc
 	shlq	$32, %rdx
 	orq	%rdx, %rax
@@ -543,10 +585,7 @@ lw_abi_hot2_end:
 	 */
 .Lthrottled:
 	.cfi_remember_state
-	PUSH	%rbx
-	PUSH	%rax
-	PUSH	%rdx
-	PUSH	%rcx
+	ENTRY_PUSH
 	movq	lw_tls@gottpoff(%rip), %rcx
 	btsl	$0, %fs:LW_T_GUARD(%rcx)
 	jc	.Lfast_busy			/* the same four registers pushed */
@@ -631,66 +670,28 @@ lw_abi_hot2_end:
 	 */
 .Lthrottled_framed:
 	.cfi_remember_state
-	PUSH	%rbx
-	.cfi_rel_offset %rbx, 0
-	PUSH	%rax
-	PUSH	%rdx
-	PUSH	%rcx
+	ENTRY_PUSH
 	movq	lw_tls@gottpoff(%rip), %rcx
 	btsl	$0, %fs:LW_T_GUARD(%rcx)
 	jc	.Lfast_busy			/* the same four registers pushed */
-	movq	%fs:LW_T_RA_TOP(%rcx), %rbx
-	cmpq	%fs:LW_T_RA_END(%rcx), %rbx
-	jae	.Lframed_timed
-	leaq	32(%rsp), %rax			/* the call's identity */
-	cmpq	%rax, LW_RA_SP-LW_RA_SIZE(%rbx)
-	jbe	.Lframed_timed			/* a tail call, or a leftover */
+	SLOT_FREE .Lthrottled_timed, .Lthrottled_timed
 	addq	$LW_RA_SIZE, %fs:LW_T_RA_TOP(%rcx)
 	movq	%rax, LW_RA_SP(%rbx)
 	movq	%fs:LW_T_HOT(%rcx), %rcx
 	movl	LW_TH_DEPTH(%rcx), %edx
 	cmpl	LW_TH_CAP(%rcx), %edx
 	jae	.Lfast_to_c			/* no room, no thread, or events */
-	movq	%r11, LW_RA_ENTRY(%rbx)
-	movl	%edx, LW_RA_DEPTH(%rbx)
-	shlq	$5, %rdx
-	addq	LW_TH_STACK(%rcx), %rdx		/* the new frame */
-	cmpq	%rax, LW_F_FRAME-LW_F_SIZE(%rdx)
-	jbe	.Lfast_to_c			/* the top frame was abandoned */
-	movq	%rax, LW_F_FRAME(%rdx)
-	movl	LW_E_ID(%r11), %r11d
-	LAST_HIT %rdx, %rax, %r11d, .Lprobe	/* not among the last four: timed */
+	FRAME_NODE				/* not among the last four: timed */
 	testl	$LW_THROTTLE_SAMPLE-1, LW_N_VISITS(%rax)
 	jz	.Lfound0			/* the sampled call: timed */
-	movq	%rax, LW_F_NODE(%rdx)
-	movq	%r11, LW_F_REGION(%rdx)		/* and inherited = 0 */
+	FRAME_FILL
 	movq	$LW_F_UNTIMED, LW_F_START(%rdx)
-	movq	%rdx, LW_RA_FRAME(%rbx)
-	incl	LW_TH_DEPTH(%rcx)
-	movq	lw_tls@gottpoff(%rip), %rcx
-	movl	$0, %fs:LW_T_GUARD(%rcx)
-	movq	LW_RA_ENTRY(%rbx), %r11
-	POP	%rcx
-	POP	%rdx
-	POP	%rax
-	popq	LW_RA_RBX(%rbx)			/* the caller's %rbx into the slot */
-	.cfi_adjust_cfa_offset -8
-	CFI_SAVED_AT_RBX(0x03, LW_RA_RBX)
-	popq	LW_RA_RA(%rbx)			/* and its return address */
-	CFI_SAVED_AT_RBX(0x10, LW_RA_RA)
-	.cfi_def_cfa_offset 1			/* as at .Lcall_original */
-	.cfi_escape 0x16, 0x07, 0x02, 0x31, 0x1c	/* DW_CFA_val_expression rsp: CFA - 1 */
+	CALL_SETUP
 	call	*LW_E_ORIG(%r11)
 	.globl	lw_abi_return_untimed
 	.hidden	lw_abi_return_untimed
 lw_abi_return_untimed:
-	pushq	0(%rbx)
-	.cfi_def_cfa_offset 8
-	.cfi_restore %rsp
-	.cfi_offset 16, -8
-	PUSH	%rax
-	PUSH	%rdx
-	PUSH	%rcx
+	RETURN_PUSH 0
 	movq	lw_tls@gottpoff(%rip), %rcx
 	btsl	$0, %fs:LW_T_GUARD(%rcx)
 	jc	.Lexit_to_c			/* the C hook counts it (lw_frame_close) */
@@ -707,19 +708,6 @@ lw_abi_return_untimed:
 	incq	LW_N_VISITS(%rdx)
 	incq	LW_N_UNMEASURED(%rdx)
 	jmp	.Lexit_release
-.Lframed_timed:
-	.cfi_restore_state
-	.cfi_remember_state
-	.cfi_adjust_cfa_offset 32
-	.cfi_offset %rbx, -16
-	movq	lw_tls@gottpoff(%rip), %rcx
-	movl	$0, %fs:LW_T_GUARD(%rcx)
-	POP	%rcx
-	POP	%rdx
-	POP	%rax
-	POP	%rbx
-	.cfi_restore %rbx
-	jmp	.Lfast_start
 	.cfi_restore_state
 
 	/* Every other case: the C hooks, with the argument registers saved. */
