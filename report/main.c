@@ -243,7 +243,8 @@ int main(int argc, char **argv)
         if (tree || want_flame || want_timeline || want_html || top_given)
             return usage_error("--merge cannot be combined with tables or pictures%s", "");
         int rc = 1;
-        if (!e.job)
+        /* A job's reduced profile beside traced parts is a job too. */
+        if (!e.job && !lwr_job_has_parts(e.dir))
             fprintf(stderr, "%s: %s: not the directory of a job (no rank-N subdirectories); nothing to merge\n",
                     LWR_PROG, e.dir);
         else if ((rc = lwr_job_trace(e.dir, 1)) == 1)

@@ -6,12 +6,18 @@
 # given the environment that srun gives a task of one step (SLURM_JOB_ID,
 # SLURM_STEP_ID, SLURM_PROCID, SLURM_STEP_NUM_TASKS), BATCH at a time. No
 # MPI: the layout, the completion protocol and the merge are the real ones.
-# Each size runs twice: traced with a part per rank, and with
-# LIBWRAP_JOB_PARTS=false (the job's one profile, reduced through files).
+# Each size runs twice: traced with the default LIBWRAP_JOB_PARTS=auto (a
+# part per rank in a job of at most a group, LIBWRAP_JOB_GROUP_SIZE; in a
+# larger job the parts hold the ranks' traces only and the job's one
+# profile is reduced through files), and untraced with
+# LIBWRAP_JOB_PARTS=false (the job's one profile, reduced through files,
+# at every size). MODES="trace parts reduced" adds a traced run with
+# LIBWRAP_JOB_PARTS=true (a profile part per rank at every size).
 # Prints the files and directories the job left, the largest directory,
 # the metadata operations in the job directory (with strace: creates,
 # mkdirs, links, renames, unlinks; appends to finished.txt files and the
-# most appends to one file), the last rank's merge, and libwrap-report's
+# most appends to one file), LIBWRAP_JOB_PARTS as config.txt resolves it
+# and the profile parts left, the last rank's merge, and libwrap-report's
 # wall time and peak memory on the job.
 #   bench/scale/run.sh 1000 10000
 # Environment: BUILD (default ./build), BATCH (default 8), CALLS (calls
@@ -47,12 +53,18 @@ have_strace=${STRACE:-1}
     { have_strace=0; echo "strace not found: metadata operations not counted (apt-get install strace)"; }
 
 now() { date +%s.%N; }
-# run N MODE: the job of N ranks; MODE "trace" (parts, traced, merged by
-# the last rank) or "reduced" (LIBWRAP_JOB_PARTS=false, no tracing: the
-# job's one profile reduced through files at exit).
+# run N MODE: the job of N ranks; MODE "trace" (traced, merged by the
+# last rank, LIBWRAP_JOB_PARTS as by default), "parts" (the same with
+# LIBWRAP_JOB_PARTS=true) or "reduced" (LIBWRAP_JOB_PARTS=false, no
+# tracing: the job's one profile reduced through files at exit).
 run() {
     local n=$1 mode=$2 settings
-    [ "$mode" = trace ] && settings="LIBWRAP_ENABLE_TRACING=true" || settings="LIBWRAP_JOB_PARTS=false"
+    case $mode in
+        trace) settings="LIBWRAP_ENABLE_TRACING=true" ;;
+        parts) settings="LIBWRAP_ENABLE_TRACING=true LIBWRAP_JOB_PARTS=true" ;;
+        reduced) settings="LIBWRAP_JOB_PARTS=false" ;;
+        *) echo "unknown mode $mode (trace, parts, reduced)"; exit 1 ;;
+    esac
     rm -rf run && mkdir run
     # The ranks, BATCH at a time; with strace, the file system calls of
     # every rank (-f: its threads too) in one log per rank.
@@ -67,6 +79,9 @@ run() {
     dirs=$(find "$d" -type d | wc -l)
     biggest=$(find "$d" -type d -exec sh -c 'echo "$(ls -A "$1" | wc -l) $1"' _ {} \; | sort -rn | head -1)
     printf '\n%d ranks, %s (%s at a time): %.1f s in all\n' "$n" "$mode" "$BATCH" "$(echo "$t1 - $t0" | bc)"
+    printf '  LIBWRAP_JOB_PARTS=%s; profile parts: %d\n' \
+        "$(sed -n 's/^LIBWRAP_JOB_PARTS=//p; s/^# LIBWRAP_JOB_PARTS as set: / as set: /p' "$d/config.txt" | tr -d '\n')" \
+        "$(find "$d" -path '*/rank-*/profile.json' | wc -l)"
     printf '  left: %d files, %d directories; largest directory: %s entries (%s)\n' "$files" "$dirs" \
         "${biggest%% *}" "${biggest#*/libwrap-slurm-77.0}"
     grep -h 'merged .* trace parts\|the job.s profile of' log | sed 's/^libwrap[^:]*: /  /; s| into [^ ]*| into DIR|; s| to [^ ]*/profile.json| to DIR/profile.json|' || true

@@ -52,7 +52,6 @@
 /* One finished.txt record: "rank %10ld pid %10ld\n", or for a group of
  * ranks "group %9ld pid %10ld\n". */
 #define LW_FINISHED_RECORD 31
-#define LW_JOB_GROUP_DEFAULT 1000
 
 /* A non-negative decimal number, or -1. */
 static long lw_env_long(const char *name)
@@ -72,15 +71,10 @@ static char *lw_env_dup(const char *name)
     return v && *v ? strdup(v) : NULL;
 }
 
-/* The ranks of a group: LIBWRAP_JOB_GROUP_SIZE, read once. */
+/* The ranks of a group: LIBWRAP_JOB_GROUP_SIZE (core/base/config.c). */
 static long lw_job_group(void)
 {
-    static long group;
-    if (!group) {
-        long g = lw_env_long("LIBWRAP_JOB_GROUP_SIZE");
-        group = g > 0 ? g : LW_JOB_GROUP_DEFAULT;
-    }
-    return group;
+    return lw_job_group_size();
 }
 
 static int lw_job_grouped(void)

@@ -379,8 +379,9 @@ void libwrap_mpi_before_finalize(void)
     if (M.allreduce(&mine, &any, 1, M.byte, M.bor, M.comm) == 0 && any && lw_job_info.active) {
         lw_job_info.must_write = 1;
         lw_log(LW_LOG_JOB, "MPI_Finalize: a rank measured");
-        /* Decided alike on every rank: the settings and `any` are shared. */
-        if (lw_cfg.profiling && !lw_cfg.job_parts && !lw_cfg.arguments)
+        /* Decided alike on every rank: the settings, MPI's size and `any`
+         * are shared. */
+        if (lw_cfg.profiling && !lw_job_parts_on() && !lw_cfg.arguments)
             lw_mpi_reduce_profile();
     }
     M.comm_free(&M.comm);

@@ -335,11 +335,12 @@ static void lw_finish_as(const char *why, enum lw_end end)
         if (!lw_cfg.tracing)
             write = 0;
     }
-    /* LIBWRAP_JOB_PARTS=false in a job that did not reduce over MPI (no
-     * MPI, or no MPI_Finalize): the profile goes into the job's records
-     * file below, and a part is written only for the trace. */
+    /* No parts (LIBWRAP_JOB_PARTS=false, or auto in a job of more ranks
+     * than a group) in a job that did not reduce over MPI (no MPI, or no
+     * MPI_Finalize): the profile goes into the job's records file below,
+     * and a part is written only for the trace. */
     int records = measured && lw_job_info.active && !lw_job_info.forked && !reduced &&
-                  lw_cfg.profiling && !lw_cfg.job_parts && !lw_cfg.arguments && end != LW_END_EXEC;
+                  lw_cfg.profiling && !lw_job_parts_on() && !lw_cfg.arguments && end != LW_END_EXEC;
     if (records && !lw_cfg.tracing)
         write = 0;
     const char *dir = NULL;

@@ -203,6 +203,28 @@ preload_x)
     [ ! -e "$d/profile.json" ] || fail "LIBWRAP_JOB_PARTS=true: a reduced profile too"
     check_job "$d" $NP $steps
     [ "$(report_total "$d")" = $((NP * steps)) ] || fail "libwrap-report on parts: not the job's total visits"
+    # LIBWRAP_JOB_PARTS unset (auto): parts in a job of at most a group
+    # (LIBWRAP_JOB_GROUP_SIZE), the profile reduced at MPI_Finalize in a
+    # larger one; every rank decides alike from MPI's size.
+    auto_mpirun=("${MPIRUN[0]}" "${MPIRUN_OPTS[@]}")
+    for g in $NP $((NP - 1)); do
+        job auto$g -- "${auto_mpirun[@]}" -np $NP -x LD_PRELOAD="$PRELOAD" -x LIBWRAP_JOB_GROUP_SIZE=$g "$S/app" $CALLS
+        same auto$g ref
+        d=$(only_dir auto$g)
+        check_job "$d" $NP $steps
+        if [ $g = $NP ]; then
+            [ ! -e "$d/profile.json" ] && [ -d "$d/rank-0" ] || fail "auto, $NP ranks in a group of $g: not a part per rank"
+            resolved="true" why="at most"
+        else
+            python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["reduced"]["at"] == "MPI_Finalize"' \
+                "$d/profile.json" || fail "auto, $NP ranks in groups of $g: not the profile reduced at MPI_Finalize"
+            resolved="false" why="more than"
+        fi
+        grep -qx "LIBWRAP_JOB_PARTS=$resolved" "$d/config.txt" &&
+            grep -qx "# LIBWRAP_JOB_PARTS as set: auto (a job of $NP ranks, $why LIBWRAP_JOB_GROUP_SIZE=$g)" "$d/config.txt" ||
+            fail "auto$g: config.txt: $(grep LIBWRAP_JOB_PARTS "$d/config.txt")"
+    done
+    echo "ok: LIBWRAP_JOB_PARTS=auto: parts in a group of $NP, the profile reduced at MPI_Finalize in groups of $((NP - 1))"
     job trace -- "${MPIRUN[@]}" -np $NP -x LD_PRELOAD="$PRELOAD" -x LIBWRAP_ENABLE_TRACING=true "$S/app" $CALLS
     same trace ref
     d=$(only_dir trace)
@@ -622,15 +644,16 @@ PY
     ;;
 groups)
     # A job of more ranks than a group (LIBWRAP_JOB_GROUP_SIZE, 1000 by
-    # default; 3 here): 8 ranks started as srun starts them, without MPI.
-    # Parts in ranks/000 (0-2), ranks/001 (3-5), ranks/002 (6-7); each
-    # group counts its ranks in its own finished.txt, the job's counts the
-    # 3 groups; the last rank merges one trace of all 8 ranks; the report,
-    # --rank and the Python package read the job as one.
+    # default; 3 here): 8 ranks started as srun starts them, without MPI,
+    # with a part per rank (LIBWRAP_JOB_PARTS=true). Parts in ranks/000
+    # (0-2), ranks/001 (3-5), ranks/002 (6-7); each group counts its ranks
+    # in its own finished.txt, the job's counts the 3 groups; the last
+    # rank merges one trace of all 8 ranks; the report, --rank and the
+    # Python package read the job as one.
     G=3 N=8
     "$S/plain" $CALLS > lone.out
     ranks grp $N 'SLURM_JOB_ID=5151 SLURM_STEP_ID=0 SLURM_PROCID=$r SLURM_STEP_NUM_TASKS=$N' \
-        LIBWRAP_JOB_GROUP_SIZE=$G LIBWRAP_ENABLE_TRACING=true
+        LIBWRAP_JOB_GROUP_SIZE=$G LIBWRAP_JOB_PARTS=true LIBWRAP_ENABLE_TRACING=true
     for r in $(seq 0 $((N - 1))); do
         cmp -s lone.out grp.$r.out || fail "groups: rank $r's output differs"
     done
@@ -666,8 +689,46 @@ s = e.rank_statistics.set_index("symbol").loc["mlib_step"]
 assert s["ranks"] == int(sys.argv[2]) and s["visits_min"] == s["visits_max"] == int(sys.argv[3]), s
 PY
     echo "ok: 8 ranks in 3 groups: parts, counts, one merged trace, the report and Python"
+    # The default (LIBWRAP_JOB_PARTS=auto): the same job of 8 ranks in
+    # groups writes the job's one profile, reduced through files at exit,
+    # and no profile part (each rank's part holds its trace only; one
+    # merged trace); a job of one group (3 ranks) a part per rank.
+    ranks auto8 $N 'SLURM_JOB_ID=5454 SLURM_STEP_ID=0 SLURM_PROCID=$r SLURM_STEP_NUM_TASKS=$N' \
+        LIBWRAP_JOB_GROUP_SIZE=$G LIBWRAP_ENABLE_TRACING=true
+    d=$(only_dir auto8)
+    grep -qx "LIBWRAP_JOB_PARTS=false" "$d/config.txt" &&
+        grep -qx "# LIBWRAP_JOB_PARTS as set: auto (a job of $N ranks, more than LIBWRAP_JOB_GROUP_SIZE=$G)" "$d/config.txt" ||
+        fail "auto, 8 ranks: config.txt: $(grep LIBWRAP_JOB_PARTS "$d/config.txt")"
+    python3 - "$d" $N $steps <<'PY' || fail "auto, 8 ranks: not the job's one reduced profile"
+import json, os, sys
+d, np, steps = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+p = json.load(open(d + "/profile.json"))
+assert p["reduced"]["ranks"] == np and p["reduced"]["ranks_reduced"] == np and p["reduced"]["at"] == "exit", p["reduced"]
+r = {x["symbol"]: x for x in p["functions"]}["mlib_step"]["ranks"]
+assert r["called"] == np and r["visits"]["min"] == r["visits"]["max"] == steps, r
+parts = [os.path.join(g, e) for g in sorted(os.listdir(d + "/ranks")) for e in os.listdir(d + "/ranks/" + g) if e.startswith("rank-")]
+assert len(parts) == np, parts
+for part in parts:
+    have = set(os.listdir(d + "/ranks/" + part))
+    assert "traces.otf2" in have and not have & {"profile.json", "profile.txt"}, (part, have)
+PY
+    "$OTF2_PRINT" -G "$d/traces.otf2" > defs.txt || fail "auto, 8 ranks: the last rank did not merge"
+    [ "$(grep -c '^LOCATION ' defs.txt)" = $((2 * N)) ] || fail "auto, 8 ranks: expected $((2 * N)) locations"
+    [ "$(report_total "$d")" = $((N * steps)) ] || fail "auto, 8 ranks: not the job's total visits"
+    ranks auto3 3 'SLURM_JOB_ID=5454 SLURM_STEP_ID=1 SLURM_PROCID=$r SLURM_STEP_NUM_TASKS=3' \
+        LIBWRAP_JOB_GROUP_SIZE=$G
+    d=$(only_dir auto3)
+    grep -qx "LIBWRAP_JOB_PARTS=true" "$d/config.txt" &&
+        grep -qx "# LIBWRAP_JOB_PARTS as set: auto (a job of 3 ranks, at most LIBWRAP_JOB_GROUP_SIZE=$G)" "$d/config.txt" ||
+        fail "auto, 3 ranks: config.txt: $(grep LIBWRAP_JOB_PARTS "$d/config.txt")"
+    [ ! -e "$d/profile.json" ] || fail "auto, 3 ranks: a reduced profile in a job of one group"
+    for r in 0 1 2; do
+        $CHECK "$d/rank-$r" "prof['rank'] == $r" "prof['size'] == 3" "visits('mlib_step') == $steps" > /dev/null
+    done
+    echo "ok: LIBWRAP_JOB_PARTS=auto: the job's profile in groups, a part per rank in one group"
     # LIBWRAP_TRACE_MERGE=false: the job is complete, its trace is merged
-    # afterwards by libwrap-report --merge.
+    # afterwards by libwrap-report --merge (4 ranks in 2 groups: by
+    # default the job's reduced profile beside the traced parts).
     ranks nomerge 4 'SLURM_JOB_ID=5353 SLURM_STEP_ID=0 SLURM_PROCID=$r SLURM_STEP_NUM_TASKS=4' \
         LIBWRAP_JOB_GROUP_SIZE=$G LIBWRAP_TRACE_MERGE=false LIBWRAP_ENABLE_TRACING=true
     d=$(only_dir nomerge)

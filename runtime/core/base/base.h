@@ -62,7 +62,9 @@ struct lw_config {
     bool tracing_requested;      /* as set */
     bool mpi_collectives;        /* take part in MPI at MPI_Init/MPI_Finalize (docs/mpi.md) */
     bool measure_launcher;       /* LIBWRAP_MEASURE_LAUNCHER: measure mpirun, orted, srun, ... */
-    bool job_parts;              /* LIBWRAP_JOB_PARTS: every rank writes its own profile */
+    int job_parts;               /* LIBWRAP_JOB_PARTS as set: 1 every rank writes its own
+                                  * profile, 0 the job's one reduced profile,
+                                  * LW_JOB_PARTS_AUTO; lw_job_parts_on() decides */
     bool trace_merge;            /* LIBWRAP_TRACE_MERGE: the job's last rank merges the trace */
     enum lw_timer_kind timer; /* requested; lw_timer_name() says what is used */
     size_t total_memory;
@@ -78,6 +80,17 @@ struct lw_config {
 };
 
 extern struct lw_config lw_cfg;
+
+/* LIBWRAP_JOB_PARTS=auto (the default): parts in a job of at most a group
+ * of ranks, the job's one profile in a larger one. */
+#define LW_JOB_PARTS_AUTO (-1)
+/* LIBWRAP_JOB_GROUP_SIZE (default 1000): a job of more ranks keeps its
+ * parts in groups of this many (jobs/job.c). Read once. */
+long lw_job_group_size(void);
+/* Whether the ranks of this job write a part each (LIBWRAP_JOB_PARTS
+ * resolved): a pure function of the settings and the job's size
+ * (lw_job_info.size), so that every rank decides alike. */
+int lw_job_parts_on(void);
 
 /* Reads every LIBWRAP_* variable; an invalid value warns and takes the default. */
 void lw_config_load(void);

@@ -134,10 +134,17 @@ void lw_config_load(void)
     lw_cfg.tracing_requested = lw_cfg.tracing;
     lw_get_bool("LIBWRAP_MPI_COLLECTIVES", &lw_cfg.mpi_collectives);
     lw_get_bool("LIBWRAP_MEASURE_LAUNCHER", &lw_cfg.measure_launcher);
-    /* A part per rank by default (SPEC section 6: each process's
-     * profile.json names its rank); false: one profile for the job. */
-    lw_cfg.job_parts = true;
-    lw_get_bool("LIBWRAP_JOB_PARTS", &lw_cfg.job_parts);
+    /* auto by default: a part per rank in a job of at most a group (SPEC
+     * section 6: each process's profile.json names its rank), the job's
+     * one profile in a larger one (a few files whatever its size). */
+    lw_cfg.job_parts = LW_JOB_PARTS_AUTO;
+    if ((v = getenv("LIBWRAP_JOB_PARTS")) && *v && strcasecmp(v, "auto") != 0) {
+        bool b;
+        if (lw_parse_bool(v, &b) == 0)
+            lw_cfg.job_parts = b;
+        else
+            lw_invalid("LIBWRAP_JOB_PARTS", v, "auto, true, false, yes, no, on, off, 1, 0", "auto");
+    }
     lw_cfg.trace_merge = true;
     lw_get_bool("LIBWRAP_TRACE_MERGE", &lw_cfg.trace_merge);
     lw_get_bool("LIBWRAP_COMPENSATE", &lw_cfg.compensate);
@@ -192,6 +199,31 @@ void lw_config_load(void)
            lw_cfg.total_memory, lw_cfg.filtering_file ? lw_cfg.filtering_file : "(none)");
 }
 
+long lw_job_group_size(void)
+{
+    static long group;
+    if (!group) {
+        const char *v = getenv("LIBWRAP_JOB_GROUP_SIZE");
+        char *end = NULL;
+        long g = -1;
+        if (v && *v) {
+            errno = 0;
+            g = strtol(v, &end, 10);
+            if (*end || errno)
+                g = -1;
+        }
+        group = g > 0 ? g : 1000;
+    }
+    return group;
+}
+
+int lw_job_parts_on(void)
+{
+    if (lw_cfg.job_parts != LW_JOB_PARTS_AUTO)
+        return lw_cfg.job_parts;
+    return lw_job_info.size <= lw_job_group_size();
+}
+
 static const char *lw_or_none(const char *s)
 {
     return s ? s : "none";
@@ -228,7 +260,14 @@ int lw_config_write_rest(FILE *out)
     fprintf(out, "LIBWRAP_VERBOSE=%s\n", verbose);
     fprintf(out, "LIBWRAP_MPI_COLLECTIVES=%s\n", lw_cfg.mpi_collectives ? "true" : "false");
     fprintf(out, "LIBWRAP_MEASURE_LAUNCHER=%s\n", lw_cfg.measure_launcher ? "true" : "false");
-    fprintf(out, "LIBWRAP_JOB_PARTS=%s\n", lw_cfg.job_parts ? "true" : "false");
+    fprintf(out, "LIBWRAP_JOB_PARTS=%s\n", lw_job_parts_on() ? "true" : "false");
+    if (lw_cfg.job_parts == LW_JOB_PARTS_AUTO) {
+        if (lw_job_info.size > 1)
+            fprintf(out, "# LIBWRAP_JOB_PARTS as set: auto (a job of %ld ranks, %s LIBWRAP_JOB_GROUP_SIZE=%ld)\n",
+                    lw_job_info.size, lw_job_parts_on() ? "at most" : "more than", lw_job_group_size());
+        else
+            fprintf(out, "# LIBWRAP_JOB_PARTS as set: auto (not a job)\n");
+    }
     fprintf(out, "LIBWRAP_TRACE_MERGE=%s\n", lw_cfg.trace_merge ? "true" : "false");
     fprintf(out, "LIBWRAP_ARGUMENTS=%s\n", lw_or_none(lw_cfg.arguments));
     return ferror(out) ? -1 : 0;
