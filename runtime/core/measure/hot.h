@@ -178,12 +178,14 @@ static inline __attribute__((always_inline)) int lw_enter_fast(int32_t id, void 
 
 /* Closes frame `f` of thread `t` at `now` (the timer's ticks): the call's
  * time on the thread's measurement clock, then the clock moves on by the
- * call's own measurement cost `cost`, which its callers' times leave out. */
+ * call's own measurement cost `cost`, which its callers' times leave out.
+ * `untimed`: the frame may be a throttled call's that took no timestamp
+ * (an ABI-level wrapper's; typed wrappers are not throttled). */
 static inline __attribute__((always_inline)) void lw_frame_close(lw_thread *t, const lw_frame *f, uint64_t now,
-                                                                  uint64_t cost)
+                                                                  uint64_t cost, int untimed)
 {
     uint64_t end = now - t->overhead;
-    if (lw_unlikely(f->start == LW_FRAME_UNTIMED)) {
+    if (untimed && lw_unlikely(f->start == LW_FRAME_UNTIMED)) {
         /* A throttled call that was not timed (the trampoline's): a visit. */
         f->node->visits++;
         f->node->unmeasured++;
@@ -212,7 +214,7 @@ static inline __attribute__((always_inline)) int lw_exit_fast(int32_t id, enum l
     uint64_t now = lw_rdtsc();
     if (t->ev_pos)
         lw_event_store(t, -id, now);
-    lw_frame_close(t, f, now, lw_cost_ticks[kind]);
+    lw_frame_close(t, f, now, lw_cost_ticks[kind], kind == LW_KIND_ABI);
     t->depth = d - 1;
     LW_GUARD_CLEAR();
     return 0;

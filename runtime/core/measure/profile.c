@@ -125,7 +125,7 @@ static void lw_pop(lw_thread *t, uint64_t now, const uint64_t *mnow)
     lw_frame *f = &t->stack[d];
     lw_node *n = f->node;
     if (!f->inherited) {
-        lw_frame_close(t, f, now, lw_cost_ticks[lw_region_kind(f->region)]);
+        lw_frame_close(t, f, now, lw_cost_ticks[lw_region_kind(f->region)], 1);
         const uint64_t *mstart = t->mstack + (size_t)d * lw_nmetrics;
         for (size_t i = 0; i < lw_nmetrics; i++) {
             if (lw_unlikely(lw_metric_absolute & (1u << i))) {
@@ -409,7 +409,7 @@ static inline int lw_close_known(lw_thread *t, int32_t id, uint64_t now)
     lw_frame *f = t->stack + d - 1;
     if (lw_unlikely(t->slow || f->region != id))
         return 0;
-    lw_frame_close(t, f, now, lw_cost_ticks[lw_region_kind(id)]);
+    lw_frame_close(t, f, now, lw_cost_ticks[lw_region_kind(id)], 1);
     t->depth = d - 1;
     return 1;
 }

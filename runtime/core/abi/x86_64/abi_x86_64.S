@@ -568,13 +568,14 @@ lw_abi_hot2_end:
 
 .Lnot_fast:
 	.cfi_restore_state
-	cmpl	$LW_ABI_STATE_THROTTLED, LW_E_STATE(%r11)
+	cmpl	$LW_ABI_STATE_EXCLUDED, LW_E_STATE(%r11)
+	jne	1f
+	jmp	*LW_E_ORIG(%r11)		/* filtered out: as if unwrapped */
+1:	cmpl	$LW_ABI_STATE_THROTTLED, LW_E_STATE(%r11)
 	je	.Lthrottled
 	cmpl	$LW_ABI_STATE_THROTTLED_FRAMED, LW_E_STATE(%r11)
 	je	.Lthrottled_framed
-	cmpl	$LW_ABI_STATE_EXCLUDED, LW_E_STATE(%r11)
-	jne	.Lc_enter
-	jmp	*LW_E_ORIG(%r11)		/* filtered out: as if unwrapped */
+	jmp	.Lc_enter
 
 	/*
 	 * A throttled region (throttle.c): the visit is counted on the call
