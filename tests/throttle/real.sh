@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# real.sh - the trampoline's paths on real libraries: Debian's Python
+# inserting zlib-compressed blobs into sqlite3 and reading them back, with
+# the zlib and sqlite3 wrappers preloaded together (about 400,000 wrapped
+# calls, nested, with tail calls between sqlite3's exported functions).
+# Measured on the fast path, through the C hooks (the clock_gettime timer
+# takes them for every call), and with every function called 4,096 times
+# throttled (the functions that call wrapped functions, deflate and
+# sqlite3_step, keep their frames): the output is the program's each time,
+# the call paths and their visits are the same in all three, and both
+# kinds of throttled function are there.
+set -euo pipefail
+TEST_LABEL="throttle_real"
+source "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
+here=$PWD
+py=/usr/bin/python3
+[ -x $py ] && $py -c 'import sqlite3, zlib' 2>/dev/null || skip "Debian's python3 with sqlite3 and zlib is not installed"
+[ -e /usr/include/sqlite3.h ] || skip "libsqlite3-dev is not installed"
+
+wrap_library zlib '<zlib.h>' "" "" -lz
+wrap_library sqlite3 '<sqlite3.h>' "" "" -lsqlite3
+cat > blobs.py <<'PY'
+import sqlite3, sys, zlib
+n = int(sys.argv[1])
+db = sqlite3.connect(":memory:")
+db.execute("CREATE TABLE b(id INTEGER PRIMARY KEY, data BLOB)")
+payload = bytes(range(256)) * 8
+with db:
+    for i in range(n):
+        db.execute("INSERT INTO b(data) VALUES(?)", (zlib.compress(payload[: 256 + i % 1792]),))
+total = sum(len(zlib.decompress(d)) for (d,) in db.execute("SELECT data FROM b"))
+print(n, total)
+PY
+$py blobs.py 6000 > plain.out 2> plain.err
+preload="$here/libwrap_zlib_runtime.so $here/libwrap_sqlite3_runtime.so"
+for mode in fast hooks throttled; do
+    case $mode in
+        fast) extra=() ;;
+        hooks) extra=(LIBWRAP_TIMER=clock_gettime) ;;
+        throttled) extra=(LIBWRAP_THROTTLE=16:1000000000) ;;
+    esac
+    rm -rf exp-$mode
+    env LD_PRELOAD="$preload" LIBWRAP_EXPERIMENT_DIRECTORY=$here/exp-$mode "${extra[@]}" \
+        $py blobs.py 6000 > $mode.out 2> $mode.err || fail "$mode: exit status $?"
+    cmp -s plain.out $mode.out || fail "$mode: stdout differs: $(cat $mode.out)"
+    cmp -s plain.err $mode.err || fail "$mode: stderr differs: $(cat $mode.err)"
+done
+$CHECK exp-fast "paths == paths_of('exp-hooks')" "paths == paths_of('exp-throttled')" \
+    "sum(paths.values()) > 50000" "any(p.endswith('sqlite3_free/sqlite3_mutex_leave') for p in paths)" ||
+    fail "the call paths differ between the fast path, the C hooks and throttling"
+# Both kinds throttled: a function that calls no wrapped function, and one
+# that does (it kept its frames: its callees' paths above are under it).
+$CHECK exp-throttled "fn('sqlite3_mutex_enter').get('throttled')" "fn('deflate').get('throttled')" "fn('sqlite3_step').get('throttled')" \
+    "any(p.startswith('deflate/') or '/deflate/' in p for p in paths)" ||
+    fail "the expected functions were not throttled: $(grep -A1 '^throttled' exp-throttled/profile.txt)"
+echo "ok"
