@@ -199,8 +199,13 @@ static void lw_start(void)
     lw_log(LW_LOG_LIFECYCLE, "started in %s (pid %ld)", lw_program_name(), (long)getpid());
     LW_STORE(lw_state, 1);
     /* With the plugins loaded: the paths the run takes are known. */
-#if defined(__x86_64__) || defined(__aarch64__)
-    lw_compensate_calibrate((int (*)(int))(void *)lw_abi_calib_stub);
+#if defined(__x86_64__)
+    lw_calib_abi abi = {(int (*)(int))(void *)lw_abi_calib_stub, (int (*)(int))(void *)lw_abi_calib_stub_throttled,
+                        (int (*)(int))(void *)lw_abi_calib_stub_framed, LW_THROTTLE_SAMPLE};
+    lw_compensate_calibrate(&abi);
+#elif defined(__aarch64__)
+    lw_calib_abi abi = {(int (*)(int))(void *)lw_abi_calib_stub, NULL, NULL, 0};
+    lw_compensate_calibrate(&abi);
 #else
     lw_compensate_calibrate(NULL);
 #endif

@@ -96,6 +96,8 @@ LW_AT(lw_thread, tree.hash, LW_TH_HASH);
 LW_AT(lw_thread, tree.hash_mask, LW_TH_HASH_MASK);
 LW_AT(lw_node, parent, LW_N_PARENT);
 _Static_assert(LW_KIND_ABI * sizeof(uint64_t) == LW_COST_ABI, "lw_cost_ticks[LW_KIND_ABI]");
+_Static_assert(LW_UNTIMED_LEAF * sizeof(uint64_t) == LW_COST_UNTIMED_LEAF, "lw_cost_untimed[LEAF]");
+_Static_assert(LW_UNTIMED_FRAMED * sizeof(uint64_t) == LW_COST_UNTIMED_FRAMED, "lw_cost_untimed[FRAMED]");
 _Static_assert(sizeof(libwrap_event) == 16, "libwrap_event size");
 LW_AT(lw_frame, node, LW_F_NODE);
 LW_AT(lw_frame, start, LW_F_START);

@@ -47,6 +47,8 @@
 #define LW_TH_HASH 128     /* tree.hash */
 #define LW_TH_HASH_MASK 136 /* tree.hash_mask */
 #define LW_COST_ABI 8      /* lw_cost_ticks[LW_KIND_ABI] */
+#define LW_COST_UNTIMED_LEAF 0   /* lw_cost_untimed[LW_UNTIMED_LEAF] */
+#define LW_COST_UNTIMED_FRAMED 8 /* lw_cost_untimed[LW_UNTIMED_FRAMED] */
 #define LW_F_NODE 0        /* lw_frame */
 #define LW_F_START 8
 #define LW_F_FRAME 16
@@ -221,6 +223,10 @@ void lw_abi_missing(libwrap_abi_entry *e);
  * one, of lw_abi_calib_entry. */
 extern libwrap_abi_entry lw_abi_calib_entry;
 extern const char lw_abi_calib_stub[];
+#if defined(__x86_64__)
+/* The same through entries in the throttled states (compensate.c). */
+extern const char lw_abi_calib_stub_throttled[], lw_abi_calib_stub_framed[];
+#endif
 
 /* throttle.c: LIBWRAP_THROTTLE (ABI-level wrappers only) */
 

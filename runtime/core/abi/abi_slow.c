@@ -23,6 +23,17 @@ __attribute__((aligned(64))) libwrap_abi_entry lw_abi_calib_entry = {
     (void *)lw_abi_calib_empty, NULL, NULL, 0, LW_ABI_STATE_FAST,
     {"libwrap_calibration", "libwrap_calibration", "", 0, LW_CALIB_ID}};
 
+#if defined(__x86_64__)
+/* The same function, the same region, in the throttled states: what a
+ * throttled call costs its caller (compensate.c). */
+__attribute__((aligned(64))) libwrap_abi_entry lw_abi_calib_entry_throttled = {
+    (void *)lw_abi_calib_empty, NULL, NULL, 0, LW_ABI_STATE_THROTTLED,
+    {"libwrap_calibration", "libwrap_calibration", "", 0, LW_CALIB_ID}};
+__attribute__((aligned(64))) libwrap_abi_entry lw_abi_calib_entry_framed = {
+    (void *)lw_abi_calib_empty, NULL, NULL, 0, LW_ABI_STATE_THROTTLED_FRAMED,
+    {"libwrap_calibration", "libwrap_calibration", "", 0, LW_CALIB_ID}};
+#endif
+
 #include <errno.h>
 #include <stdlib.h>
 #include <unwind.h>

@@ -35,6 +35,7 @@
 
 lw_cost lw_costs[LW_NKINDS];
 uint64_t lw_cost_ticks[LW_NKINDS];
+uint64_t lw_cost_untimed[2];
 
 /* The calibration's region: no real region has this id, and its node lives
  * in the private thread's tree only. */
@@ -142,13 +143,36 @@ static lw_thread *lw_calib_thread(void)
     return t;
 }
 
-void lw_compensate_calibrate(int (*abi_fn)(int))
+/* The mean ticks per call of `fn`, a throttled calibration wrapper: one
+ * call in `sample` of it is timed, so the untimed calls' own mean is had
+ * from the mix and the timed calls' `timed`. Less `plain`; 0 when no
+ * round was clean (every call counted on the calibration's node). */
+static double lw_calib_untimed(lw_thread *t, int (*fn)(int), int sample, double timed, double plain)
 {
+    double best = INFINITY;
+    for (unsigned r = 0; r < LW_CALIB_ROUNDS; r++) {
+        lw_node *n = t->tree.root->last_hit[0];
+        uint64_t v0 = n->visits;
+        double mix = (double)lw_calib_round(fn, LW_CALIB_CALLS) / LW_CALIB_CALLS;
+        n = t->tree.root->last_hit[0];
+        if (n->region == LW_CALIB_ID && n->visits - v0 == LW_CALIB_CALLS && mix < best)
+            best = mix;
+    }
+    if (!isfinite(best))
+        return 0;
+    double untimed = (best * sample - timed) / (sample - 1) - plain;
+    return untimed > 0 ? untimed : 0;
+}
+
+void lw_compensate_calibrate(const lw_calib_abi *abi_fns)
+{
+    int (*abi_fn)(int) = abi_fns ? abi_fns->measured : NULL;
     lw_cal.done = 0;
     for (int k = 0; k < LW_NKINDS; k++) {
         lw_costs[k] = (lw_cost){0, 0};
         lw_cost_ticks[k] = 0;
     }
+    lw_cost_untimed[LW_UNTIMED_LEAF] = lw_cost_untimed[LW_UNTIMED_FRAMED] = 0;
     lw_cal.mode = lw_nlisteners && lw_listeners_percall ? "listeners"
                   : lw_events_buffered                  ? "trace"
                                                         : "profile";
@@ -192,6 +216,14 @@ void lw_compensate_calibrate(int (*abi_fn)(int))
         if (abi_fn)
             lw_calib_wrapped(t, abi_fn, &abi);
     }
+    /* Throttled calls, when the run throttles (never with events). */
+    double untimed[2] = {0, 0};
+    if (abi_fn && abi_fns->throttled && abi_fns->framed && abi_fns->sample > 1 && lw_cfg.throttle_calls &&
+        !t->ev_base && fast && isfinite(abi.total) && isfinite(plain)) {
+        int s = abi_fns->sample;
+        untimed[LW_UNTIMED_LEAF] = lw_calib_untimed(t, abi_fns->throttled, s, abi.total, plain);
+        untimed[LW_UNTIMED_FRAMED] = lw_calib_untimed(t, abi_fns->framed, s, abi.total, plain);
+    }
     uint64_t k1 = lw_ticks();
     clock_gettime(CLOCK_MONOTONIC, &m1);
 
@@ -220,16 +252,22 @@ void lw_compensate_calibrate(int (*abi_fn)(int))
         lw_cost_ticks[k] = (uint64_t)(lw_costs[k].total + 0.5);
 #endif
     }
+    /* An untimed call costs its caller at most what a timed one does. */
+    for (int u = 0; u < 2; u++) {
+        double c = untimed[u] < lw_costs[LW_KIND_ABI].total ? untimed[u] : lw_costs[LW_KIND_ABI].total;
+        lw_cost_untimed[u] = (uint64_t)(c + 0.5);
+    }
     lw_cal.plain = plain;
     double ns = (double)(m1.tv_sec - m0.tv_sec) * 1e9 + (double)(m1.tv_nsec - m0.tv_nsec);
     lw_cal.ns_per_tick = lw_timer_tsc ? (k1 > k0 ? ns / (double)(k1 - k0) : 0) : 1.0;
     lw_cal.done = 1;
     lw_log(LW_LOG_TIMER,
            "compensation (%s, %s): plain call %.1f ticks; ABI wrapper %.1f inside, %.1f in all; "
-           "typed %.1f, %.1f (%.2f ms)",
+           "typed %.1f, %.1f; throttled and not timed %llu, keeping its frame %llu (%.2f ms)",
            lw_timer_name(), lw_cal.mode, plain, lw_costs[LW_KIND_ABI].inside,
            lw_costs[LW_KIND_ABI].total, lw_costs[LW_KIND_TYPED].inside,
-           lw_costs[LW_KIND_TYPED].total, ns / 1e6);
+           lw_costs[LW_KIND_TYPED].total, (unsigned long long)lw_cost_untimed[LW_UNTIMED_LEAF],
+           (unsigned long long)lw_cost_untimed[LW_UNTIMED_FRAMED], ns / 1e6);
 }
 
 void lw_compensate_config_write(FILE *out)

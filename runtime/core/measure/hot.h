@@ -189,6 +189,7 @@ static inline __attribute__((always_inline)) void lw_frame_close(lw_thread *t, c
         /* A throttled call that was not timed (the trampoline's): a visit. */
         f->node->visits++;
         f->node->unmeasured++;
+        cost = lw_cost_untimed[LW_UNTIMED_FRAMED];
     } else {
         lw_node_account(f->node, end > f->start ? end - f->start : 0);
     }

@@ -271,9 +271,21 @@ extern lw_cost lw_costs[LW_NKINDS];
  * on AArch64, whose trampoline keeps no clock. The x86-64 trampoline's
  * assembly reads lw_cost_ticks[LW_KIND_ABI]. */
 extern uint64_t lw_cost_ticks[LW_NKINDS];
-/* abi_fn: a wrapper like a generated ABI-level one of an empty function
- * (core/abi's lw_abi_calib_stub), NULL where there is no ABI forwarding. */
-void lw_compensate_calibrate(int (*abi_fn)(int));
+/* The same for a throttled ABI-level call that was not timed
+ * (LIBWRAP_THROTTLE): [LW_UNTIMED_LEAF] one counted and jumped to,
+ * [LW_UNTIMED_FRAMED] one that kept its frame. The assembly reads both. */
+enum { LW_UNTIMED_LEAF, LW_UNTIMED_FRAMED };
+extern uint64_t lw_cost_untimed[2];
+/* The wrappers the calibration calls, like generated ABI-level ones of an
+ * empty function (core/abi's lw_abi_calib_stub), in the states the runtime
+ * gives them: measured, throttled, throttled keeping frames (one call in
+ * `sample` of these timed). NULL where there is no ABI forwarding, or no
+ * throttling (AArch64). */
+typedef struct lw_calib_abi {
+    int (*measured)(int), (*throttled)(int), (*framed)(int);
+    int sample;
+} lw_calib_abi;
+void lw_compensate_calibrate(const lw_calib_abi *abi);
 /* The calibration's region: no real region has this id, and its node lives
  * in the private thread's tree only. */
 #define LW_CALIB_ID INT32_MAX

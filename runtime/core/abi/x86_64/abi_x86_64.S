@@ -609,9 +609,9 @@ lw_abi_hot2_end:
 	movq	%rax, LW_N_VISITS(%rcx)
 	incq	LW_N_UNMEASURED(%rcx)
 	movq	lw_tls@gottpoff(%rip), %rcx
-	/* Its cost, as a timed call's, out of its callers' times. */
+	/* Its cost out of its callers' times (compensate.c). */
 	movq	%fs:LW_T_HOT(%rcx), %rdx
-	movq	lw_cost_ticks+LW_COST_ABI(%rip), %rax
+	movq	lw_cost_untimed+LW_COST_UNTIMED_LEAF(%rip), %rax
 	addq	%rax, LW_TH_OVERHEAD(%rdx)
 	movl	$0, %fs:LW_T_GUARD(%rcx)
 	POP	%rcx
@@ -702,7 +702,7 @@ lw_abi_return_untimed:
 	cmpl	%ecx, LW_TH_DEPTH(%rdx)
 	jne	.Lexit_to_c_guard		/* not the top frame, or no thread */
 	decl	LW_TH_DEPTH(%rdx)
-	movq	lw_cost_ticks+LW_COST_ABI(%rip), %rcx
+	movq	lw_cost_untimed+LW_COST_UNTIMED_FRAMED(%rip), %rcx
 	addq	%rcx, LW_TH_OVERHEAD(%rdx)
 	movq	LW_RA_FRAME(%rbx), %rdx
 	movq	LW_F_NODE(%rdx), %rdx
@@ -787,6 +787,28 @@ lw_abi_calib_stub:
 	jmp	lw_abi_trampoline
 	.cfi_endproc
 	.size	lw_abi_calib_stub, .-lw_abi_calib_stub
+
+	.globl	lw_abi_calib_stub_throttled
+	.hidden	lw_abi_calib_stub_throttled
+	.type	lw_abi_calib_stub_throttled, @function
+	.p2align 4
+lw_abi_calib_stub_throttled:
+	.cfi_startproc
+	leaq	lw_abi_calib_entry_throttled(%rip), %r11
+	jmp	lw_abi_trampoline
+	.cfi_endproc
+	.size	lw_abi_calib_stub_throttled, .-lw_abi_calib_stub_throttled
+
+	.globl	lw_abi_calib_stub_framed
+	.hidden	lw_abi_calib_stub_framed
+	.type	lw_abi_calib_stub_framed, @function
+	.p2align 4
+lw_abi_calib_stub_framed:
+	.cfi_startproc
+	leaq	lw_abi_calib_entry_framed(%rip), %r11
+	jmp	lw_abi_trampoline
+	.cfi_endproc
+	.size	lw_abi_calib_stub_framed, .-lw_abi_calib_stub_framed
 
 /*
  * uintptr_t lw_abi_call_saving(fn, a, b): fn(a, b), ordinary C, with the
