@@ -56,18 +56,7 @@ sql() { # sql ROWS: the sqlite3 script
 sql "$rows" > big.sql
 sql "$((rows / 10))" > irbig.sql
 sql "$((rows / 100))" > irsmall.sql
-cat > blobs.py <<'PY'
-import sqlite3, sys, zlib
-n = int(sys.argv[1])
-db = sqlite3.connect(":memory:")
-db.execute("CREATE TABLE b(id INTEGER PRIMARY KEY, data BLOB)")
-payload = bytes(range(256)) * 8
-with db:
-    for i in range(n):
-        db.execute("INSERT INTO b(data) VALUES(?)", (zlib.compress(payload[: 256 + i % 1792]),))
-total = sum(len(zlib.decompress(d)) for (d,) in db.execute("SELECT data FROM b"))
-print(n, total)
-PY
+cp "$here/bench/real/blobs.py" blobs.py
 cxx_prog=$work/xmlbench
 c++ -O2 -o "$cxx_prog" "$here/bench/real/xmlbench.cc" -ltinyxml2 2> cxx.log || cxx_prog=
 

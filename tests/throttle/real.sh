@@ -19,18 +19,8 @@ py=/usr/bin/python3
 
 wrap_library zlib '<zlib.h>' "" "" -lz
 wrap_library sqlite3 '<sqlite3.h>' "" "" -lsqlite3
-cat > blobs.py <<'PY'
-import sqlite3, sys, zlib
-n = int(sys.argv[1])
-db = sqlite3.connect(":memory:")
-db.execute("CREATE TABLE b(id INTEGER PRIMARY KEY, data BLOB)")
-payload = bytes(range(256)) * 8
-with db:
-    for i in range(n):
-        db.execute("INSERT INTO b(data) VALUES(?)", (zlib.compress(payload[: 256 + i % 1792]),))
-total = sum(len(zlib.decompress(d)) for (d,) in db.execute("SELECT data FROM b"))
-print(n, total)
-PY
+# The Python program of bench/real.
+cp "$LIBWRAP_SOURCE_DIR/bench/real/blobs.py" blobs.py
 $py blobs.py 6000 > plain.out 2> plain.err
 preload="$here/libwrap_zlib_runtime.so $here/libwrap_sqlite3_runtime.so"
 for mode in fast hooks throttled; do
