@@ -118,6 +118,14 @@
 	PUSH	%rcx
 .endm
 
+/* The thread's guard taken, %rcx the TLS offset: to .Lfast_busy (the four
+ * registers pushed) when it was held, a call from inside the runtime. */
+.macro GUARD_TAKE
+	movq	lw_tls@gottpoff(%rip), %rcx
+	btsl	$0, %fs:LW_T_GUARD(%rcx)
+	jc	.Lfast_busy
+.endm
+
 /* The thread's guard taken (%rcx the TLS offset), a return slot free at
  * %rbx and the call's identity in %rax (its stack pointer, where the
  * return address is): else `full` (no slot free) or `below` (a slot at or
@@ -236,10 +244,7 @@ lw_abi_trampoline:
 	.cfi_remember_state
 	ENTRY_PUSH
 	.cfi_remember_state
-	/* The return address is at 32(%rsp). */
-	movq	lw_tls@gottpoff(%rip), %rcx
-	btsl	$0, %fs:LW_T_GUARD(%rcx)
-	jc	.Lfast_busy			/* inside the runtime */
+	GUARD_TAKE
 	/* From here to lw_abi_hot_end, and from .Lfast_enter_ev to
 	 * lw_abi_hot2_end, the guard is held by this fast path alone, whose
 	 * every step leaves the runtime consistent: a signal handler that
@@ -587,9 +592,7 @@ lw_abi_hot2_end:
 .Lthrottled:
 	.cfi_remember_state
 	ENTRY_PUSH
-	movq	lw_tls@gottpoff(%rip), %rcx
-	btsl	$0, %fs:LW_T_GUARD(%rcx)
-	jc	.Lfast_busy			/* the same four registers pushed */
+	GUARD_TAKE
 	movq	%fs:LW_T_HOT(%rcx), %rcx
 	movl	LW_TH_DEPTH(%rcx), %edx
 	cmpl	LW_TH_CAP(%rcx), %edx
@@ -672,9 +675,7 @@ lw_abi_hot2_end:
 .Lthrottled_framed:
 	.cfi_remember_state
 	ENTRY_PUSH
-	movq	lw_tls@gottpoff(%rip), %rcx
-	btsl	$0, %fs:LW_T_GUARD(%rcx)
-	jc	.Lfast_busy			/* the same four registers pushed */
+	GUARD_TAKE
 	SLOT_FREE .Lthrottled_timed, .Lthrottled_timed
 	addq	$LW_RA_SIZE, %fs:LW_T_RA_TOP(%rcx)
 	movq	%rax, LW_RA_SP(%rbx)
