@@ -11,7 +11,9 @@
 # ABI-level forwarding; typed) in both linkages, built as the generated
 # Makefile builds them: stdout, stderr and the exit status must equal the
 # unwrapped run's, and every function's visits must be the calls made,
-# the handlers' included.
+# the handlers' included. ABI-level wrappers again with every function
+# throttled after 4,096 calls (LIBWRAP_THROTTLE): the registers loop and
+# zlib, whose adler32 calls adler32_z and keeps its frames.
 set -euo pipefail
 
 kind=$1
@@ -60,7 +62,7 @@ run() {
     local c
     c=$(tr '\n' ' ' < $name.counts)
     local internal=0
-    [ $mode = preload ] && internal=2
+    case $mode in preload*) internal=2 ;; esac
     $CHECK "$dir" "all(f['min_ns'] <= f['max_ns'] for f in prof['functions'])" ||
         fail "$name: the profile is not consistent"
     python3 "$src/check_counts.py" "$dir" $name.counts $scenario $internal ||
@@ -73,6 +75,17 @@ for scenario in ${SIGNAL_SCENARIOS:-regs cloop nested zlib}; do
     run $scenario linktime ./linked
     run $scenario preload env LD_PRELOAD="$preload" ./plain
 done
+# Throttled (x86-64: the AArch64 trampoline does not throttle).
+if [ $kind = abi ] && [ -z "${LW_TEST_HOST:-}" ]; then
+    for scenario in regs zlib; do
+        run $scenario preload-throttled env LIBWRAP_THROTTLE=16:1000000000 LD_PRELOAD="$preload" ./plain
+        grep -q '^throttled (LIBWRAP_THROTTLE): ' exp-$scenario-preload-throttled/profile.txt ||
+            fail "$scenario-preload-throttled: nothing was throttled"
+    done
+    $CHECK exp-zlib-preload-throttled "fn('adler32').get('throttled')" \
+        "any(p.endswith('adler32/adler32_z') for p in paths)" ||
+        fail "zlib-preload-throttled: adler32 is not throttled with its frames"
+fi
 # The jump: the output is the program's; the handler's calls are counted
 # exactly when no jump left the runtime, and never more than were made.
 # SIGNAL_JUMP=0: without it (tests/aarch64/signals.sh).
