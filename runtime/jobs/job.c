@@ -53,33 +53,15 @@
  * ranks "group %9ld pid %10ld\n". */
 #define LW_FINISHED_RECORD 31
 
-/* A non-negative decimal number, or -1. */
-static long lw_env_long(const char *name)
-{
-    const char *v = getenv(name);
-    if (!v || !*v)
-        return -1;
-    char *end;
-    errno = 0;
-    long n = strtol(v, &end, 10);
-    return *end || errno || n < 0 ? -1 : n;
-}
-
 static char *lw_env_dup(const char *name)
 {
     const char *v = getenv(name);
     return v && *v ? strdup(v) : NULL;
 }
 
-/* The ranks of a group: LIBWRAP_JOB_GROUP_SIZE (core/base/config.c). */
-static long lw_job_group(void)
-{
-    return lw_job_group_size();
-}
-
 static int lw_job_grouped(void)
 {
-    return lw_job_info.size > lw_job_group();
+    return lw_job_info.size > lw_job_group_size();
 }
 
 /* A file's first line, without the newline; NULL if unreadable. */
@@ -426,7 +408,7 @@ static int lw_claim_or_join(const char *dir)
     fprintf(f, "JOB_LAUNCHER=%s\nJOB_ID=%s\nJOB_SIZE=%ld\nJOB_KEY=%s\n", j->launcher, j->id,
             j->size, j->key);
     if (lw_job_grouped())
-        fprintf(f, "JOB_GROUP_SIZE=%ld\n", lw_job_group());
+        fprintf(f, "JOB_GROUP_SIZE=%ld\n", lw_job_group_size());
     if (lw_out_write_fd(&o, open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) != 0) {
         int err = errno;
         unlink(tmp);
@@ -493,7 +475,7 @@ char *lw_job_part_base(const char *job)
     const lw_job *j = &lw_job_info;
     char *base = NULL;
     int n = lw_job_grouped()
-                ? asprintf(&base, "%s/" LW_JOB_GROUPS "/" LW_JOB_GROUP_FMT "/rank-%ld", job, j->rank / lw_job_group(), j->rank)
+                ? asprintf(&base, "%s/" LW_JOB_GROUPS "/" LW_JOB_GROUP_FMT "/rank-%ld", job, j->rank / lw_job_group_size(), j->rank)
                 : asprintf(&base, "%s/rank-%ld", job, j->rank);
     return n < 0 ? NULL : base;
 }
@@ -514,7 +496,7 @@ int lw_job_add_records(void)
         return -1;
     uint64_t visits;
     lw_rtree *t = lw_rtree_local(j->rank, &visits);
-    char *path = lw_job_records_path(lw_job_grouped() ? j->rank / lw_job_group() : -1);
+    char *path = lw_job_records_path(lw_job_grouped() ? j->rank / lw_job_group_size() : -1);
     int rc = -1;
     if (t && path) {
         if (lw_job_grouped()) {
@@ -645,8 +627,8 @@ void lw_job_finished(int in_signal)
     if (lw_job_grouped()) {
         /* The group's count first; the rank that completes it counts the
          * group in the job's. */
-        long g = j->rank / lw_job_group(), first = g * lw_job_group();
-        long members = j->size - first < lw_job_group() ? j->size - first : lw_job_group();
+        long g = j->rank / lw_job_group_size(), first = g * lw_job_group_size();
+        long members = j->size - first < lw_job_group_size() ? j->size - first : lw_job_group_size();
         if (asprintf(&path, "%s/" LW_JOB_GROUPS "/" LW_JOB_GROUP_FMT "/finished.txt", j->dir, g) < 0)
             return;
         count = lw_finished_append(path, rec);
@@ -667,7 +649,7 @@ void lw_job_finished(int in_signal)
         }
         snprintf(rec, sizeof rec, "group %9ld pid %10ld\n", g % 1000000000L,
                  (long)getpid() % 10000000000L);
-        total = (j->size + lw_job_group() - 1) / lw_job_group();
+        total = (j->size + lw_job_group_size() - 1) / lw_job_group_size();
     }
     if (asprintf(&path, "%s/finished.txt", j->dir) < 0)
         return;

@@ -87,6 +87,9 @@ extern struct lw_config lw_cfg;
 /* LIBWRAP_JOB_GROUP_SIZE (default 1000): a job of more ranks keeps its
  * parts in groups of this many (jobs/job.c). Read once. */
 long lw_job_group_size(void);
+/* The environment variable `name` as a non-negative decimal number, or -1
+ * (unset, empty, or anything else). */
+long lw_env_long(const char *name);
 /* Whether the ranks of this job write a part each (LIBWRAP_JOB_PARTS
  * resolved): a pure function of the settings and the job's size
  * (lw_job_info.size), so that every rank decides alike. */

@@ -199,19 +199,22 @@ void lw_config_load(void)
            lw_cfg.total_memory, lw_cfg.filtering_file ? lw_cfg.filtering_file : "(none)");
 }
 
+long lw_env_long(const char *name)
+{
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return -1;
+    char *end;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    return *end || errno || n < 0 ? -1 : n;
+}
+
 long lw_job_group_size(void)
 {
     static long group;
     if (!group) {
-        const char *v = getenv("LIBWRAP_JOB_GROUP_SIZE");
-        char *end = NULL;
-        long g = -1;
-        if (v && *v) {
-            errno = 0;
-            g = strtol(v, &end, 10);
-            if (*end || errno)
-                g = -1;
-        }
+        long g = lw_env_long("LIBWRAP_JOB_GROUP_SIZE");
         group = g > 0 ? g : 1000;
     }
     return group;
