@@ -190,7 +190,7 @@ static uintptr_t lw_abi_enter_slow_(const lw_abi_call *c)
     libwrap_abi_entry *e = c->e;
     void **sp = c->sp;
     /* A function's first call (its original found, its region registered)
-     * is one-time work: kept out of the times (lw_tls.skip_since), when
+     * is one-time work: kept out of the times (lw_enter_full_since), when
      * the thread measures already on the timer it has now. */
     uint64_t since = 0;
     if ((!__atomic_load_n(&e->orig, __ATOMIC_ACQUIRE) || !__atomic_load_n(&e->region.id, __ATOMIC_ACQUIRE)) &&
@@ -222,10 +222,7 @@ static uintptr_t lw_abi_enter_slow_(const lw_abi_call *c)
         return LW_ABI_PASS;
     if (e->flags & LIBWRAP_ABI_NORETURN) {
         /* No exit to record: the frame is closed as abandoned later. */
-        lw_tls.skip_since = since;
-        int entered = lw_enter_full(id, sp);
-        lw_tls.skip_since = 0;
-        if (entered)
+        if (lw_enter_full_since(id, sp, since))
             lw_abi_record_params(id, c);
         return LW_ABI_PASS;
     }
@@ -234,12 +231,7 @@ static uintptr_t lw_abi_enter_slow_(const lw_abi_call *c)
         return LW_ABI_PASS;
     void *frame;
     lw_ra *slot = lw_abi_slot(sp, &frame);
-    if (!slot)
-        return LW_ABI_PASS;
-    lw_tls.skip_since = since;
-    int entered = lw_enter_full(id, frame);
-    lw_tls.skip_since = 0;
-    if (!entered)
+    if (!slot || !lw_enter_full_since(id, frame, since))
         return LW_ABI_PASS;
     /* lw_enter_full may have called wrapped functions (allocators) that
      * used and gave back the slot: take it now, under the guard, and before

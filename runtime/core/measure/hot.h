@@ -222,7 +222,11 @@ static inline __attribute__((always_inline)) int lw_exit_fast(int32_t id, enum l
 }
 
 /* The full paths, in profile.c: everything the fast ones leave out. */
-int lw_enter_full(int32_t id, void *frame);
+int lw_enter_full_since(int32_t id, void *frame, uint64_t since);
+static inline int lw_enter_full(int32_t id, void *frame)
+{
+    return lw_enter_full_since(id, frame, 0);
+}
 void lw_exit_full(int32_t id);
 
 #pragma GCC visibility pop

@@ -174,11 +174,6 @@ typedef struct lw_tls_block {
      * outside plugins. */
     int plugin_at;
     const char *plugin_cb;
-    /* The ticks at which the runtime's one-time work for the call being
-     * entered began (a function's first call: its region registered, its
-     * original found), 0 none: lw_enter_full keeps it out of the times
-     * (lw_clock_skip). */
-    uint64_t skip_since;
 } lw_tls_block;
 extern __thread lw_tls_block lw_tls __attribute__((tls_model("initial-exec")));
 /* "No thread" for lw_tls.hot: its depth (UINT32_MAX) and cap (0) fail the

@@ -264,16 +264,18 @@ static __attribute__((noinline)) void lw_exit_listen(lw_thread *t, int32_t id, u
 
 /* The clock_gettime timer takes the slow paths: a call on the fast path
  * would make it save registers in every call. */
-static __attribute__((noinline)) int lw_enter_clock(lw_thread *t, int32_t id, void *frame)
+static __attribute__((noinline)) int lw_enter_clock(lw_thread *t, int32_t id, void *frame, uint64_t since)
 {
     uint64_t now = lw_ticks();
-    if (lw_unlikely(lw_tls.skip_since))
-        now = lw_clock_skip(t, lw_tls.skip_since, now);
+    if (lw_unlikely(since))
+        now = lw_clock_skip(t, since, now);
     return lw_enter_slow(t, id, frame, now);
 }
 
-/* The full entry: everything lw_enter_fast (hot.h) leaves out. */
-int lw_enter_full(int32_t id, void *frame)
+/* The full entry: everything lw_enter_fast (hot.h) leaves out. `since`:
+ * the ticks at which one-time work for this call began (a function's
+ * first call), kept out of the times, or 0. */
+int lw_enter_full_since(int32_t id, void *frame, uint64_t since)
 {
     if (lw_unlikely(LW_LOAD(lw_state) != 1))
         return 0;
@@ -287,10 +289,10 @@ int lw_enter_full(int32_t id, void *frame)
     if (!lw_guard_take())
         return 0;
     if (lw_unlikely(!lw_timer_tsc))
-        return lw_enter_clock(t, id, frame);
+        return lw_enter_clock(t, id, frame, since);
     uint64_t now = lw_rdtsc();
-    if (lw_unlikely(lw_tls.skip_since))
-        now = lw_clock_skip(t, lw_tls.skip_since, now);
+    if (lw_unlikely(since))
+        now = lw_clock_skip(t, since, now);
     lw_node *n;
     if (lw_likely(t->listen && !t->slow) && (n = lw_known_child(t, id, frame))) {
         /* The common case with listeners: a known child, nothing else to do. */
