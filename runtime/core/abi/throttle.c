@@ -43,6 +43,16 @@ static libwrap_abi_entry *lw_throttle_entry(int32_t id)
 }
 #endif
 
+/* A node's inclusive ticks over all its visits: those of its timed calls,
+ * scaled to every visit when some were not timed (0 when none was). */
+static double lw_throttle_incl(const lw_node *n)
+{
+    uint64_t timed = n->visits - n->unmeasured;
+    if (!n->unmeasured)
+        return (double)n->incl;
+    return timed ? (double)n->incl * (double)n->visits / (double)timed : 0;
+}
+
 uintptr_t lw_throttle_check(uintptr_t node, uintptr_t unused)
 {
     (void)unused;
@@ -56,11 +66,8 @@ uintptr_t lw_throttle_check(uintptr_t node, uintptr_t unused)
     /* The call's own time: less its callees' (their timed calls' mean
      * over all their visits) and its measurement's cost inside it. */
     double excl = (double)n->incl;
-    for (const lw_node *c = n->first_child; c; c = c->next_sibling) {
-        uint64_t c_timed = c->visits - c->unmeasured;
-        if (c_timed)
-            excl -= (double)c->incl * (double)c->visits / (double)c_timed;
-    }
+    for (const lw_node *c = n->first_child; c; c = c->next_sibling)
+        excl -= lw_throttle_incl(c);
     double mean_ns = (excl / (double)timed - lw_costs[LW_KIND_ABI].inside) * lw_timer_ns_per_tick();
     if (mean_ns >= lw_cfg.throttle_ns)
         return 0;
@@ -112,9 +119,8 @@ void lw_throttle_callee(int32_t parent)
 
 void lw_throttle_estimate(lw_node *n)
 {
-    uint64_t timed = n->visits - n->unmeasured;
-    if (n->unmeasured && timed)
-        n->incl = (uint64_t)((double)n->incl * (double)n->visits / (double)timed + 0.5);
+    if (n->unmeasured && n->visits > n->unmeasured)
+        n->incl = (uint64_t)(lw_throttle_incl(n) + 0.5);
     n->unmeasured = 0;
 }
 
