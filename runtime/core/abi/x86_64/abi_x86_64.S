@@ -139,6 +139,18 @@
 	jbe	\below
 .endm
 
+/* The return address at (\ra) is one of the trampoline's return points
+ * (abi.h, lw_abi_is_return_point), else to `no`; \tmp is scratch. */
+.macro RETURN_POINT ra, tmp, no
+	leaq	lw_abi_return_point(%rip), \tmp
+	cmpq	\tmp, (\ra)
+	je	8f
+	leaq	lw_abi_return_untimed(%rip), \tmp
+	cmpq	\tmp, (\ra)
+	jne	\no
+8:
+.endm
+
 /* The node of the call in %rax, its new frame in %rdx and its region in
  * %r11d, once the thread's state is in %rcx and the frame index in %edx,
  * checked against the stack's capacity, the slot claimed at %rbx. The
@@ -508,13 +520,7 @@ lw_abi_hot2_begin:
 	.cfi_restore_state
 	.cfi_remember_state
 	jne	.Lfast_to_c			/* a leftover below this call */
-	leaq	lw_abi_return_point(%rip), %rdx
-	cmpq	%rdx, (%rax)
-	je	2f
-	leaq	lw_abi_return_untimed(%rip), %rdx
-	cmpq	%rdx, (%rax)
-	jne	.Lfast_to_c			/* a leftover at this call */
-2:
+	RETURN_POINT %rax, %rdx, .Lfast_to_c	/* else a leftover at this call */
 	addq	$LW_RA_SIZE, %fs:LW_T_RA_TOP(%rcx)
 	movq	%rax, LW_RA_SP(%rbx)
 	/* The newest slot's frame is the top one, with events or not. */
@@ -631,13 +637,7 @@ lw_abi_hot2_end:
 	.cfi_remember_state
 	.cfi_adjust_cfa_offset 32
 	.cfi_offset %rbx, -16
-	leaq	lw_abi_return_point(%rip), %rbx
-	cmpq	%rbx, (%rax)
-	je	2f
-	leaq	lw_abi_return_untimed(%rip), %rbx
-	cmpq	%rbx, (%rax)
-	jne	.Lthrottled_timed
-2:
+	RETURN_POINT %rax, %rbx, .Lthrottled_timed
 	movq	lw_tls@gottpoff(%rip), %rbx
 	movq	%fs:LW_T_RA_TOP(%rbx), %rbx
 	testq	%rbx, %rbx
