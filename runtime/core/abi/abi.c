@@ -144,7 +144,7 @@ static inline __attribute__((always_inline)) lw_ra *lw_abi_free_slot(void **sp, 
     }
     if (prev == (uintptr_t)sp && lw_abi_is_return_point(*sp)) {
         unsigned chain = 0;
-        for (const lw_ra *s = top; chain < 7 && s > lw_tls.ra_base && s[-1].sp == sp; s--)
+        for (const lw_ra *s = top; chain < LW_RA_TAIL_MAX && s > lw_tls.ra_base && s[-1].sp == sp; s--)
             chain++;
         *frame = (char *)sp - chain;
         return top;

@@ -70,6 +70,9 @@
 #define LW_RA_FRAME 32
 #define LW_RA_DEPTH 40
 #define LW_RA_SIZE 48
+/* Tail calls nested in one another get identities 1 to LW_RA_TAIL_MAX
+ * below their stack pointer (lw_abi_slot). */
+#define LW_RA_TAIL_MAX 7
 /* lw_ra.depth of a slot whose exit must take the C hook: no depth - 1 the
  * exit's fast path computes equals it (lw_thread_none's is UINT32_MAX - 1). */
 #define LW_RA_NO_FAST_EXIT 0x80000000u

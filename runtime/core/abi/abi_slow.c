@@ -140,7 +140,7 @@ static lw_ra *lw_abi_slot(void **sp, void **frame)
         top--;
     }
     lw_tls.ra_top = top;
-    *frame = (char *)sp - (chain < 7 ? chain : 7);
+    *frame = (char *)sp - (chain < LW_RA_TAIL_MAX ? chain : LW_RA_TAIL_MAX);
     if (top == lw_tls.ra_end) {
         static int warned;
         libwrap_warn_once(&warned, "calls nested deeper than %u wrapped functions: the deeper "

@@ -538,8 +538,8 @@ lw_abi_hot2_begin:
 	movq	LW_F_FRAME(%rdx), %rdx
 	decq	%rdx				/* the identity: just below the frame's */
 	subq	%rdx, %rax
-	cmpq	$7, %rax
-	ja	.Lfast_to_c			/* deeper than 7 tail calls */
+	cmpq	$LW_RA_TAIL_MAX, %rax
+	ja	.Lfast_to_c			/* deeper than LW_RA_TAIL_MAX tail calls */
 	movq	%rdx, %rax
 	jmp	.Lfast_claimed
 
