@@ -49,6 +49,20 @@
 	movq	%rax, 48(%rsp)
 	movq	%r10, 56(%rsp)
 .endm
+
+/* The frame of a call of a C hook: %rbp, the caller-saved registers at
+ * 0..56(%rsp) (SAVE_GPRS) and the entry %r11 at 64(%rsp). */
+.macro C_HOOK_FRAME
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	movq	%rsp, %rbp
+	.cfi_def_cfa_register %rbp
+	subq	$80, %rsp
+	SAVE_GPRS
+	movq	%r11, 64(%rsp)
+.endm
+
 .macro RESTORE_GPRS
 	movq	0(%rsp), %rdi
 	movq	8(%rsp), %rsi
@@ -406,14 +420,7 @@ lw_abi_hot_end:
 	POP	%rdx
 	POP	%rax
 	/* The C hook, every register as the original left it. */
-	pushq	%rbp
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %rbp, 0
-	movq	%rsp, %rbp
-	.cfi_def_cfa_register %rbp
-	subq	$80, %rsp
-	SAVE_GPRS
-	movq	%r11, 64(%rsp)
+	C_HOOK_FRAME
 	movq	8(%rbx), %rax
 	movq	%rax, 72(%rsp)
 	.cfi_offset %rbx, -24
@@ -714,14 +721,7 @@ lw_abi_return_untimed:
 
 	/* Every other case: the C hooks, with the argument registers saved. */
 .Lc_enter:
-	pushq	%rbp
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %rbp, 0
-	movq	%rsp, %rbp
-	.cfi_def_cfa_register %rbp
-	subq	$80, %rsp
-	SAVE_GPRS
-	movq	%r11, 64(%rsp)
+	C_HOOK_FRAME
 	movq	%r11, %rdi		/* the entry */
 	leaq	8(%rbp), %rsi		/* where the return address is */
 	call	lw_abi_enter
