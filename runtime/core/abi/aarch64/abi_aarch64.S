@@ -47,27 +47,43 @@
  * below. */
 #define ENTER_FRAME 160
 
+/* x0-x16 and x18 at 0..143(sp): `op` stp saves them, ldp loads them back. */
+.macro ARGS op
+	\op	x0, x1, [sp, #0]
+	\op	x2, x3, [sp, #16]
+	\op	x4, x5, [sp, #32]
+	\op	x6, x7, [sp, #48]
+	\op	x8, x9, [sp, #64]
+	\op	x10, x11, [sp, #80]
+	\op	x12, x13, [sp, #96]
+	\op	x14, x15, [sp, #112]
+	\op	x16, x18, [sp, #128]
+.endm
 .macro SAVE_ARGS
-	stp	x0, x1, [sp, #0]
-	stp	x2, x3, [sp, #16]
-	stp	x4, x5, [sp, #32]
-	stp	x6, x7, [sp, #48]
-	stp	x8, x9, [sp, #64]
-	stp	x10, x11, [sp, #80]
-	stp	x12, x13, [sp, #96]
-	stp	x14, x15, [sp, #112]
-	stp	x16, x18, [sp, #128]
+	ARGS stp
 .endm
 .macro RESTORE_ARGS
-	ldp	x0, x1, [sp, #0]
-	ldp	x2, x3, [sp, #16]
-	ldp	x4, x5, [sp, #32]
-	ldp	x6, x7, [sp, #48]
-	ldp	x8, x9, [sp, #64]
-	ldp	x10, x11, [sp, #80]
-	ldp	x12, x13, [sp, #96]
-	ldp	x14, x15, [sp, #112]
-	ldp	x16, x18, [sp, #128]
+	ARGS ldp
+.endm
+
+/* q0-q31 at 16..527(sp), the gate's: `op` stp saves them, ldp loads them. */
+.macro VEC_PAIRS op
+	\op	q0, q1, [sp, #16]
+	\op	q2, q3, [sp, #48]
+	\op	q4, q5, [sp, #80]
+	\op	q6, q7, [sp, #112]
+	\op	q8, q9, [sp, #144]
+	\op	q10, q11, [sp, #176]
+	\op	q12, q13, [sp, #208]
+	\op	q14, q15, [sp, #240]
+	\op	q16, q17, [sp, #272]
+	\op	q18, q19, [sp, #304]
+	\op	q20, q21, [sp, #336]
+	\op	q22, q23, [sp, #368]
+	\op	q24, q25, [sp, #400]
+	\op	q26, q27, [sp, #432]
+	\op	q28, q29, [sp, #464]
+	\op	q30, q31, [sp, #496]
 .endm
 
 /* The exit's frame: x0-x18 as the original left them, the caller's x19
@@ -441,22 +457,7 @@ lw_abi_call_saving:
 	mov	x29, sp
 	.cfi_def_cfa x29, 16
 	sub	sp, sp, #528
-	stp	q0, q1, [sp, #16]
-	stp	q2, q3, [sp, #48]
-	stp	q4, q5, [sp, #80]
-	stp	q6, q7, [sp, #112]
-	stp	q8, q9, [sp, #144]
-	stp	q10, q11, [sp, #176]
-	stp	q12, q13, [sp, #208]
-	stp	q14, q15, [sp, #240]
-	stp	q16, q17, [sp, #272]
-	stp	q18, q19, [sp, #304]
-	stp	q20, q21, [sp, #336]
-	stp	q22, q23, [sp, #368]
-	stp	q24, q25, [sp, #400]
-	stp	q26, q27, [sp, #432]
-	stp	q28, q29, [sp, #464]
-	stp	q30, q31, [sp, #496]
+	VEC_PAIRS stp
 	mrs	x9, fpcr
 	mrs	x10, fpsr
 	stp	x9, x10, [sp, #0]
@@ -467,22 +468,7 @@ lw_abi_call_saving:
 	ldp	x9, x10, [sp, #0]
 	msr	fpcr, x9
 	msr	fpsr, x10
-	ldp	q0, q1, [sp, #16]
-	ldp	q2, q3, [sp, #48]
-	ldp	q4, q5, [sp, #80]
-	ldp	q6, q7, [sp, #112]
-	ldp	q8, q9, [sp, #144]
-	ldp	q10, q11, [sp, #176]
-	ldp	q12, q13, [sp, #208]
-	ldp	q14, q15, [sp, #240]
-	ldp	q16, q17, [sp, #272]
-	ldp	q18, q19, [sp, #304]
-	ldp	q20, q21, [sp, #336]
-	ldp	q22, q23, [sp, #368]
-	ldp	q24, q25, [sp, #400]
-	ldp	q26, q27, [sp, #432]
-	ldp	q28, q29, [sp, #464]
-	ldp	q30, q31, [sp, #496]
+	VEC_PAIRS ldp
 	mov	sp, x29
 	.cfi_def_cfa sp, 16
 	ldp	x29, x30, [sp], #16
