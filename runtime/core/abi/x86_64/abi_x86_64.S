@@ -132,6 +132,15 @@
 	PUSH	%rcx
 .endm
 
+/* And popped back: the caller's four registers as it left them. */
+.macro ENTRY_POP
+	POP	%rcx
+	POP	%rdx
+	POP	%rax
+	POP	%rbx
+	.cfi_restore %rbx
+.endm
+
 /* The thread's guard taken, %rcx the TLS offset: to .Lfast_busy (the four
  * registers pushed) when it was held, a call from inside the runtime. */
 .macro GUARD_TAKE
@@ -560,11 +569,7 @@ lw_abi_hot2_begin:
 	movq	lw_tls@gottpoff(%rip), %rcx
 	movq	%rbx, %fs:LW_T_RA_TOP(%rcx)
 	movl	$0, %fs:LW_T_GUARD(%rcx)
-	POP	%rcx
-	POP	%rdx
-	POP	%rax
-	POP	%rbx
-	.cfi_restore %rbx
+	ENTRY_POP
 	jmp	.Lc_enter
 
 	.globl	lw_abi_hot2_end
@@ -576,11 +581,7 @@ lw_abi_hot2_end:
 .Lfast_busy:
 	.cfi_restore_state
 	testl	$LW_GUARD_SIGNAL, %fs:LW_T_GUARD(%rcx)
-	POP	%rcx
-	POP	%rdx
-	POP	%rax
-	POP	%rbx
-	.cfi_restore %rbx
+	ENTRY_POP
 	jnz	.Lc_enter
 	jmp	*LW_E_ORIG(%r11)
 
@@ -630,11 +631,7 @@ lw_abi_hot2_end:
 	movq	lw_cost_untimed+LW_COST_UNTIMED_LEAF(%rip), %rax
 	addq	%rax, LW_TH_OVERHEAD(%rdx)
 	movl	$0, %fs:LW_T_GUARD(%rcx)
-	POP	%rcx
-	POP	%rdx
-	POP	%rax
-	POP	%rbx
-	.cfi_restore %rbx
+	ENTRY_POP
 	jmp	*LW_E_ORIG(%r11)
 	/* A tail call from the top frame's original (.Lfast_tail): its
 	 * return address is the trampoline's return point, and the newest
@@ -661,11 +658,7 @@ lw_abi_hot2_end:
 	.cfi_offset %rbx, -16
 	movq	lw_tls@gottpoff(%rip), %rcx
 	movl	$0, %fs:LW_T_GUARD(%rcx)
-	POP	%rcx
-	POP	%rdx
-	POP	%rax
-	POP	%rbx
-	.cfi_restore %rbx
+	ENTRY_POP
 	jmp	.Lfast_start
 
 	/*
