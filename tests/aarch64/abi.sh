@@ -75,8 +75,8 @@ run() {
     [ "$s" = 0 ] || { cat a64.$name.err >&2; fail "$name: a64_driver exit status $s, unwrapped 0"; }
     cmp -s a64.plain.out a64.$name.out || { diff a64.plain.out a64.$name.out >&2 || true; fail "$name: a64_driver stdout differs"; }
     cmp -s a64.plain.err a64.$name.err || fail "$name: a64_driver stderr differs"
-    local want="{'abi_pat_outer': 100, 'abi_pat_inner': $inner, 'abi_i128': 1, 'abi_ld': 1,
-        'abi_stack': 1, 'abi_mix': 2, 'abi_apply': 2, 'abi_twice': 4002, 'abi_jump': 2,
+    local want="{'abi_pat_outer': 100, 'abi_pat_inner': $inner, 'abi_i128': 1, 'abi_ld': 10,
+        'abi_stack': 10, 'abi_mix': 2, 'abi_apply': 2, 'abi_twice': 4002, 'abi_jump': 2,
         'abi_guard': 1, 'abi_fail': 1}"
     $CHECK "exp-$name" "all(visits(s) == n for s, n in $want.items())" \
         "all(f['symbol'] in $want for f in prof['functions'])" ||

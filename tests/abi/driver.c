@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define ABI_REPEAT 10
+
 static jmp_buf env;
 static int backtrace_found;
 
@@ -68,9 +70,12 @@ int main(void)
 
     __int128 w = abi_i128(((__int128)1 << 100) + 12345, -((__int128)7 << 70), 3);
     printf("i128 %016" PRIx64 "%016" PRIx64 "\n", (uint64_t)((unsigned __int128)w >> 64), (uint64_t)w);
-    printf("ld %.21Lg\n", abi_ld(1.0L / 3, 7, 2.5L));
-    printf("stack %.17g\n", abi_stack(1, 2, 3, 4, 5, 6, 7, 8, 0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5,
-                                      8.5, 9.5, 10, "eleven"));
+    /* Ten times each: the calls after the first take the fast paths. */
+    for (int k = 0; k < ABI_REPEAT; k++) {
+        printf("ld %.21Lg\n", abi_ld(1.0L / 3 + k, 7, 2.5L));
+        printf("stack %.17g\n", abi_stack(1, 2, 3, 4, 5, 6, 7, 8, 0.5 + k, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5,
+                                          7.5, 8.5, 9.5 + k, 10, "eleven"));
+    }
     printf("mix %.17g\n", abi_mix("idLsldidLsdddddddddddiiiiiiiL", 1, 2.25, 3.5L, "four", 5L, 6.5,
                                   7, 8.25, 9.75L, "ten", 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0,
                                   10.0, 11.0, 12, 13, 14, 15, 16, 17, 18, 19.5L));
@@ -96,12 +101,14 @@ int main(void)
     int marker = driver_marker();
     printf("backtrace %d %d\n", marker, backtrace_found);
 
+    for (int k = 0; k < ABI_REPEAT; k++) {
 #if defined(__AVX__)
-    abi_v4d m = abi_m256((abi_v4d){4, 3, 2, 1}, (abi_v4d){1, 0.125, 0.25, 0.5}, 3);
-    printf("m256 %g %g %g %g\n", m[0], m[1], m[2], m[3]);
+        abi_v4d m = abi_m256((abi_v4d){4, 3, 2, 1 + k}, (abi_v4d){1, 0.125, 0.25, 0.5}, 3);
+        printf("m256 %g %g %g %g\n", m[0], m[1], m[2], m[3]);
 #else
-    printf("m256 5 9.125 6.25 3.5\n");
+        printf("m256 5 9.125 6.25 %g\n", 3.5 + k);
 #endif
+    }
 
     pthread_t t[4];
     long total = 0;

@@ -13,7 +13,8 @@
 # unwrapped run's, and every function's visits must be the calls made,
 # the handlers' included. ABI-level wrappers again with every function
 # throttled after 4,096 calls (LIBWRAP_THROTTLE): the registers loop and
-# zlib, whose adler32 calls adler32_z and keeps its frames.
+# zlib, whose adler32 calls adler32_z and keeps its frames; and with a
+# listener that takes each call.
 set -euo pipefail
 
 kind=$1
@@ -85,6 +86,26 @@ if [ $kind = abi ] && [ -z "${LW_TEST_HOST:-}" ]; then
     $CHECK exp-zlib-preload-throttled "fn('adler32').get('throttled')" \
         "any(p.endswith('adler32/adler32_z') for p in paths)" ||
         fail "zlib-preload-throttled: adler32 is not throttled with its frames"
+fi
+# A listener that takes each call and changes every register it may
+# (tests/abi/clobber_listener.c): the handlers land in its delivery too.
+if [ $kind = abi ] && [ -z "${LW_TEST_HOST:-}" ]; then
+    $cc -O2 -fPIC -shared -fvisibility=hidden -I"$LIBWRAP_STAGE/include" -o libwrap_plugin_clobber.so \
+        "$LIBWRAP_SOURCE_DIR/tests/abi/clobber_listener.c"
+    for scenario in regs zlib; do
+        rm -f clobber-$scenario.txt
+        run $scenario preload-listener env LIBWRAP_LISTENERS=$here/libwrap_plugin_clobber.so \
+            CLOBBER_OUT=$here/clobber-$scenario.txt LD_PRELOAD="$preload" ./plain
+        calls=$(python3 -c 'import json, sys; print(sum(f["visits"] for f in json.load(open(sys.argv[1]))["functions"]))' \
+            exp-$scenario-preload-listener/profile.json)
+        # Every call but those of handlers that interrupted the runtime
+        # (no events, docs/runtime.md), each once, nested, in time order.
+        main=$(awk '$1 == "main_add" || $1 == "nest_main" || $1 == "adler" { n += $2 } END { print n }' \
+            $scenario-preload-listener.counts)
+        read -r _ enters _ exits _ errors < clobber-$scenario.txt
+        [ "$enters" = "$exits" ] && [ "$errors" = 0 ] && [ "$enters" -le "$calls" ] && [ "$enters" -ge "$main" ] ||
+            fail "$scenario-preload-listener: the listener saw $(cat clobber-$scenario.txt), the profile $calls calls ($main outside handlers)"
+    done
 fi
 # The jump: the output is the program's; the handler's calls are counted
 # exactly when no jump left the runtime, and never more than were made.

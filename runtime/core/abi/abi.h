@@ -206,6 +206,9 @@ static inline __attribute__((always_inline)) void lw_abi_values(const libwrap_pa
 /* Calls fn(a, b) with every vector, mask, x87 and control register as it
  * was before (abi_x86_64.S says how). */
 uintptr_t lw_abi_call_saving(uintptr_t (*fn)(uintptr_t, uintptr_t), uintptr_t a, uintptr_t b);
+/* The same keeping only the vector registers of arguments and results,
+ * %xmm/%ymm/%zmm0-7 (the per-call listeners' gate). */
+uintptr_t lw_abi_call_abi(uintptr_t (*fn)(uintptr_t, uintptr_t), uintptr_t a, uintptr_t b);
 /* What it needs, set by lw_abi_cpu_init (called from the hooks before the
  * first gate): XSAVE's area in bytes and whether XSAVE is used (else
  * FXSAVE); the vector registers to save (0 %xmm0-15, 1 %ymm0-15,

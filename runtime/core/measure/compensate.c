@@ -192,10 +192,12 @@ void lw_compensate_calibrate(const lw_calib_abi *abi_fns)
     int guard = LW_LOAD(lw_tls.guard);
     lw_tls.self = t;
     /* The paths a real thread of this run takes (lw_thread_set_paths). */
-    lw_thread *fast = lw_timer_tsc && !(lw_nlisteners && lw_listeners_percall) ? t : NULL;
+    lw_tls_block paths;
+    lw_thread_paths(t, lw_nlisteners && lw_listeners_percall, &paths);
+    lw_thread *fast = paths.fast;
     lw_tls.fast = fast;
-    lw_tls.hot = fast && !t->ev_pos ? t : &lw_thread_none;
-    lw_tls.hot_ev = fast && t->ev_pos ? t : &lw_thread_none;
+    lw_tls.hot = paths.hot;
+    lw_tls.hot_ev = paths.hot_ev;
     LW_STORE(lw_tls.guard, 0);
 
     struct timespec m0, m1;

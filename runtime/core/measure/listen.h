@@ -61,6 +61,9 @@ static inline const libwrap_metric_info *lw_metric_info(size_t i)
  * empties the buffer. Not on the fast path: called when the buffer is full,
  * before the thread's other listener callbacks, at its end and at the end. */
 void lw_events_flush(lw_thread *t);
+/* lw_events_flush(thread) as the ABI trampoline's fast path calls it,
+ * through lw_abi_call_saving, when a record filled the buffer; errno kept. */
+uintptr_t lw_events_deliver(uintptr_t thread, uintptr_t unused);
 
 /* Around every call into a plugin: which plugin callback the thread is in,
  * so that a fault there is named and the results are still written
@@ -98,7 +101,6 @@ static inline void lw_metrics_read(lw_thread *t, uint64_t *out)
     }
 }
 
-/* Appends an event to t's buffer, delivering the buffer first when full. */
 /* One record into the thread's event buffer, which has room (the fast
  * paths of hot.h check that first; they make no call). */
 static inline __attribute__((always_inline)) void lw_event_store(lw_thread *t, int32_t region,
@@ -111,6 +113,8 @@ static inline __attribute__((always_inline)) void lw_event_store(lw_thread *t, i
     t->ev_pos = e + 1;
 }
 
+/* Appends an event to t's buffer, delivering the buffer first when full
+ * (a fast path of hot.h left it so). */
 static inline void lw_event_put(lw_thread *t, int32_t region, uint64_t now)
 {
     if (t->ev_pos == t->ev_end)
@@ -118,28 +122,40 @@ static inline void lw_event_put(lw_thread *t, int32_t region, uint64_t now)
     lw_event_store(t, region, now);
 }
 
-static inline void lw_listen_enter(lw_thread *t, int32_t id, uint64_t now, const uint64_t *m)
+/* A listener's record of an entry (id) or exit (-id) at `now`. With events
+ * buffered, every listener takes it from the buffer (lw_events_flush),
+ * which is delivered as soon as it is full: at once when a listener takes
+ * each call (the buffer then holds one record). Else (SYNC metrics) the
+ * per-call listeners are called here, with the metrics `m`. */
+static inline void lw_listen_event(lw_thread *t, int32_t region, uint64_t now, const uint64_t *m)
 {
-    if (t->ev_pos)
-        lw_event_put(t, id, now);
-    for (uint32_t k = 0; k < lw_nlisteners; k++)
-        if ((lw_listeners_percall & (1u << k)) && lw_listeners[k]->enter) {
-            lw_plugin_mark mk = lw_plugin_in(LW_IN_LISTENER + (int)k, "enter");
-            lw_listeners[k]->enter(t->listener_handle[k], id, now, m);
+    if (t->ev_pos) {
+        lw_event_put(t, region, now);
+        if (t->ev_pos == t->ev_end)
+            lw_events_flush(t);
+        return;
+    }
+    for (uint32_t k = 0; k < lw_nlisteners; k++) {
+        if (!(lw_listeners_percall & (1u << k)))
+            continue;
+        const libwrap_listener *l = lw_listeners[k];
+        void (*cb)(void *, int32_t, uint64_t, const uint64_t *) = region > 0 ? l->enter : l->exit;
+        if (cb) {
+            lw_plugin_mark mk = lw_plugin_in(LW_IN_LISTENER + (int)k, region > 0 ? "enter" : "exit");
+            cb(t->listener_handle[k], region > 0 ? region : -region, now, m);
             lw_plugin_out(mk);
         }
+    }
+}
+
+static inline void lw_listen_enter(lw_thread *t, int32_t id, uint64_t now, const uint64_t *m)
+{
+    lw_listen_event(t, id, now, m);
 }
 
 static inline void lw_listen_exit(lw_thread *t, int32_t id, uint64_t now, const uint64_t *m)
 {
-    if (t->ev_pos)
-        lw_event_put(t, -id, now);
-    for (uint32_t k = 0; k < lw_nlisteners; k++)
-        if ((lw_listeners_percall & (1u << k)) && lw_listeners[k]->exit) {
-            lw_plugin_mark mk = lw_plugin_in(LW_IN_LISTENER + (int)k, "exit");
-            lw_listeners[k]->exit(t->listener_handle[k], id, now, m);
-            lw_plugin_out(mk);
-        }
+    lw_listen_event(t, -id, now, m);
 }
 
 /* A per-call callback other than enter and exit: the buffered events of

@@ -119,7 +119,8 @@ typedef struct lw_thread {
     struct lw_thread **hot_evp;
     int slow;               /* metrics, or frames inherited at fork: slow path */
     int listen;             /* listeners are loaded (lw_listen_*); those that take
-                             * each call (lw_listeners_percall) need the slow path */
+                             * each call (lw_listeners_percall) keep the typed
+                             * wrappers on the slow path (lw_thread_paths) */
     /* The event buffer (listeners with `events`, no SYNC metrics): the fast
      * paths append a record per entry and exit; full, it is delivered
      * (lw_events_flush). NULL when events are not buffered. */
@@ -183,8 +184,14 @@ extern lw_thread lw_thread_none;
 void *lw_map(size_t bytes); /* zeroed anonymous memory, NULL on failure */
 lw_thread *lw_thread_attach(void);
 int lw_thread_grow_stack(lw_thread *t);
-/* Sets the calling thread's lw_tls.fast and .hot from t's flags (its own
- * thread only, measurement running). */
+/* The paths the calls of `t` may take, into to->fast, ->hot and ->hot_ev.
+ * `percall`: listeners take each call (lw_listeners_percall), from a
+ * buffer of one record (listen.h). The typed wrappers' fast paths would
+ * store it and leave it there: only the trampoline's, which delivers it at
+ * once, is taken then. */
+void lw_thread_paths(lw_thread *t, int percall, lw_tls_block *to);
+/* Sets the calling thread's lw_tls.fast, .hot and .hot_ev from t's flags
+ * (its own thread only, measurement running). */
 void lw_thread_set_paths(lw_thread *t);
 /* Closes the open frames of `t` at `now` (thread end, finalisation). */
 void lw_thread_close_frames(lw_thread *t, uint64_t now);

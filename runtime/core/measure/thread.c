@@ -83,12 +83,22 @@ int lw_thread_grow_stack(lw_thread *t)
     return 0;
 }
 
+void lw_thread_paths(lw_thread *t, int percall, lw_tls_block *to)
+{
+    int ok = lw_timer_tsc && !t->slow;
+    to->fast = ok && !percall ? t : NULL;
+    to->hot = ok && !percall && !t->ev_pos ? t : &lw_thread_none;
+    /* The trampoline delivers a buffer that a record filled, at once. */
+    to->hot_ev = ok && t->ev_pos ? t : &lw_thread_none;
+}
+
 void lw_thread_set_paths(lw_thread *t)
 {
-    lw_thread *fast = lw_timer_tsc && !t->slow && !(t->listen && lw_listeners_percall) ? t : NULL;
-    LW_STORE(lw_tls.fast, fast);
-    LW_STORE(lw_tls.hot, fast && !t->ev_pos ? t : &lw_thread_none);
-    LW_STORE(lw_tls.hot_ev, fast && t->ev_pos ? t : &lw_thread_none);
+    lw_tls_block p;
+    lw_thread_paths(t, t->listen && lw_listeners_percall, &p);
+    LW_STORE(lw_tls.fast, p.fast);
+    LW_STORE(lw_tls.hot, p.hot);
+    LW_STORE(lw_tls.hot_ev, p.hot_ev);
 }
 
 lw_thread *lw_thread_attach(void)

@@ -417,21 +417,25 @@ static void lw_add_listener(const char *name, int builtin)
 }
 
 /* Which listeners take buffered events: those that can, unless SYNC
- * metrics are measured (a record carries none). The buffer's size comes
- * from the memory budget: 1/256 of it, 4 to 64 KiB per thread. */
+ * metrics are measured (a record carries none); the others take `enter`
+ * and `exit` per call. Without SYNC metrics those calls come from the
+ * buffer too, as each record is stored: the buffer then holds one record,
+ * and the trampoline's fast path delivers it (lw_events_deliver). Else the
+ * buffer's size comes from the memory budget: 1/256 of it, 4 to 64 KiB
+ * per thread. */
 static void lw_choose_event_delivery(void)
 {
     for (uint32_t k = 0; k < lw_nlisteners; k++) {
-        if (lw_listener_events[k] && !lw_nmetrics)
-            lw_events_buffered = 1;
-        else
+        if (!lw_listener_events[k] || lw_nmetrics)
             lw_listeners_percall |= 1u << k;
     }
+    lw_events_buffered = lw_nlisteners && !lw_nmetrics;
     size_t bytes = lw_cfg.total_memory / 256;
     bytes = bytes < 4096 ? 4096 : bytes > 65536 ? 65536 : bytes;
-    lw_events_per_buffer = bytes / sizeof(libwrap_event);
+    lw_events_per_buffer = lw_listeners_percall ? 1 : bytes / sizeof(libwrap_event);
     if (lw_events_buffered)
-        lw_log(LW_LOG_PLUGIN, "events are buffered, %zu per thread", lw_events_per_buffer);
+        lw_log(LW_LOG_PLUGIN, "events are buffered, %zu per thread%s", lw_events_per_buffer,
+               lw_listeners_percall ? " (listeners take each call)" : "");
 }
 
 /* An item of LIBWRAP_METRIC_PLUGINS or LIBWRAP_LISTENERS (lw_list_each). */

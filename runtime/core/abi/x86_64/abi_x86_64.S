@@ -262,6 +262,9 @@
 .if \ev
 	movq	LW_F_REGION(%r11), %rax
 	movq	%rax, 8(%rdx)
+	addq	$16, %rdx
+	cmpq	LW_TH_EV_END(%rcx), %rdx
+	je	.Lenter_deliver			/* the record filled the buffer */
 .endif
 	CALL_SETUP
 .endm
@@ -308,16 +311,18 @@ lw_abi_hot_begin:
 	.hidden	lw_abi_return_point
 lw_abi_return_point:
 	RETURN_PUSH 1
-	/* The exit's fast path: the timestamp first, then the checks. */
+	/* The exit's fast path. The slot stays taken until everything is read
+	 * from it: a signal handler's call takes the next one. The guard
+	 * already held: a call of a handler's lane (lane.h), or the runtime
+	 * stopped this thread. The timestamp right after the guard: a handler
+	 * whose calls were recorded before it has them end earlier, so that a
+	 * thread's events never go back in time. */
+	movq	lw_tls@gottpoff(%rip), %rcx
+	btsl	$0, %fs:LW_T_GUARD(%rcx)
+	jc	.Lexit_to_c
 	rdtsc
 	shlq	$32, %rdx
 	orq	%rdx, %rax
-	movq	lw_tls@gottpoff(%rip), %rcx
-	/* The slot stays taken until everything is read from it: a signal
-	 * handler's call takes the next one. The guard already held: a call
-	 * of a handler's lane (lane.h), or the runtime stopped this thread. */
-	btsl	$0, %fs:LW_T_GUARD(%rcx)
-	jc	.Lexit_to_c
 	movq	%fs:LW_T_HOT(%rcx), %rdx
 	movl	LW_RA_DEPTH(%rbx), %ecx
 	incl	%ecx
@@ -402,19 +407,58 @@ lw_abi_return_point:
 	addq	$16, LW_TH_EV_POS(%rdx)
 	movq	%rax, 0(%rcx)
 	PUSH	%rsi
+	movq	LW_RA_FRAME(%rbx), %rsi
+	movl	LW_F_REGION(%rsi), %esi
+	negl	%esi
+	movq	%rsi, 8(%rcx)
+	addq	$16, %rcx
+	cmpq	LW_TH_EV_END(%rdx), %rcx
+	je	.Lexit_deliver			/* the record filled the buffer */
+.Lexit_ev_time:
 	subq	LW_TH_OVERHEAD(%rdx), %rax
 	movq	lw_cost_ticks+LW_COST_ABI(%rip), %rsi
 	addq	%rsi, LW_TH_OVERHEAD(%rdx)
-	movq	LW_RA_FRAME(%rbx), %rdx
-	movl	LW_F_REGION(%rdx), %esi
-	negl	%esi
-	movq	%rsi, 8(%rcx)
 	POP	%rsi
+	movq	LW_RA_FRAME(%rbx), %rdx
 	subq	LW_F_START(%rdx), %rax
 	jae	.Lexit_dt
 .Lexit_backwards:
 	xorl	%eax, %eax		/* the clock went back (another core's TSC): 0 */
 	jmp	.Lexit_dt
+
+	/*
+	 * The exit's record filled the buffer (%rdx the thread): the
+	 * listeners take it now (lw_events_deliver, through the gate), the
+	 * guard held. Their time is their callers' (docs/plugins.md).
+	 */
+.Lexit_deliver:
+	.cfi_restore_state
+	.cfi_remember_state
+	.cfi_adjust_cfa_offset 32
+	PUSH	%rdi
+	PUSH	%r8
+	PUSH	%r9
+	PUSH	%r10
+	PUSH	%r11
+	PUSH	%rax
+	PUSH	%rdx
+	movq	%rdx, %rsi
+	leaq	lw_events_deliver(%rip), %rdi
+	xorl	%edx, %edx
+	fnstsw	%ax
+	testl	$0x3800, %eax			/* x87 TOP: a long double result */
+	jnz	1f
+	call	lw_abi_call_abi
+	jmp	2f
+1:	call	lw_abi_call_saving
+2:	POP	%rdx
+	POP	%rax
+	POP	%r11
+	POP	%r10
+	POP	%r9
+	POP	%r8
+	POP	%rdi
+	jmp	.Lexit_ev_time
 
 .Lexit_to_c_guard:
 	.cfi_restore_state
@@ -460,6 +504,32 @@ lw_abi_hot2_begin:
 	cmpl	LW_TH_CAP(%rcx), %edx
 	jae	.Lfast_to_c			/* no room */
 	FAST_ENTER 1
+	jmp	.Lcall_original
+
+	/*
+	 * The entry's record filled the buffer (%rcx the thread): the
+	 * listeners take it now (lw_events_deliver, through the gate), the
+	 * guard held, then the original is called. Their time is the call's
+	 * (docs/plugins.md).
+	 */
+.Lenter_deliver:
+	.cfi_restore_state
+	.cfi_remember_state
+	PUSH	%rsi
+	PUSH	%rdi
+	PUSH	%r8
+	PUSH	%r9
+	PUSH	%r10
+	movq	%rcx, %rsi
+	leaq	lw_events_deliver(%rip), %rdi
+	xorl	%edx, %edx
+	call	lw_abi_call_abi
+	POP	%r10
+	POP	%r9
+	POP	%r8
+	POP	%rdi
+	POP	%rsi
+	CALL_SETUP
 	jmp	.Lcall_original
 
 	/*
@@ -817,6 +887,16 @@ lw_abi_calib_stub_framed:
  * x87 status word, put back if fn changed it. XSAVE costs a hundred or more
  * nanoseconds; the moves a few.
  *
+ * uintptr_t lw_abi_call_abi(fn, a, b): fn(a, b) keeping what the ABI says
+ * a call keeps, and the vector registers that carry the arguments of a
+ * call about to be made and the results of one just made, %xmm/%ymm/%zmm0-7:
+ * the per-call listeners' gate (docs/plugins.md). The other vector
+ * registers, the masks and the status flags of MXCSR and the x87 are as fn
+ * leaves them, as after any call; upper halves of %ymm0-7 that were zero
+ * leave all of them zero (vzeroupper). The x87 stack must be empty (the
+ * caller checks: MXCSR and the x87 status word cost 5 ns each to read on
+ * AMD EPYC, more than the rest together).
+ *
  * The area below %rbp, 64-byte aligned at %rbx:
  *   0     the vector registers (32 x 64 bytes at most)
  *   2048  %k0-7 (8 x 8)
@@ -836,6 +916,7 @@ lw_abi_calib_stub_framed:
 	\op	%\reg\()5, 5*\size(%rbx)
 	\op	%\reg\()6, 6*\size(%rbx)
 	\op	%\reg\()7, 7*\size(%rbx)
+.if \n >= 16
 	\op	%\reg\()8, 8*\size(%rbx)
 	\op	%\reg\()9, 9*\size(%rbx)
 	\op	%\reg\()10, 10*\size(%rbx)
@@ -844,6 +925,7 @@ lw_abi_calib_stub_framed:
 	\op	%\reg\()13, 13*\size(%rbx)
 	\op	%\reg\()14, 14*\size(%rbx)
 	\op	%\reg\()15, 15*\size(%rbx)
+.endif
 .if \n == 32
 	\op	%\reg\()16, 16*\size(%rbx)
 	\op	%\reg\()17, 17*\size(%rbx)
@@ -874,6 +956,7 @@ lw_abi_calib_stub_framed:
 	\op	5*\size(%rbx), %\reg\()5
 	\op	6*\size(%rbx), %\reg\()6
 	\op	7*\size(%rbx), %\reg\()7
+.if \n >= 16
 	\op	8*\size(%rbx), %\reg\()8
 	\op	9*\size(%rbx), %\reg\()9
 	\op	10*\size(%rbx), %\reg\()10
@@ -882,6 +965,7 @@ lw_abi_calib_stub_framed:
 	\op	13*\size(%rbx), %\reg\()13
 	\op	14*\size(%rbx), %\reg\()14
 	\op	15*\size(%rbx), %\reg\()15
+.endif
 .if \n == 32
 	\op	16*\size(%rbx), %\reg\()16
 	\op	17*\size(%rbx), %\reg\()17
@@ -913,11 +997,17 @@ lw_abi_calib_stub_framed:
 .endr
 .endm
 
-	.globl	lw_abi_call_saving
-	.hidden	lw_abi_call_saving
-	.type	lw_abi_call_saving, @function
+/*
+ * GATE name, n, nz: the gate `name`(fn, a, b). n = 16, nz = 32: every
+ * vector register, the masks, MXCSR and the x87 (lw_abi_call_saving);
+ * n = nz = 8: %xmm/%ymm/%zmm0-7 only (lw_abi_call_abi).
+ */
+.macro GATE name, n, nz
+	.globl	\name
+	.hidden	\name
+	.type	\name, @function
 	.p2align 4
-lw_abi_call_saving:
+\name:
 	.cfi_startproc
 	pushq	%rbp
 	.cfi_adjust_cfa_offset 8
@@ -933,92 +1023,106 @@ lw_abi_call_saving:
 	movq	%rdi, %r12
 	movq	%rsi, %rdi
 	movq	%rdx, %rsi
+.if \n >= 16
 	fnstsw	%ax
 	testl	$0x3800, %eax		/* x87 TOP: values on the x87 stack */
-	jnz	.Lfull_state
+	jnz	.Lfull_state\@
+.endif
 
 	subq	$LW_GATE_AREA, %rsp
 	andq	$-64, %rsp
 	movq	%rsp, %rbx
+.if \n >= 16
 	stmxcsr	2112(%rbx)
 	fnstsw	2116(%rbx)
+.endif
 	movl	lw_abi_vec(%rip), %r13d
 	cmpl	$2, %r13d
-	jae	.Lsave_zmm
+	jae	.Lsave_zmm\@
 	cmpl	$1, %r13d
-	je	.Lsave_ymm
-	VEC_MOVES movdqa, xmm, 16, 16
-	jmp	.Lgate_call
-.Lsave_ymm:
-	VEC_MOVES vmovdqa, ymm, 32, 16
+	je	.Lsave_ymm\@
+	VEC_MOVES movdqa, xmm, 16, \n
+	jmp	.Lgate_call\@
+.Lsave_ymm\@:
+	VEC_MOVES vmovdqa, ymm, 32, \n
 	/* Are the upper halves all zero? Read from the copies (the registers
 	 * are free until they are loaded back). Then they go back to their
 	 * initial state after fn (vzeroupper), as XINUSE would have them,
 	 * without XGETBV, which costs more than the copies (17 ns on AMD
 	 * EPYC). An upper half in use that holds zeros is restored so too. */
 	vmovdqa	16(%rbx), %xmm0
-.irp k, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+.irp k, 1, 2, 3, 4, 5, 6, 7
 	vpor	16+\k*32(%rbx), %xmm0, %xmm0
 .endr
+.if \n >= 16
+.irp k, 8, 9, 10, 11, 12, 13, 14, 15
+	vpor	16+\k*32(%rbx), %xmm0, %xmm0
+.endr
+.endif
 	xorl	%eax, %eax
 	vptest	%xmm0, %xmm0
 	jz	1f
 	movl	$0x44, %eax
 1:	movl	%eax, 2120(%rbx)
-	jmp	.Lgate_call
-.Lsave_zmm:
+	jmp	.Lgate_call\@
+.Lsave_zmm\@:
 	movl	$0x44, %eax		/* upper halves in use, unless XINUSE says otherwise */
 	cmpl	$0, lw_abi_xinuse(%rip)
 	je	1f
 	movl	$1, %ecx
 	xgetbv
 1:	movl	%eax, 2120(%rbx)
-	VEC_MOVES vmovdqa64, zmm, 64, 32
+	VEC_MOVES vmovdqa64, zmm, 64, \nz
+.if \n >= 16
 	cmpl	$3, %r13d
-	je	.Lsave_kq
+	je	.Lsave_kq\@
 	MASK_MOVES kmovw, 2, 0
-	jmp	.Lgate_call
-.Lsave_kq:
+	jmp	.Lgate_call\@
+.Lsave_kq\@:
 	MASK_MOVES kmovq, 8, 0
-.Lgate_call:
+.endif
+.Lgate_call\@:
 	call	*%r12
 	movq	%rax, %r12
 	cmpl	$2, %r13d
-	jae	.Lload_zmm
+	jae	.Lload_zmm\@
 	cmpl	$1, %r13d
-	je	.Lload_ymm
-	VEC_LOADS movdqa, xmm, 16, 16
-	jmp	.Lgate_scalar
-.Lload_ymm:
-	VEC_LOADS vmovdqa, ymm, 32, 16
-	jmp	.Lgate_upper
-.Lload_zmm:
-	VEC_LOADS vmovdqa64, zmm, 64, 32
+	je	.Lload_ymm\@
+	VEC_LOADS movdqa, xmm, 16, \n
+	jmp	.Lgate_scalar\@
+.Lload_ymm\@:
+	VEC_LOADS vmovdqa, ymm, 32, \n
+	jmp	.Lgate_upper\@
+.Lload_zmm\@:
+	VEC_LOADS vmovdqa64, zmm, 64, \nz
+.if \n >= 16
 	cmpl	$3, %r13d
-	je	.Lload_kq
+	je	.Lload_kq\@
 	MASK_MOVES kmovw, 2, 1
-	jmp	.Lgate_upper
-.Lload_kq:
+	jmp	.Lgate_upper\@
+.Lload_kq\@:
 	MASK_MOVES kmovq, 8, 1
-.Lgate_upper:
+.endif
+.Lgate_upper\@:
 	/* Upper halves that were in their initial state are again. */
 	testl	$0x44, 2120(%rbx)
-	jnz	.Lgate_scalar
+	jnz	.Lgate_scalar\@
 	vzeroupper
-.Lgate_scalar:
+.Lgate_scalar\@:
+.if \n >= 16
 	ldmxcsr	2112(%rbx)
 	fnstsw	%ax
 	cmpw	2116(%rbx), %ax
-	je	.Lgate_done
+	je	.Lgate_done\@
 	/* fn changed the x87 status word: put it back, the stack empty. */
 	fnstenv	2128(%rbx)
 	movzwl	2116(%rbx), %eax
 	movw	%ax, 2128+4(%rbx)
 	movw	$0xffff, 2128+8(%rbx)
 	fldenv	2128(%rbx)
-	jmp	.Lgate_done
+	jmp	.Lgate_done\@
 
-.Lfull_state:
+.Lfull_state\@:
 	movl	lw_abi_xsave_size(%rip), %eax
 	subq	%rax, %rsp
 	andq	$-64, %rsp
@@ -1046,10 +1150,11 @@ lw_abi_call_saving:
 	movl	$LW_XSTATE_MASK, %eax
 	xorl	%edx, %edx
 	xrstor64 (%rbx)
-	jmp	.Lgate_done
+	jmp	.Lgate_done\@
 3:	fxrstor64 (%rbx)
 
-.Lgate_done:
+.endif
+.Lgate_done\@:
 	movq	%r12, %rax
 	leaq	-24(%rbp), %rsp
 	popq	%r13
@@ -1063,7 +1168,11 @@ lw_abi_call_saving:
 	.cfi_restore %rbp
 	ret
 	.cfi_endproc
-	.size	lw_abi_call_saving, .-lw_abi_call_saving
+	.size	\name, .-\name
+.endm
+
+	GATE lw_abi_call_saving, 16, 32
+	GATE lw_abi_call_abi, 8, 8
 
 /*
  * void lw_abi_save_xmm(uint64_t out[8]): the low 64 bits of %xmm0-7 (the
