@@ -46,7 +46,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define LW_RT_MAGIC 0x4c575254u /* "LWRT" */
 #define LW_RT_FUNCS "#functions" /* '#' is in no linker symbol */
 #define LW_RT_PATHS "#callpath"
 
@@ -810,6 +809,8 @@ int lw_rtree_merge_at(lw_rtree *t, const char *buf, size_t len)
     if (len < 24 + sizeof range)
         return -1;
     memcpy(range, buf + 24, sizeof range);
+    if (range[0] < 0 || range[1] <= range[0])
+        return -1;
     if (range[0] < t->end_rank)
         return 1;
     if (range[0] > t->end_rank)
