@@ -839,6 +839,30 @@ arguments)
         fail "without MPI: not the job's one profile: $(ls "$d")"
     python3 "$mpi_here/check_arguments.py" "$d" "$(only_dir plain_true)" 8 $CALLS plain ||
         fail "without MPI: the reduced arguments"
+    # 40 ranks, each with a string of its own among mlib_tag's names: 43
+    # distinct values, of which the job's profile keeps the 32 most
+    # frequent (every merge keeps 32, a tree stays bounded), the rest
+    # counted as "other"; alpha, beta, gamma (the most frequent) exact.
+    PLAIN_ARGS=tags CALLS=10 ranks many 40 'SLURM_JOB_ID=4949 SLURM_STEP_ID=0 SLURM_PROCID=$r SLURM_STEP_NUM_TASKS=40' \
+        LIBWRAP_ARGUMENTS=mlib_tag:name LIBWRAP_JOB_PARTS=false
+    python3 - "$(only_dir many)/profile.json" <<'PY' || fail "40 ranks: the values kept of a string"
+import json, sys
+p = json.load(open(sys.argv[1]))
+a = {x["symbol"]: x for x in p["functions"]}["mlib_tag"]["arguments"]
+assert p["reduced"]["ranks_reduced"] == 40 and [x["name"] for x in a] == ["name"], (p["reduced"], a)
+a = a[0]
+names = {}
+for r in range(40):
+    for t in range(2):
+        for k in range(r + t + 3):
+            n = ("alpha", "beta", "gamma")[(r + k) % 3]
+            names[n] = names.get(n, 0) + 1
+v = {x["value"]: x["count"] for x in a["values"]}
+assert a["count"] == sum(2 * r + 9 for r in range(40)) == 1920, a["count"]
+assert len(a["values"]) == 32 and a["other"] == 22, (len(a["values"]), a["other"])
+assert all(v[n] == c for n, c in names.items()), (v, names)
+assert sorted(c for n, c in v.items() if n.startswith("rank-")) == [2] * 29, v
+PY
     # A damaged records file: bytes that are no record, and a record of
     # rank 2 whose tree is garbage, between the records of ranks 0 and 1
     # and rank 2's own. Rank 2 reduces the job: two warnings naming the
