@@ -125,8 +125,8 @@ lw_rtree *lw_job_records_reduce(const char *path, long first, long end)
     while (off + (off_t)sizeof h <= size) {
         if (!lw_record_at(fd, off, size, &h)) {
             off_t next = lw_record_next(fd, off + 1, size);
-            lw_warn("%s: %lld bytes at offset %lld are not a record of ranks' profiles (the file is "
-                    "damaged): they are skipped, the records around them are reduced",
+            lw_warn("%s: %lld bytes at offset %lld are not a record of ranks' profiles (the file "
+                    "is damaged): they are skipped, the records around them are reduced",
                     path, (long long)(next - off), (long long)off);
             off = next;
             continue;
@@ -159,9 +159,11 @@ lw_rtree *lw_job_records_reduce(const char *path, long first, long end)
             lw_log(LW_LOG_JOB, "%s: ranks %lld to %lld have a second record (a rank ran two programs): "
                    "the first is in the job's profile", path, (long long)r->first, (long long)r->end - 1);
         else if (rc < 0)
-            lw_warn("%s: the record of ranks %lld to %lld at offset %lld is not readable (the file is "
-                    "damaged): the job's profile lacks them unless they have another record",
-                    path, (long long)r->first, (long long)r->end - 1, (long long)r->off - (long long)sizeof h);
+            lw_warn("%s: the record of ranks %lld to %lld at offset %lld is not readable (the "
+                    "file is damaged): the job's profile lacks them unless they have another "
+                    "record",
+                    path, (long long)r->first, (long long)r->end - 1,
+                    (long long)(r->off - (off_t)sizeof h));
     }
     lw_rtree_end_at(t, end);
     free(recs);

@@ -243,9 +243,10 @@ static void lw_metrics_add(double *to, const double *from, size_t n)
  * empty if new; NULL without memory. */
 static lw_argout *lw_rarg(lw_rnode *n, const libwrap_param *p)
 {
+    const char *pname = p->name ? p->name : "?", *ptype = p->type ? p->type : "";
     for (uint32_t i = 0; i < n->nargs; i++)
-        if (n->argp[i].kind == p->kind && strcmp(n->argp[i].name, p->name) == 0 &&
-            strcmp(n->argp[i].type, p->type) == 0)
+        if (n->argp[i].kind == p->kind && strcmp(n->argp[i].name, pname) == 0 &&
+            strcmp(n->argp[i].type, ptype) == 0)
             return &n->args[i];
     lw_argout *args = realloc(n->args, (n->nargs + 1) * sizeof *args);
     if (args)
@@ -255,7 +256,7 @@ static lw_argout *lw_rarg(lw_rnode *n, const libwrap_param *p)
         n->argp = argp;
     for (uint32_t i = 0; i < n->nargs; i++)
         n->args[i].d = &n->argp[i];
-    char *name = strdup(p->name), *type = strdup(p->type);
+    char *name = strdup(pname), *type = strdup(ptype);
     if (!args || !argp || !name || !type) {
         free(name);
         free(type);
@@ -289,9 +290,11 @@ static int lw_rargs_add(lw_rnode *n, const lw_argout *from, uint32_t k)
             continue;
         }
         o->count += f->count;
-        for (size_t v = 0; v < f->nvals; v++)
-            if (lw_argout_value(o, f->vals[v].key, f->vals[v].s, f->vals[v].count, f->vals[v].err) < 0)
+        for (size_t v = 0; v < f->nvals; v++) {
+            const lw_valcount *x = &f->vals[v];
+            if (lw_argout_value(o, x->key, x->s, x->count, x->err) < 0)
                 return -1;
+        }
     }
     return 0;
 }
@@ -683,7 +686,9 @@ static int lw_get_args(lw_rd *r, lw_rnode *d, lw_strings *sc)
                 char *s = lw_get_str(r, &sc->s[LW_S_VALUE], &sc->cap[LW_S_VALUE]);
                 if (r->bad)
                     return -1;
-                if (o && lw_argout_value(o, key, kind == LIBWRAP_PARAM_STRING ? s : NULL, n, err) < 0)
+                if (kind != LIBWRAP_PARAM_STRING)
+                    s = NULL;
+                if (o && lw_argout_value(o, key, s, n, err) < 0)
                     return -1;
             }
             if (o)
@@ -711,7 +716,8 @@ static int lw_get_args(lw_rd *r, lw_rnode *d, lw_strings *sc)
 
 /* The nodes of an incoming tree, with `nm` metrics. `apply` 0: only read,
  * so that a tree that is not readable to its end changes nothing. */
-static int lw_get_nodes(lw_rtree *t, lw_rd r, size_t nm, int same_metrics, int apply, lw_strings *sc)
+static int lw_get_nodes(lw_rtree *t, lw_rd r, size_t nm, int same_metrics, int apply,
+                        lw_strings *sc)
 {
     lw_rnode *stack[4096];
     stack[0] = &t->root;

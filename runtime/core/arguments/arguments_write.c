@@ -78,9 +78,11 @@ int lw_argout_value(lw_argout *o, uint64_t key, const char *s, uint64_t count, u
 static int lw_top_merge(lw_argout *o, const lw_argtop *tp, int strings)
 {
     o->count += tp->count;
-    for (uint32_t i = 0; i < tp->used; i++)
-        if (lw_argout_value(o, tp->e[i].key, strings ? tp->e[i].s : NULL, tp->e[i].count, tp->e[i].err) < 0)
+    for (uint32_t i = 0; i < tp->used; i++) {
+        const lw_argtop_entry *e = &tp->e[i];
+        if (lw_argout_value(o, e->key, strings ? e->s : NULL, e->count, e->err) < 0)
             return -1;
+    }
     return 0;
 }
 
@@ -354,8 +356,8 @@ void lw_arguments_json_node(lw_json *j, const lw_thread *t, const lw_node *n)
 void lw_argouts_txt(FILE *f, int *header, const char *function, lw_argout *o, uint32_t nslots)
 {
     if (!*header) {
-        fprintf(f, "\nrecorded arguments (LIBWRAP_ARGUMENTS)\n%12s %20s %20s %20s  %s\n", "count", "sum",
-                "min", "max", "function: argument (type)");
+        fprintf(f, "\nrecorded arguments (LIBWRAP_ARGUMENTS)\n%12s %20s %20s %20s  %s\n", "count",
+                "sum", "min", "max", "function: argument (type)");
         *header = 1;
     }
     for (uint32_t s = 0; s < nslots; s++) {
