@@ -499,8 +499,9 @@ int lw_job_add_records(void)
     char *path = lw_job_records_path(lw_job_grouped() ? j->rank / lw_job_group_size() : -1);
     int rc = -1;
     if (t && path) {
-        if (lw_job_grouped()) {
-            /* The group's directory, as a part in it would make it. */
+        if (lw_job_grouped() && !lw_experiment_dir_claimed()) {
+            /* The group's directory, as a part in it would make it; a
+             * traced rank's part (ranks/G/rank-N) made it already. */
             char *slash = strrchr(path, '/');
             *slash = 0;
             lw_mkdir_p(path);

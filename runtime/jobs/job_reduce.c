@@ -12,6 +12,11 @@
  * range without a record counts as missing, as a rank whose tree never
  * came does in the MPI reduction; a second record of a range already
  * merged (a rank that ran two programs) is left out, and the log says so.
+ *
+ * A damaged file (bytes written over, a record cut short by a full disk)
+ * loses only what is damaged: bytes that are not a record are skipped to
+ * the next header that is one, and a record whose tree is not readable is
+ * left out whole; both with a warning that names the file.
  */
 #include "jobs/jobs.h"
 #include "core/base/base.h"
@@ -66,6 +71,37 @@ typedef struct {
     uint64_t len;
 } lw_rec_at;
 
+/* Whether a record of the ranks' trees starts at `off` of a file of
+ * `size` bytes: its header, within the file, and a tree behind it
+ * (profile_reduce.c's bytes start with their magic, LWRT). */
+static int lw_record_at(int fd, off_t off, off_t size, lw_record *h)
+{
+    uint32_t tree;
+    return pread(fd, h, sizeof *h, off) == (ssize_t)sizeof *h && h->magic == LW_RECORD_MAGIC &&
+           h->zero == 0 && 0 <= h->first && h->first < h->end && h->len >= sizeof tree &&
+           h->len <= (uint64_t)(size - off) - sizeof *h &&
+           pread(fd, &tree, sizeof tree, off + (off_t)sizeof *h) == (ssize_t)sizeof tree &&
+           tree == LW_RT_MAGIC;
+}
+
+/* The next record from `off` on, or `size` if none. */
+static off_t lw_record_next(int fd, off_t off, off_t size)
+{
+    const uint32_t magic = LW_RECORD_MAGIC;
+    char buf[4096];
+    lw_record h;
+    while (off + (off_t)sizeof h <= size) {
+        ssize_t n = pread(fd, buf, sizeof buf, off);
+        if (n < (ssize_t)sizeof magic)
+            break;
+        for (ssize_t i = 0; i + (ssize_t)sizeof magic <= n; i++)
+            if (memcmp(buf + i, &magic, sizeof magic) == 0 && lw_record_at(fd, off + i, size, &h))
+                return off + i;
+        off += n - (ssize_t)(sizeof magic - 1);
+    }
+    return size;
+}
+
 static int lw_rec_cmp(const void *a, const void *b)
 {
     const lw_rec_at *x = a, *y = b;
@@ -83,9 +119,18 @@ lw_rtree *lw_job_records_reduce(const char *path, long first, long end)
     lw_rec_at *recs = NULL;
     size_t n = 0, cap = 0;
     off_t off = 0;
+    struct stat st;
+    off_t size = fd >= 0 && fstat(fd, &st) == 0 ? st.st_size : 0;
     lw_record h;
-    while (fd >= 0 && pread(fd, &h, sizeof h, off) == (ssize_t)sizeof h && h.magic == LW_RECORD_MAGIC &&
-           h.first < h.end) {
+    while (off + (off_t)sizeof h <= size) {
+        if (!lw_record_at(fd, off, size, &h)) {
+            off_t next = lw_record_next(fd, off + 1, size);
+            lw_warn("%s: %lld bytes at offset %lld are not a record of ranks' profiles (the file "
+                    "is damaged): they are skipped, the records around them are reduced",
+                    path, (long long)(next - off), (long long)off);
+            off = next;
+            continue;
+        }
         if (n == cap) {
             size_t c = cap ? 2 * cap : 64;
             lw_rec_at *r = realloc(recs, c * sizeof *r);
@@ -114,8 +159,11 @@ lw_rtree *lw_job_records_reduce(const char *path, long first, long end)
             lw_log(LW_LOG_JOB, "%s: ranks %lld to %lld have a second record (a rank ran two programs): "
                    "the first is in the job's profile", path, (long long)r->first, (long long)r->end - 1);
         else if (rc < 0)
-            lw_log(LW_LOG_JOB, "%s: the record of ranks %lld to %lld is not readable: the job's "
-                   "profile lacks them", path, (long long)r->first, (long long)r->end - 1);
+            lw_warn("%s: the record of ranks %lld to %lld at offset %lld is not readable (the "
+                    "file is damaged): the job's profile lacks them unless they have another "
+                    "record",
+                    path, (long long)r->first, (long long)r->end - 1,
+                    (long long)(r->off - (off_t)sizeof h));
     }
     lw_rtree_end_at(t, end);
     free(recs);

@@ -85,6 +85,8 @@ void lw_dir_after_fork_child(void);
  * range; the first rank of the job writes the result.
  */
 typedef struct lw_rtree lw_rtree;
+/* The first four bytes of a packed tree. */
+#define LW_RT_MAGIC 0x4c575254u /* "LWRT" */
 /* This rank's own profile as a tree of the job (threads stopped or not);
  * *visits: the calls it holds. */
 lw_rtree *lw_rtree_local(long rank, uint64_t *visits);

@@ -381,7 +381,7 @@ void libwrap_mpi_before_finalize(void)
         lw_log(LW_LOG_JOB, "MPI_Finalize: a rank measured");
         /* Decided alike on every rank: the settings, MPI's size and `any`
          * are shared. */
-        if (lw_cfg.profiling && !lw_job_parts_on() && !lw_cfg.arguments)
+        if (lw_cfg.profiling && !lw_job_parts_on())
             lw_mpi_reduce_profile();
     }
     M.comm_free(&M.comm);

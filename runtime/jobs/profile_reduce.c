@@ -22,6 +22,12 @@
  *   coverage         how many ranks have it, and the lowest rank of the
  *                    covered range that has not: ranks without a path count
  *                    0 there, as libwrap-report does for parts.
+ *   arguments        recorded ones (LIBWRAP_ARGUMENTS) by their kind, as
+ *                    libwrap-report adds up those of parts: numbers' counts,
+ *                    128-bit sums, extremes and histogram buckets; strings'
+ *                    and enums' values with their counts, the LW_ARG_TOP
+ *                    most frequent kept after every merge (what a process's
+ *                    profile.json lists), so a tree stays bounded.
  *
  * Ranges merge in rank order (the binomial tree receives rank+1, rank+2,
  * rank+4, ...), so "the lowest rank" is kept by preferring the first tree
@@ -30,6 +36,7 @@
 #include "jobs/jobs.h"
 #include "core/output/output.h"
 #include "core/measure/listen.h"
+#include "core/arguments/arguments.h"
 #include "core/base/json.h"
 #include "profile_format.h"
 
@@ -39,7 +46,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define LW_RT_MAGIC 0x4c575254u /* "LWRT" */
 #define LW_RT_FUNCS "#functions" /* '#' is in no linker symbol */
 #define LW_RT_PATHS "#callpath"
 
@@ -59,6 +65,11 @@ typedef struct lw_rnode {
     lw_rstat st[LW_RS_N];
     int64_t called, absent;
     unsigned stamp; /* the merge that last saw it in the incoming tree */
+    /* Recorded arguments: args[i].d is &argp[i], whose name and type are
+     * the node's own, as are the strings of the values. */
+    lw_argout *args;
+    libwrap_param *argp;
+    uint32_t nargs;
 } lw_rnode;
 
 struct lw_rtree {
@@ -154,11 +165,22 @@ static lw_rnode *lw_child(lw_rtree *t, lw_rnode *parent, const char *symbol, con
     return n;
 }
 
+static void lw_rargs_free(lw_rnode *n)
+{
+    for (uint32_t i = 0; i < n->nargs; i++) {
+        free((char *)n->argp[i].name);
+        free((char *)n->argp[i].type);
+    }
+    lw_argout_free(n->args, n->nargs);
+    free(n->argp);
+}
+
 static void lw_rnode_free(lw_rnode *n)
 {
     for (lw_rnode *c = n->first, *next; c; c = next) {
         next = c->next;
         lw_rnode_free(c);
+        lw_rargs_free(c);
         free(c->symbol);
         free(c->name);
         free(c->file);
@@ -217,6 +239,66 @@ static void lw_metrics_add(double *to, const double *from, size_t n)
             to[i] += from[i];
 }
 
+/* The argument `p` of node `n` (the same name, type and kind), added
+ * empty if new; NULL without memory. */
+static lw_argout *lw_rarg(lw_rnode *n, const libwrap_param *p)
+{
+    const char *pname = p->name ? p->name : "?", *ptype = p->type ? p->type : "";
+    for (uint32_t i = 0; i < n->nargs; i++)
+        if (n->argp[i].kind == p->kind && strcmp(n->argp[i].name, pname) == 0 &&
+            strcmp(n->argp[i].type, ptype) == 0)
+            return &n->args[i];
+    lw_argout *args = realloc(n->args, (n->nargs + 1) * sizeof *args);
+    if (args)
+        n->args = args;
+    libwrap_param *argp = realloc(n->argp, (n->nargs + 1) * sizeof *argp);
+    if (argp)
+        n->argp = argp;
+    for (uint32_t i = 0; i < n->nargs; i++)
+        n->args[i].d = &n->argp[i];
+    char *name = strdup(pname), *type = strdup(ptype);
+    if (!args || !argp || !name || !type) {
+        free(name);
+        free(type);
+        return NULL;
+    }
+    argp[n->nargs] = *p;
+    argp[n->nargs].name = name;
+    argp[n->nargs].type = type;
+    lw_argout *o = &args[n->nargs];
+    memset(o, 0, sizeof *o);
+    o->d = &argp[n->nargs++];
+    o->owned = 1;
+    return o;
+}
+
+static int lw_is_top(unsigned kind)
+{
+    return kind == LIBWRAP_PARAM_STRING || kind == LIBWRAP_PARAM_ENUM;
+}
+
+/* The merged arguments `from` (a rank's, in its own memory) into n's. */
+static int lw_rargs_add(lw_rnode *n, const lw_argout *from, uint32_t k)
+{
+    for (uint32_t i = 0; i < k; i++) {
+        const lw_argout *f = &from[i];
+        lw_argout *o = lw_rarg(n, f->d);
+        if (!o)
+            return -1;
+        if (!lw_is_top(f->d->kind)) {
+            lw_argnum_merge(&o->num, &f->num, f->d->kind);
+            continue;
+        }
+        o->count += f->count;
+        for (size_t v = 0; v < f->nvals; v++) {
+            const lw_valcount *x = &f->vals[v];
+            if (lw_argout_value(o, x->key, x->s, x->count, x->err) < 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
 /* ---- this rank's own tree ------------------------------------------------ */
 
 typedef struct lw_rflat {
@@ -232,7 +314,8 @@ static uint64_t lw_call_ns(int32_t region, uint64_t v)
 
 /* A thread's subtree below `n` into the job's paths below `to`, and into
  * the rank's functions (inclusive time of the outermost activation only). */
-static int lw_add_thread(lw_rtree *t, lw_rnode *to, const lw_node *n, lw_rflat *flat)
+static int lw_add_thread(lw_rtree *t, lw_rnode *to, const lw_thread *th, const lw_node *n,
+                         lw_rflat *flat)
 {
     for (const lw_node *c = n->first_child; c; c = c->next_sibling) {
         const libwrap_region *r = lw_region_get(c->region);
@@ -252,6 +335,12 @@ static int lw_add_thread(lw_rtree *t, lw_rnode *to, const lw_node *n, lw_rflat *
         d->min = mn < d->min ? mn : d->min;
         d->max = mx > d->max ? mx : d->max;
         lw_metrics_add(d->metrics, m, lw_nmetrics);
+        uint32_t k = 0;
+        lw_argout *args = c->args ? lw_arguments_node(th, c, &k) : NULL;
+        int rc = args ? lw_rargs_add(d, args, k) : 0;
+        lw_argout_free(args, k);
+        if (rc < 0)
+            return -1;
         lw_rflat *f = &flat[c->region];
         f->visits += c->visits;
         f->excl += excl;
@@ -262,7 +351,7 @@ static int lw_add_thread(lw_rtree *t, lw_rnode *to, const lw_node *n, lw_rflat *
             lw_metrics_add(f->metrics, m, lw_nmetrics);
         }
         f->active++;
-        int rc = lw_add_thread(t, d, c, flat);
+        rc = lw_add_thread(t, d, th, c, flat);
         f->active--;
         if (rc < 0)
             return rc;
@@ -270,13 +359,17 @@ static int lw_add_thread(lw_rtree *t, lw_rnode *to, const lw_node *n, lw_rflat *
     return 0;
 }
 
-/* The rank's totals become its per-rank values, for the one rank covered. */
+/* The rank's totals become its per-rank values, for the one rank covered;
+ * its values of strings and enums are cut as its own profile.json would
+ * list them. */
 static void lw_own_stats(lw_rnode *n, int64_t rank)
 {
     for (lw_rnode *c = n->first; c; c = c->next) {
         uint64_t v[LW_RS_N] = {c->visits, c->excl, c->incl};
         for (int i = 0; i < LW_RS_N; i++)
             c->st[i] = (lw_rstat){v[i], v[i], v[i], rank, rank};
+        for (uint32_t i = 0; i < c->nargs; i++)
+            lw_argout_keep_top(&c->args[i]);
         c->called = 1;
         c->absent = -1;
         lw_own_stats(c, rank);
@@ -321,7 +414,7 @@ lw_rtree *lw_rtree_local(long rank, uint64_t *visits)
     *visits = lw_rtree_visits_now();
     for (lw_thread *th = lw_thread_first(); rc == 0 && th; th = th->next) {
         lw_tree_finish(th->tree.root);
-        rc = lw_add_thread(t, paths, th->tree.root, flat);
+        rc = lw_add_thread(t, paths, th, th->tree.root, flat);
     }
     for (size_t i = 1; rc == 0 && i <= nregions; i++) {
         const libwrap_region *r = flat[i].visits ? lw_region_get((int32_t)i) : NULL;
@@ -338,6 +431,11 @@ lw_rtree *lw_rtree_local(long rank, uint64_t *visits)
         d->min = flat[i].min;
         d->max = flat[i].max;
         memcpy(d->metrics, flat[i].metrics, sizeof d->metrics);
+        uint32_t k = 0;
+        lw_argout *args = lw_arguments_collect((int32_t)i, &k);
+        if (args && lw_rargs_add(d, args, k) < 0)
+            rc = -1;
+        lw_argout_free(args, k);
     }
     lw_thread_registry_unlock();
     lw_region_unlock();
@@ -394,6 +492,48 @@ static void lw_put_str(lw_buf *b, const char *s)
     lw_put(b, s, n);
 }
 
+/* A node's arguments: name, type, kind and flags; a number's statistics
+ * with the non-empty histogram buckets only (a mask per sign, then their
+ * counts); a string's or enum's count and values. */
+static void lw_pack_args(lw_buf *b, const lw_rnode *n)
+{
+    lw_put(b, &n->nargs, sizeof n->nargs);
+    for (uint32_t i = 0; i < n->nargs; i++) {
+        const lw_argout *o = &n->args[i];
+        lw_put_str(b, o->d->name);
+        lw_put_str(b, o->d->type);
+        lw_put_u64(b, o->d->kind | (uint64_t)o->d->flags << 8);
+        if (lw_is_top(o->d->kind)) {
+            uint32_t nv = (uint32_t)o->nvals;
+            lw_put_u64(b, o->count);
+            lw_put(b, &nv, sizeof nv);
+            for (size_t v = 0; v < o->nvals; v++) {
+                lw_put_u64(b, o->vals[v].key);
+                lw_put_u64(b, o->vals[v].count);
+                lw_put_u64(b, o->vals[v].err);
+                lw_put_str(b, o->vals[v].s ? o->vals[v].s : "");
+            }
+            continue;
+        }
+        const lw_argnum *a = &o->num;
+        lw_put_u64(b, a->count);
+        lw_put_u64(b, a->nan);
+        lw_put(b, &a->sum, sizeof a->sum);
+        lw_put(b, &a->min, sizeof a->min);
+        lw_put(b, &a->max, sizeof a->max);
+        const uint64_t *h[2] = {a->pos, a->neg};
+        for (int sign = 0; sign < 2; sign++) {
+            uint64_t mask = 0;
+            for (unsigned k = 0; k < LW_ARG_BUCKETS; k++)
+                mask |= (uint64_t)(h[sign][k] != 0) << k;
+            lw_put_u64(b, mask);
+            for (unsigned k = 0; k < LW_ARG_BUCKETS; k++)
+                if (h[sign][k])
+                    lw_put_u64(b, h[sign][k]);
+        }
+    }
+}
+
 static void lw_pack_node(lw_buf *b, const lw_rtree *t, const lw_rnode *n, uint32_t depth)
 {
     for (const lw_rnode *c = n->first; c; c = c->next) {
@@ -411,6 +551,7 @@ static void lw_pack_node(lw_buf *b, const lw_rtree *t, const lw_rnode *n, uint32
         lw_put(b, c->st, sizeof c->st);
         lw_put_u64(b, (uint64_t)c->called);
         lw_put_u64(b, (uint64_t)c->absent);
+        lw_pack_args(b, c);
         lw_pack_node(b, t, c, depth + 1);
     }
 }
@@ -507,6 +648,125 @@ static void lw_mark_absent(lw_rnode *n, unsigned round, int64_t first)
     }
 }
 
+/* The strings of an incoming tree, read one node at a time. */
+enum { LW_S_SYM, LW_S_NAME, LW_S_FILE, LW_S_ARG, LW_S_TYPE, LW_S_VALUE, LW_S_N };
+typedef struct {
+    char *s[LW_S_N];
+    size_t cap[LW_S_N];
+} lw_strings;
+
+/* A node's packed arguments (lw_pack_args), added to d's; d NULL: only
+ * read. -1 when they are not readable, or without memory. */
+static int lw_get_args(lw_rd *r, lw_rnode *d, lw_strings *sc)
+{
+    uint32_t na = 0;
+    lw_get(r, &na, sizeof na);
+    for (uint32_t i = 0; i < na && !r->bad; i++) {
+        char *name = lw_get_str(r, &sc->s[LW_S_ARG], &sc->cap[LW_S_ARG]);
+        char *type = lw_get_str(r, &sc->s[LW_S_TYPE], &sc->cap[LW_S_TYPE]);
+        uint64_t kf = lw_get_u64(r);
+        unsigned kind = (unsigned)(kf & 0xff);
+        if (r->bad || kind < LIBWRAP_PARAM_SIGNED || kind > LIBWRAP_PARAM_ENUM || kf >> 24)
+            return -1;
+        libwrap_param p = LIBWRAP_PARAM_INIT(name, type, kind, 0, (uint16_t)(kf >> 8), 0);
+        lw_argout *o = d ? lw_rarg(d, &p) : NULL;
+        if (d && !o)
+            return -1;
+        if (lw_is_top(kind)) {
+            uint64_t count = lw_get_u64(r);
+            uint32_t nv = 0;
+            lw_get(r, &nv, sizeof nv);
+            /* A tree holds at most LW_ARG_TOP values of an argument. */
+            if (r->bad || nv > LW_ARG_TOP)
+                return -1;
+            if (o)
+                o->count += count;
+            for (uint32_t v = 0; v < nv; v++) {
+                uint64_t key = lw_get_u64(r), n = lw_get_u64(r), err = lw_get_u64(r);
+                char *s = lw_get_str(r, &sc->s[LW_S_VALUE], &sc->cap[LW_S_VALUE]);
+                if (r->bad)
+                    return -1;
+                if (kind != LIBWRAP_PARAM_STRING)
+                    s = NULL;
+                if (o && lw_argout_value(o, key, s, n, err) < 0)
+                    return -1;
+            }
+            if (o)
+                lw_argout_keep_top(o);
+            continue;
+        }
+        lw_argnum a;
+        memset(&a, 0, sizeof a);
+        a.count = lw_get_u64(r);
+        a.nan = lw_get_u64(r);
+        lw_get(r, &a.sum, sizeof a.sum);
+        lw_get(r, &a.min, sizeof a.min);
+        lw_get(r, &a.max, sizeof a.max);
+        uint64_t *h[2] = {a.pos, a.neg};
+        for (int sign = 0; sign < 2; sign++)
+            for (uint64_t mask = lw_get_u64(r); mask; mask &= mask - 1)
+                h[sign][__builtin_ctzll(mask)] = lw_get_u64(r);
+        if (r->bad)
+            return -1;
+        if (o)
+            lw_argnum_merge(&o->num, &a, kind);
+    }
+    return r->bad ? -1 : 0;
+}
+
+/* The nodes of an incoming tree, with `nm` metrics. `apply` 0: only read,
+ * so that a tree that is not readable to its end changes nothing. */
+static int lw_get_nodes(lw_rtree *t, lw_rd r, size_t nm, int same_metrics, int apply,
+                        lw_strings *sc)
+{
+    lw_rnode *stack[4096];
+    stack[0] = &t->root;
+    /* New nodes are absent from t's range, whose first rank is t's first. */
+    while (r.p < r.end) {
+        uint32_t depth;
+        lw_get(&r, &depth, sizeof depth);
+        char *sym = lw_get_str(&r, &sc->s[LW_S_SYM], &sc->cap[LW_S_SYM]);
+        char *name = lw_get_str(&r, &sc->s[LW_S_NAME], &sc->cap[LW_S_NAME]);
+        char *file = lw_get_str(&r, &sc->s[LW_S_FILE], &sc->cap[LW_S_FILE]);
+        int64_t line = (int64_t)lw_get_u64(&r);
+        if (r.bad || depth < 1 || depth >= sizeof stack / sizeof *stack || !stack[depth - 1])
+            return -1;
+        /* Read only, the root stands for every node. */
+        lw_rnode *d = apply ? lw_child(t, stack[depth - 1], sym, name, file, line) : &t->root;
+        if (!d)
+            return -1;
+        stack[depth] = d;
+        if (depth + 1 < sizeof stack / sizeof *stack)
+            stack[depth + 1] = NULL;
+        uint64_t v[5];
+        for (int i = 0; i < 5; i++)
+            v[i] = lw_get_u64(&r);
+        double m[LW_MAX_METRICS] = {0};
+        lw_get(&r, m, nm * sizeof(double));
+        lw_rstat st[LW_RS_N];
+        lw_get(&r, st, sizeof st);
+        int64_t called = (int64_t)lw_get_u64(&r), absent = (int64_t)lw_get_u64(&r);
+        if (r.bad || lw_get_args(&r, apply ? d : NULL, sc) < 0)
+            return -1;
+        if (!apply)
+            continue;
+        d->visits += v[0];
+        d->incl += v[1];
+        d->excl += v[2];
+        d->min = v[3] < d->min ? v[3] : d->min;
+        d->max = v[4] > d->max ? v[4] : d->max;
+        if (same_metrics)
+            lw_metrics_add(d->metrics, m, nm);
+        for (int i = 0; i < LW_RS_N; i++)
+            lw_rstat_merge(&d->st[i], &st[i]);
+        d->called += called;
+        if (d->absent < 0)
+            d->absent = absent;
+        d->stamp = t->round;
+    }
+    return 0;
+}
+
 int lw_rtree_merge(lw_rtree *t, const char *buf, size_t len)
 {
     lw_rd r = {buf, buf + len, 0};
@@ -520,65 +780,20 @@ int lw_rtree_merge(lw_rtree *t, const char *buf, size_t len)
         return -1;
     size_t nm = head[1];
     int same_metrics = nm == t->nmetrics && names == t->metric_names;
-    if (!same_metrics || differ)
-        t->metrics_differ = 1;
-    unsigned round = ++t->round;
-    lw_rnode *stack[4096];
-    stack[0] = &t->root;
-    char *sym = NULL, *name = NULL, *file = NULL;
-    size_t csym = 0, cname = 0, cfile = 0;
-    int rc = 0;
-    /* New nodes are absent from t's range, whose first rank is t's first. */
-    while (r.p < r.end) {
-        uint32_t depth;
-        lw_get(&r, &depth, sizeof depth);
-        lw_get_str(&r, &sym, &csym);
-        lw_get_str(&r, &name, &cname);
-        lw_get_str(&r, &file, &cfile);
-        int64_t line = (int64_t)lw_get_u64(&r);
-        if (r.bad || depth < 1 || depth >= sizeof stack / sizeof *stack || !stack[depth - 1]) {
-            rc = -1;
-            break;
-        }
-        lw_rnode *d = lw_child(t, stack[depth - 1], sym, name, file, line);
-        if (!d) {
-            rc = -1;
-            break;
-        }
-        stack[depth] = d;
-        if (depth + 1 < sizeof stack / sizeof *stack)
-            stack[depth + 1] = NULL;
-        uint64_t v[5];
-        for (int i = 0; i < 5; i++)
-            v[i] = lw_get_u64(&r);
-        double m[LW_MAX_METRICS] = {0};
-        lw_get(&r, m, nm * sizeof(double));
-        lw_rstat st[LW_RS_N];
-        lw_get(&r, st, sizeof st);
-        int64_t called = (int64_t)lw_get_u64(&r), absent = (int64_t)lw_get_u64(&r);
-        if (r.bad) {
-            rc = -1;
-            break;
-        }
-        d->visits += v[0];
-        d->incl += v[1];
-        d->excl += v[2];
-        d->min = v[3] < d->min ? v[3] : d->min;
-        d->max = v[4] > d->max ? v[4] : d->max;
-        if (same_metrics)
-            lw_metrics_add(d->metrics, m, nm);
-        for (int i = 0; i < LW_RS_N; i++)
-            lw_rstat_merge(&d->st[i], &st[i]);
-        d->called += called;
-        if (d->absent < 0)
-            d->absent = absent;
-        d->stamp = round;
-    }
-    free(sym);
-    free(name);
-    free(file);
+    lw_strings sc = {{0}, {0}};
+    /* Read through first: a tree cut short or garbled is left out whole,
+     * never half merged. Merging fails after that only without memory. */
+    int rc = lw_get_nodes(t, r, nm, same_metrics, 0, &sc);
     if (rc == 0) {
-        lw_mark_absent(&t->root, round, first);
+        if (!same_metrics || differ)
+            t->metrics_differ = 1;
+        ++t->round;
+        rc = lw_get_nodes(t, r, nm, same_metrics, 1, &sc);
+    }
+    for (int i = 0; i < LW_S_N; i++)
+        free(sc.s[i]);
+    if (rc == 0) {
+        lw_mark_absent(&t->root, t->round, first);
         t->end_rank = end;
         t->lost += lost;
     }
@@ -600,6 +815,8 @@ int lw_rtree_merge_at(lw_rtree *t, const char *buf, size_t len)
     if (len < 24 + sizeof range)
         return -1;
     memcpy(range, buf + 24, sizeof range);
+    if (range[0] < 0 || range[1] <= range[0])
+        return -1;
     if (range[0] < t->end_rank)
         return 1;
     if (range[0] > t->end_rank)
@@ -656,6 +873,9 @@ static void lw_json_rnode(lw_json *j, const lw_rtree *t, const lw_rnode *n, long
     lw_json_rstat(j, LWP_KEY(exclusive_ns), &n->st[LW_RS_EXCL], n, size);
     lw_json_rstat(j, LWP_KEY(inclusive_ns), &n->st[LW_RS_INCL], n, size);
     lw_json_end(j);
+    /* As a process's profile.json has them, over all ranks. */
+    if (n->nargs)
+        lw_argouts_json(j, n->args, n->nargs);
 }
 
 static void lw_json_paths(lw_json *j, const lw_rtree *t, const lw_rnode *n, long size)
@@ -774,6 +994,10 @@ static int lw_write_txt(lw_rnode **funcs, size_t nf, const char *path, long size
                 (double)min / 1e3, (long long)min_rank, (double)s->sum / 1e3 / (double)size,
                 (double)s->max / 1e3, (long long)s->max_rank, n->name);
     }
+    int header = 0;
+    for (size_t i = 0; i < nf; i++)
+        if (funcs[i]->nargs)
+            lw_argouts_txt(f, &header, funcs[i]->name, funcs[i]->args, funcs[i]->nargs);
     return lw_out_write(&o, path);
 }
 

@@ -345,7 +345,7 @@ static void lw_finish_as(const char *why, enum lw_end end)
      * MPI_Finalize): the profile goes into the job's records file below,
      * and a part is written only for the trace. */
     int records = measured && lw_job_info.active && !lw_job_info.forked && !reduced &&
-                  lw_cfg.profiling && !lw_job_parts_on() && !lw_cfg.arguments && end != LW_END_EXEC;
+                  lw_cfg.profiling && !lw_job_parts_on() && end != LW_END_EXEC;
     if (records && !lw_cfg.tracing)
         write = 0;
     const char *dir = NULL;

@@ -21,3 +21,11 @@ long mlib_chain(long x, int n)
         x = step(x);
     return x;
 }
+
+long mlib_tag(const char *name, long n)
+{
+    long len = 0;
+    while (name[len])
+        len++;
+    return len + n;
+}

@@ -7,5 +7,8 @@
 long mlib_step(long x);
 /* n steps from x (inside the library: no mlib_step call). */
 long mlib_chain(long x, int n);
+/* A string and a number, for the recorded arguments of a job
+ * (LIBWRAP_ARGUMENTS): strlen(name) + n. */
+long mlib_tag(const char *name, long n);
 
 #endif

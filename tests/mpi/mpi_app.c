@@ -4,12 +4,13 @@
  * of times, then the ranks combine their results; only rank 0 prints, so
  * the output does not depend on the order in which ranks finish.
  *
- *   mpi_app CALLS [idle=R] [exit=S] [system]
+ *   mpi_app CALLS [idle=R] [exit=S] [system] [tags]
  *
  * CALLS: mlib_step calls per thread; each thread also calls mlib_chain
  * once. idle=R: rank R makes no library call. exit=S: rank 0 exits with
  * status S after MPI_Finalize. system: every rank runs a shell command
  * with system(3) (which inherits LD_PRELOAD and the launcher's variables).
+ * tags: each thread also calls mlib_tag (tags.h).
  */
 #include <mpi.h>
 #include <pthread.h>
@@ -18,8 +19,10 @@
 #include <string.h>
 
 #include "mlib.h"
+#include "tags.h"
 
 static long calls;
+static int rank, with_tags;
 
 static void *work(void *arg)
 {
@@ -27,12 +30,14 @@ static void *work(void *arg)
     for (long i = 0; i < calls; i++)
         x = mlib_step(x);
     x = mlib_chain(x, 10);
+    if (with_tags)
+        tags(rank, (int)((size_t)arg - 1) % 2);
     return (void *)(size_t)(x & 0xffff);
 }
 
 int main(int argc, char **argv)
 {
-    int provided, rank, size, idle = -1, status = 0, shell = 0;
+    int provided, size, idle = -1, status = 0, shell = 0;
     if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
         return 2;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -45,6 +50,8 @@ int main(int argc, char **argv)
             status = atoi(argv[i] + 5);
         else if (strcmp(argv[i], "system") == 0)
             shell = 1;
+        else if (strcmp(argv[i], "tags") == 0)
+            with_tags = 1;
     }
     if (shell && system("echo system | md5sum > /dev/null") != 0) {
         fprintf(stderr, "mpi_app: system() failed\n");

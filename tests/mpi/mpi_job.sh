@@ -160,14 +160,14 @@ check_trace() {
 # ranks NAME NP VARS...: NP processes of the program without MPI ($S/plain,
 # CALLS calls) started together in NAME/ as a launcher starts the ranks of
 # a job, each given VARS (evaluated per rank: $r is its rank) and the
-# wrapper; rank R's stdout in NAME.R.out. Every rank must succeed, with
-# nothing on stderr.
+# wrapper, and the arguments PLAIN_ARGS after CALLS; rank R's stdout in
+# NAME.R.out. Every rank must succeed, with nothing on stderr.
 ranks() {
     local name=$1 np=$2 r st=0
     shift 2
     rm -rf "$name" && mkdir "$name"
     for r in $(seq 0 $((np - 1))); do
-        (cd "$name" && eval "env $* LD_PRELOAD=$PRELOAD $S/plain $CALLS" \
+        (cd "$name" && eval "env $* LD_PRELOAD=$PRELOAD $S/plain $CALLS ${PLAIN_ARGS:-}" \
             > "../$name.$r.out" 2> "../$name.$r.err") &
     done
     wait || st=$?
@@ -790,6 +790,109 @@ PY
     done
     [ "$(ls red8/*/ranks/000 | tr '\n' ' ')" = "finished.txt profiles.lwrt " ] || fail "reduced 8: ranks/000 holds $(ls red8/*/ranks/000)"
     echo "ok: LIBWRAP_JOB_PARTS=false without MPI: one profile of the job, reduced through files"
+    ;;
+arguments)
+    # Recorded arguments (LIBWRAP_ARGUMENTS) of a job's ranks, reduced as
+    # its profile is: an integer (mlib_step's x) and a string (mlib_tag's
+    # name, with its number and result), 4 ranks x 2 threads, the ranks'
+    # calls of mlib_tag differing. The job's one profile (at MPI_Finalize
+    # with Open MPI and MPICH, through files at exit without MPI) holds
+    # the numbers check_arguments.py computes, exactly, and the same as
+    # libwrap-report adds up from the same job's parts.
+    ARGS='mlib_step:x,mlib_tag:*'
+    job ref -- "${MPIRUN[@]}" -np $NP "$S/app" $CALLS tags
+    grep -q "^ranks $NP, calls per thread $CALLS" ref.out || fail "the unmeasured run failed: $(cat ref.err)"
+    for parts in false true; do
+        job ompi_$parts -- "${MPIRUN[@]}" -np $NP -x LD_PRELOAD="$PRELOAD" -x LIBWRAP_ARGUMENTS="$ARGS" \
+            -x LIBWRAP_JOB_PARTS=$parts "$S/app" $CALLS tags
+        same ompi_$parts ref
+    done
+    d=$(only_dir ompi_false)
+    check_reduced "$d" $NP $steps
+    python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["reduced"]["at"] == "MPI_Finalize"' \
+        "$d/profile.json" || fail "Open MPI: the arguments' job is not reduced at MPI_Finalize"
+    python3 "$mpi_here/check_arguments.py" "$d" "$(only_dir ompi_true)" $NP $CALLS mpi ||
+        fail "Open MPI: the reduced arguments"
+    if [ -n "${MPICHCC:-}" ] && [ -x "$MPICHCC" ] && [ -n "${MPICHRUN:-}" ] && [ -x "$MPICHRUN" ]; then
+        "$MPICHCC" -O2 -I"$mpi_here" "$mpi_here/mpi_app.c" -o app.mpich -L"$S/lib" -Wl,-rpath,"$S/lib" \
+            -lmlib -pthread || fail "mpicc.mpich failed"
+        job mref -- "$MPICHRUN" -n $NP "$PWD/app.mpich" $CALLS tags
+        for parts in false true; do
+            job mpich_$parts -- "$MPICHRUN" -n $NP -genv LD_PRELOAD "$PRELOAD" -genv LIBWRAP_ARGUMENTS "$ARGS" \
+                -genv LIBWRAP_JOB_PARTS $parts "$PWD/app.mpich" $CALLS tags
+            same mpich_$parts mref
+        done
+        LAUNCHER=PMI check_reduced "$(only_dir mpich_false)" $NP $steps
+        python3 "$mpi_here/check_arguments.py" "$(only_dir mpich_false)" "$(only_dir mpich_true)" $NP $CALLS mpi ||
+            fail "MPICH: the reduced arguments"
+    else
+        echo "MPICH not found (Debian: apt-get install mpich libmpich-dev): its part of the test is left out"
+    fi
+    # Without MPI, through files: 8 ranks in groups of 3 (the groups'
+    # records, then the job's), against the same job's parts.
+    for parts in false true; do
+        PLAIN_ARGS=tags ranks plain_$parts 8 'SLURM_JOB_ID=5151 SLURM_STEP_ID=$parts SLURM_PROCID=$r SLURM_STEP_NUM_TASKS=8' \
+            LIBWRAP_JOB_GROUP_SIZE=3 LIBWRAP_ARGUMENTS="$ARGS" LIBWRAP_JOB_PARTS=$parts
+    done
+    d=$(only_dir plain_false)
+    [ "$(ls "$d" | tr '\n' ' ')" = "config.txt finished.txt profile.json profile.txt profiles.lwrt ranks " ] ||
+        fail "without MPI: not the job's one profile: $(ls "$d")"
+    python3 "$mpi_here/check_arguments.py" "$d" "$(only_dir plain_true)" 8 $CALLS plain ||
+        fail "without MPI: the reduced arguments"
+    # 40 ranks, each with a string of its own among mlib_tag's names: 43
+    # distinct values, of which the job's profile keeps the 32 most
+    # frequent (every merge keeps 32, a tree stays bounded), the rest
+    # counted as "other"; alpha, beta, gamma (the most frequent) exact.
+    PLAIN_ARGS=tags CALLS=10 ranks many 40 'SLURM_JOB_ID=4949 SLURM_STEP_ID=0 SLURM_PROCID=$r SLURM_STEP_NUM_TASKS=40' \
+        LIBWRAP_ARGUMENTS=mlib_tag:name LIBWRAP_JOB_PARTS=false
+    python3 - "$(only_dir many)/profile.json" <<'PY' || fail "40 ranks: the values kept of a string"
+import json, sys
+p = json.load(open(sys.argv[1]))
+a = {x["symbol"]: x for x in p["functions"]}["mlib_tag"]["arguments"]
+assert p["reduced"]["ranks_reduced"] == 40 and [x["name"] for x in a] == ["name"], (p["reduced"], a)
+a = a[0]
+names = {}
+for r in range(40):
+    for t in range(2):
+        for k in range(r + t + 3):
+            n = ("alpha", "beta", "gamma")[(r + k) % 3]
+            names[n] = names.get(n, 0) + 1
+v = {x["value"]: x["count"] for x in a["values"]}
+assert a["count"] == sum(2 * r + 9 for r in range(40)) == 1920, a["count"]
+assert len(a["values"]) == 32 and a["other"] == 22, (len(a["values"]), a["other"])
+assert all(v[n] == c for n, c in names.items()), (v, names)
+assert sorted(c for n, c in v.items() if n.startswith("rank-")) == [2] * 29, v
+PY
+    # A damaged records file: bytes that are no record, and a record of
+    # rank 2 whose tree is garbage, between the records of ranks 0 and 1
+    # and rank 2's own. Rank 2 reduces the job: two warnings naming the
+    # file, and the job's profile still holds every rank, exactly.
+    rm -rf dmg && mkdir dmg
+    plain_rank() {
+        (cd dmg && env SLURM_JOB_ID=5050 SLURM_STEP_ID=0 SLURM_PROCID=$1 SLURM_STEP_NUM_TASKS=3 \
+            LIBWRAP_ARGUMENTS="$ARGS" LIBWRAP_JOB_PARTS=false LD_PRELOAD="$PRELOAD" "$S/plain" $CALLS tags \
+            > ../dmg.$1.out 2> ../dmg.$1.err)
+    }
+    plain_rank 0 & plain_rank 1 & wait
+    d=$(only_dir dmg)
+    python3 - "$d/profiles.lwrt" <<'PY'
+import struct, sys
+with open(sys.argv[1], "ab") as f:
+    f.write(b"not a record" * 3 + b"DRWL")  # 40 bytes, the record's magic last
+    tree = struct.pack("<I", 0x4c575254) + b"\xff" * 60
+    f.write(struct.pack("<IIqqQ", 0x4c575244, 0, 2, 3, len(tree)) + tree)
+PY
+    off=$(($(stat -c %s "$d/profiles.lwrt") - 136))
+    plain_rank 2
+    grep -qx "libwrap: rank 2: warning: $PWD/$d/profiles.lwrt: 40 bytes at offset $off are not a record of ranks' profiles (the file is damaged): they are skipped, the records around them are reduced" dmg.2.err &&
+        grep -qx "libwrap: rank 2: warning: $PWD/$d/profiles.lwrt: the record of ranks 2 to 2 at offset $((off + 40)) is not readable (the file is damaged): the job's profile lacks them unless they have another record" dmg.2.err &&
+        [ "$(wc -l < dmg.2.err)" = 2 ] || fail "a damaged records file: rank 2's warnings: $(cat dmg.2.err)"
+    [ ! -s dmg.0.err ] && [ ! -s dmg.1.err ] || fail "a damaged records file: ranks 0 and 1 warned"
+    PLAIN_ARGS=tags ranks dmg_parts 3 'SLURM_JOB_ID=5050 SLURM_STEP_ID=1 SLURM_PROCID=$r SLURM_STEP_NUM_TASKS=3' \
+        LIBWRAP_ARGUMENTS="$ARGS" LIBWRAP_JOB_PARTS=true
+    python3 "$mpi_here/check_arguments.py" "$d" "$(only_dir dmg_parts)" 3 $CALLS plain ||
+        fail "a damaged records file: the reduced arguments"
+    echo "ok: a damaged records file: warned, nothing else lost"
     ;;
 fftw)
     # The issue's case with the real FFTW (libfftw3-dev): its default

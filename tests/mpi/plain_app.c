@@ -4,7 +4,10 @@
  * threads call the wrapped library; nothing is printed but by the process
  * the launcher calls rank 0 (OMPI_COMM_WORLD_RANK), or a lone process.
  *
- *   plain_app CALLS [idle=R]
+ *   plain_app CALLS [idle=R] [tags]
+ *
+ * tags: each thread also calls mlib_tag (tags.h), as the rank the
+ * launcher's environment names (SLURM_PROCID or OMPI_COMM_WORLD_RANK).
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -12,14 +15,18 @@
 #include <string.h>
 
 #include "mlib.h"
+#include "tags.h"
 
 static long calls;
+static int tag_rank = -1;
 
 static void *work(void *arg)
 {
     long x = (long)(size_t)arg;
     for (long i = 0; i < calls; i++)
         x = mlib_step(x);
+    if (tag_rank >= 0)
+        tags(tag_rank, (int)(size_t)arg - 1);
     return (void *)(size_t)(x & 0xffff);
 }
 
@@ -28,8 +35,13 @@ int main(int argc, char **argv)
     const char *r = getenv("OMPI_COMM_WORLD_RANK");
     int rank = r ? atoi(r) : 0, idle = -1;
     calls = argc > 1 ? atol(argv[1]) : 1000;
-    if (argc > 2 && strncmp(argv[2], "idle=", 5) == 0)
-        idle = atoi(argv[2] + 5);
+    for (int i = 2; i < argc; i++)
+        if (strncmp(argv[i], "idle=", 5) == 0) {
+            idle = atoi(argv[i] + 5);
+        } else if (strcmp(argv[i], "tags") == 0) {
+            const char *p = getenv("SLURM_PROCID");
+            tag_rank = p ? atoi(p) : rank;
+        }
     long sum = 0;
     if (rank != idle) {
         pthread_t t[2];

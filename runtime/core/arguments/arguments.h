@@ -250,6 +250,43 @@ static inline __attribute__((always_inline)) int lw_args_fast_from(int from, int
 /* ---- arguments_write.c ------------------------------------------------ */
 
 struct lw_json;
+
+/* A recorded argument merged over blocks (threads, call paths) or, in a
+ * job's reduced profile, over ranks (jobs/profile_reduce.c): the number's
+ * statistics, or a string's or enum's values with their counts. */
+typedef struct lw_valcount {
+    uint64_t key, count, err; /* err: the counts' overcount (Space-Saving) */
+    const char *s;            /* the string; NULL for an enum's value `key` */
+} lw_valcount;
+
+typedef struct lw_argout {
+    const libwrap_param *d;
+    lw_argnum num;
+    uint64_t count; /* strings and enums: all values */
+    lw_valcount *vals;
+    size_t nvals, cap;
+    int owned; /* the strings of `vals` are the argout's own (strdup) */
+} lw_argout;
+
+/* Adds `from` to `to`, numbers of `kind` (LIBWRAP_PARAM_*): counts, sums,
+ * the smaller minimum, the larger maximum, histogram buckets. */
+void lw_argnum_merge(lw_argnum *to, const lw_argnum *from, unsigned kind);
+/* `count` calls (`err` of them perhaps others') with the value `key`, or
+ * the string `s`, into o's values (not into o->count); -1 without memory. */
+int lw_argout_value(lw_argout *o, uint64_t key, const char *s, uint64_t count, uint64_t err);
+/* Keeps the LW_ARG_TOP most frequent values, as profile.json lists them:
+ * the rest count as "other" (o->count less the values kept). */
+void lw_argout_keep_top(lw_argout *o);
+void lw_argout_free(lw_argout *o, uint32_t n);
+/* Region `region`'s arguments merged over threads and call paths (*n of
+ * them), or of one call path node; NULL when none were recorded. */
+lw_argout *lw_arguments_collect(int32_t region, uint32_t *n);
+lw_argout *lw_arguments_node(const lw_thread *t, const lw_node *n, uint32_t *nslots);
+/* "arguments": [...] of `n` merged arguments. */
+void lw_argouts_json(struct lw_json *j, lw_argout *o, uint32_t n);
+/* Their lines in profile.txt under `function`, the section's heading
+ * first unless *header. */
+void lw_argouts_txt(FILE *f, int *header, const char *function, lw_argout *o, uint32_t n);
 /* Whether region `region` recorded arguments on any thread. */
 int lw_arguments_has(int32_t region);
 /* "arguments": [...] of the region's entry in "functions", merged over

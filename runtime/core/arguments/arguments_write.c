@@ -10,25 +10,12 @@
  */
 #include "core/arguments/arguments.h"
 #include "core/base/json.h"
+#include "profile_format.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct lw_valcount {
-    uint64_t key, count, err;
-    const char *s;
-} lw_valcount;
-
-/* One recorded argument merged over blocks. */
-typedef struct lw_argout {
-    const libwrap_param *d;
-    lw_argnum num;
-    uint64_t count; /* strings and enums: all values */
-    lw_valcount *vals;
-    size_t nvals, cap;
-} lw_argout;
-
-static void lw_argnum_merge(lw_argnum *to, const lw_argnum *from, unsigned kind)
+void lw_argnum_merge(lw_argnum *to, const lw_argnum *from, unsigned kind)
 {
     int from_empty = from->count == from->nan, to_empty = to->count == to->nan;
     if (!from_empty) {
@@ -64,27 +51,37 @@ static void lw_argnum_merge(lw_argnum *to, const lw_argnum *from, unsigned kind)
     }
 }
 
+int lw_argout_value(lw_argout *o, uint64_t key, const char *s, uint64_t count, uint64_t err)
+{
+    size_t k = 0;
+    while (k < o->nvals && !(o->vals[k].key == key && (!s || strcmp(o->vals[k].s, s) == 0)))
+        k++;
+    if (k == o->nvals) {
+        if (o->nvals == o->cap) {
+            size_t cap = o->cap ? o->cap * 2 : 64;
+            lw_valcount *v = realloc(o->vals, cap * sizeof *v);
+            if (!v)
+                return -1;
+            o->vals = v;
+            o->cap = cap;
+        }
+        char *own = s && o->owned ? strdup(s) : NULL;
+        if (s && o->owned && !own)
+            return -1;
+        o->vals[o->nvals++] = (lw_valcount){key, 0, 0, own ? own : s};
+    }
+    o->vals[k].count += count;
+    o->vals[k].err += err;
+    return 0;
+}
+
 static int lw_top_merge(lw_argout *o, const lw_argtop *tp, int strings)
 {
     o->count += tp->count;
     for (uint32_t i = 0; i < tp->used; i++) {
         const lw_argtop_entry *e = &tp->e[i];
-        size_t k = 0;
-        while (k < o->nvals && !(o->vals[k].key == e->key && (!strings || strcmp(o->vals[k].s, e->s) == 0)))
-            k++;
-        if (k == o->nvals) {
-            if (o->nvals == o->cap) {
-                size_t cap = o->cap ? o->cap * 2 : 64;
-                lw_valcount *v = realloc(o->vals, cap * sizeof *v);
-                if (!v)
-                    return -1;
-                o->vals = v;
-                o->cap = cap;
-            }
-            o->vals[o->nvals++] = (lw_valcount){e->key, 0, 0, e->s};
-        }
-        o->vals[k].count += e->count;
-        o->vals[k].err += e->err;
+        if (lw_argout_value(o, e->key, strings ? e->s : NULL, e->count, e->err) < 0)
+            return -1;
     }
     return 0;
 }
@@ -123,10 +120,13 @@ static lw_argout *lw_argout_new(const lw_argblock *b)
     return o;
 }
 
-static void lw_argout_free(lw_argout *o, uint32_t n)
+void lw_argout_free(lw_argout *o, uint32_t n)
 {
-    for (uint32_t i = 0; o && i < n; i++)
+    for (uint32_t i = 0; o && i < n; i++) {
+        for (size_t k = 0; o[i].owned && k < o[i].nvals; k++)
+            free((char *)o[i].vals[k].s);
         free(o[i].vals);
+    }
     free(o);
 }
 
@@ -157,6 +157,18 @@ static const char *lw_kind_name(unsigned kind)
 {
     static const char *const names[] = {"none", "signed", "unsigned", "double", "string", "enum"};
     return kind < sizeof names / sizeof *names ? names[kind] : "none";
+}
+
+lw_argout *lw_arguments_collect(int32_t region, uint32_t *n)
+{
+    const lw_argblock *first;
+    lw_argout *o = lw_collect(region, &first);
+    *n = o && first ? first->nslots : 0;
+    if (!*n) {
+        free(o);
+        return NULL;
+    }
+    return o;
 }
 
 static int lw_valcount_cmp(const void *a, const void *b)
@@ -239,6 +251,15 @@ static void lw_json_histogram(lw_json *j, const lw_argnum *n, unsigned kind)
     lw_json_end(j);
 }
 
+void lw_argout_keep_top(lw_argout *o)
+{
+    qsort(o->vals, o->nvals, sizeof *o->vals, lw_valcount_cmp);
+    for (size_t k = LW_ARG_TOP; o->owned && k < o->nvals; k++)
+        free((char *)o->vals[k].s);
+    if (o->nvals > LW_ARG_TOP)
+        o->nvals = LW_ARG_TOP;
+}
+
 static void lw_json_argout(lw_json *j, lw_argout *o)
 {
     const libwrap_param *d = o->d;
@@ -291,9 +312,9 @@ static void lw_json_argout(lw_json *j, lw_argout *o)
     lw_json_end(j);
 }
 
-static void lw_json_arguments(lw_json *j, lw_argout *o, uint32_t n)
+void lw_argouts_json(lw_json *j, lw_argout *o, uint32_t n)
 {
-    lw_json_array(j, "arguments");
+    lw_json_array(j, LWP_KEY(arguments));
     for (uint32_t s = 0; s < n; s++)
         lw_json_argout(j, &o[s]);
     lw_json_end(j);
@@ -304,22 +325,83 @@ void lw_arguments_json(lw_json *j, int32_t region)
     const lw_argblock *first;
     lw_argout *o = lw_collect(region, &first);
     if (o && first)
-        lw_json_arguments(j, o, first->nslots);
+        lw_argouts_json(j, o, first->nslots);
     lw_argout_free(o, first ? first->nslots : 0);
+}
+
+lw_argout *lw_arguments_node(const lw_thread *t, const lw_node *n, uint32_t *nslots)
+{
+    *nslots = 0;
+    if (!n->args || n->args > t->args.n)
+        return NULL;
+    const lw_argblock *b = t->args.blocks[n->args - 1];
+    lw_argout *o = b && b->nslots ? lw_argout_new(b) : NULL;
+    if (!o)
+        return NULL;
+    for (uint32_t s = 0; s < b->nslots; s++)
+        lw_argout_add(&o[s], &b->slot[s]);
+    *nslots = b->nslots;
+    return o;
 }
 
 void lw_arguments_json_node(lw_json *j, const lw_thread *t, const lw_node *n)
 {
-    if (!n->args || n->args > t->args.n)
-        return;
-    const lw_argblock *b = t->args.blocks[n->args - 1];
-    lw_argout *o = b && b->nslots ? lw_argout_new(b) : NULL;
-    if (!o)
-        return;
-    for (uint32_t s = 0; s < b->nslots; s++)
-        lw_argout_add(&o[s], &b->slot[s]);
-    lw_json_arguments(j, o, b->nslots);
-    lw_argout_free(o, b->nslots);
+    uint32_t k;
+    lw_argout *o = lw_arguments_node(t, n, &k);
+    if (o)
+        lw_argouts_json(j, o, k);
+    lw_argout_free(o, k);
+}
+
+void lw_argouts_txt(FILE *f, int *header, const char *function, lw_argout *o, uint32_t nslots)
+{
+    if (!*header) {
+        fprintf(f, "\nrecorded arguments (LIBWRAP_ARGUMENTS)\n%12s %20s %20s %20s  %s\n", "count",
+                "sum", "min", "max", "function: argument (type)");
+        *header = 1;
+    }
+    for (uint32_t s = 0; s < nslots; s++) {
+        const libwrap_param *d = o[s].d;
+        const lw_argnum *n = &o[s].num;
+        char sum[48] = "-", min[48] = "-", max[48] = "-";
+        uint64_t count = o[s].count;
+        if (d->kind == LIBWRAP_PARAM_SIGNED) {
+            count = n->count;
+            snprintf(sum, sizeof sum, "%.17g", (double)n->sum.i);
+            if (n->sum.i >= INT64_MIN && n->sum.i <= INT64_MAX)
+                snprintf(sum, sizeof sum, "%lld", (long long)n->sum.i);
+            snprintf(min, sizeof min, "%lld", (long long)n->min.i);
+            snprintf(max, sizeof max, "%lld", (long long)n->max.i);
+        } else if (d->kind == LIBWRAP_PARAM_UNSIGNED) {
+            count = n->count;
+            snprintf(sum, sizeof sum, "%.17g", (double)n->sum.u);
+            if (n->sum.u <= UINT64_MAX)
+                snprintf(sum, sizeof sum, "%llu", (unsigned long long)n->sum.u);
+            snprintf(min, sizeof min, "%llu", (unsigned long long)n->min.u);
+            snprintf(max, sizeof max, "%llu", (unsigned long long)n->max.u);
+        } else if (d->kind == LIBWRAP_PARAM_DOUBLE) {
+            count = n->count;
+            snprintf(sum, sizeof sum, "%g", n->sum.d);
+            snprintf(min, sizeof min, "%g", n->min.d);
+            snprintf(max, sizeof max, "%g", n->max.d);
+        }
+        fprintf(f, "%12llu %20s %20s %20s  %s: %s (%s)\n", (unsigned long long)count, sum, min, max,
+                function, d->name, d->type);
+        if (d->kind == LIBWRAP_PARAM_STRING || d->kind == LIBWRAP_PARAM_ENUM) {
+            qsort(o[s].vals, o[s].nvals, sizeof *o[s].vals, lw_valcount_cmp);
+            uint64_t listed = 0;
+            for (size_t i = 0; i < o[s].nvals && i < 10; i++) {
+                const lw_valcount *v = &o[s].vals[i];
+                if (v->s)
+                    fprintf(f, "%12llu   \"%s\"\n", (unsigned long long)v->count, v->s);
+                else
+                    fprintf(f, "%12llu   %lld\n", (unsigned long long)v->count, (long long)v->key);
+                listed += v->count;
+            }
+            if (o[s].count > listed)
+                fprintf(f, "%12llu   (other values)\n", (unsigned long long)(o[s].count - listed));
+        }
+    }
 }
 
 /* profile.txt: a line per recorded argument, the most frequent values of
@@ -329,59 +411,10 @@ void lw_arguments_txt(FILE *f)
     int header = 0;
     size_t nregions = lw_region_count();
     for (size_t r = 1; r <= nregions; r++) {
-        const lw_argblock *first;
-        lw_argout *o = lw_collect((int32_t)r, &first);
-        if (!o || !first) {
-            free(o);
-            continue;
-        }
-        if (!header) {
-            fprintf(f, "\nrecorded arguments (LIBWRAP_ARGUMENTS)\n%12s %20s %20s %20s  %s\n", "count",
-                    "sum", "min", "max", "function: argument (type)");
-            header = 1;
-        }
-        for (uint32_t s = 0; s < first->nslots; s++) {
-            const libwrap_param *d = o[s].d;
-            const lw_argnum *n = &o[s].num;
-            char sum[48] = "-", min[48] = "-", max[48] = "-";
-            uint64_t count = o[s].count;
-            if (d->kind == LIBWRAP_PARAM_SIGNED) {
-                count = n->count;
-                snprintf(sum, sizeof sum, "%.17g", (double)n->sum.i);
-                if (n->sum.i >= INT64_MIN && n->sum.i <= INT64_MAX)
-                    snprintf(sum, sizeof sum, "%lld", (long long)n->sum.i);
-                snprintf(min, sizeof min, "%lld", (long long)n->min.i);
-                snprintf(max, sizeof max, "%lld", (long long)n->max.i);
-            } else if (d->kind == LIBWRAP_PARAM_UNSIGNED) {
-                count = n->count;
-                snprintf(sum, sizeof sum, "%.17g", (double)n->sum.u);
-                if (n->sum.u <= UINT64_MAX)
-                    snprintf(sum, sizeof sum, "%llu", (unsigned long long)n->sum.u);
-                snprintf(min, sizeof min, "%llu", (unsigned long long)n->min.u);
-                snprintf(max, sizeof max, "%llu", (unsigned long long)n->max.u);
-            } else if (d->kind == LIBWRAP_PARAM_DOUBLE) {
-                count = n->count;
-                snprintf(sum, sizeof sum, "%g", n->sum.d);
-                snprintf(min, sizeof min, "%g", n->min.d);
-                snprintf(max, sizeof max, "%g", n->max.d);
-            }
-            fprintf(f, "%12llu %20s %20s %20s  %s: %s (%s)\n", (unsigned long long)count, sum, min,
-                    max, lw_region_name((int32_t)r), d->name, d->type);
-            if (d->kind == LIBWRAP_PARAM_STRING || d->kind == LIBWRAP_PARAM_ENUM) {
-                qsort(o[s].vals, o[s].nvals, sizeof *o[s].vals, lw_valcount_cmp);
-                uint64_t listed = 0;
-                for (size_t i = 0; i < o[s].nvals && i < 10; i++) {
-                    const lw_valcount *v = &o[s].vals[i];
-                    if (v->s)
-                        fprintf(f, "%12llu   \"%s\"\n", (unsigned long long)v->count, v->s);
-                    else
-                        fprintf(f, "%12llu   %lld\n", (unsigned long long)v->count, (long long)v->key);
-                    listed += v->count;
-                }
-                if (o[s].count > listed)
-                    fprintf(f, "%12llu   (other values)\n", (unsigned long long)(o[s].count - listed));
-            }
-        }
-        lw_argout_free(o, first->nslots);
+        uint32_t n;
+        lw_argout *o = lw_arguments_collect((int32_t)r, &n);
+        if (o)
+            lw_argouts_txt(f, &header, lw_region_name((int32_t)r), o, n);
+        lw_argout_free(o, n);
     }
 }
