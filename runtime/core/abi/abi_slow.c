@@ -50,9 +50,13 @@ static int lw_abi_resolve(libwrap_abi_entry *e)
      * instead of resolving again, as in the typed wrappers. */
     if (libwrap_resolving())
         return 0;
+    /* dlsym takes the loader's lock: signals held back (lw_signals_hold). */
+    sigset_t old;
+    lw_signals_hold(&old);
     void *p = e->lib->next(e->region.symbol);
     if (!p)
         p = libwrap_resolve_fallback(e->region.symbol, e->lib->soname, e->self);
+    lw_signals_release(&old);
     if (!p) {
         __atomic_store_n(&e->state, LW_ABI_STATE_MISSING, __ATOMIC_RELAXED);
         return 0;

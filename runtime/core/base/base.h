@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/types.h>
 #include <time.h>
@@ -203,6 +204,18 @@ void lw_exit_began(void);
 /* exit() began before any thread had recorded a call: the calls made from
  * then on (ELF destructors of libraries) are not measured. */
 int lw_exit_unmeasured(void);
+/*
+ * The calling thread's asynchronous signals held back (*old gets its mask)
+ * around one-time work that calls what is not async-signal-safe (stdio,
+ * malloc, dlsym, the runtime's locks): a thread's first call, a function's
+ * first call. A program's handler that leaves by longjmp would leave that
+ * work half done, with a lock held or malloc's state broken; held back,
+ * the signals arrive when it is over, as the kernel queued them. SIGSEGV,
+ * SIGBUS, SIGFPE, SIGILL, SIGTRAP and SIGSYS stay open (a fault there is
+ * not deferrable).
+ */
+void lw_signals_hold(sigset_t *old);
+void lw_signals_release(const sigset_t *old);
 
 /*
  * The job a process belongs to, filled by jobs/job.c: from the launcher's

@@ -7,6 +7,7 @@
 #include "core/base/base.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 
 int lw_state;
@@ -57,4 +58,23 @@ void lw_exit_began(void)
 int lw_exit_unmeasured(void)
 {
     return LW_LOAD(lw_late_only);
+}
+
+void lw_signals_hold(sigset_t *old)
+{
+    int saved = errno;
+    sigset_t all;
+    sigfillset(&all);
+    static const int sync[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS};
+    for (size_t i = 0; i < sizeof sync / sizeof sync[0]; i++)
+        sigdelset(&all, sync[i]);
+    pthread_sigmask(SIG_BLOCK, &all, old);
+    errno = saved;
+}
+
+void lw_signals_release(const sigset_t *old)
+{
+    int saved = errno;
+    pthread_sigmask(SIG_SETMASK, old, NULL);
+    errno = saved;
 }

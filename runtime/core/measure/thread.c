@@ -101,7 +101,20 @@ void lw_thread_set_paths(lw_thread *t)
     LW_STORE(lw_tls.hot_ev, p.hot_ev);
 }
 
+static lw_thread *lw_thread_attach_held(void);
+
+/* Signals held back (lw_signals_hold): pthread_getattr_np reads
+ * /proc/self/maps through stdio, the plugins' thread_begin may allocate. */
 lw_thread *lw_thread_attach(void)
+{
+    sigset_t old;
+    lw_signals_hold(&old);
+    lw_thread *t = lw_thread_attach_held();
+    lw_signals_release(&old);
+    return t;
+}
+
+static lw_thread *lw_thread_attach_held(void)
 {
     if (lw_state != 1)
         return NULL;
