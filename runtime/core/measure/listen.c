@@ -31,20 +31,6 @@ size_t lw_metric_count_all(void)
     return lw_nmetrics_all;
 }
 
-/* Record `e` to listener k, which takes each call: its `enter` or `exit`
- * (NULL once it crashed). */
-static inline void lw_listen_one(lw_thread *t, uint32_t k, const libwrap_event *e)
-{
-    int32_t r = e->region;
-    const libwrap_listener *l = lw_listeners[k];
-    void (*cb)(void *, int32_t, uint64_t, const uint64_t *) = r > 0 ? l->enter : l->exit;
-    if (!cb)
-        return;
-    lw_plugin_mark m = lw_plugin_in(LW_IN_LISTENER + (int)k, r > 0 ? "enter" : "exit");
-    cb(t->listener_handle[k], r > 0 ? r : -r, e->ticks, t->scratch);
-    lw_plugin_out(m);
-}
-
 void lw_events_flush(lw_thread *t)
 {
     libwrap_event *base = t->ev_base;
@@ -54,7 +40,7 @@ void lw_events_flush(lw_thread *t)
     for (uint32_t k = 0; k < lw_nlisteners; k++) {
         if (lw_listeners_percall & (1u << k)) {
             for (size_t i = 0; i < n; i++)
-                lw_listen_one(t, k, base + i);
+                lw_listen_one(t, k, base[i].region, base[i].ticks, t->scratch);
         } else if (lw_listener_events[k]) {
             lw_plugin_mark m = lw_plugin_in(LW_IN_LISTENER + (int)k, "events");
             lw_listener_events[k](t->listener_handle[k], base, n);
@@ -71,7 +57,7 @@ uintptr_t lw_events_deliver(uintptr_t thread, uintptr_t unused)
     int saved = errno;
     /* The common case: one record (listeners take each call), one listener. */
     if (lw_likely(lw_nlisteners == 1 && lw_listeners_percall == 1 && t->ev_pos == t->ev_base + 1)) {
-        lw_listen_one(t, 0, t->ev_base);
+        lw_listen_one(t, 0, t->ev_base->region, t->ev_base->ticks, t->scratch);
         t->ev_pos = t->ev_base;
     } else {
         lw_events_flush(t);

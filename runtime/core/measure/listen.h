@@ -62,7 +62,7 @@ static inline const libwrap_metric_info *lw_metric_info(size_t i)
  * before the thread's other listener callbacks, at its end and at the end. */
 void lw_events_flush(lw_thread *t);
 /* lw_events_flush(thread) as the ABI trampoline's fast path calls it,
- * through lw_abi_call_saving, when a record filled the buffer; errno kept. */
+ * through its gate, when a record filled the buffer; errno kept. */
 uintptr_t lw_events_deliver(uintptr_t thread, uintptr_t unused);
 
 /* Around every call into a plugin: which plugin callback the thread is in,
@@ -122,6 +122,21 @@ static inline void lw_event_put(lw_thread *t, int32_t region, uint64_t now)
     lw_event_store(t, region, now);
 }
 
+/* Listener k, which takes each call: its `enter` (region > 0) or `exit`
+ * (-region) at `ticks`, with the metrics `m` (NULL callbacks: a listener
+ * that crashed, or has none). */
+static inline void lw_listen_one(lw_thread *t, uint32_t k, int32_t region, uint64_t ticks,
+                                 const uint64_t *m)
+{
+    const libwrap_listener *l = lw_listeners[k];
+    void (*cb)(void *, int32_t, uint64_t, const uint64_t *) = region > 0 ? l->enter : l->exit;
+    if (!cb)
+        return;
+    lw_plugin_mark mk = lw_plugin_in(LW_IN_LISTENER + (int)k, region > 0 ? "enter" : "exit");
+    cb(t->listener_handle[k], region > 0 ? region : -region, ticks, m);
+    lw_plugin_out(mk);
+}
+
 /* A listener's record of an entry (id) or exit (-id) at `now`. With events
  * buffered, every listener takes it from the buffer (lw_events_flush),
  * which is delivered as soon as it is full: at once when a listener takes
@@ -135,17 +150,9 @@ static inline void lw_listen_event(lw_thread *t, int32_t region, uint64_t now, c
             lw_events_flush(t);
         return;
     }
-    for (uint32_t k = 0; k < lw_nlisteners; k++) {
-        if (!(lw_listeners_percall & (1u << k)))
-            continue;
-        const libwrap_listener *l = lw_listeners[k];
-        void (*cb)(void *, int32_t, uint64_t, const uint64_t *) = region > 0 ? l->enter : l->exit;
-        if (cb) {
-            lw_plugin_mark mk = lw_plugin_in(LW_IN_LISTENER + (int)k, region > 0 ? "enter" : "exit");
-            cb(t->listener_handle[k], region > 0 ? region : -region, now, m);
-            lw_plugin_out(mk);
-        }
-    }
+    for (uint32_t k = 0; k < lw_nlisteners; k++)
+        if (lw_listeners_percall & (1u << k))
+            lw_listen_one(t, k, region, now, m);
 }
 
 static inline void lw_listen_enter(lw_thread *t, int32_t id, uint64_t now, const uint64_t *m)

@@ -66,23 +66,7 @@ static size_t lw_regions_cap;
 /* Registers `region`; `params` (may be NULL) gets the arguments to record,
  * and an ABI-level entry `abi` (or NULL) its LIBWRAP_ABI_RECORD flag,
  * before the id is published: a wrapper that reads the id sees them. */
-static int32_t lw_register_held(libwrap_region *region, libwrap_params *params, libwrap_abi_entry *abi);
-
-/* Signals held back (lw_signals_hold): registration takes the region
- * lock and allocates. */
 static int32_t lw_register(libwrap_region *region, libwrap_params *params, libwrap_abi_entry *abi)
-{
-    int32_t id = __atomic_load_n(&region->id, __ATOMIC_ACQUIRE);
-    if (id)
-        return id;
-    sigset_t old;
-    lw_signals_hold(&old);
-    id = lw_register_held(region, params, abi);
-    lw_signals_release(&old);
-    return id;
-}
-
-static int32_t lw_register_held(libwrap_region *region, libwrap_params *params, libwrap_abi_entry *abi)
 {
     int32_t id = __atomic_load_n(&region->id, __ATOMIC_ACQUIRE);
     if (id)
@@ -100,9 +84,15 @@ static int32_t lw_register_held(libwrap_region *region, libwrap_params *params, 
             lw_lane_first_call(region, params);
         return LW_REGION_FILTERED;
     }
+    /* Signals held back (lw_signals_hold): the start-up, the region lock,
+     * allocations. */
+    sigset_t held;
+    lw_signals_hold(&held);
     lw_ensure_started();
-    if (LW_LOAD(lw_state) != 1)
+    if (LW_LOAD(lw_state) != 1) {
+        lw_signals_release(&held);
         return LW_REGION_FILTERED;
+    }
 
     int saved = errno;
     LW_STORE(lw_tls.guard, 1);
@@ -164,6 +154,7 @@ static int32_t lw_register_held(libwrap_region *region, libwrap_params *params, 
     pthread_mutex_unlock(&lw_regions_mutex);
     LW_STORE(lw_tls.guard, 0);
     errno = saved;
+    lw_signals_release(&held);
     return id;
 }
 

@@ -101,20 +101,9 @@ void lw_thread_set_paths(lw_thread *t)
     LW_STORE(lw_tls.hot_ev, p.hot_ev);
 }
 
-static lw_thread *lw_thread_attach_held(void);
+static lw_thread *lw_thread_make(void);
 
-/* Signals held back (lw_signals_hold): pthread_getattr_np reads
- * /proc/self/maps through stdio, the plugins' thread_begin may allocate. */
 lw_thread *lw_thread_attach(void)
-{
-    sigset_t old;
-    lw_signals_hold(&old);
-    lw_thread *t = lw_thread_attach_held();
-    lw_signals_release(&old);
-    return t;
-}
-
-static lw_thread *lw_thread_attach_held(void)
 {
     if (lw_state != 1)
         return NULL;
@@ -123,6 +112,18 @@ static lw_thread *lw_thread_attach_held(void)
                                  "that measured nothing before: not measured");
         return NULL;
     }
+    /* Signals held back (lw_signals_hold): pthread_getattr_np reads
+     * /proc/self/maps through stdio, the plugins' thread_begin may allocate. */
+    sigset_t held;
+    lw_signals_hold(&held);
+    lw_thread *t = lw_thread_make();
+    lw_signals_release(&held);
+    return t;
+}
+
+/* The state of the calling thread, made and registered. */
+static lw_thread *lw_thread_make(void)
+{
     lw_thread *t = lw_map(sizeof *t);
     if (!t || lw_tree_init(&t->tree) < 0 || lw_thread_grow_stack(t) < 0) {
         lw_warn("cannot allocate the state of a thread (out of memory): its calls are not measured");

@@ -907,82 +907,28 @@ lw_abi_calib_stub_framed:
 #define LW_XSTATE_MASK 0xe7	/* x87, SSE, AVX, AVX-512 opmask and upper halves */
 #define LW_GATE_AREA 2240	/* 2160 and the alignment slack */
 
-.macro VEC_MOVES op, reg, size, n
-	\op	%\reg\()0, 0*\size(%rbx)
-	\op	%\reg\()1, 1*\size(%rbx)
-	\op	%\reg\()2, 2*\size(%rbx)
-	\op	%\reg\()3, 3*\size(%rbx)
-	\op	%\reg\()4, 4*\size(%rbx)
-	\op	%\reg\()5, 5*\size(%rbx)
-	\op	%\reg\()6, 6*\size(%rbx)
-	\op	%\reg\()7, 7*\size(%rbx)
-.if \n >= 16
-	\op	%\reg\()8, 8*\size(%rbx)
-	\op	%\reg\()9, 9*\size(%rbx)
-	\op	%\reg\()10, 10*\size(%rbx)
-	\op	%\reg\()11, 11*\size(%rbx)
-	\op	%\reg\()12, 12*\size(%rbx)
-	\op	%\reg\()13, 13*\size(%rbx)
-	\op	%\reg\()14, 14*\size(%rbx)
-	\op	%\reg\()15, 15*\size(%rbx)
-.endif
-.if \n == 32
-	\op	%\reg\()16, 16*\size(%rbx)
-	\op	%\reg\()17, 17*\size(%rbx)
-	\op	%\reg\()18, 18*\size(%rbx)
-	\op	%\reg\()19, 19*\size(%rbx)
-	\op	%\reg\()20, 20*\size(%rbx)
-	\op	%\reg\()21, 21*\size(%rbx)
-	\op	%\reg\()22, 22*\size(%rbx)
-	\op	%\reg\()23, 23*\size(%rbx)
-	\op	%\reg\()24, 24*\size(%rbx)
-	\op	%\reg\()25, 25*\size(%rbx)
-	\op	%\reg\()26, 26*\size(%rbx)
-	\op	%\reg\()27, 27*\size(%rbx)
-	\op	%\reg\()28, 28*\size(%rbx)
-	\op	%\reg\()29, 29*\size(%rbx)
-	\op	%\reg\()30, 30*\size(%rbx)
-	\op	%\reg\()31, 31*\size(%rbx)
+/* `op` on %\reg\()k, k = 0..n-1 (8, 16 or 32), and k*size(%rbx): `dir`
+ * 0 to memory, 1 back. */
+.macro VEC_ONE op, reg, size, k, dir
+.if \dir == 0
+	\op	%\reg\()\k, \k*\size(%rbx)
+.else
+	\op	\k*\size(%rbx), %\reg\()\k
 .endif
 .endm
-
-/* The same loads: memory to register. */
-.macro VEC_LOADS op, reg, size, n
-	\op	0*\size(%rbx), %\reg\()0
-	\op	1*\size(%rbx), %\reg\()1
-	\op	2*\size(%rbx), %\reg\()2
-	\op	3*\size(%rbx), %\reg\()3
-	\op	4*\size(%rbx), %\reg\()4
-	\op	5*\size(%rbx), %\reg\()5
-	\op	6*\size(%rbx), %\reg\()6
-	\op	7*\size(%rbx), %\reg\()7
+.macro VEC_MOVES op, reg, size, n, dir
+.irp k, 0, 1, 2, 3, 4, 5, 6, 7
+	VEC_ONE \op, \reg, \size, \k, \dir
+.endr
 .if \n >= 16
-	\op	8*\size(%rbx), %\reg\()8
-	\op	9*\size(%rbx), %\reg\()9
-	\op	10*\size(%rbx), %\reg\()10
-	\op	11*\size(%rbx), %\reg\()11
-	\op	12*\size(%rbx), %\reg\()12
-	\op	13*\size(%rbx), %\reg\()13
-	\op	14*\size(%rbx), %\reg\()14
-	\op	15*\size(%rbx), %\reg\()15
+.irp k, 8, 9, 10, 11, 12, 13, 14, 15
+	VEC_ONE \op, \reg, \size, \k, \dir
+.endr
 .endif
 .if \n == 32
-	\op	16*\size(%rbx), %\reg\()16
-	\op	17*\size(%rbx), %\reg\()17
-	\op	18*\size(%rbx), %\reg\()18
-	\op	19*\size(%rbx), %\reg\()19
-	\op	20*\size(%rbx), %\reg\()20
-	\op	21*\size(%rbx), %\reg\()21
-	\op	22*\size(%rbx), %\reg\()22
-	\op	23*\size(%rbx), %\reg\()23
-	\op	24*\size(%rbx), %\reg\()24
-	\op	25*\size(%rbx), %\reg\()25
-	\op	26*\size(%rbx), %\reg\()26
-	\op	27*\size(%rbx), %\reg\()27
-	\op	28*\size(%rbx), %\reg\()28
-	\op	29*\size(%rbx), %\reg\()29
-	\op	30*\size(%rbx), %\reg\()30
-	\op	31*\size(%rbx), %\reg\()31
+.irp k, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31
+	VEC_ONE \op, \reg, \size, \k, \dir
+.endr
 .endif
 .endm
 
@@ -1041,10 +987,10 @@ lw_abi_calib_stub_framed:
 	jae	.Lsave_zmm\@
 	cmpl	$1, %r13d
 	je	.Lsave_ymm\@
-	VEC_MOVES movdqa, xmm, 16, \n
+	VEC_MOVES movdqa, xmm, 16, \n, 0
 	jmp	.Lgate_call\@
 .Lsave_ymm\@:
-	VEC_MOVES vmovdqa, ymm, 32, \n
+	VEC_MOVES vmovdqa, ymm, 32, \n, 0
 	/* Are the upper halves all zero? Read from the copies (the registers
 	 * are free until they are loaded back). Then they go back to their
 	 * initial state after fn (vzeroupper), as XINUSE would have them,
@@ -1072,7 +1018,7 @@ lw_abi_calib_stub_framed:
 	movl	$1, %ecx
 	xgetbv
 1:	movl	%eax, 2120(%rbx)
-	VEC_MOVES vmovdqa64, zmm, 64, \nz
+	VEC_MOVES vmovdqa64, zmm, 64, \nz, 0
 .if \n >= 16
 	cmpl	$3, %r13d
 	je	.Lsave_kq\@
@@ -1088,13 +1034,13 @@ lw_abi_calib_stub_framed:
 	jae	.Lload_zmm\@
 	cmpl	$1, %r13d
 	je	.Lload_ymm\@
-	VEC_LOADS movdqa, xmm, 16, \n
+	VEC_MOVES movdqa, xmm, 16, \n, 1
 	jmp	.Lgate_scalar\@
 .Lload_ymm\@:
-	VEC_LOADS vmovdqa, ymm, 32, \n
+	VEC_MOVES vmovdqa, ymm, 32, \n, 1
 	jmp	.Lgate_upper\@
 .Lload_zmm\@:
-	VEC_LOADS vmovdqa64, zmm, 64, \nz
+	VEC_MOVES vmovdqa64, zmm, 64, \nz, 1
 .if \n >= 16
 	cmpl	$3, %r13d
 	je	.Lload_kq\@
