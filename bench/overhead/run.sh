@@ -31,28 +31,52 @@
 # ROUNDS (3: the variants run in turn, each keeps its best), CC, GEN_DIR (a
 # directory with bench.wrappers.c and bench.wrap already generated, for
 # machines without the generator).
+#
+# On a machine without the compiler, the generator or the libraries (a
+# second CPU to compare): `run.sh --prepare KIT [BUILD_DIR]` builds the
+# programs and copies the runtime into the folder KIT, which runs anywhere
+# with the same glibc or a newer one: `run.sh --prepared KIT` there.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-build=$(cd "${1:-$here/../../build}" && pwd)
-stage=$build/stage
+mode=run
+case ${1:-} in
+    --prepare | --prepared)
+        mode=${1#--}
+        mkdir -p "$2"
+        kit=$(cd "$2" && pwd)
+        shift 2
+        ;;
+esac
 N=${N:-2000000}
 REPEAT=${REPEAT:-7}
 ROUNDS=${ROUNDS:-3}
 CC=${CC:-cc}
 work=$(mktemp -d "${TMPDIR:-/tmp}/libwrap-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-cd "$work"
+# The programs and their libraries lie together in $dir (each finds the
+# others through its run path, $ORIGIN); the results go to $work.
+dir=$work
+[ $mode = run ] || dir=$kit
+[ $mode = prepared ] || build=$(cd "${1:-$here/../../build}" && pwd)
+cd "$dir"
 
+if [ $mode != prepared ]; then
+stage=$build/stage
 for f in "$stage/lib/liblibwrap_runtime.so" "$stage/lib/liblibwrap_runtime_nop.so"; do
     [ -e "$f" ] || { echo "run.sh: $f missing: build the runtime first (cmake --build $build)" >&2; exit 1; }
+    cp "$f" .
 done
+# The runtime's plugins (the trace writer), and what they load.
+cp -r "$stage/lib/libwrap" .
+. "$here/../kit.sh"
+kit_libs deps libwrap/*.so
 
 CFLAGS="-O2 -I$here -I$stage/include"
 $CC $CFLAGS -fPIC -shared -o libbench.so "$here/bench_lib.c"
 link() { # link OUTPUT EXTRA...
     local out=$1
     shift
-    $CC $CFLAGS -o "$out" "$here/bench_main.c" "$@" -L. -lbench -Wl,-rpath,"$work"
+    $CC $CFLAGS -o "$out" "$here/bench_main.c" "$@" -L. -lbench -Wl,-rpath,'$ORIGIN'
 }
 
 # The wrapper as the generator emits it, or the libwrap.h pattern.
@@ -77,28 +101,39 @@ fi
 $CC $CFLAGS -fPIC -shared -fvisibility=hidden -DEMPTY_EVENTS -o libwrap_plugin_empty.so "$here/empty_listener.c"
 $CC $CFLAGS -fPIC -shared -fvisibility=hidden -o libwrap_plugin_empty_percall.so "$here/empty_listener.c"
 
-variants="plain hand profile excluded trace nop listener listener-percall args"
-typed_variant=""
 if [ -x "$gen" ] && "$gen" --name bench -x c -o gen_typed --quiet --forward typed bench.i >>gen.log 2>&1 &&
     $CC $CFLAGS -DLIBWRAP_LINKTIME -fPIC -c gen_typed/bench.wrappers.c -o wrap_typed.o 2>>gen.log; then
-    link typed wrap_typed.o -Wl,@gen_typed/bench.wrap -L"$stage/lib" -llibwrap_runtime -Wl,-rpath,"$stage/lib"
-    typed_variant=typed
-    variants="$variants $typed_variant typed-args"
+    link typed wrap_typed.o -Wl,@gen_typed/bench.wrap -L. -llibwrap_runtime
 fi
 link plain
 link hand "$here/hand_wrap.c" -Wl,--wrap=bench_fn
-link profile wrap.o $wrapflags -L"$stage/lib" -llibwrap_runtime -Wl,-rpath,"$stage/lib"
-link nop wrap.o $wrapflags -L"$stage/lib" -llibwrap_runtime_nop -Wl,-rpath,"$stage/lib"
+link profile wrap.o $wrapflags -L. -llibwrap_runtime
+link nop wrap.o $wrapflags -L. -llibwrap_runtime_nop
 printf 'LIBWRAP_REGION_NAMES_BEGIN\n  EXCLUDE bench_fn\nLIBWRAP_REGION_NAMES_END\n' >exclude.filter
+echo "$wrapper" >wrapper.txt
+if [ $mode = prepare ]; then
+    rm -rf gen gen_typed ./*.o ./*.i
+    echo "run.sh: the programs are in $kit: bench/overhead/run.sh --prepared $kit"
+    exit 0
+fi
+fi
+wrapper=$(cat wrapper.txt)
+export LD_LIBRARY_PATH=$dir/deps${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+variants="plain hand profile excluded trace nop listener listener-percall args"
+typed_variant=""
+if [ -x typed ]; then
+    typed_variant=typed
+    variants="$variants $typed_variant typed-args"
+fi
 
 # The variants of one binary, as VARIANT=BINARY [VAR=VALUE...].
 declare -A bin=([plain]=plain [hand]=hand [profile]=profile [excluded]=profile [trace]=profile
     [nop]=nop [typed]=typed [listener]=profile [listener-percall]=profile [args]=profile
     [typed-args]=typed)
-declare -A vars=([excluded]="LIBWRAP_FILTERING_FILE=$work/exclude.filter"
+declare -A vars=([excluded]="LIBWRAP_FILTERING_FILE=$dir/exclude.filter"
     [trace]="LIBWRAP_ENABLE_TRACING=true LIBWRAP_TOTAL_MEMORY=64M"
-    [listener]="LIBWRAP_LISTENERS=$work/libwrap_plugin_empty.so"
-    [listener-percall]="LIBWRAP_LISTENERS=$work/libwrap_plugin_empty_percall.so"
+    [listener]="LIBWRAP_LISTENERS=$dir/libwrap_plugin_empty.so"
+    [listener-percall]="LIBWRAP_LISTENERS=$dir/libwrap_plugin_empty_percall.so"
     [args]="LIBWRAP_ARGUMENTS=bench_fn:x" [typed-args]="LIBWRAP_ARGUMENTS=bench_fn:x")
 
 export LIBWRAP_EXPERIMENT_DIRECTORY=$work/exp
@@ -225,7 +260,7 @@ if [ -n "$typed_variant" ]; then
     echo "  typed-args - typed <= 5 ns (one integer recorded): $d $(verdict "$d" 5)"
 fi
 
-if command -v uftrace >/dev/null; then
+if [ $mode = run ] && command -v uftrace >/dev/null; then
     $CC $CFLAGS -pg -o plain_pg "$here/bench_main.c" -L. -lbench -Wl,-rpath,"$work"
     # Fewer calls: uftrace writes every call to disk.
     u=$(uftrace record -d "$work/uftrace.data" ./plain_pg 200000 3 2>/dev/null | tail -1)

@@ -24,22 +24,45 @@
 #
 # Needs: the staged toolchain (build/stage, BUILD_DIR overrides), sqlite3,
 # python3 (Debian's), valgrind for the instruction counts.
+#
+# On a machine without the toolchain, sqlite3 or tinyxml2 (a second CPU to
+# compare): `run.sh --prepare KIT [ROWS]` puts the wrappers, the programs,
+# the libraries they load beside glibc and the inputs into the folder KIT,
+# which runs anywhere with the same glibc or a newer one and a python3:
+# `run.sh --prepared KIT [ROWS]` there (ROWS as prepared).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+mode=run
+case ${1:-} in
+    --prepare | --prepared)
+        mode=${1#--}
+        mkdir -p "$2"
+        kit=$(cd "$2" && pwd)
+        shift 2
+        ;;
+esac
 stage=${BUILD_DIR:-$here/build}/stage
 rows=${1:-200000}
 export PATH=$stage/bin:$PATH
 py=/usr/bin/python3
+[ -x $py ] || py=$(command -v python3)
 work=$(mktemp -d "${TMPDIR:-/tmp}/libwrap-real.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-cd "$work"
+# The wrappers, programs and inputs lie in $dir; the results go to $work.
+dir=$work
+[ $mode = run ] || dir=$kit
+cd "$dir"
+pre() { echo "$dir/libwrap_$1_runtime.so"; }
+sqlite3=sqlite3
+cxx_prog=$dir/xmlbench
 
+if [ $mode != prepared ]; then
 # The wrappers, as a user makes them (examples/NAME/init.sh, make).
 for name in sqlite3 zlib tinyxml2; do
-    bash "$here/examples/$name/init.sh" "$work/$name" "$work/prefix" > "$name.init.log" 2>&1
-    make -C "$work/$name" > "$name.make.log" 2>&1 || { cat "$name.make.log"; exit 1; }
+    bash "$here/examples/$name/init.sh" "$work/$name" "$work/prefix" > "$work/$name.init.log" 2>&1
+    make -C "$work/$name" > "$work/$name.make.log" 2>&1 || { cat "$work/$name.make.log"; exit 1; }
+    cp "$work/$name/libwrap_${name}_runtime.so" .
 done
-pre() { echo "$work/$1/libwrap_$1_runtime.so"; }
 
 sql() { # sql ROWS: the sqlite3 script
     echo "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, qty INT, price REAL);"
@@ -57,19 +80,58 @@ sql "$rows" > big.sql
 sql "$((rows / 10))" > irbig.sql
 sql "$((rows / 100))" > irsmall.sql
 cp "$here/bench/real/blobs.py" blobs.py
-cxx_prog=$work/xmlbench
-c++ -O2 -o "$cxx_prog" "$here/bench/real/xmlbench.cc" -ltinyxml2 2> cxx.log || cxx_prog=
+c++ -O2 -o "$cxx_prog" "$here/bench/real/xmlbench.cc" -ltinyxml2 2> "$work/cxx.log" || rm -f "$cxx_prog"
+# What a timestamp costs here (rdtsc, the default timer): a tool that times
+# every call reads it twice, so CALLS x 2 of it is the least any such tool
+# adds (on virtual machines it may cost tens of ns).
+cat > tsc.c <<'C'
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+int main(void)
+{
+    double best = 1e9;
+    for (int r = 0; r < 5; r++) {
+        struct timespec a, b;
+        uint32_t lo, hi, s = 0;
+        clock_gettime(CLOCK_MONOTONIC, &a);
+        for (int i = 0; i < 1000000; i++) {
+            __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+            s += lo;
+        }
+        clock_gettime(CLOCK_MONOTONIC, &b);
+        double ns = ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)) / 1e6 + (s & 0);
+        best = ns < best ? ns : best;
+    }
+    printf("%.2f\n", best);
+    return 0;
+}
+C
+[ "$(uname -m)" != x86_64 ] || cc -O2 -o tsc tsc.c
+if [ $mode = prepare ]; then
+    cp "$(command -v sqlite3)" .
+    . "$here/bench/kit.sh"
+    kit_libs deps sqlite3 libwrap_*_runtime.so $(ls xmlbench 2> /dev/null)
+    echo "run.sh: the programs are in $kit: bench/real/run.sh --prepared $kit $rows"
+    exit 0
+fi
+fi
+if [ $mode = prepared ]; then
+    export LD_LIBRARY_PATH=$dir/deps${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    sqlite3=$dir/sqlite3
+fi
+[ -x "$cxx_prog" ] || cxx_prog=
 
 # run CASE SIZE [env...]: the command of a case
 cmd() {
     local c=$1 size=$2
     case $c in
-        sqlite3) echo "sqlite3 -batch -init /dev/null :memory:" ;;
-        python) echo "$py blobs.py $(case $size in big) echo $((rows / 4)) ;; irbig) echo $((rows / 40)) ;; *) echo $((rows / 400)) ;; esac)" ;;
+        sqlite3) echo "$sqlite3 -batch -init /dev/null :memory:" ;;
+        python) echo "$py $dir/blobs.py $(case $size in big) echo $((rows / 4)) ;; irbig) echo $((rows / 40)) ;; *) echo $((rows / 400)) ;; esac)" ;;
         cxx) echo "$cxx_prog $(case $size in big) echo $((rows / 20)) ;; irbig) echo $((rows / 200)) ;; *) echo $((rows / 2000)) ;; esac)" ;;
     esac
 }
-input() { case $1 in sqlite3) echo "$2.sql" ;; *) echo /dev/null ;; esac; }
+input() { case $1 in sqlite3) echo "$dir/$2.sql" ;; *) echo /dev/null ;; esac; }
 preload() {
     case $1 in
         sqlite3) pre sqlite3 ;;
@@ -111,36 +173,12 @@ ir() { # ir CASE SIZE MODE: instructions of the run (callgrind, children traced)
         < "$(input $c $size)" 2>&1 >/dev/null | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p'
 }
 
-# What a timestamp costs here (rdtsc, the default timer): a tool that times
-# every call reads it twice, so CALLS x 2 of it is the least any such tool
-# adds (on virtual machines it may cost tens of ns).
-cat > tsc.c <<'C'
-#include <stdint.h>
-#include <stdio.h>
-#include <time.h>
-int main(void)
-{
-    double best = 1e9;
-    for (int r = 0; r < 5; r++) {
-        struct timespec a, b;
-        uint32_t lo, hi, s = 0;
-        clock_gettime(CLOCK_MONOTONIC, &a);
-        for (int i = 0; i < 1000000; i++) {
-            __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
-            s += lo;
-        }
-        clock_gettime(CLOCK_MONOTONIC, &b);
-        double ns = ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)) / 1e6 + (s & 0);
-        best = ns < best ? ns : best;
-    }
-    printf("%.2f\n", best);
-    return 0;
-}
-C
-tsc_ns=$( { [ "$(uname -m)" = x86_64 ] && cc -O2 -o tsc tsc.c && ./tsc; } 2>/dev/null || echo 0)
+tsc_ns=$( { [ "$(uname -m)" = x86_64 ] && ./tsc; } 2>/dev/null || echo 0)
 
 modes="plain profile"
-if grep -q LIBWRAP_THROTTLE "$stage/lib/liblibwrap_runtime.so" 2>/dev/null; then modes="$modes throttle"; fi
+rt=$stage/lib/liblibwrap_runtime.so
+[ $mode = run ] || rt=$dir/deps/liblibwrap_runtime.so
+if grep -q LIBWRAP_THROTTLE "$rt" 2>/dev/null; then modes="$modes throttle"; fi
 echo "libwrap on real programs: $rows rows; $(nproc) cpus, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 echo "rdtsc: $tsc_ns ns; the limit below: the plain run plus two of them per wrapped call"
 printf '%-8s %-9s %10s %7s %9s %12s %10s\n' case mode wall_s ratio min_ratio calls ins/call

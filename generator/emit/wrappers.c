@@ -306,6 +306,24 @@ static bool cxx_result_without_zero(const lwg_function *f)
     return false;
 }
 
+/* Whether no argument and no result of f is in a vector register
+ * (LIBWRAP_ABI_NO_VECTOR): every parameter in general registers or
+ * memory, the result too or none. A result of two eightbytes may be a
+ * small struct of doubles (%xmm0/%xmm1): not counted. Unknown classes,
+ * variadic and unprototyped functions are not either. */
+static bool abi_no_vector(const lwg_function *f)
+{
+    if (f->variadic || f->unprototyped)
+        return false;
+    for (size_t i = 0; i < f->nparams; i++) {
+        lwg_abi_class c = f->params[i].arg.abi_class;
+        if (c != LWG_ABI_CLASS_INTEGER && c != LWG_ABI_CLASS_INTEGER2 && c != LWG_ABI_CLASS_MEMORY)
+            return false;
+    }
+    lwg_abi_class r = f->ret_void ? LWG_ABI_CLASS_NONE : f->ret_arg.abi_class;
+    return r == LWG_ABI_CLASS_INTEGER || r == LWG_ABI_CLASS_NONE || r == LWG_ABI_CLASS_MEMORY;
+}
+
 /* One entry of the ABI-level table (templates/wrappers_abi.c.in), the
  * k-th (INDEX). */
 static void set_abi_vars(lwg_tvars *v, const lwg_inventory *inv, size_t i, size_t ver, size_t k,
@@ -320,7 +338,8 @@ static void set_abi_vars(lwg_tvars *v, const lwg_inventory *inv, size_t i, size_
                         : cxx && cxx_result_without_zero(f) ? "LIBWRAP_ABI_NO_ZERO | "
                                                              : "";
     /* Its parameter table is lib->params[k]: the index rides in the flags. */
-    tvars_setf(v, "FLAGS", "%sLIBWRAP_ABI_PARAMS | (%zuu << LIBWRAP_ABI_INDEX_SHIFT)", flags, k);
+    tvars_setf(v, "FLAGS", "%s%sLIBWRAP_ABI_PARAMS | (%zuu << LIBWRAP_ABI_INDEX_SHIFT)", flags,
+               abi_no_vector(f) ? "LIBWRAP_ABI_NO_VECTOR | " : "", k);
 }
 
 int emit_wrappers(const lwg_inventory *inv, const lwg_emit_options *opt, emit_batch *batch)

@@ -43,6 +43,22 @@ $cc -E -I"$src" ${flags[*]/-fsanitize=address/} libwrap.h > libwrap.i
 "$gen" --quiet --name abi -x c --cppflags "-I$src" --ldflags "-L$here" --libs -labi -o gen libwrap.i
 grep -q 'libwrap_trampoline' gen/abi.wrappers.c || fail "the wrappers do not forward at the ABI level"
 ! grep -q '^\[variadic\]' gen/abi.skipped.txt || fail "a variadic function was left out"
+# LIBWRAP_ABI_NO_VECTOR (no argument or result in a vector register: the
+# per-call listeners' gate keeps none) on the integer-only functions, and
+# on no function with a double, a long double, a vector, a variadic list or
+# a small struct result.
+no_vector() { # no_vector SYMBOL: 0 when its entry is flagged
+    local k
+    k=$(sed -n "s/^LIBWRAP_EXTERN char libwrap_s_\([0-9]*\)\[\] __asm__(LIBWRAP_LABEL(\"$1\"));/\1/p" gen/abi.wrappers.c)
+    [ -n "$k" ] || fail "no entry for $1 in gen/abi.wrappers.c"
+    grep "LIBWRAP_ORIG($k), " gen/abi.wrappers.c | grep -q LIBWRAP_ABI_NO_VECTOR
+}
+for f in abi_twice abi_apply abi_fail abi_pat_inner; do
+    no_vector $f || fail "$f takes and returns integers only, but is not flagged LIBWRAP_ABI_NO_VECTOR"
+done
+for f in abi_ld abi_stack abi_mix abi_pat_outer $([ $avx = 0 ] || echo abi_m256); do
+    ! no_vector $f || fail "$f is flagged LIBWRAP_ABI_NO_VECTOR, but has a vector argument or result"
+done
 
 for mode in linktime runtime; do
     MODE=$(echo $mode | tr a-z A-Z)

@@ -78,7 +78,9 @@ static inline uintptr_t lw_abi_gate(uintptr_t (*fn)(uintptr_t, uintptr_t), uintp
 /* The offsets the trampoline's assembly uses (abi.h). */
 #define LW_AT(type, field, off) _Static_assert(offsetof(type, field) == (off), #type "." #field)
 LW_AT(libwrap_abi_entry, orig, LW_E_ORIG);
+LW_AT(libwrap_abi_entry, flags, LW_E_FLAGS);
 LW_AT(libwrap_abi_entry, state, LW_E_STATE);
+_Static_assert(LW_E_NO_VECTOR == LIBWRAP_ABI_NO_VECTOR, "LIBWRAP_ABI_NO_VECTOR");
 _Static_assert(offsetof(libwrap_abi_entry, region) + offsetof(libwrap_region, id) == LW_E_ID,
                "libwrap_abi_entry.region.id");
 LW_AT(lw_tls_block, hot, LW_T_HOT);

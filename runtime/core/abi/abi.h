@@ -31,7 +31,9 @@
  * case of lw_enter_fast and lw_exit_fast (hot.h) without events.
  */
 #define LW_E_ORIG 0        /* libwrap_abi_entry */
+#define LW_E_FLAGS 24
 #define LW_E_STATE 28
+#define LW_E_NO_VECTOR 0x20 /* LIBWRAP_ABI_NO_VECTOR */
 #define LW_E_ID 60         /* region.id */
 #define LW_T_HOT 16        /* lw_tls_block */
 #define LW_T_GUARD 24
@@ -209,6 +211,9 @@ uintptr_t lw_abi_call_saving(uintptr_t (*fn)(uintptr_t, uintptr_t), uintptr_t a,
 /* The same keeping only the vector registers of arguments and results,
  * %xmm/%ymm/%zmm0-7 (the per-call listeners' gate). */
 uintptr_t lw_abi_call_abi(uintptr_t (*fn)(uintptr_t, uintptr_t), uintptr_t a, uintptr_t b);
+/* The same keeping no vector register: for the calls of a function flagged
+ * LIBWRAP_ABI_NO_VECTOR (the trampoline's per-call listeners). */
+uintptr_t lw_abi_call_gpr(uintptr_t (*fn)(uintptr_t, uintptr_t), uintptr_t a, uintptr_t b);
 /* What it needs, set by lw_abi_cpu_init (called from the hooks before the
  * first gate): XSAVE's area in bytes and whether XSAVE is used (else
  * FXSAVE); the vector registers to save (0 %xmm0-15, 1 %ymm0-15,

@@ -6,7 +6,6 @@
  */
 #include "core/measure/listen.h"
 
-#include <errno.h>
 
 size_t lw_nmetrics;
 uint32_t lw_metric_absolute;
@@ -54,7 +53,7 @@ uintptr_t lw_events_deliver(uintptr_t thread, uintptr_t unused)
 {
     (void)unused;
     lw_thread *t = (lw_thread *)thread;
-    int saved = errno;
+    int saved = *t->errnop;
     /* The common case: one record (listeners take each call), one listener. */
     if (lw_likely(lw_nlisteners == 1 && lw_listeners_percall == 1 && t->ev_pos == t->ev_base + 1)) {
         lw_listen_one(t, 0, t->ev_base->region, t->ev_base->ticks, t->scratch);
@@ -62,6 +61,6 @@ uintptr_t lw_events_deliver(uintptr_t thread, uintptr_t unused)
     } else {
         lw_events_flush(t);
     }
-    errno = saved;
+    *t->errnop = saved;
     return 0;
 }

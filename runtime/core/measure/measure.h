@@ -134,6 +134,8 @@ typedef struct lw_thread {
     lw_tree tree;
     uint64_t *mstack;       /* lw_nmetrics values per frame */
     uintptr_t stack_lo, stack_hi; /* the thread's stack, for longjmp detection */
+    int *errnop;            /* the thread's errno (__errno_location), kept by the
+                             * per-call listeners' deliveries */
     uint64_t scratch[LW_MAX_METRICS];
     void *metric_handle[LW_MAX_PLUGINS];   /* per metric source (lw_msources) */
     void *listener_handle[LW_MAX_PLUGINS]; /* per listener (lw_listeners) */

@@ -8,6 +8,7 @@
 #include "core/measure/hooks.h"
 #include "core/measure/lane.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -140,6 +141,7 @@ static lw_thread *lw_thread_make(void)
         pthread_attr_destroy(&attr);
     }
     lw_lane_attach(t);
+    t->errnop = &errno;
     t->guard = &lw_tls.guard;
     t->fastp = &lw_tls.fast;
     t->hotp = &lw_tls.hot;

@@ -445,10 +445,15 @@ lw_abi_return_point:
 	movq	%rdx, %rsi
 	leaq	lw_events_deliver(%rip), %rdi
 	xorl	%edx, %edx
+	movq	LW_RA_ENTRY(%rbx), %rax
+	testl	$LW_E_NO_VECTOR, LW_E_FLAGS(%rax)
+	jnz	3f				/* no result in a vector or x87 register */
 	fnstsw	%ax
 	testl	$0x3800, %eax			/* x87 TOP: a long double result */
 	jnz	1f
 	call	lw_abi_call_abi
+	jmp	2f
+3:	call	lw_abi_call_gpr
 	jmp	2f
 1:	call	lw_abi_call_saving
 2:	POP	%rdx
@@ -523,8 +528,13 @@ lw_abi_hot2_begin:
 	movq	%rcx, %rsi
 	leaq	lw_events_deliver(%rip), %rdi
 	xorl	%edx, %edx
+	movq	LW_RA_ENTRY(%rbx), %rax
+	testl	$LW_E_NO_VECTOR, LW_E_FLAGS(%rax)
+	jnz	1f
 	call	lw_abi_call_abi
-	POP	%r10
+	jmp	2f
+1:	call	lw_abi_call_gpr			/* no argument in a vector register */
+2:	POP	%r10
 	POP	%r9
 	POP	%r8
 	POP	%rdi
@@ -1119,6 +1129,31 @@ lw_abi_calib_stub_framed:
 
 	GATE lw_abi_call_saving, 16, 32
 	GATE lw_abi_call_abi, 8, 8
+
+/* lw_abi_call_gpr(fn, a, b): fn(a, b) on an aligned stack, no vector
+ * register kept (a function flagged LIBWRAP_ABI_NO_VECTOR). */
+	.globl	lw_abi_call_gpr
+	.hidden	lw_abi_call_gpr
+	.type	lw_abi_call_gpr, @function
+	.p2align 4
+lw_abi_call_gpr:
+	.cfi_startproc
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	movq	%rsp, %rbp
+	.cfi_def_cfa_register %rbp
+	andq	$-16, %rsp
+	movq	%rdi, %rax
+	movq	%rsi, %rdi
+	movq	%rdx, %rsi
+	call	*%rax
+	leave
+	.cfi_def_cfa %rsp, 8
+	.cfi_restore %rbp
+	ret
+	.cfi_endproc
+	.size	lw_abi_call_gpr, .-lw_abi_call_gpr
 
 /*
  * void lw_abi_save_xmm(uint64_t out[8]): the low 64 bits of %xmm0-7 (the
