@@ -38,15 +38,9 @@
 # with the same glibc or a newer one: `run.sh --prepared KIT` there.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-mode=run
-case ${1:-} in
-    --prepare | --prepared)
-        mode=${1#--}
-        mkdir -p "$2"
-        kit=$(cd "$2" && pwd)
-        shift 2
-        ;;
-esac
+. "$here/../kit.sh"
+kit_mode "$@"
+shift $kit_shift
 N=${N:-2000000}
 REPEAT=${REPEAT:-7}
 ROUNDS=${ROUNDS:-3}
@@ -68,7 +62,6 @@ for f in "$stage/lib/liblibwrap_runtime.so" "$stage/lib/liblibwrap_runtime_nop.s
 done
 # The runtime's plugins (the trace writer), and what they load.
 cp -r "$stage/lib/libwrap" .
-. "$here/../kit.sh"
 kit_libs deps libwrap/*.so
 
 CFLAGS="-O2 -I$here -I$stage/include"

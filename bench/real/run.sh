@@ -32,15 +32,9 @@
 # `run.sh --prepared KIT [ROWS]` there (ROWS as prepared).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-mode=run
-case ${1:-} in
-    --prepare | --prepared)
-        mode=${1#--}
-        mkdir -p "$2"
-        kit=$(cd "$2" && pwd)
-        shift 2
-        ;;
-esac
+. "$here/bench/kit.sh"
+kit_mode "$@"
+shift $kit_shift
 stage=${BUILD_DIR:-$here/build}/stage
 rows=${1:-200000}
 export PATH=$stage/bin:$PATH
@@ -110,7 +104,6 @@ C
 [ "$(uname -m)" != x86_64 ] || cc -O2 -o tsc tsc.c
 if [ $mode = prepare ]; then
     cp "$(command -v sqlite3)" .
-    . "$here/bench/kit.sh"
     kit_libs deps sqlite3 libwrap_*_runtime.so $(ls xmlbench 2> /dev/null)
     echo "run.sh: the programs are in $kit: bench/real/run.sh --prepared $kit $rows"
     exit 0

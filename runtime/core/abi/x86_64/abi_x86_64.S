@@ -50,14 +50,29 @@
 	movq	%r10, 56(%rsp)
 .endm
 
-/* The frame of a call of a C hook: %rbp, the caller-saved registers at
- * 0..56(%rsp) (SAVE_GPRS) and the entry %r11 at 64(%rsp). */
-.macro C_HOOK_FRAME
+/* The head of a function of the runtime's own (hidden). */
+.macro FUNCTION name
+	.globl	\name
+	.hidden	\name
+	.type	\name, @function
+	.p2align 4
+\name:
+	.cfi_startproc
+.endm
+
+/* A frame on %rbp, as a compiler makes it. */
+.macro RBP_FRAME
 	pushq	%rbp
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbp, 0
 	movq	%rsp, %rbp
 	.cfi_def_cfa_register %rbp
+.endm
+
+/* The frame of a call of a C hook: %rbp, the caller-saved registers at
+ * 0..56(%rsp) (SAVE_GPRS) and the entry %r11 at 64(%rsp). */
+.macro C_HOOK_FRAME
+	RBP_FRAME
 	subq	$80, %rsp
 	SAVE_GPRS
 	movq	%r11, 64(%rsp)
@@ -959,17 +974,8 @@ lw_abi_calib_stub_framed:
  * n = nz = 8: %xmm/%ymm/%zmm0-7 only (lw_abi_call_abi).
  */
 .macro GATE name, n, nz
-	.globl	\name
-	.hidden	\name
-	.type	\name, @function
-	.p2align 4
-\name:
-	.cfi_startproc
-	pushq	%rbp
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %rbp, 0
-	movq	%rsp, %rbp
-	.cfi_def_cfa_register %rbp
+	FUNCTION \name
+	RBP_FRAME
 	pushq	%rbx
 	.cfi_offset %rbx, -24
 	pushq	%r12
@@ -1132,17 +1138,8 @@ lw_abi_calib_stub_framed:
 
 /* lw_abi_call_gpr(fn, a, b): fn(a, b) on an aligned stack, no vector
  * register kept (a function flagged LIBWRAP_ABI_NO_VECTOR). */
-	.globl	lw_abi_call_gpr
-	.hidden	lw_abi_call_gpr
-	.type	lw_abi_call_gpr, @function
-	.p2align 4
-lw_abi_call_gpr:
-	.cfi_startproc
-	pushq	%rbp
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %rbp, 0
-	movq	%rsp, %rbp
-	.cfi_def_cfa_register %rbp
+	FUNCTION lw_abi_call_gpr
+	RBP_FRAME
 	andq	$-16, %rsp
 	movq	%rdi, %rax
 	movq	%rsi, %rdi
@@ -1161,12 +1158,7 @@ lw_abi_call_gpr:
  * that are built without vector registers (argument recording, abi.c).
  * Only reads the vector registers.
  */
-	.globl	lw_abi_save_xmm
-	.hidden	lw_abi_save_xmm
-	.type	lw_abi_save_xmm, @function
-	.p2align 4
-lw_abi_save_xmm:
-	.cfi_startproc
+	FUNCTION lw_abi_save_xmm
 	movq	%xmm0, 0(%rdi)
 	movq	%xmm1, 8(%rdi)
 	movq	%xmm2, 16(%rdi)
