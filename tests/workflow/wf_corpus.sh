@@ -64,6 +64,26 @@ done
 cmp base/main.out rt/main.out || fail "main.out differs under measurement (runtime-linked main)"
 echo "outputs identical to the unwrapped runs"
 
+step "the real program under LD_PRELOAD with a per-call listener that changes every register it may"
+# tests/abi/clobber_listener.c: every vector register, the caller-saved
+# general registers and errno changed in each enter and exit callback. The
+# trampoline keeps the argument and result registers around it, and no
+# vector register for the functions flagged LIBWRAP_ABI_NO_VECTOR (docs/abi.md):
+# a wrong flag changes the program's output.
+$CC -O2 -fPIC -shared -fvisibility=hidden -Wall -Werror -I"$LIBWRAP_STAGE/include" \
+    -o libwrap_plugin_clobber.so "$LIBWRAP_SOURCE_DIR/tests/abi/clobber_listener.c" ||
+    fail "the clobbering listener does not build"
+case_run "$scratch/cl" MAIN_RUN="env LD_PRELOAD=$preload LIBWRAP_LISTENERS=$scratch/libwrap_plugin_clobber.so CLOBBER_OUT=$scratch/cl/clobber-main.txt LIBWRAP_EXPERIMENT_DIRECTORY=$scratch/cl/exp-main" \
+    REAL_RUN="env LD_PRELOAD=$preload LIBWRAP_LISTENERS=$scratch/libwrap_plugin_clobber.so CLOBBER_OUT=$scratch/cl/clobber-real.txt LIBWRAP_EXPERIMENT_DIRECTORY=$scratch/cl/libwrap-real"
+for f in main.out real.out; do
+    cmp base/$f cl/$f || fail "$f differs with the clobbering per-call listener"
+done
+for f in cl/clobber-main.txt cl/clobber-real.txt; do
+    [ -s $f ] || fail "$f: the listener wrote nothing"
+    ! grep -v -E '^enters ([0-9]+) exits \1 errors 0$' $f || fail "$f: the listener saw unmatched or disordered calls"
+done
+echo "outputs identical with the clobbering listener ($(cat cl/clobber-real.txt | head -1))"
+
 step "visits against the corpus references"
 wrap=$prefix/share/libwrap/$name.wrap
 status=0
