@@ -297,8 +297,9 @@ typedef struct libwrap_abi_library {
 #define LIBWRAP_ABI_RECORD 0x8u     /* runtime-owned, set at registration: parameters are recorded */
 #define LIBWRAP_ABI_RECORD_RESULT 0x10u /* runtime-owned, likewise: the result is recorded */
 #define LIBWRAP_ABI_NO_VECTOR 0x20u /* no argument and no result in a vector register (integers,
-                                     * pointers, structs in memory; prototyped, not variadic):
-                                     * the per-call listeners' callbacks need not keep them */
+                                     * pointers, structs in memory; prototyped, not variadic) by
+                                     * the x86-64 System V classes: the per-call listeners'
+                                     * callbacks need not keep them (read on x86-64 only) */
 /* The entry's index in its table, in the bits above the flags. */
 #define LIBWRAP_ABI_INDEX_SHIFT 8
 #define LIBWRAP_ABI_INDEX(flags) ((flags) >> LIBWRAP_ABI_INDEX_SHIFT)
