@@ -215,8 +215,12 @@ static inline __attribute__((always_inline)) int lw_exit_fast(int32_t id, enum l
     uint64_t now = lw_rdtsc();
     if (t->ev_pos)
         lw_event_store(t, -id, now);
+    /* Off the stack before it is counted: a signal handler that leaves
+     * the runtime here by longjmp loses this visit, and the end does not
+     * count it twice (signal.c). */
+    LW_STORE(t->depth, d - 1);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
     lw_frame_close(t, f, now, lw_cost_ticks[kind], kind == LW_KIND_ABI);
-    t->depth = d - 1;
     LW_GUARD_CLEAR();
     return 0;
 }

@@ -27,6 +27,7 @@ void lw_lane_after_fork_child(lw_thread *t)
     if (t && t->lane) {
         t->lane->n = 0;
         t->lane->depth = 0;
+        t->lane->done = 0;
     }
 }
 
@@ -70,6 +71,16 @@ static int32_t lw_lane_region(uintptr_t who)
  * the frame on top. Read backwards, every call comes after its caller: the
  * callers of the current depth are kept in `up`. A call whose caller is
  * missing (its handler left it by longjmp) goes under the deepest one known.
+ *
+ * The nodes are found first (and made: the tree grows, nothing is
+ * counted), then the calls are counted in order, each after the lane's
+ * mark `done` passed it. A handler that interrupts the merge and leaves
+ * it by longjmp (the thread then records nothing more, signal.c) leaves
+ * the mark, and the last merge, at the end, goes on from it: the calls
+ * after the mark find their callers again, which come after them. At
+ * most the call being counted is lost, none is counted twice. A handler
+ * that appends a call below the mark (the lane was emptied, the mark not
+ * yet reset) moves the mark down to it (lw_lane_pop).
  */
 static void lw_lane_merge_range(lw_thread *t, lw_lane *l, uint32_t from, uint32_t to)
 {
@@ -77,18 +88,25 @@ static void lw_lane_merge_range(lw_thread *t, lw_lane *l, uint32_t from, uint32_
     lw_node *up[LW_LANE_DEPTH];
     uint32_t known = 0;
     for (uint32_t i = to; i-- > from;) {
-        lw_lane_call c = l->call[i];
-        uint32_t d = c.depth < known ? c.depth : known;
+        lw_lane_call *c = &l->call[i];
+        uint32_t d = c->depth < known ? c->depth : known;
         lw_node *parent = d ? up[d - 1] : top;
-        int32_t id = lw_lane_region(c.who);
-        lw_node *n = NULL;
-        if (id > 0 && (n = lw_tree_child(&t->tree, parent, id)))
-            lw_node_account(n, c.ticks);
-        else if (id == 0 || (id > 0 && !n))
-            lw_lane_lose();
+        int32_t id = lw_lane_region(c->who);
+        lw_node *n = id > 0 ? lw_tree_child(&t->tree, parent, id) : NULL;
+        c->node = n;
+        c->lost = id == 0 || (id > 0 && !n);
         /* A call not measured (excluded) leaves its callees to its caller. */
         up[d] = n ? n : parent;
         known = d + 1;
+    }
+    for (uint32_t i = from; i < to; i++) {
+        const lw_lane_call *c = &l->call[i];
+        LW_STORE(l->done, i + 1);
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        if (c->node)
+            lw_node_account(c->node, c->ticks);
+        else if (c->lost)
+            lw_lane_lose();
     }
 }
 
@@ -97,14 +115,16 @@ void lw_lane_merge(lw_thread *t)
     lw_lane *l = t->lane;
     if (!l)
         return;
-    uint32_t from = 0;
+    uint32_t from = LW_LOAD(l->done);
     for (;;) {
         uint32_t n = LW_LOAD(l->n);
         if (n == from) {
             /* Handlers that interrupt the merge append after `n`: the
              * lane empties only when none did. */
-            if (__atomic_compare_exchange_n(&l->n, &n, 0, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+            if (__atomic_compare_exchange_n(&l->n, &n, 0, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+                LW_STORE(l->done, 0);
                 return;
+            }
             continue;
         }
         lw_lane_merge_range(t, l, from, n);

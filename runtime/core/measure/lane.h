@@ -37,13 +37,19 @@ typedef struct lw_lane_call {
     uintptr_t who;
     void *params;
     uint32_t depth; /* 0: made by the handler itself */
-    uint32_t reserved;
+    uint32_t lost;  /* lw_lane_merge: not recordable */
     uint64_t ticks;
+    struct lw_node *node; /* lw_lane_merge: its node, or NULL */
 } lw_lane_call;
 
 typedef struct lw_lane {
     uint32_t n;     /* finished calls */
     uint32_t depth; /* calls open */
+    /* The calls below it are in the tree, or lost (lw_lane_merge): a merge
+     * that a handler left by longjmp leaves the mark, and the last merge
+     * goes on from it, so that no call is counted twice. */
+    uint32_t done;
+    uint32_t reserved;
     uint64_t start[LW_LANE_DEPTH];
     lw_lane_call call[LW_LANE_CALLS];
 } lw_lane;
@@ -89,6 +95,9 @@ static inline __attribute__((always_inline)) void lw_lane_pop(lw_lane *l, uintpt
         return;
     }
     LW_STORE(l->n, i + 1);
+    /* A call below the merge's mark: the lane was emptied since. */
+    if (lw_unlikely(LW_LOAD(l->done) > i))
+        LW_STORE(l->done, i);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     l->call[i].who = who;
     l->call[i].params = NULL;

@@ -121,7 +121,10 @@ fail:
 /* Closes the top frame at `now`; `mnow` holds the current metric values. */
 static void lw_pop(lw_thread *t, uint64_t now, const uint64_t *mnow)
 {
-    uint32_t d = --t->depth;
+    /* Off the stack first, as in lw_exit_fast. */
+    uint32_t d = t->depth - 1;
+    LW_STORE(t->depth, d);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
     lw_frame *f = &t->stack[d];
     lw_node *n = f->node;
     if (!f->inherited) {
@@ -411,8 +414,10 @@ static inline int lw_close_known(lw_thread *t, int32_t id, uint64_t now)
     lw_frame *f = t->stack + d - 1;
     if (lw_unlikely(t->slow || f->region != id))
         return 0;
+    /* Off the stack first, as in lw_exit_fast. */
+    LW_STORE(t->depth, d - 1);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
     lw_frame_close(t, f, now, lw_cost_ticks[lw_region_kind(id)], 1);
-    t->depth = d - 1;
     return 1;
 }
 
