@@ -154,8 +154,12 @@ static inline __attribute__((always_inline)) int lw_enter_known(lw_thread *t, in
     uint64_t now = lw_rdtsc();
     if (t->ev_pos)
         lw_event_store(t, id, now);
-    lw_frame_open(t, t->stack + t->depth, n, id, now, frame);
-    t->depth++;
+    uint32_t d = t->depth;
+    lw_frame_open(t, t->stack + d, n, id, now, frame);
+    /* On the stack once filled: the end closes no half-made frame of a
+     * step a signal handler left by longjmp (signal.c). */
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    LW_STORE(t->depth, d + 1);
     return 1;
 }
 

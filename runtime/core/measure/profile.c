@@ -243,7 +243,9 @@ static __attribute__((noinline)) int lw_enter_slow(lw_thread *t, int32_t id, voi
         m = lw_read_metrics(t);
         memcpy(t->mstack + (size_t)d * lw_nmetrics, m, lw_nmetrics * sizeof *m);
     }
-    t->depth = d + 1;
+    /* On the stack once filled, as in lw_enter_known. */
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    LW_STORE(t->depth, d + 1);
     if (t->listen)
         lw_listen_enter(t, id, now, m);
     LW_GUARD_CLEAR();
@@ -299,8 +301,11 @@ int lw_enter_full_since(int32_t id, void *frame, uint64_t since)
     lw_node *n;
     if (lw_likely(t->listen && !t->slow) && (n = lw_known_child(t, id, frame))) {
         /* The common case with listeners: a known child, nothing else to do. */
-        lw_frame_open(t, t->stack + t->depth, n, id, now, frame);
-        t->depth++;
+        uint32_t d = t->depth;
+        lw_frame_open(t, t->stack + d, n, id, now, frame);
+        /* On the stack once filled, as in lw_enter_known. */
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        LW_STORE(t->depth, d + 1);
         return lw_enter_listen(t, id, now);
     }
     return lw_enter_slow(t, id, frame, now);
