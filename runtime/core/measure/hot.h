@@ -23,6 +23,18 @@
 
 #pragma GCC visibility push(hidden)
 
+/* The depth of t's frame stack set to `d`, in this order as a signal
+ * handler sees it: after a new frame is filled, before a closed one is
+ * counted. A handler that leaves a runtime step by longjmp leaves no
+ * half-made frame on the stack and no counted one: the end, which closes
+ * the frames left, counts no call twice (signal.c). */
+static inline __attribute__((always_inline)) void lw_depth_set(lw_thread *t, uint32_t d)
+{
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    LW_STORE(t->depth, d);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
 /* Fills a new top frame of thread `t`, entered at `now` (the timer's
  * ticks): the one definition for the fast and full entries. The start is
  * read on the thread's measurement clock (lw_thread.overhead). */
@@ -156,10 +168,7 @@ static inline __attribute__((always_inline)) int lw_enter_known(lw_thread *t, in
         lw_event_store(t, id, now);
     uint32_t d = t->depth;
     lw_frame_open(t, t->stack + d, n, id, now, frame);
-    /* On the stack once filled: the end closes no half-made frame of a
-     * step a signal handler left by longjmp (signal.c). */
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    LW_STORE(t->depth, d + 1);
+    lw_depth_set(t, d + 1);
     return 1;
 }
 
@@ -219,11 +228,7 @@ static inline __attribute__((always_inline)) int lw_exit_fast(int32_t id, enum l
     uint64_t now = lw_rdtsc();
     if (t->ev_pos)
         lw_event_store(t, -id, now);
-    /* Off the stack before it is counted: a signal handler that leaves
-     * the runtime here by longjmp loses this visit, and the end does not
-     * count it twice (signal.c). */
-    LW_STORE(t->depth, d - 1);
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    lw_depth_set(t, d - 1);
     lw_frame_close(t, f, now, lw_cost_ticks[kind], kind == LW_KIND_ABI);
     LW_GUARD_CLEAR();
     return 0;

@@ -6,7 +6,6 @@
  */
 #include "core/measure/listen.h"
 
-
 size_t lw_nmetrics;
 uint32_t lw_metric_absolute;
 lw_msource lw_msources[LW_MAX_PLUGINS];

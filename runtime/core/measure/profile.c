@@ -121,10 +121,8 @@ fail:
 /* Closes the top frame at `now`; `mnow` holds the current metric values. */
 static void lw_pop(lw_thread *t, uint64_t now, const uint64_t *mnow)
 {
-    /* Off the stack first, as in lw_exit_fast. */
     uint32_t d = t->depth - 1;
-    LW_STORE(t->depth, d);
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    lw_depth_set(t, d);
     lw_frame *f = &t->stack[d];
     lw_node *n = f->node;
     if (!f->inherited) {
@@ -243,9 +241,7 @@ static __attribute__((noinline)) int lw_enter_slow(lw_thread *t, int32_t id, voi
         m = lw_read_metrics(t);
         memcpy(t->mstack + (size_t)d * lw_nmetrics, m, lw_nmetrics * sizeof *m);
     }
-    /* On the stack once filled, as in lw_enter_known. */
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    LW_STORE(t->depth, d + 1);
+    lw_depth_set(t, d + 1);
     if (t->listen)
         lw_listen_enter(t, id, now, m);
     LW_GUARD_CLEAR();
@@ -303,9 +299,7 @@ int lw_enter_full_since(int32_t id, void *frame, uint64_t since)
         /* The common case with listeners: a known child, nothing else to do. */
         uint32_t d = t->depth;
         lw_frame_open(t, t->stack + d, n, id, now, frame);
-        /* On the stack once filled, as in lw_enter_known. */
-        __atomic_signal_fence(__ATOMIC_SEQ_CST);
-        LW_STORE(t->depth, d + 1);
+        lw_depth_set(t, d + 1);
         return lw_enter_listen(t, id, now);
     }
     return lw_enter_slow(t, id, frame, now);
@@ -419,9 +413,7 @@ static inline int lw_close_known(lw_thread *t, int32_t id, uint64_t now)
     lw_frame *f = t->stack + d - 1;
     if (lw_unlikely(t->slow || f->region != id))
         return 0;
-    /* Off the stack first, as in lw_exit_fast. */
-    LW_STORE(t->depth, d - 1);
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    lw_depth_set(t, d - 1);
     lw_frame_close(t, f, now, lw_cost_ticks[lw_region_kind(id)], 1);
     return 1;
 }

@@ -256,6 +256,34 @@
 	PUSH	%rcx
 .endm
 
+/* The thread's buffered events (`thread`) to the listeners:
+ * lw_events_deliver through a gate, the slot at %rbx; %rax, %rdx, %rsi and
+ * %rdi are scratch. A function flagged LIBWRAP_ABI_NO_VECTOR passes
+ * nothing in vector registers: the gate that keeps none. Else the one that
+ * keeps the argument and result registers or, at an exit (`exit`) with
+ * values on the x87 stack (a long double result), the full one. */
+.macro DELIVER thread, exit
+	movq	\thread, %rsi
+	leaq	lw_events_deliver(%rip), %rdi
+	xorl	%edx, %edx
+	movq	LW_RA_ENTRY(%rbx), %rax
+	testl	$LW_E_NO_VECTOR, LW_E_FLAGS(%rax)
+	jnz	7f
+.if \exit
+	fnstsw	%ax
+	testl	$0x3800, %eax			/* x87 TOP */
+	jnz	8f
+.endif
+	call	lw_abi_call_abi
+	jmp	9f
+7:	call	lw_abi_call_gpr
+.if \exit
+	jmp	9f
+8:	call	lw_abi_call_saving
+.endif
+9:
+.endm
+
 /* The entry once the thread's state is in %rcx and the frame index in
  * %edx, checked against the stack's capacity; `ev` appends the event. */
 .macro FAST_ENTER ev
@@ -457,21 +485,8 @@ lw_abi_return_point:
 	PUSH	%r11
 	PUSH	%rax
 	PUSH	%rdx
-	movq	%rdx, %rsi
-	leaq	lw_events_deliver(%rip), %rdi
-	xorl	%edx, %edx
-	movq	LW_RA_ENTRY(%rbx), %rax
-	testl	$LW_E_NO_VECTOR, LW_E_FLAGS(%rax)
-	jnz	3f				/* no result in a vector or x87 register */
-	fnstsw	%ax
-	testl	$0x3800, %eax			/* x87 TOP: a long double result */
-	jnz	1f
-	call	lw_abi_call_abi
-	jmp	2f
-3:	call	lw_abi_call_gpr
-	jmp	2f
-1:	call	lw_abi_call_saving
-2:	POP	%rdx
+	DELIVER	%rdx, 1
+	POP	%rdx
 	POP	%rax
 	POP	%r11
 	POP	%r10
@@ -540,16 +555,8 @@ lw_abi_hot2_begin:
 	PUSH	%r8
 	PUSH	%r9
 	PUSH	%r10
-	movq	%rcx, %rsi
-	leaq	lw_events_deliver(%rip), %rdi
-	xorl	%edx, %edx
-	movq	LW_RA_ENTRY(%rbx), %rax
-	testl	$LW_E_NO_VECTOR, LW_E_FLAGS(%rax)
-	jnz	1f
-	call	lw_abi_call_abi
-	jmp	2f
-1:	call	lw_abi_call_gpr			/* no argument in a vector register */
-2:	POP	%r10
+	DELIVER	%rcx, 0
+	POP	%r10
 	POP	%r9
 	POP	%r8
 	POP	%rdi
