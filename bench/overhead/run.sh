@@ -21,9 +21,11 @@
 # instructions per call under callgrind (when valgrind is installed); the
 # accuracy of the profile (the mean exclusive time it reports for bench_fn,
 # which does nothing, less the plain call's cost), with overhead
-# compensation on and off; the trace's bytes per event; and the targets:
+# compensation on and off, with and without its argument recorded; the
+# trace's bytes per event; and the targets:
 #   profile: <= 100 instructions per call, profile/hand <= 1.1,
-#   accuracy within 5 ns, trace/hand <= 1.5, excluded - plain <= 3 ns,
+#   accuracy within 5 ns (with an argument recorded too), trace/hand <= 1.5,
+#   excluded - plain <= 3 ns,
 #   listener - profile <= 5 ns, listener-percall - profile <= 20 ns,
 #   args - profile <= 5 ns.
 # Then uftrace's overhead on the same loop (when uftrace is installed).
@@ -181,7 +183,7 @@ print("%.2f" % (f["exclusive_ns"] / f["visits"]))' "$work/exp/profile.json"
     done | sort -g | head -1
 }
 echo "accuracy: mean exclusive time reported for bench_fn (empty; best of 7 runs) - plain call (${ns[plain]} ns)"
-for v in profile $typed_variant; do
+for v in profile $typed_variant args ${typed_variant:+typed-args}; do
     for c in true false; do
         m=$(mean_excl $v LIBWRAP_COMPENSATE=$c)
         d=$(minus "$m" "${ns[plain]}")
@@ -238,6 +240,7 @@ fi
 r=$(ratio "${ns[profile]}" "${ns[hand]}")
 echo "  profile/hand <= 1.1: $r $(verdict "$r" 1.1)"
 echo "  accuracy, compensated, within 5 ns: ${result[accuracy_profile]} $(absverdict "${result[accuracy_profile]}" 5)"
+echo "  accuracy with one integer recorded, within 5 ns: ${result[accuracy_args]} $(absverdict "${result[accuracy_args]}" 5)"
 r=$(ratio "${ns[trace]}" "${ns[hand]}")
 echo "  trace/hand <= 1.5: $r $(verdict "$r" 1.5)"
 d=$(minus "${ns[excluded]}" "${ns[plain]}")

@@ -81,6 +81,7 @@ LW_AT(libwrap_abi_entry, orig, LW_E_ORIG);
 LW_AT(libwrap_abi_entry, flags, LW_E_FLAGS);
 LW_AT(libwrap_abi_entry, state, LW_E_STATE);
 _Static_assert(LW_E_NO_VECTOR == LIBWRAP_ABI_NO_VECTOR, "LIBWRAP_ABI_NO_VECTOR");
+_Static_assert(LW_E_RECORD_RESULT == LIBWRAP_ABI_RECORD_RESULT, "LIBWRAP_ABI_RECORD_RESULT");
 _Static_assert(offsetof(libwrap_abi_entry, region) + offsetof(libwrap_region, id) == LW_E_ID,
                "libwrap_abi_entry.region.id");
 LW_AT(lw_tls_block, hot, LW_T_HOT);
@@ -321,6 +322,27 @@ uintptr_t lw_abi_enter(libwrap_abi_entry *e, void **sp)
 #endif
     }
     return lw_abi_enter_other(e, sp);
+}
+
+/*
+ * The trampoline's recording path (LW_ABI_STATE_RECORD, abi_x86_64.S): the
+ * integer parameters of the call about to enter node `n` of thread `t`,
+ * the guard held, from the registers saved below its return address at
+ * `sp` (LW_ABI_SAVED_GPRS) and its stack arguments. Returns n, or NULL
+ * when the C hooks must take the call, nothing done: the node has no block
+ * yet (its first recorded call), a recorded value is no integer, or
+ * listeners take every value. Makes no call.
+ */
+lw_node *lw_abi_record_hot(lw_thread *t, lw_node *n, void **sp)
+{
+    uint32_t k = n->args;
+    if (lw_unlikely(!k || t->listen))
+        return NULL;
+    lw_argblock *b = t->args.blocks[k - 1];
+    if (lw_unlikely(!b->ints))
+        return NULL;
+    lw_args_add(b, LW_VALUES_ABI, sp, 0);
+    return n;
 }
 
 /* The result of a call whose arguments are recorded, from %rax or %xmm0

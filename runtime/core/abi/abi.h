@@ -23,6 +23,8 @@
                                   * timed; the others count a visit (throttle.c) */
 #define LW_ABI_STATE_THROTTLED_FRAMED 6 /* THROTTLED for a region that calls wrapped
                                          * functions: the others keep their frame */
+#define LW_ABI_STATE_RECORD 7   /* as FAST, and its parameters or result are recorded:
+                                 * the trampoline's recording path (lw_abi_record_hot) */
 #define LW_THROTTLE_SAMPLE 64
 
 /*
@@ -34,6 +36,7 @@
 #define LW_E_FLAGS 24
 #define LW_E_STATE 28
 #define LW_E_NO_VECTOR 0x20 /* LIBWRAP_ABI_NO_VECTOR */
+#define LW_E_RECORD_RESULT 0x10 /* LIBWRAP_ABI_RECORD_RESULT */
 #define LW_E_ID 60         /* region.id */
 #define LW_T_HOT 16        /* lw_tls_block */
 #define LW_T_GUARD 24
@@ -77,10 +80,10 @@
 #define LW_RA_TAIL_MAX 7
 /* lw_ra.depth of a slot whose exit must take the C hook: no depth - 1 the
  * exit's fast path computes equals it (lw_thread_none's is UINT32_MAX - 1). */
-#define LW_RA_NO_FAST_EXIT 0x80000000u
+#define LW_RA_NO_FAST_EXIT 0x80000000 /* unsigned int, as LW_RA_LANE */
 /* lw_ra.depth of a call of a signal handler's lane (lane.h): its exit is the
  * lane's. */
-#define LW_RA_LANE 0xc0000000u
+#define LW_RA_LANE 0xc0000000
 /* lw_tls.guard's bit for "a signal handler interrupted the runtime", as in
  * core/measure/measure.h. */
 #define LW_GUARD_SIGNAL 2
@@ -145,6 +148,9 @@ extern const char lw_abi_hot_begin[], lw_abi_hot_end[], lw_abi_hot2_begin[], lw_
 /* The trampoline's hooks (abi.c). */
 uintptr_t lw_abi_enter(libwrap_abi_entry *e, void **sp);
 void lw_abi_exit(lw_ra *slot);
+struct lw_node;
+struct lw_thread;
+struct lw_node *lw_abi_record_hot(struct lw_thread *t, struct lw_node *n, void **sp);
 
 /*
  * The argument registers as the trampoline saved them: its frame pointer

@@ -157,16 +157,17 @@ static lw_ra *lw_abi_slot(void **sp, void **frame)
 /*
  * What the trampoline does with the entry's later calls (e->state), once
  * its region is known: a straight jump when it is excluded, its own fast
- * path when it is measured, returns and records no argument, the C hooks
- * otherwise (noreturn functions, recorded arguments or results; the flags
- * are set at registration, before this).
+ * path when it is measured and returns, with its recording path when
+ * arguments or the result are recorded (the flags are set at
+ * registration, before this), the C hooks for noreturn functions.
  */
 static void lw_abi_settle(libwrap_abi_entry *e, int32_t id)
 {
-    uint32_t slow = LIBWRAP_ABI_NORETURN | LIBWRAP_ABI_RECORD | LIBWRAP_ABI_RECORD_RESULT;
-    int32_t state = id < 0                       ? LW_ABI_STATE_EXCLUDED
-                    : (LW_LOAD(e->flags) & slow) ? LW_ABI_STATE_SLOW
-                                                 : LW_ABI_STATE_FAST;
+    uint32_t flags = LW_LOAD(e->flags);
+    int32_t state = id < 0                                 ? LW_ABI_STATE_EXCLUDED
+                    : (flags & LIBWRAP_ABI_NORETURN)       ? LW_ABI_STATE_SLOW
+                    : (flags & (LIBWRAP_ABI_RECORD | LIBWRAP_ABI_RECORD_RESULT)) ? LW_ABI_STATE_RECORD
+                                                           : LW_ABI_STATE_FAST;
     if (id > 0 && e != &lw_abi_calib_entry)
         lw_region_set_kind(id, LW_KIND_ABI);
     __atomic_store_n(&e->state, state, __ATOMIC_RELAXED);

@@ -69,6 +69,13 @@ static lw_argblock *lw_args_new_block(lw_thread *t, lw_node *n, int32_t id, cons
         s->sign = d->kind == LIBWRAP_PARAM_SIGNED;
         s->result = (d->flags & LIBWRAP_PARAM_RESULT) != 0;
         s->abi = d->abi;
+        /* The extremes at the limits: lw_argnum_add_int tests no count. */
+        if (d->kind == LIBWRAP_PARAM_SIGNED) {
+            s->agg.num.min.i = INT64_MAX;
+            s->agg.num.max.i = INT64_MIN;
+        } else if (d->kind == LIBWRAP_PARAM_UNSIGNED) {
+            s->agg.num.min.u = UINT64_MAX;
+        }
         b->ints &= d->kind == LIBWRAP_PARAM_SIGNED || d->kind == LIBWRAP_PARAM_UNSIGNED;
     }
     a->blocks[a->n++] = b;

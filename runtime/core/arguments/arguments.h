@@ -145,33 +145,29 @@ static inline __attribute__((always_inline)) uint64_t lw_arg_extend(const libwra
     return v;
 }
 
+/* The histogram's bucket of an integer's magnitude (lw_argnum), without
+ * a branch. */
 static inline __attribute__((always_inline)) unsigned lw_arg_bucket(uint64_t magnitude)
 {
-    if (!magnitude)
-        return 0;
-    unsigned b = 64u - (unsigned)__builtin_clzll(magnitude);
-    return b > LW_ARG_BUCKETS - 1 ? LW_ARG_BUCKETS - 1 : b;
+    unsigned b = 63u - (unsigned)__builtin_clzll(magnitude | 1) + (magnitude != 0);
+    return b - (b >> 6); /* 64 (magnitude >= 2^63) into the last bucket */
 }
 
+/* An integer into a block's slot, whose extremes start at the type's
+ * limits (lw_args_new_block): no test of the count, and no branch. */
 static inline __attribute__((always_inline)) void lw_argnum_add_int(lw_argnum *a, uint64_t v,
                                                                      int is_signed)
 {
     if (is_signed) {
         int64_t s = (int64_t)v;
-        if (!a->count || s < a->min.i)
-            a->min.i = s;
-        if (!a->count || s > a->max.i)
-            a->max.i = s;
+        a->min.i = s < a->min.i ? s : a->min.i;
+        a->max.i = s > a->max.i ? s : a->max.i;
         a->sum.i += s;
-        if (s < 0)
-            a->neg[lw_arg_bucket(-(uint64_t)s)]++;
-        else
-            a->pos[lw_arg_bucket(v)]++;
+        uint64_t *h = s < 0 ? a->neg : a->pos;
+        h[lw_arg_bucket(s < 0 ? -v : v)]++;
     } else {
-        if (!a->count || v < a->min.u)
-            a->min.u = v;
-        if (!a->count || v > a->max.u)
-            a->max.u = v;
+        a->min.u = v < a->min.u ? v : a->min.u;
+        a->max.u = v > a->max.u ? v : a->max.u;
         a->sum.u += v;
         a->pos[lw_arg_bucket(v)]++;
     }
@@ -210,6 +206,21 @@ static inline __attribute__((always_inline)) uint64_t lw_slot_value(int from, co
     return n < 6 ? ((const uint64_t *)src - 11)[n] : 0;
 }
 
+/* The integers of block `b` (b->ints) that the call passes (its
+ * parameters, or with `result` its result), from `src` (lw_slot_value). */
+static inline __attribute__((always_inline)) void lw_args_add(lw_argblock *b, int from, const void *src,
+                                                             int result)
+{
+    for (uint32_t k = 0; k < b->nslots; k++) {
+        lw_argslot *s = &b->slot[k];
+        if (s->result != result)
+            continue;
+        uint64_t v = lw_slot_value(from, src, s) << s->shift;
+        v = s->sign ? (uint64_t)((int64_t)v >> s->shift) : v >> s->shift;
+        lw_argnum_add_int(&s->agg.num, v, s->sign);
+    }
+}
+
 /*
  * The common case: integers of the call the thread has just entered (its
  * parameters, or with `result` its result), into its node's block, no
@@ -235,14 +246,7 @@ static inline __attribute__((always_inline)) int lw_args_fast_from(int from, int
         LW_GUARD_CLEAR();
         return n ? -1 : 0;
     }
-    for (uint32_t k = 0; k < b->nslots; k++) {
-        lw_argslot *s = &b->slot[k];
-        if (s->result != result)
-            continue;
-        uint64_t v = lw_slot_value(from, src, s) << s->shift;
-        v = s->sign ? (uint64_t)((int64_t)v >> s->shift) : v >> s->shift;
-        lw_argnum_add_int(&s->agg.num, v, s->sign);
-    }
+    lw_args_add(b, from, src, result);
     LW_GUARD_CLEAR();
     return 1;
 }

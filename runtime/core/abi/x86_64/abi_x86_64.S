@@ -192,9 +192,9 @@
 /* The node of the call in %rax, its new frame in %rdx and its region in
  * %r11d, once the thread's state is in %rcx and the frame index in %edx,
  * checked against the stack's capacity, the slot claimed at %rbx. The
- * parent's last four children are tried, then the tree's table
+ * parent's last four children are tried, then `miss`: the tree's table
  * (.Lprobe), then the C hook. */
-.macro FRAME_NODE
+.macro FRAME_NODE miss=.Lprobe
 	movq	%r11, LW_RA_ENTRY(%rbx)
 	movl	%edx, LW_RA_DEPTH(%rbx)
 	shlq	$5, %rdx
@@ -203,7 +203,7 @@
 	jbe	.Lfast_to_c			/* the top frame was abandoned */
 	movq	%rax, LW_F_FRAME(%rdx)
 	movl	LW_E_ID(%r11), %r11d
-	LAST_HIT %rdx, %rax, %r11d, .Lprobe
+	LAST_HIT %rdx, %rax, %r11d, \miss
 .endm
 
 /* The frame's node and region filled, the slot pointing to it, the
@@ -696,6 +696,8 @@ lw_abi_hot2_end:
 	je	.Lthrottled
 	cmpl	$LW_ABI_STATE_THROTTLED_FRAMED, LW_E_STATE(%r11)
 	je	.Lthrottled_framed
+	cmpl	$LW_ABI_STATE_RECORD, LW_E_STATE(%r11)
+	je	.Lrecord
 	jmp	.Lc_enter
 
 	/*
@@ -812,6 +814,68 @@ lw_abi_return_untimed:
 	incq	LW_N_VISITS(%rdx)
 	incq	LW_N_UNMEASURED(%rdx)
 	jmp	.Lexit_release
+	.cfi_restore_state
+
+	/*
+	 * A region whose parameters or result are recorded: the entry's fast
+	 * path up to the node, then lw_abi_record_hot (general registers
+	 * only, no call) records the integers, reading the argument registers
+	 * where the C hooks leave them (LW_ABI_SAVED_GPRS: 88 bytes below the
+	 * return address) and the stack arguments above it; then the frame,
+	 * the timestamp and the call as on the fast path. Recorded before the
+	 * timestamp, so that the recording is not in the call's time. A
+	 * recorded result makes the exit take the C hook. Tail calls, a node
+	 * not among the last four, and everything lw_abi_record_hot leaves
+	 * (a node's first recorded call, values other than integers,
+	 * listeners) take the C hooks.
+	 */
+.Lrecord:
+	.cfi_remember_state
+	ENTRY_PUSH
+	GUARD_TAKE
+	SLOT_FREE .Lfast_to_c, .Lfast_to_c
+	addq	$LW_RA_SIZE, %fs:LW_T_RA_TOP(%rcx)
+	movq	%rax, LW_RA_SP(%rbx)
+	movq	%fs:LW_T_HOT(%rcx), %rcx
+	movl	LW_TH_DEPTH(%rcx), %edx
+	cmpl	LW_TH_CAP(%rcx), %edx
+	jae	.Lfast_to_c			/* no room, no thread, or events */
+	FRAME_NODE .Lfast_to_c_r11
+	subq	$56, %rsp			/* the return address at 88(%rsp) */
+	.cfi_adjust_cfa_offset 56
+	movq	%rdi, 0(%rsp)
+	movq	%rsi, 8(%rsp)
+	movq	64(%rsp), %rdi			/* the caller's %rdx and %rcx (ENTRY_PUSH) */
+	movq	%rdi, 16(%rsp)
+	movq	56(%rsp), %rdi
+	movq	%rdi, 24(%rsp)
+	movq	%r8, 32(%rsp)
+	movq	%r9, 40(%rsp)
+	movq	%r10, 48(%rsp)
+	movq	%rcx, %rdi
+	movq	%rax, %rsi
+	leaq	88(%rsp), %rdx
+	call	lw_abi_record_hot
+	movq	0(%rsp), %rdi
+	movq	8(%rsp), %rsi
+	movq	32(%rsp), %r8
+	movq	40(%rsp), %r9
+	movq	48(%rsp), %r10
+	addq	$56, %rsp
+	.cfi_adjust_cfa_offset -56
+	movq	LW_RA_ENTRY(%rbx), %r11
+	testq	%rax, %rax
+	jz	.Lfast_to_c
+	movq	lw_tls@gottpoff(%rip), %rcx	/* the thread and the frame again */
+	movq	%fs:LW_T_HOT(%rcx), %rcx
+	movl	LW_RA_DEPTH(%rbx), %edx
+	shlq	$5, %rdx
+	addq	LW_TH_STACK(%rcx), %rdx
+	testl	$LW_E_RECORD_RESULT, LW_E_FLAGS(%r11)
+	movl	LW_E_ID(%r11), %r11d
+	jz	.Lfound0
+	movl	$LW_RA_NO_FAST_EXIT, LW_RA_DEPTH(%rbx)
+	jmp	.Lfound0
 	.cfi_restore_state
 
 	/* Every other case: the C hooks, with the argument registers saved. */
