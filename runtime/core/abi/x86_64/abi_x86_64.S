@@ -841,36 +841,39 @@ lw_abi_return_untimed:
 	cmpl	LW_TH_CAP(%rcx), %edx
 	jae	.Lfast_to_c			/* no room, no thread, or events */
 	FRAME_NODE .Lfast_to_c_r11
-	subq	$56, %rsp			/* the return address at 88(%rsp) */
-	.cfi_adjust_cfa_offset 56
-	movq	%rdi, 0(%rsp)
-	movq	%rsi, 8(%rsp)
-	movq	64(%rsp), %rdi			/* the caller's %rdx and %rcx (ENTRY_PUSH) */
+	/* The argument registers at 16..64(%rsp), 88 bytes below the return
+	 * address, the thread and the frame below them: kept, not read
+	 * again, since a signal handler's call in between may point
+	 * lw_tls.hot elsewhere (lane.h). */
+	subq	$72, %rsp
+	.cfi_adjust_cfa_offset 72
+	movq	%rcx, 0(%rsp)
+	movq	%rdx, 8(%rsp)
 	movq	%rdi, 16(%rsp)
-	movq	56(%rsp), %rdi
-	movq	%rdi, 24(%rsp)
-	movq	%r8, 32(%rsp)
-	movq	%r9, 40(%rsp)
-	movq	%r10, 48(%rsp)
+	movq	%rsi, 24(%rsp)
+	movq	80(%rsp), %rdi			/* the caller's %rdx and %rcx (ENTRY_PUSH) */
+	movq	%rdi, 32(%rsp)
+	movq	72(%rsp), %rdi
+	movq	%rdi, 40(%rsp)
+	movq	%r8, 48(%rsp)
+	movq	%r9, 56(%rsp)
+	movq	%r10, 64(%rsp)
 	movq	%rcx, %rdi
 	movq	%rax, %rsi
-	leaq	88(%rsp), %rdx
+	leaq	104(%rsp), %rdx			/* the return address */
 	call	lw_abi_record_hot
-	movq	0(%rsp), %rdi
-	movq	8(%rsp), %rsi
-	movq	32(%rsp), %r8
-	movq	40(%rsp), %r9
-	movq	48(%rsp), %r10
-	addq	$56, %rsp
-	.cfi_adjust_cfa_offset -56
+	movq	0(%rsp), %rcx
+	movq	8(%rsp), %rdx
+	movq	16(%rsp), %rdi
+	movq	24(%rsp), %rsi
+	movq	48(%rsp), %r8
+	movq	56(%rsp), %r9
+	movq	64(%rsp), %r10
+	addq	$72, %rsp
+	.cfi_adjust_cfa_offset -72
 	movq	LW_RA_ENTRY(%rbx), %r11
 	testq	%rax, %rax
 	jz	.Lfast_to_c
-	movq	lw_tls@gottpoff(%rip), %rcx	/* the thread and the frame again */
-	movq	%fs:LW_T_HOT(%rcx), %rcx
-	movl	LW_RA_DEPTH(%rbx), %edx
-	shlq	$5, %rdx
-	addq	LW_TH_STACK(%rcx), %rdx
 	testl	$LW_E_RECORD_RESULT, LW_E_FLAGS(%r11)
 	movl	LW_E_ID(%r11), %r11d
 	jz	.Lfound0
