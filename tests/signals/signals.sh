@@ -76,8 +76,9 @@ for scenario in ${SIGNAL_SCENARIOS:-regs cloop nested zlib}; do
     run $scenario linktime ./linked
     run $scenario preload env LD_PRELOAD="$preload" ./plain
 done
-# Throttled (x86-64: the AArch64 trampoline does not throttle).
-if [ $kind = abi ] && [ -z "${LW_TEST_HOST:-}" ]; then
+# Throttled (ABI-level wrappers, on x86-64 and AArch64): the leaf path
+# (sig_add, sig_tick), and adler32, which keeps its frames.
+if [ $kind = abi ]; then
     for scenario in regs zlib; do
         run $scenario preload-throttled env LIBWRAP_THROTTLE=16:1000000000 LD_PRELOAD="$preload" ./plain
         grep -q '^throttled (LIBWRAP_THROTTLE): ' exp-$scenario-preload-throttled/profile.txt ||

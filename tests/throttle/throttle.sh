@@ -14,18 +14,21 @@
 # gives the call paths that the C hooks give (the clock_gettime timer
 # takes them). Off, profile.txt
 # names the functions the suggested setting would throttle. A malformed
-# value is one warning.
+# value is one warning. LW_TEST_HOST (tests/aarch64/throttle.sh): the same
+# for another machine, CC its compiler, its runtime in lib/HOST.
 set -euo pipefail
 src=$LIBWRAP_SOURCE_DIR/tests/throttle
-rtlib=$LIBWRAP_STAGE/lib
-TEST_LABEL="throttle"
+rtlib=$LIBWRAP_STAGE/lib${LW_TEST_HOST:+/$LW_TEST_HOST}
+TEST_LABEL="throttle${LW_TEST_HOST:+ $LW_TEST_HOST}"
 source "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
 here=$PWD
 cc=${CC:-cc}
+objdump=${LW_TEST_HOST:+$LW_TEST_HOST-}objdump
 
 $cc -O2 -fPIC -shared -Wl,-soname,libthr.so -o libthr.so "$src/thrlib.c"
-objdump -d libthr.so | grep -A3 '<thr_tail>:' | grep -q 'jmp.*<thr_leaf@plt>' ||
-    fail "the compiler made no tail call of thr_leaf in thr_tail: $(objdump -d libthr.so | grep -A4 '<thr_tail>:')"
+# The tail call: `jmp` on x86-64, `b` on AArch64.
+$objdump -d libthr.so | grep -A6 '<thr_tail>:' | grep -qE '(jmp|\sb)\s.*<thr_leaf@plt>' ||
+    fail "the compiler made no tail call of thr_leaf in thr_tail: $($objdump -d libthr.so | grep -A6 '<thr_tail>:')"
 wrap_library thr '"thrlib.h"' "-I$src" "-L$here" -lthr
 rt=(-L"$rtlib" -llibwrap_runtime -Wl,-rpath,"$rtlib" -Wl,-rpath,"$here")
 $cc -O2 -I"$src" -o plain "$src/thrapp.c" -L. -lthr -Wl,-rpath,"$here"

@@ -121,19 +121,12 @@ typedef struct lw_ra {
 /* Where an original called by the trampoline returns to: a call whose
  * return address is this one is a tail call made by a measured original
  * (GMP's mpn_gcd_22 jumps to mpn_gcd_11 so), not a new call. A throttled
- * call that is not timed returns to the second one (x86-64). */
-extern const char lw_abi_return_point[];
-#if defined(__x86_64__)
-extern const char lw_abi_return_untimed[];
-#endif
+ * call that is not timed returns to the second one. */
+extern const char lw_abi_return_point[], lw_abi_return_untimed[];
 
 static inline int lw_abi_is_return_point(const void *ra)
 {
-#if defined(__x86_64__)
     return ra == (const void *)lw_abi_return_point || ra == (const void *)lw_abi_return_untimed;
-#else
-    return ra == (const void *)lw_abi_return_point;
-#endif
 }
 
 /* The trampoline's code where its own fast path holds the guard

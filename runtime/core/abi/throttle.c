@@ -11,8 +11,8 @@
  * timestamp, frame or return slot; when it calls wrapped functions,
  * LW_ABI_STATE_THROTTLED_FRAMED: its calls keep their frame and return
  * slot, so that the calls below them stay on their call paths, and take no
- * timestamp (abi_x86_64.S). One call in LW_THROTTLE_SAMPLE is timed either
- * way. The profile estimates the times from the timed calls
+ * timestamp (abi_x86_64.S, abi_aarch64.S). One call in LW_THROTTLE_SAMPLE
+ * is timed either way. The profile estimates the times from the timed calls
  * (lw_throttle_estimate). A region throttled as a leaf that turns out to
  * call wrapped functions keeps its frames from then on
  * (lw_throttle_callee). Typed wrappers are not throttled.
@@ -31,7 +31,7 @@ static struct {
 } lw_throttled[LW_THROTTLED_MAX];
 static uint32_t lw_nthrottled;
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__aarch64__)
 /* The ABI entry of region `id`, or NULL for a typed wrapper's. Region
  * lock held. */
 static libwrap_abi_entry *lw_throttle_entry(int32_t id)
@@ -56,7 +56,7 @@ static double lw_throttle_incl(const lw_node *n)
 uintptr_t lw_throttle_check(uintptr_t node, uintptr_t unused)
 {
     (void)unused;
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__aarch64__)
     lw_node *n = (lw_node *)node;
     uint64_t timed = n->visits - n->unmeasured;
     /* Tracing and listeners need every call's events. */
@@ -102,7 +102,7 @@ uint64_t lw_throttled_after(int32_t id)
 
 void lw_throttle_callee(int32_t parent)
 {
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__aarch64__)
     if (!lw_throttled_after(parent))
         return;
     lw_region_lock();
@@ -126,7 +126,7 @@ void lw_throttle_estimate(lw_node *n)
 
 int lw_throttle_sample(void)
 {
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__aarch64__)
     return LW_THROTTLE_SAMPLE;
 #else
     return 1;

@@ -166,11 +166,12 @@ void lw_config_load(void)
         } else {
             lw_invalid("LIBWRAP_THROTTLE", v, "CALLS:NS, two positive numbers such as 100000:200", "off");
         }
-#if !defined(__x86_64__)
-        /* The x86-64 trampoline throttles (throttle.c); elsewhere, say so. */
+#if !defined(__x86_64__) && !defined(__aarch64__)
+        /* The x86-64 and AArch64 trampolines throttle (throttle.c);
+         * elsewhere, say so. */
         if (lw_cfg.throttle_calls)
-            lw_warn("LIBWRAP_THROTTLE: throttling exists for x86-64's ABI-level wrappers only: "
-                    "here every call is timed, visits exact");
+            lw_warn("LIBWRAP_THROTTLE: throttling exists for the ABI-level wrappers of x86-64 and "
+                    "AArch64 only: here every call is timed, visits exact");
 #endif
     }
     if ((v = getenv("LIBWRAP_TIMER")) && *v) {

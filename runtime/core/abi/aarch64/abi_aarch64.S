@@ -128,6 +128,23 @@
 	.cfi_escape 0x16, 31, 0x02, 0x31, 0x1c	/* DW_CFA_val_expression sp: CFA - 1 */
 .endm
 
+/* The child of region `id` (a w register) among the last four that the
+ * parent (`parent`) called, into `node`, or a branch to `miss`; `tmp` (a w
+ * register) is scratch. */
+.macro LAST_HIT parent, node, id, tmp, miss
+.irp k, 0, 8, 16
+	ldr	\node, [\parent, #LW_N_LAST_HIT+\k]
+	ldr	\tmp, [\node, #LW_N_REGION]
+	cmp	\tmp, \id
+	b.eq	9f
+.endr
+	ldr	\node, [\parent, #LW_N_LAST_HIT+24]
+	ldr	\tmp, [\node, #LW_N_REGION]
+	cmp	\tmp, \id
+	b.ne	\miss
+9:
+.endm
+
 	.globl	libwrap_trampoline
 	.type	libwrap_trampoline, %function
 	.p2align 4
@@ -139,6 +156,7 @@ lw_abi_trampoline:
 	cmp	w17, #LW_ABI_STATE_FAST
 	b.ne	.Lnot_fast
 	.cfi_remember_state
+.Lfast_start:
 
 	/*
 	 * The fast path (the common case, as lw_enter_fast in hot.h): the
@@ -192,14 +210,12 @@ lw_abi_hot_begin:
 	str	x10, [x12, #LW_F_FRAME]
 	ldr	w10, [x16, #LW_E_ID]
 	ldr	x13, [x12, #LW_F_NODE-LW_F_SIZE]	/* the parent */
-.irp k, 0, 8, 16, 24
-	ldr	x16, [x13, #LW_N_LAST_HIT+\k]
-	ldr	w17, [x16, #LW_N_REGION]
-	cmp	w17, w10
-	b.eq	9f
-.endr
-	b	.Lfast_to_c_entry		/* not among the last four: the C hook looks */
-9:	str	x16, [x12, #LW_F_NODE]
+	/* Not among the last four: the C hook looks. */
+	LAST_HIT x13, x16, w10, w17, .Lfast_to_c_entry
+	/* The node in x16, the frame in x12, the region in w10, the slot in
+	 * x11, the thread in x9 (.Lthrottled_framed comes here too). */
+.Lfound:
+	str	x16, [x12, #LW_F_NODE]
 	str	x10, [x12, #LW_F_REGION]	/* and inherited = 0 */
 	str	x12, [x11, #LW_RA_FRAME]
 	ldr	w13, [x9, #LW_TH_DEPTH]
@@ -249,9 +265,13 @@ lw_abi_hot_end:
 .Lnot_fast:
 	.cfi_restore_state
 	cmp	w17, #LW_ABI_STATE_EXCLUDED
-	b.ne	.Lc_enter
+	b.ne	1f
 	ldr	x17, [x16, #LW_E_ORIG]
 	br	x17				/* filtered out: as if unwrapped */
+1:	cmp	w17, #LW_ABI_STATE_THROTTLED
+	b.eq	.Lthrottled
+	cmp	w17, #LW_ABI_STATE_THROTTLED_FRAMED
+	b.eq	.Lthrottled_framed
 
 	/* Every other case: the C hooks, with the argument registers saved. */
 .Lc_enter:
@@ -320,18 +340,22 @@ lw_abi_hot2_begin:
 	csel	x9, x9, xzr, hs			/* the clock went back: 0 */
 	ldr	x11, [x11, #LW_F_NODE]
 	ldp	x12, x13, [x11, #LW_N_VISITS]	/* visits, inclusive */
-	add	x12, x12, #1
+	add	x10, x12, #1
 	add	x13, x13, x9
-	stp	x12, x13, [x11, #LW_N_VISITS]
+	stp	x10, x13, [x11, #LW_N_VISITS]
 	ldp	x12, x13, [x11, #LW_N_MIN]	/* min, max */
 	cmp	x9, x12
 	csel	x12, x9, x12, lo
 	cmp	x9, x13
 	csel	x13, x9, x13, hi
 	stp	x12, x13, [x11, #LW_N_MIN]
+	/* Every 4,096th visit of a call path: may its region be throttled? */
+	tst	x10, #0xfff
+	b.eq	.Lthrottle_check
 	/* The caller's x30 and x19 out of the slot, then the slot (and any
 	 * slot above it left by a longjmp) freed: from here on a signal
 	 * handler's call may reuse it. */
+.Lexit_release:
 	mov	x10, x19
 	ldp	x30, x19, [x19, #LW_RA_RA]
 	.cfi_restore x19
@@ -422,6 +446,176 @@ lw_abi_hot2_end:
 	.cfi_restore x29
 	.cfi_restore x30
 	ret
+
+	/*
+	 * A throttled region (throttle.c), as on x86-64: the visit is counted
+	 * on the call path that exists under the top frame, with no
+	 * timestamp, no frame and no return slot, and the original is
+	 * branched to; one call in LW_THROTTLE_SAMPLE, and any call the checks
+	 * below do not allow (tail calls among them), takes the fast path and
+	 * is timed. Not in the ranges of lw_abi_hot_begin: a signal handler
+	 * that leaves by longjmp from here stops the thread's measurement, as
+	 * anywhere else in the runtime.
+	 */
+.Lthrottled:
+	PUSH_SCRATCH
+	.cfi_remember_state
+	TLS_BLOCK x14, x10
+	ldr	w10, [x14, #LW_T_GUARD]
+	cbnz	w10, .Lfast_busy
+	mov	w10, #1
+	str	w10, [x14, #LW_T_GUARD]
+	ldr	x9, [x14, #LW_T_HOT]
+	ldr	w12, [x9, #LW_TH_DEPTH]
+	ldr	w13, [x9, #LW_TH_CAP]
+	cmp	w12, w13
+	b.hs	.Lthrottled_timed		/* no thread, no room, or events */
+	ldr	x13, [x9, #LW_TH_STACK]
+	add	x12, x13, x12, lsl #5		/* above the top frame */
+	add	x10, sp, #40			/* the call's identity */
+	ldr	x13, [x12, #LW_F_FRAME-LW_F_SIZE]
+	cmp	x13, x10
+	b.ls	.Lthrottled_timed		/* a tail call, or an abandoned frame */
+	ldr	w10, [x16, #LW_E_ID]
+	ldr	x13, [x12, #LW_F_NODE-LW_F_SIZE]	/* the parent */
+	LAST_HIT x13, x11, w10, w17, .Lthrottled_timed
+	ldr	x12, [x11, #LW_N_VISITS]
+	add	x12, x12, #1
+	tst	x12, #LW_THROTTLE_SAMPLE-1
+	b.eq	.Lthrottled_timed		/* the sampled call: its exit counts it */
+	str	x12, [x11, #LW_N_VISITS]
+	ldr	x12, [x11, #LW_N_UNMEASURED]
+	add	x12, x12, #1
+	str	x12, [x11, #LW_N_UNMEASURED]
+	str	wzr, [x14, #LW_T_GUARD]
+	POP_SCRATCH
+	ldr	x17, [x16, #LW_E_ORIG]
+	br	x17
+.Lthrottled_timed:
+	.cfi_restore_state
+	str	wzr, [x14, #LW_T_GUARD]
+	POP_SCRATCH
+	b	.Lfast_start
+
+	/*
+	 * A throttled region that calls wrapped functions (throttle.c): the
+	 * fast path up to the node, then, unless the call is the sampled one,
+	 * no timestamp: the frame's start says LW_FRAME_UNTIMED and the
+	 * original returns to lw_abi_return_untimed, whose exit counts the
+	 * visit. The calls below it find their parent's frame as always. Not
+	 * in the ranges of lw_abi_hot_begin either.
+	 */
+.Lthrottled_framed:
+	PUSH_SCRATCH
+	TLS_BLOCK x14, x10
+	ldr	w10, [x14, #LW_T_GUARD]
+	cbnz	w10, .Lfast_busy
+	mov	w10, #1
+	str	w10, [x14, #LW_T_GUARD]
+	ldr	x11, [x14, #LW_T_RA_TOP]
+	ldr	x10, [x14, #LW_T_RA_END]
+	cmp	x11, x10
+	b.hs	.Lthrottled_timed
+	add	x10, sp, #40			/* the call's identity */
+	ldr	x12, [x11, #LW_RA_SP-LW_RA_SIZE]
+	cmp	x12, x10
+	b.ls	.Lthrottled_timed		/* a leftover, or a tail call */
+	add	x12, x11, #LW_RA_SIZE
+	str	x12, [x14, #LW_T_RA_TOP]
+	ldr	x9, [x14, #LW_T_HOT]
+	ldr	w12, [x9, #LW_TH_DEPTH]
+	ldr	w13, [x9, #LW_TH_CAP]
+	cmp	w12, w13
+	b.hs	.Lfast_to_c			/* no room, no thread, or events */
+	str	x16, [x11, #LW_RA_ENTRY]
+	str	x10, [x11, #LW_RA_SP]
+	str	w12, [x11, #LW_RA_DEPTH]
+	ldr	x13, [x9, #LW_TH_STACK]
+	add	x12, x13, x12, lsl #5		/* the new frame */
+	ldr	x13, [x12, #LW_F_FRAME-LW_F_SIZE]
+	cmp	x13, x10
+	b.ls	.Lfast_to_c			/* the top frame was abandoned */
+	str	x10, [x12, #LW_F_FRAME]
+	ldr	w10, [x16, #LW_E_ID]
+	ldr	x13, [x12, #LW_F_NODE-LW_F_SIZE]	/* the parent */
+	LAST_HIT x13, x16, w10, w17, .Lfast_to_c_entry
+	ldr	x13, [x16, #LW_N_VISITS]
+	tst	x13, #LW_THROTTLE_SAMPLE-1
+	b.eq	.Lfound				/* the sampled call: timed */
+	str	x16, [x12, #LW_F_NODE]
+	str	x10, [x12, #LW_F_REGION]	/* and inherited = 0 */
+	str	x12, [x11, #LW_RA_FRAME]
+	ldr	w13, [x9, #LW_TH_DEPTH]
+	add	w13, w13, #1
+	str	w13, [x9, #LW_TH_DEPTH]
+	mov	x13, #LW_F_UNTIMED
+	str	x13, [x12, #LW_F_START]
+	str	wzr, [x14, #LW_T_GUARD]
+	ldr	x16, [x11, #LW_RA_ENTRY]
+	stp	x30, x19, [x11, #LW_RA_RA]	/* the caller's x30 and x19 into the slot */
+	mov	x19, x11
+	CFI_SAVED_AT_X19(19, LW_RA_RBX)
+	CFI_SAVED_AT_X19(30, LW_RA_RA)
+	POP_SCRATCH
+	CFI_CALLING
+	ldr	x17, [x16, #LW_E_ORIG]
+	blr	x17
+	.globl	lw_abi_return_untimed
+	.hidden	lw_abi_return_untimed
+lw_abi_return_untimed:
+	PUSH_SCRATCH
+	.cfi_def_cfa_offset 48
+	.cfi_restore sp
+	TLS_BLOCK x14, x10
+	ldr	w10, [x14, #LW_T_GUARD]
+	cbnz	w10, .Lexit_to_c		/* the C hook counts it (lw_frame_close) */
+	mov	w10, #1
+	str	w10, [x14, #LW_T_GUARD]
+	ldr	x10, [x14, #LW_T_HOT]
+	ldr	w11, [x19, #LW_RA_DEPTH]
+	add	w11, w11, #1
+	ldr	w12, [x10, #LW_TH_DEPTH]
+	cmp	w12, w11
+	b.ne	.Lexit_to_c_guard		/* not the top frame, or no thread */
+	sub	w12, w12, #1
+	str	w12, [x10, #LW_TH_DEPTH]
+	ldr	x11, [x19, #LW_RA_FRAME]
+	ldr	x11, [x11, #LW_F_NODE]
+	ldr	x12, [x11, #LW_N_VISITS]
+	add	x12, x12, #1
+	str	x12, [x11, #LW_N_VISITS]
+	ldr	x12, [x11, #LW_N_UNMEASURED]
+	add	x12, x12, #1
+	str	x12, [x11, #LW_N_UNMEASURED]
+	b	.Lexit_release
+
+	/* lw_throttle_check(node) through the gate, every register kept:
+	 * x0-x8 and x15-x18 here, x14 (the TLS block) too, x9-x13 below. */
+.Lthrottle_check:
+	sub	sp, sp, #112
+	.cfi_adjust_cfa_offset 112
+	stp	x0, x1, [sp, #0]
+	stp	x2, x3, [sp, #16]
+	stp	x4, x5, [sp, #32]
+	stp	x6, x7, [sp, #48]
+	stp	x8, x14, [sp, #64]
+	stp	x15, x16, [sp, #80]
+	stp	x17, x18, [sp, #96]
+	adrp	x0, lw_throttle_check
+	add	x0, x0, :lo12:lw_throttle_check
+	mov	x1, x11
+	mov	x2, xzr
+	bl	lw_abi_call_saving
+	ldp	x0, x1, [sp, #0]
+	ldp	x2, x3, [sp, #16]
+	ldp	x4, x5, [sp, #32]
+	ldp	x6, x7, [sp, #48]
+	ldp	x8, x14, [sp, #64]
+	ldp	x15, x16, [sp, #80]
+	ldp	x17, x18, [sp, #96]
+	add	sp, sp, #112
+	.cfi_adjust_cfa_offset -112
+	b	.Lexit_release
 	.cfi_endproc
 	.size	libwrap_trampoline, .-libwrap_trampoline
 
