@@ -6,7 +6,7 @@
  * the same table; the typed one also the code that captures the values.
  *
  * Template variables (per function item): HAS_TABLE, NPARAMS, PARAMS
- * (items PNAME PTYPE PKIND PWIDTH PFLAGS PABI), PARAMS_PTR (the table, or
+ * (items PNAME PTYPE PKIND PWIDTH PFLAGS PABI PABI_A64), PARAMS_PTR (the table, or
  * NULL), and for typed wrappers HAS_ARGS, CAPTURE, RECORD_RESULT,
  * RESULT_VALUE, USES_REC, PARAMS_BITS and RESULT_BIT (the bits of the
  * runtime's record mask that call for each).
@@ -41,6 +41,18 @@ static char *capture(const lwg_argmeta *m, const char *expr)
     }
 }
 
+/* A location (LIBWRAP_PARAM_ABI_*) as the macro that writes it. */
+static void set_loc(lwg_tvars *p, const char *var, unsigned loc)
+{
+    unsigned n = loc & 0xffu;
+    switch (loc & ~0xffu) {
+    case 0x100u: tvars_setf(p, var, "LIBWRAP_PARAM_ABI_GPR(%u)", n); break;
+    case 0x200u: tvars_setf(p, var, "LIBWRAP_PARAM_ABI_SSE(%u)", n); break;
+    case 0x400u: tvars_setf(p, var, "LIBWRAP_PARAM_ABI_STACK(%u)", n); break;
+    default: tvars_set(p, var, "0"); break;
+    }
+}
+
 static void add_entry(lwg_tvars *list, const char *name, const char *type, const lwg_argmeta *m,
                       bool result)
 {
@@ -62,13 +74,8 @@ static void add_entry(lwg_tvars *list, const char *name, const char *type, const
         sb_printf(&flags, "%sLIBWRAP_PARAM_ZEXT", flags.len ? " | " : "");
     tvars_set(p, "PFLAGS", flags.len ? flags.s : "0");
     sb_free(&flags);
-    unsigned n = m->abi & 0xffu;
-    switch (m->abi & ~0xffu) {
-    case 0x100u: tvars_setf(p, "PABI", "LIBWRAP_PARAM_ABI_GPR(%u)", n); break;
-    case 0x200u: tvars_setf(p, "PABI", "LIBWRAP_PARAM_ABI_SSE(%u)", n); break;
-    case 0x400u: tvars_setf(p, "PABI", "LIBWRAP_PARAM_ABI_STACK(%u)", n); break;
-    default: tvars_set(p, "PABI", "0"); break;
-    }
+    set_loc(p, "PABI", m->abi);
+    set_loc(p, "PABI_A64", m->abi_a64);
 }
 
 void emit_param_vars(lwg_tvars *v, const lwg_function *f, size_t i)

@@ -105,6 +105,37 @@ unsigned lwg_abi_loc_from_name(const char *name, bool result)
     return 0;
 }
 
+const char *lwg_a64_loc_name(unsigned loc, bool result, char buf[24])
+{
+    unsigned n = loc & 0xffu;
+    switch (loc & ~0xffu) {
+    case LOC_GPR:
+    case LOC_SSE:
+        if (n >= 8 || (result && n != 0))
+            return NULL;
+        snprintf(buf, 24, "%c%u", (loc & ~0xffu) == LOC_GPR ? 'x' : 'v', n);
+        return buf;
+    case LOC_STACK:
+        return result ? NULL : lwg_abi_loc_name(loc, false, buf);
+    default:
+        return NULL;
+    }
+}
+
+unsigned lwg_a64_loc_from_name(const char *name, bool result)
+{
+    unsigned n;
+    char tail;
+    if ((name[0] == 'x' || name[0] == 'v') && sscanf(name + 1, "%u%c", &n, &tail) == 1 && n < 8 &&
+        (!result || n == 0)) {
+        char buf[24];
+        unsigned loc = (name[0] == 'x' ? LOC_GPR : LOC_SSE) | n;
+        const char *back = lwg_a64_loc_name(loc, result, buf);
+        return back && strcmp(back, name) == 0 ? loc : 0;
+    }
+    return strncmp(name, "stack+", 6) == 0 ? lwg_abi_loc_from_name(name, result) : 0;
+}
+
 const char *lwg_skip_name(lwg_skip skip)
 {
     return (unsigned)skip < LWG_SKIP_COUNT_ ? skip_names[skip] : "unknown";

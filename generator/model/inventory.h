@@ -72,16 +72,32 @@ typedef enum lwg_abi_class {
     LWG_ABI_CLASS_NONE,        /* void: no result */
 } lwg_abi_class;
 
+/* How AAPCS64 (Linux) passes a value (argmeta.c), for the ABI-level
+ * wrappers built for AArch64. A composite over 16 bytes is passed by
+ * reference: a pointer, LWG_A64_GPR. */
+typedef enum lwg_a64_class {
+    LWG_A64_UNKNOWN = 0, /* cannot tell (a C++ class, a union, a wide vector) */
+    LWG_A64_GPR,         /* one general register (integers, pointers, enums, composites up to 8 bytes) */
+    LWG_A64_GPR2,        /* two general registers (__int128, composites of 9 to 16 bytes) */
+    LWG_A64_FP,          /* one SIMD and floating-point register (float, double, long double) */
+    LWG_A64_HFA,         /* a64_regs of them: a homogeneous floating-point aggregate, a complex */
+    LWG_A64_NONE,        /* void: no result */
+} lwg_a64_class;
+
 /* The argument metadata of a parameter or of the result. */
 typedef struct lwg_argmeta {
     lwg_arg_kind kind;
     unsigned width;        /* bytes */
     bool size;             /* declared size_t or ssize_t (directly or through typedefs) */
     bool zext;             /* an enumeration with an unsigned underlying type */
-    unsigned abi;          /* the location, LIBWRAP_PARAM_ABI_* encoding; 0 unknown */
-    /* Not in the JSON: how the ABI passes it, to place the next ones. */
+    unsigned abi;          /* the location on x86-64, LIBWRAP_PARAM_ABI_* encoding; 0 unknown */
+    unsigned abi_a64;      /* the location on AArch64, the same encoding; 0 unknown */
+    /* Not in the JSON: how the ABIs pass it, to place the next ones. */
     lwg_abi_class abi_class;
     unsigned abi_size, abi_align; /* LWG_ABI_CLASS_MEMORY: bytes on the stack */
+    lwg_a64_class a64_class;
+    unsigned a64_regs;            /* LWG_A64_HFA: its members */
+    unsigned a64_size, a64_align; /* bytes and alignment of the value itself */
 } lwg_argmeta;
 
 typedef struct lwg_param {
@@ -157,6 +173,9 @@ lwg_arg_kind lwg_arg_kind_from_name(const char *name);
  * "xmm0"), NULL for unknown; and back (0 for an unknown text). Writes into buf. */
 const char *lwg_abi_loc_name(unsigned loc, bool result, char buf[24]);
 unsigned lwg_abi_loc_from_name(const char *name, bool result);
+/* The same for AArch64: "x0".."x7", "v0".."v7", "stack+16"; a result "x0", "v0". */
+const char *lwg_a64_loc_name(unsigned loc, bool result, char buf[24]);
+unsigned lwg_a64_loc_from_name(const char *name, bool result);
 
 
 void inventory_init(lwg_inventory *inv);

@@ -22,7 +22,7 @@ static json_object *jstr(const char *s)
     return s ? json_object_new_string(s) : NULL;
 }
 
-/* {"kind", "width", "size", "zext", "abi"}: docs/inventory.md. */
+/* {"kind", "width", "size", "zext", "abi", "abi_a64"}: docs/inventory.md. */
 static json_object *argmeta_to_json(const lwg_argmeta *m, bool result)
 {
     char buf[24];
@@ -32,6 +32,7 @@ static json_object *argmeta_to_json(const lwg_argmeta *m, bool result)
     json_object_object_add(o, "size", json_object_new_boolean(m->size));
     json_object_object_add(o, "zext", json_object_new_boolean(m->zext));
     json_object_object_add(o, "abi", jstr(lwg_abi_loc_name(m->abi, result, buf)));
+    json_object_object_add(o, "abi_a64", jstr(lwg_a64_loc_name(m->abi_a64, result, buf)));
     return o;
 }
 
@@ -201,6 +202,14 @@ static void read_argmeta(reader *r, json_object *o, lwg_argmeta *m, bool result,
         if (!m->abi)
             fail(r, idx, "unknown argument location \"%s\"", abi);
         free(abi);
+    }
+    /* Absent from an inventory written before AArch64 locations were. */
+    char *a64 = json_object_object_get_ex(a, "abi_a64", NULL) ? get_str(r, a, "abi_a64", true, idx) : NULL;
+    if (a64) {
+        m->abi_a64 = lwg_a64_loc_from_name(a64, result);
+        if (!m->abi_a64)
+            fail(r, idx, "unknown AArch64 argument location \"%s\"", a64);
+        free(a64);
     }
 }
 

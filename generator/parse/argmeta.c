@@ -12,6 +12,15 @@
  * register files by their fields, and a C++ class may be passed by hidden
  * reference: after one of those nothing further is placed (the location is
  * unknown, and only typed wrappers record such a parameter).
+ *
+ * For AArch64 the same values are placed as AAPCS64 (Linux) does, in
+ * libwrap_param.abi_a64: integers, pointers and enums in x0-x7, float,
+ * double and long double in v0-v7, a homogeneous floating-point aggregate
+ * in as many of v0-v7 as it has members, __int128 and composites of 9 to
+ * 16 bytes in two of x0-x7 (from an even one when aligned to 16), larger
+ * composites by reference; once a register file runs out, its values take
+ * the stack in 8-byte slots (16 when aligned to 16). A C++ class, a union
+ * or a wide vector passed by value ends the placing there.
  */
 #include "parse/argmeta.h"
 
@@ -64,6 +73,150 @@ static void set(lwg_argmeta *m, lwg_arg_kind kind, lwg_abi_class cls)
 {
     m->kind = kind;
     m->abi_class = cls;
+}
+
+/* A homogeneous floating-point aggregate's members so far: their type,
+ * their number, and whether the walk met anything it cannot place. */
+typedef struct hfa_walk {
+    enum CXTypeKind base; /* CXType_Invalid until the first member */
+    unsigned members;
+    bool mixed;   /* a member that is no floating-point number: not an HFA */
+    bool unknown; /* a union, a vector, a bit-field: cannot tell */
+} hfa_walk;
+
+static void hfa_type(CXType t, hfa_walk *w);
+
+static enum CXVisitorResult hfa_field(CXCursor c, CXClientData data)
+{
+    hfa_walk *w = data;
+    if (clang_Cursor_isBitField(c))
+        w->mixed = true;
+    else
+        hfa_type(clang_getCursorType(c), w);
+    return w->unknown ? CXVisit_Break : CXVisit_Continue;
+}
+
+static void hfa_member(enum CXTypeKind k, unsigned n, hfa_walk *w)
+{
+    if (w->base != CXType_Invalid && w->base != k)
+        w->mixed = true;
+    w->base = k;
+    w->members += n;
+}
+
+static void hfa_type(CXType t, hfa_walk *w)
+{
+    CXType c = clang_getCanonicalType(t);
+    switch (c.kind) {
+    case CXType_Float:
+    case CXType_Double:
+    case CXType_LongDouble:
+        hfa_member(c.kind, 1, w);
+        break;
+    case CXType_Complex: {
+        enum CXTypeKind e = clang_getCanonicalType(clang_getElementType(c)).kind;
+        if (e == CXType_Float || e == CXType_Double || e == CXType_LongDouble)
+            hfa_member(e, 2, w);
+        else
+            w->mixed = true;
+        break;
+    }
+    case CXType_ConstantArray: {
+        long long n = clang_getArraySize(c);
+        hfa_walk e = {CXType_Invalid, 0, false, false};
+        hfa_type(clang_getArrayElementType(c), &e);
+        if (e.unknown || n < 0) {
+            w->unknown = true;
+        } else if (e.mixed) {
+            w->mixed = true;
+        } else if (n > 0 && e.members) {
+            hfa_member(e.base, e.members * (unsigned)(n > 5 ? 5 : n), w);
+        }
+        break;
+    }
+    case CXType_Record:
+        if (clang_getCursorKind(clang_getTypeDeclaration(c)) != CXCursor_StructDecl)
+            w->unknown = true; /* a union */
+        else
+            clang_Type_visitFields(c, hfa_field, w);
+        break;
+    case CXType_Vector:
+    case CXType_ExtVector:
+        w->unknown = true; /* homogeneous short-vector aggregates: not placed */
+        break;
+    default:
+        w->mixed = true; /* an integer, a pointer, an enum */
+        break;
+    }
+}
+
+/* How AAPCS64 passes a value of canonical type `c` (size and alignment in
+ * bytes, negative when unknown), into m->a64_*. */
+static void a64_classify(CXType c, bool cxx, long long size, long long align, lwg_argmeta *m)
+{
+    m->a64_size = size > 0 ? (unsigned)size : 0;
+    m->a64_align = align > 0 ? (unsigned)align : 0;
+    m->a64_regs = 0;
+    switch (c.kind) {
+    case CXType_Void:
+        m->a64_class = LWG_A64_NONE;
+        return;
+    case CXType_Int128:
+    case CXType_UInt128:
+        m->a64_class = LWG_A64_GPR2;
+        return;
+    case CXType_Float:
+    case CXType_Double:
+    case CXType_LongDouble:
+    case CXType_Half:
+    case CXType_Float128:
+        m->a64_class = LWG_A64_FP;
+        return;
+    case CXType_Complex:
+    case CXType_Record: {
+        if (c.kind == CXType_Record && cxx)
+            break; /* a class may be passed by hidden reference */
+        hfa_walk w = {CXType_Invalid, 0, false, false};
+        hfa_type(c, &w);
+        if (w.unknown || size <= 0)
+            break;
+        if (!w.mixed && w.members >= 1 && w.members <= 4) {
+            m->a64_class = LWG_A64_HFA;
+            m->a64_regs = w.members;
+        } else {
+            m->a64_class = size > 16 ? LWG_A64_GPR : size > 8 ? LWG_A64_GPR2 : LWG_A64_GPR;
+        }
+        return;
+    }
+    case CXType_Vector:
+    case CXType_ExtVector:
+        if (size == 8 || size == 16) {
+            m->a64_class = LWG_A64_FP;
+            return;
+        }
+        break;
+    case CXType_MemberPointer:
+        if (size == 8 || size == 16) {
+            m->a64_class = size == 8 ? LWG_A64_GPR : LWG_A64_GPR2;
+            return;
+        }
+        break;
+    case CXType_Enum:
+        if (size > 0 && size <= 8) {
+            m->a64_class = LWG_A64_GPR;
+            return;
+        }
+        break;
+    default:
+        /* Integers, pointers, references, arrays and functions (pointers
+         * as parameters): what x86-64 puts in one general register. */
+        if (m->abi_class == LWG_ABI_CLASS_INTEGER) {
+            m->a64_class = LWG_A64_GPR;
+            return;
+        }
+        break;
+    }
+    m->a64_class = LWG_A64_UNKNOWN;
 }
 
 void argmeta_classify(CXType t, bool cxx, lwg_argmeta *m)
@@ -188,6 +341,7 @@ void argmeta_classify(CXType t, bool cxx, lwg_argmeta *m)
         set(m, LWG_ARG_NONE, LWG_ABI_CLASS_UNKNOWN);
         break;
     }
+    a64_classify(c, cxx, size, align, m);
     if (m->abi_class == LWG_ABI_CLASS_MEMORY) {
         m->abi_size = size > 0 ? (unsigned)size : 0;
         m->abi_align = align > 8 ? (unsigned)align : 8;
@@ -238,6 +392,8 @@ void argmeta_pointer(lwg_argmeta *m)
     memset(m, 0, sizeof *m);
     m->width = 8;
     m->abi_class = LWG_ABI_CLASS_INTEGER;
+    m->a64_class = LWG_A64_GPR;
+    m->a64_size = m->a64_align = 8;
 }
 
 #define LOC_GPR 0x100u
@@ -313,5 +469,76 @@ void argmeta_locate(lwg_function *f)
         }
         if (m->kind == LWG_ARG_NONE)
             m->abi = 0;
+    }
+}
+
+/* AAPCS64's stage C for the named arguments (the Linux variant: every
+ * stack argument takes 8-byte slots). The result takes no register: an
+ * indirect one is addressed by x8. */
+void argmeta_locate_a64(lwg_function *f)
+{
+    lwg_argmeta *r = &f->ret_arg;
+    r->abi_a64 = r->kind == LWG_ARG_NONE         ? 0
+                 : r->a64_class == LWG_A64_GPR ? LOC_GPR
+                 : r->a64_class == LWG_A64_FP  ? LOC_SSE
+                                               : 0;
+    unsigned ngrn = 0, nsrn = 0, nsaa = 0;
+    bool known = true;
+    for (size_t i = 0; i < f->nparams; i++) {
+        lwg_argmeta *m = &f->params[i].arg;
+        m->abi_a64 = 0;
+        if (!known)
+            continue;
+        unsigned loc = 0, bytes = 8, align = 8;
+        bool on_stack = false;
+        switch (m->a64_class) {
+        case LWG_A64_GPR:
+            if (ngrn < 8)
+                loc = LOC_GPR | ngrn++;
+            else
+                on_stack = true;
+            break;
+        case LWG_A64_GPR2:
+            if (m->a64_align >= 16)
+                ngrn = align_up(ngrn, 2);
+            if (ngrn + 2 <= 8) {
+                ngrn += 2;
+            } else {
+                ngrn = 8;
+                on_stack = true;
+                bytes = 16;
+                align = m->a64_align >= 16 ? 16 : 8;
+            }
+            break;
+        case LWG_A64_FP:
+            if (nsrn < 8) {
+                loc = LOC_SSE | nsrn++;
+            } else {
+                on_stack = true;
+                bytes = m->a64_size > 8 ? align_up(m->a64_size, 8) : 8;
+                align = m->a64_align >= 16 ? 16 : 8;
+            }
+            break;
+        case LWG_A64_HFA:
+            if (nsrn + m->a64_regs <= 8) {
+                nsrn += m->a64_regs;
+            } else {
+                nsrn = 8;
+                on_stack = true;
+                bytes = align_up(m->a64_size, 8);
+                align = m->a64_align >= 16 ? 16 : 8;
+            }
+            break;
+        default:
+            known = false;
+            continue;
+        }
+        if (on_stack) {
+            nsaa = align_up(nsaa, align);
+            if (bytes == 8 && nsaa / 8 < STACK_EIGHTBYTES)
+                loc = LOC_STACK | (nsaa / 8);
+            nsaa += bytes;
+        }
+        m->abi_a64 = m->kind == LWG_ARG_NONE ? 0 : loc;
     }
 }

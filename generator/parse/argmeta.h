@@ -1,7 +1,8 @@
 /*
  * argmeta.h - what argument recording needs to know of each parameter and
  * result (docs/arguments.md): its kind, width, whether it is a size, and,
- * for the ABI-level wrappers, where the x86-64 System V ABI passes it.
+ * for the ABI-level wrappers, where the x86-64 System V ABI and AAPCS64
+ * pass it.
  */
 #ifndef LIBWRAP_ARGMETA_H
 #define LIBWRAP_ARGMETA_H
@@ -32,7 +33,9 @@ void argmeta_fortran(lwg_function *f);
 void argmeta_pointer(lwg_argmeta *m);
 
 /* Places the parameters of `f` (the object pointer included) in registers
- * and on the stack, and its result, from their classes. */
+ * and on the stack, and its result, from their classes: as x86-64 System
+ * V does (lwg_argmeta.abi), and as AAPCS64 does (.abi_a64). */
 void argmeta_locate(lwg_function *f);
+void argmeta_locate_a64(lwg_function *f);
 
 #endif /* LIBWRAP_ARGMETA_H */

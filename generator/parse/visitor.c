@@ -229,6 +229,7 @@ void add_function(visit_ctx *ctx, CXCursor c)
         params_ok = prepend_this(f, c, &why);
     argmeta_fortran(f);
     argmeta_locate(f);
+    argmeta_locate_a64(f);
     if (f->unprototyped && declared_void(ctx->opt, f->symbol, f->name))
         f->unprototyped = false;
     if (params_ok)

@@ -98,3 +98,25 @@ run preload-clock 100 LIBWRAP_TIMER=clock_gettime
 grep -q '^timer tsc\|timer tsc' exp-preload/profile.txt || grep -q '"timer": "tsc"' exp-preload/profile.json ||
     fail "the preloaded run did not use the virtual counter"
 [ -f exp-linktime-traced/traces.otf2 ] || [ -d exp-linktime-traced/traces ] || ls exp-linktime-traced >&2
+
+# Recorded arguments where AAPCS64 puts them (libwrap_param.abi_a64), after
+# HFAs, an __int128 pair and in x0-x7, v7 and the stack: the values the
+# driver passes, in both linkages.
+args='a64_hfa:s,a64_hfa_stack:f,a64_big_make:*,a64_i128_stack:[acdefg]'
+for name in linktime-args preload-args; do
+    cmd=(./a64_driver.linked)
+    [ $name = preload-args ] && cmd=(env LD_PRELOAD=$here/libwrap_abi_runtime.so ./a64_driver.plain)
+    rm -rf "exp2-$name"
+    s=0; LIBWRAP_ARGUMENTS="$args" LIBWRAP_EXPERIMENT_DIRECTORY="$here/exp2-$name" "${cmd[@]}" \
+        > a64.$name.out 2> a64.$name.err || s=$?
+    [ "$s" = 0 ] || { cat a64.$name.err >&2; fail "$name: a64_driver exit status $s"; }
+    cmp -s a64.plain.out a64.$name.out || fail "$name: a64_driver stdout differs"
+    cmp -s a64.plain.err a64.$name.err || { cat a64.$name.err >&2; fail "$name: a64_driver stderr differs"; }
+    $CHECK "exp2-$name" \
+        "{a['name']: (a['count'], a['sum']) for a in fn('a64_hfa')['arguments']} == {'s': (1, 3.0)}" \
+        "{a['name']: (a['count'], a['sum']) for a in fn('a64_hfa_stack')['arguments']} == {'f': (1, 0.5)}" \
+        "{a['name']: a.get('sum', [v['value'] for v in a.get('values', [])]) for a in fn('a64_big_make')['arguments']} == {'seed': 11, 'tag': ['big-struct']}" \
+        "{a['name']: a['sum'] for a in fn('a64_i128_stack')['arguments']} == {'a': 3, 'c': 1, 'd': 2, 'e': 3, 'f': 4, 'g': 5}" ||
+        fail "$name: the recorded arguments differ from the driver's: $(grep -A30 'recorded arguments' exp2-$name/profile.txt)"
+    echo "ok $name"
+done

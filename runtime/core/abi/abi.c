@@ -354,7 +354,7 @@ static __attribute__((noinline)) void lw_abi_exit_record(const libwrap_abi_entry
     if (res < 0 || !((LW_LOAD(p->record) >> res) & 1))
         return;
     uint64_t values[LIBWRAP_PARAMS_MAX];
-    if ((p->param[res].abi & ~0xffu) == LIBWRAP_PARAM_ABI_SSE(0)) {
+    if ((lw_param_loc(&p->param[res]) & ~0xffu) == LIBWRAP_PARAM_ABI_SSE(0)) {
         uint64_t xmm[8];
         lw_abi_save_xmm(xmm);
         values[res] = xmm[0];

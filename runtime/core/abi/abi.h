@@ -92,6 +92,7 @@
 
 #include "core/measure/listen.h"
 #include "core/measure/hooks.h"
+#include "core/arguments/arguments.h"
 
 #pragma GCC visibility push(hidden)
 
@@ -146,14 +147,21 @@ struct lw_thread;
 struct lw_node *lw_abi_record_hot(struct lw_thread *t, struct lw_node *n, void **sp);
 
 /*
- * The argument registers as the trampoline saved them: its frame pointer
- * is 8 bytes below `sp` (where the return address is), its 80-byte area
- * below that holds %rdi %rsi %rdx %rcx %r8 %r9 %rax %r10 from offset 0, at
- * the call and again after the original returned (%rax and %rdx its
- * results then). abi_x86_64.S lays it out so.
+ * The argument registers as the trampoline saved them. x86-64: its frame
+ * pointer is 8 bytes below `sp` (where the return address is), its 80-byte
+ * area below that holds %rdi %rsi %rdx %rcx %r8 %r9 %rax %r10 from offset
+ * 0, at the call and again after the original returned (%rax and %rdx its
+ * results then). AArch64: `sp` is where x30 is, the caller's stack pointer
+ * less 8, and x0-x18 are 168 bytes below it, at the call and after the
+ * original returned (x0 the result). abi_x86_64.S and abi_aarch64.S lay
+ * them out so (LW_ABI_GPRS_BELOW, arguments.h).
  */
-#define LW_ABI_SAVED_GPRS(sp) ((const uint64_t *)(sp) - 11)
+#define LW_ABI_SAVED_GPRS(sp) ((const uint64_t *)(sp) - LW_ABI_GPRS_BELOW)
+#if defined(__aarch64__)
+#define LW_ABI_SAVED_RAX 0 /* x0 */
+#else
 #define LW_ABI_SAVED_RAX 6
+#endif
 
 /* A call on its way to the slow paths: the entry, where its return address
  * is, and %xmm0-7 as the caller set them, taken before any C code could
@@ -192,10 +200,10 @@ static inline __attribute__((always_inline)) void lw_abi_values(const libwrap_pa
     const uint64_t *gpr = LW_ABI_SAVED_GPRS(sp);
     for (uint64_t m = mask; m; m &= m - 1) {
         unsigned i = (unsigned)__builtin_ctzll(m);
-        unsigned loc = p->param[i].abi, n = loc & 0xffu;
+        unsigned loc = lw_param_loc(&p->param[i]), n = loc & 0xffu;
         uint64_t v = 0;
         if ((loc & ~0xffu) == LIBWRAP_PARAM_ABI_GPR(0))
-            v = n < 6 ? gpr[n] : 0;
+            v = n < LW_ABI_NGPR ? gpr[n] : 0;
         else if ((loc & ~0xffu) == LIBWRAP_PARAM_ABI_SSE(0))
             v = n < 8 ? xmm[n] : 0;
         else if ((loc & ~0xffu) == LIBWRAP_PARAM_ABI_STACK(0))

@@ -68,7 +68,7 @@ static lw_argblock *lw_args_new_block(lw_thread *t, lw_node *n, int32_t id, cons
         s->shift = (uint8_t)(d->width && d->width < 8 ? 64 - 8 * d->width : 0);
         s->sign = d->kind == LIBWRAP_PARAM_SIGNED;
         s->result = (d->flags & LIBWRAP_PARAM_RESULT) != 0;
-        s->abi = d->abi;
+        s->abi = (uint16_t)lw_param_loc(d);
         /* The extremes at the limits: lw_argnum_add_int tests no count. */
         if (d->kind == LIBWRAP_PARAM_SIGNED) {
             s->agg.num.min.i = INT64_MAX;

@@ -83,7 +83,7 @@ typedef struct lw_argslot {
     uint8_t shift;  /* 64 - 8 * width: extension by two shifts */
     uint8_t sign;   /* sign-extended */
     uint8_t result; /* the result (recorded at the exit) */
-    uint16_t abi;   /* its LIBWRAP_PARAM_ABI_* location */
+    uint16_t abi;   /* its LIBWRAP_PARAM_ABI_* location on this machine (lw_param_loc) */
     lw_argagg agg;
 } lw_argslot;
 
@@ -98,6 +98,28 @@ typedef struct lw_argblock {
     uint32_t ints; /* every slot an integer: lw_args_fast_from records them all */
     lw_argslot slot[];
 } lw_argblock;
+
+/* Where an ABI-level wrapper finds param `d` on this machine
+ * (LIBWRAP_PARAM_ABI_*; 0 unknown). */
+static inline unsigned lw_param_loc(const libwrap_param *d)
+{
+#if defined(__aarch64__)
+    return d->abi_a64;
+#else
+    return d->abi;
+#endif
+}
+
+/* The argument registers as the trampoline's C hooks save them, the first
+ * LW_ABI_GPRS_BELOW eightbytes below where the return address is (abi.h,
+ * LW_ABI_SAVED_GPRS): %rdi..%r9, or x0..x7. */
+#if defined(__aarch64__)
+#define LW_ABI_NGPR 8
+#define LW_ABI_GPRS_BELOW 21
+#else
+#define LW_ABI_NGPR 6
+#define LW_ABI_GPRS_BELOW 11
+#endif
 
 /* ---- arguments_select.c ---------------------------------------------- */
 
@@ -201,9 +223,9 @@ static inline __attribute__((always_inline)) uint64_t lw_slot_value(int from, co
     unsigned n = s->abi & 0xffu;
     if ((s->abi & ~0xffu) == LIBWRAP_PARAM_ABI_STACK(0))
         return ((const uint64_t *)src)[1 + n];
-    /* LIBWRAP_PARAM_ABI_GPR: the trampoline's saved registers, 88 bytes
-     * below the return address (LW_ABI_SAVED_GPRS, abi.h). */
-    return n < 6 ? ((const uint64_t *)src - 11)[n] : 0;
+    /* LIBWRAP_PARAM_ABI_GPR: the trampoline's saved registers below the
+     * return address (LW_ABI_SAVED_GPRS, abi.h). */
+    return n < LW_ABI_NGPR ? ((const uint64_t *)src - LW_ABI_GPRS_BELOW)[n] : 0;
 }
 
 /* The integers of block `b` (b->ints) that the call passes (its

@@ -132,15 +132,17 @@ static const char *lw_unrecordable(const libwrap_params *p, uint32_t i, int abi)
                "(const char *) can";
     if (i >= LIBWRAP_PARAMS_MAX)
         return "cannot be recorded: only the first 64 parameters of a function can";
+    if (abi && lw_param_loc(d) == LIBWRAP_PARAM_ABI_UNKNOWN)
 #if defined(__aarch64__)
-    if (abi)
-        return "cannot be recorded by ABI-level wrappers on AArch64 (their argument locations are "
-               "not computed); generate typed wrappers (--forward typed) to record it";
-#endif
-    if (abi && d->abi == LIBWRAP_PARAM_ABI_UNKNOWN)
+        return "cannot be recorded by ABI-level wrappers: it comes after a parameter whose "
+               "registers libwrap-gen does not know (a union or a C++ class passed by value), or "
+               "the wrappers were generated before AArch64 locations were (generate them again); "
+               "typed wrappers (--forward typed) record it";
+#else
         return "cannot be recorded by ABI-level wrappers: it comes after a parameter whose "
                "registers libwrap-gen does not know (a small struct or a C++ class passed by "
                "value); generate typed wrappers (--forward typed) to record it";
+#endif
     return NULL;
 }
 

@@ -180,9 +180,12 @@ LIBWRAP_API int libwrap_is_version(const void *orig, const char *symbol);
 
 /*
  * libwrap_param.abi: where an ABI-level wrapper finds the value at the call
- * (x86-64 System V), or 0 where the generator cannot tell (after a struct
- * passed by value in registers, say): such a parameter is recorded by typed
- * wrappers only. For the result, GPR(0) is %rax and SSE(0) %xmm0.
+ * on x86-64 (System V), or 0 where the generator cannot tell (after a
+ * struct passed by value in registers, say): such a parameter is recorded
+ * by typed wrappers only. For the result, GPR(0) is %rax and SSE(0) %xmm0.
+ * libwrap_param.abi_a64: the same on AArch64 (AAPCS64), GPR(n) x0..x7,
+ * SSE(n) v0..v7; for the result x0 and v0. 0 in wrappers generated before
+ * it was: their parameters are recorded on AArch64 by typed wrappers only.
  */
 #define LIBWRAP_PARAM_ABI_UNKNOWN 0u
 #define LIBWRAP_PARAM_ABI_GPR(n) (0x100u | (n))   /* %rdi %rsi %rdx %rcx %r8 %r9: n = 0..5 */
@@ -195,8 +198,8 @@ typedef struct libwrap_param {
     uint8_t kind;     /* LIBWRAP_PARAM_NONE ... _ENUM */
     uint8_t width;    /* size in bytes */
     uint16_t flags;   /* LIBWRAP_PARAM_SIZE | _RESULT | _ZEXT */
-    uint16_t abi;     /* LIBWRAP_PARAM_ABI_* */
-    uint16_t reserved;
+    uint16_t abi;     /* LIBWRAP_PARAM_ABI_*, on x86-64 */
+    uint16_t abi_a64; /* LIBWRAP_PARAM_ABI_*, on AArch64 */
 } libwrap_param;
 
 /* At most this many entries (parameters and result) per function can be
@@ -214,6 +217,8 @@ typedef struct libwrap_params {
 
 #define LIBWRAP_PARAM_INIT(name, type, kind, width, flags, abi) \
     {(name), (type), (kind), (width), (flags), (abi), 0}
+#define LIBWRAP_PARAM_INIT_LOCS(name, type, kind, width, flags, abi, abi_a64) \
+    {(name), (type), (kind), (width), (flags), (abi), (abi_a64)}
 #define LIBWRAP_PARAMS_INIT(param, n) {(param), (n), 0, 0}
 
 /*

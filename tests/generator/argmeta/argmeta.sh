@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # argmeta.sh: the argument metadata of the inventory against the "// ARG:"
-# expectations of argmeta.h (kind, width, size_t-ness, x86-64 location of
-# every parameter and result).
+# and "// A64:" expectations of argmeta.h (kind, width, size_t-ness, x86-64
+# and AAPCS64 location of every parameter and result).
 set -euo pipefail
 src=$LIBWRAP_SOURCE_DIR/tests/generator/argmeta
 gen=$LIBWRAP_STAGE/libexec/libwrap/libwrap-gen
@@ -11,11 +11,11 @@ ${CC:-cc} -E -I"$src" libwrap.h > libwrap.i
 "$gen" --quiet --name am -x c --cppflags "-I$src" -o gen libwrap.i
 python3 - "$src/argmeta.h" gen/am.inventory.json <<'PY'
 import json, re, sys
-want = {}
+want, want64 = {}, {}
 for line in open(sys.argv[1]):
-    m = re.match(r"// ARG: (\S+) (.*)", line)
+    m = re.match(r"// (ARG|A64): (\S+) (.*)", line)
     if m:
-        want[m.group(1)] = dict(w.split("=", 1) for w in m.group(2).split())
+        (want if m.group(1) == "ARG" else want64)[m.group(2)] = dict(w.split("=", 1) for w in m.group(3).split())
 funcs = {f["symbol"]: f for f in json.load(open(sys.argv[2]))["functions"]}
 
 def text(a):
@@ -34,6 +34,14 @@ for sym, exp in want.items():
         for k in sorted(set(got) | set(exp)):
             if got.get(k) != exp.get(k):
                 print("argmeta: %s %s: %s, expected %s" % (sym, k, got.get(k), exp.get(k)))
+    got = {p["name"]: p["arg"]["abi_a64"] or "-" for p in f["params"]}
+    got["return"] = f["return"]["arg"]["abi_a64"] or "-"
+    exp = want64.get(sym)
+    if got != exp:
+        bad += 1
+        for k in sorted(set(got) | set(exp or {})):
+            if got.get(k) != (exp or {}).get(k):
+                print("argmeta: AArch64 %s %s: %s, expected %s" % (sym, k, got.get(k), (exp or {}).get(k)))
 print("argmeta: %d functions, %d wrong" % (len(want), bad))
 sys.exit(1 if bad else 0)
 PY
