@@ -4,8 +4,10 @@
 # program calls it (timers every millisecond land in the trampoline's fast
 # paths and the runtime), an assembly loop that checks x19-x28 and d8-d15
 # after each call (sigloop.S), a C loop, zlib; identical output and exact
-# visits in both linkages, and throttled (the registers loop and zlib,
-# LIBWRAP_THROTTLE); a handler that leaves by siglongjmp, five runs
+# visits in both linkages, throttled (the registers loop and zlib,
+# LIBWRAP_THROTTLE) and with arguments recorded (the trampoline's
+# recording path, handlers landing in its hook); a handler that leaves by
+# siglongjmp, five runs
 # of each linkage (under the emulator a thread's first call, which reads
 # /proc/self/maps, takes milliseconds: the timers land in it, and its
 # signals are held back until it is over, docs/runtime.md "Signal

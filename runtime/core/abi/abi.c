@@ -82,6 +82,7 @@ LW_AT(libwrap_abi_entry, flags, LW_E_FLAGS);
 LW_AT(libwrap_abi_entry, state, LW_E_STATE);
 _Static_assert(LW_E_NO_VECTOR == LIBWRAP_ABI_NO_VECTOR, "LIBWRAP_ABI_NO_VECTOR");
 _Static_assert(LW_E_RECORD_RESULT == LIBWRAP_ABI_RECORD_RESULT, "LIBWRAP_ABI_RECORD_RESULT");
+_Static_assert(LW_E_RECORD_RESULT == 1u << LW_E_RECORD_RESULT_BIT, "LW_E_RECORD_RESULT_BIT");
 _Static_assert(offsetof(libwrap_abi_entry, region) + offsetof(libwrap_region, id) == LW_E_ID,
                "libwrap_abi_entry.region.id");
 LW_AT(lw_tls_block, hot, LW_T_HOT);

@@ -37,6 +37,7 @@
 #define LW_E_STATE 28
 #define LW_E_NO_VECTOR 0x20 /* LIBWRAP_ABI_NO_VECTOR */
 #define LW_E_RECORD_RESULT 0x10 /* LIBWRAP_ABI_RECORD_RESULT */
+#define LW_E_RECORD_RESULT_BIT 4 /* its bit */
 #define LW_E_ID 60         /* region.id */
 #define LW_T_HOT 16        /* lw_tls_block */
 #define LW_T_GUARD 24

@@ -47,12 +47,18 @@
  * below. */
 #define ENTER_FRAME 160
 
-/* x0-x16 and x18 at 0..143(sp): `op` stp saves them, ldp loads them back. */
-.macro ARGS op
+/* x0-x7 at 0..63(sp), the argument and result registers: `op` stp saves
+ * them, ldp loads them back. */
+.macro X0_X7 op
 	\op	x0, x1, [sp, #0]
 	\op	x2, x3, [sp, #16]
 	\op	x4, x5, [sp, #32]
 	\op	x6, x7, [sp, #48]
+.endm
+
+/* x0-x16 and x18 at 0..143(sp): `op` stp saves them, ldp loads them back. */
+.macro ARGS op
+	X0_X7 \op
 	\op	x8, x9, [sp, #64]
 	\op	x10, x11, [sp, #80]
 	\op	x12, x13, [sp, #96]
@@ -145,6 +151,76 @@
 9:
 .endm
 
+/* The frame at x12 filled (node x16, region w10), the slot at x11 pointing
+ * to it, the frame on the thread's (x9) stack. */
+.macro FRAME_FILL
+	str	x16, [x12, #LW_F_NODE]
+	str	x10, [x12, #LW_F_REGION]	/* and inherited = 0 */
+	str	x12, [x11, #LW_RA_FRAME]
+	ldr	w13, [x9, #LW_TH_DEPTH]
+	add	w13, w13, #1
+	str	w13, [x9, #LW_TH_DEPTH]
+.endm
+
+/* The entry back in x16, the caller's x30 and x19 moved into the slot at
+ * x11 (x19 then points to it), the scratch registers popped: everything as
+ * the caller left it, for the call of the original. */
+.macro CALL_SETUP
+	ldr	x16, [x11, #LW_RA_ENTRY]
+	stp	x30, x19, [x11, #LW_RA_RA]	/* the caller's x30 and x19 into the slot */
+	mov	x19, x11
+	CFI_SAVED_AT_X19(19, LW_RA_RBX)
+	CFI_SAVED_AT_X19(30, LW_RA_RA)
+	POP_SCRATCH
+	CFI_CALLING
+.endm
+
+/* The thread's guard taken, x14 the TLS block: to `busy` (w10 the guard,
+ * scratch pushed) when it was held, a call from inside the runtime. */
+.macro GUARD_TAKE busy
+	TLS_BLOCK x14, x10
+	ldr	w10, [x14, #LW_T_GUARD]
+	cbnz	w10, \busy
+	mov	w10, #1
+	str	w10, [x14, #LW_T_GUARD]
+.endm
+
+/* A return slot claimed at x11 (else to `noslot`: none free, or one at or
+ * below this call, a leftover or a tail call), the thread in x9, the new
+ * frame in x12 with the call's identity (x10) and the slot filled (else to
+ * `toc`, the slot to give back: no room, no thread, events, or the top
+ * frame abandoned), the region in w10, the parent node in x13. */
+.macro SLOT_FRAME noslot, toc
+	ldr	x11, [x14, #LW_T_RA_TOP]
+	ldr	x10, [x14, #LW_T_RA_END]
+	cmp	x11, x10
+	b.hs	\noslot
+	add	x10, sp, #40			/* the call's identity: the caller's sp - 8 */
+	ldr	x12, [x11, #LW_RA_SP-LW_RA_SIZE]
+	cmp	x12, x10
+	b.ls	\noslot			/* a leftover, or a tail call */
+	/* The slot is taken before it is filled: a call from a signal handler
+	 * that interrupts the rest takes the next one. */
+	add	x12, x11, #LW_RA_SIZE
+	str	x12, [x14, #LW_T_RA_TOP]
+	ldr	x9, [x14, #LW_T_HOT]		/* after the guard: the finaliser clears it */
+	ldr	w12, [x9, #LW_TH_DEPTH]
+	ldr	w13, [x9, #LW_TH_CAP]
+	cmp	w12, w13
+	b.hs	\toc				/* no room, no thread, or events */
+	str	x16, [x11, #LW_RA_ENTRY]
+	str	x10, [x11, #LW_RA_SP]
+	str	w12, [x11, #LW_RA_DEPTH]
+	ldr	x13, [x9, #LW_TH_STACK]
+	add	x12, x13, x12, lsl #5		/* the new frame */
+	ldr	x13, [x12, #LW_F_FRAME-LW_F_SIZE]
+	cmp	x13, x10
+	b.ls	\toc				/* the top frame was abandoned */
+	str	x10, [x12, #LW_F_FRAME]
+	ldr	w10, [x16, #LW_E_ID]
+	ldr	x13, [x12, #LW_F_NODE-LW_F_SIZE]	/* the parent */
+.endm
+
 	.globl	libwrap_trampoline
 	.type	libwrap_trampoline, %function
 	.p2align 4
@@ -170,11 +246,7 @@ lw_abi_trampoline:
 	 * as the caller left it. Anything else: the C hooks (.Lc_enter).
 	 */
 	PUSH_SCRATCH
-	TLS_BLOCK x14, x10
-	ldr	w10, [x14, #LW_T_GUARD]
-	cbnz	w10, .Lfast_busy		/* inside the runtime, or its lane */
-	mov	w10, #1
-	str	w10, [x14, #LW_T_GUARD]
+	GUARD_TAKE .Lfast_busy			/* inside the runtime, or its lane */
 	/* From here to lw_abi_hot_end, and from lw_abi_hot2_begin to
 	 * lw_abi_hot2_end, the guard is held by a fast path alone, whose every
 	 * step leaves the runtime consistent: a signal handler that interrupts
@@ -182,58 +254,20 @@ lw_abi_trampoline:
 	.globl	lw_abi_hot_begin
 	.hidden	lw_abi_hot_begin
 lw_abi_hot_begin:
-	ldr	x11, [x14, #LW_T_RA_TOP]
-	ldr	x10, [x14, #LW_T_RA_END]
-	cmp	x11, x10
-	b.hs	.Lfast_to_c_noslot
-	add	x10, sp, #40			/* the call's identity: the caller's sp - 8 */
-	ldr	x12, [x11, #LW_RA_SP-LW_RA_SIZE]
-	cmp	x12, x10
-	b.ls	.Lfast_to_c_noslot		/* a leftover, or a tail call */
-	/* The slot is taken before it is filled: a call from a signal handler
-	 * that interrupts the rest takes the next one. */
-	add	x12, x11, #LW_RA_SIZE
-	str	x12, [x14, #LW_T_RA_TOP]
-	ldr	x9, [x14, #LW_T_HOT]		/* after the guard: the finaliser clears it */
-	ldr	w12, [x9, #LW_TH_DEPTH]
-	ldr	w13, [x9, #LW_TH_CAP]
-	cmp	w12, w13
-	b.hs	.Lfast_to_c			/* no room, no thread, or events */
-	str	x16, [x11, #LW_RA_ENTRY]
-	str	x10, [x11, #LW_RA_SP]
-	str	w12, [x11, #LW_RA_DEPTH]
-	ldr	x13, [x9, #LW_TH_STACK]
-	add	x12, x13, x12, lsl #5		/* the new frame */
-	ldr	x13, [x12, #LW_F_FRAME-LW_F_SIZE]
-	cmp	x13, x10
-	b.ls	.Lfast_to_c			/* the top frame was abandoned */
-	str	x10, [x12, #LW_F_FRAME]
-	ldr	w10, [x16, #LW_E_ID]
-	ldr	x13, [x12, #LW_F_NODE-LW_F_SIZE]	/* the parent */
+	SLOT_FRAME .Lfast_to_c_noslot, .Lfast_to_c
 	/* Not among the last four: the C hook looks. */
 	LAST_HIT x13, x16, w10, w17, .Lfast_to_c_entry
 	/* The node in x16, the frame in x12, the region in w10, the slot in
 	 * x11, the thread in x9 (.Lthrottled_framed comes here too). */
 .Lfound:
-	str	x16, [x12, #LW_F_NODE]
-	str	x10, [x12, #LW_F_REGION]	/* and inherited = 0 */
-	str	x12, [x11, #LW_RA_FRAME]
-	ldr	w13, [x9, #LW_TH_DEPTH]
-	add	w13, w13, #1
-	str	w13, [x9, #LW_TH_DEPTH]
+	FRAME_FILL
 	mrs	x13, cntvct_el0
 	str	x13, [x12, #LW_F_START]
 	str	wzr, [x14, #LW_T_GUARD]
 	.globl	lw_abi_hot_end
 	.hidden	lw_abi_hot_end
 lw_abi_hot_end:
-	ldr	x16, [x11, #LW_RA_ENTRY]
-	stp	x30, x19, [x11, #LW_RA_RA]	/* the caller's x30 and x19 into the slot */
-	mov	x19, x11
-	CFI_SAVED_AT_X19(19, LW_RA_RBX)
-	CFI_SAVED_AT_X19(30, LW_RA_RA)
-	POP_SCRATCH
-	CFI_CALLING
+	CALL_SETUP
 	b	.Lcall_original
 
 	/* The fast path could not take the call: the slot given back. */
@@ -272,6 +306,8 @@ lw_abi_hot_end:
 	b.eq	.Lthrottled
 	cmp	w17, #LW_ABI_STATE_THROTTLED_FRAMED
 	b.eq	.Lthrottled_framed
+	cmp	w17, #LW_ABI_STATE_RECORD
+	b.eq	.Lrecord
 
 	/* Every other case: the C hooks, with the argument registers saved. */
 .Lc_enter:
@@ -377,10 +413,7 @@ lw_abi_hot2_end:
 	/* The C hook, every register as the original left it. */
 	sub	sp, sp, #EXIT_FRAME
 	.cfi_def_cfa_offset EXIT_FRAME
-	stp	x0, x1, [sp, #0]
-	stp	x2, x3, [sp, #16]
-	stp	x4, x5, [sp, #32]
-	stp	x6, x7, [sp, #48]
+	X0_X7 stp
 	stp	x8, x9, [sp, #64]
 	stp	x10, x11, [sp, #80]
 	stp	x12, x13, [sp, #96]
@@ -395,10 +428,7 @@ lw_abi_hot2_end:
 	.cfi_offset x30, -8
 	mov	x0, x19
 	bl	lw_abi_exit
-	ldp	x0, x1, [sp, #0]
-	ldp	x2, x3, [sp, #16]
-	ldp	x4, x5, [sp, #32]
-	ldp	x6, x7, [sp, #48]
+	X0_X7 ldp
 	ldp	x8, x9, [sp, #64]
 	ldp	x10, x11, [sp, #80]
 	ldp	x12, x13, [sp, #96]
@@ -460,11 +490,7 @@ lw_abi_hot2_end:
 .Lthrottled:
 	PUSH_SCRATCH
 	.cfi_remember_state
-	TLS_BLOCK x14, x10
-	ldr	w10, [x14, #LW_T_GUARD]
-	cbnz	w10, .Lfast_busy
-	mov	w10, #1
-	str	w10, [x14, #LW_T_GUARD]
+	GUARD_TAKE .Lfast_busy
 	ldr	x9, [x14, #LW_T_HOT]
 	ldr	w12, [x9, #LW_TH_DEPTH]
 	ldr	w13, [x9, #LW_TH_CAP]
@@ -498,6 +524,57 @@ lw_abi_hot2_end:
 	b	.Lfast_start
 
 	/*
+	 * A region whose parameters or result are recorded, as on x86-64: the
+	 * fast path up to the node, then lw_abi_record_hot (general registers
+	 * only, no call) records the integers, reading x0-x7 where the C hooks
+	 * leave them (LW_ABI_SAVED_GPRS: at the caller's stack pointer less
+	 * 176) and the stack arguments above; then the frame, the timestamp
+	 * and the call as on the fast path: the recording is not in the call's
+	 * time. x8, x15, x18 and x30 are kept around the hook, and the thread,
+	 * the slot and the frame too (a signal handler's call in between may
+	 * point lw_tls.hot elsewhere). A recorded result makes the exit take
+	 * the C hook. What lw_abi_record_hot leaves (a node's first recorded
+	 * call, values other than integers), a node not among the last four
+	 * and tail calls take the C hooks.
+	 */
+.Lrecord:
+	.cfi_remember_state
+	PUSH_SCRATCH
+	GUARD_TAKE .Lfast_busy
+	SLOT_FRAME .Lfast_to_c_noslot, .Lfast_to_c
+	LAST_HIT x13, x16, w10, w17, .Lfast_to_c_entry
+	sub	sp, sp, #128			/* x0-x7 at the caller's sp - 176 */
+	.cfi_adjust_cfa_offset 128
+	X0_X7 stp
+	stp	x8, x15, [sp, #64]
+	stp	x18, x9, [sp, #80]
+	stp	x11, x12, [sp, #96]
+	stp	x14, x30, [sp, #112]
+	.cfi_offset x30, -56
+	mov	x0, x9
+	mov	x1, x16
+	add	x2, sp, #168			/* where the C hooks keep x30: the call's identity */
+	bl	lw_abi_record_hot
+	mov	x16, x0
+	ldp	x14, x30, [sp, #112]
+	.cfi_restore x30
+	ldp	x11, x12, [sp, #96]
+	ldp	x18, x9, [sp, #80]
+	ldp	x8, x15, [sp, #64]
+	X0_X7 ldp
+	add	sp, sp, #128
+	.cfi_adjust_cfa_offset -128
+	cbz	x16, .Lfast_to_c_entry
+	ldr	x13, [x11, #LW_RA_ENTRY]
+	ldr	w10, [x13, #LW_E_ID]
+	ldr	w13, [x13, #LW_E_FLAGS]
+	tbz	w13, #LW_E_RECORD_RESULT_BIT, .Lfound
+	mov	w13, #LW_RA_NO_FAST_EXIT
+	str	w13, [x11, #LW_RA_DEPTH]
+	b	.Lfound
+	.cfi_restore_state
+
+	/*
 	 * A throttled region that calls wrapped functions (throttle.c): the
 	 * fast path up to the node, then, unless the call is the sampled one,
 	 * no timestamp: the frame's start says LW_FRAME_UNTIMED and the
@@ -507,57 +584,17 @@ lw_abi_hot2_end:
 	 */
 .Lthrottled_framed:
 	PUSH_SCRATCH
-	TLS_BLOCK x14, x10
-	ldr	w10, [x14, #LW_T_GUARD]
-	cbnz	w10, .Lfast_busy
-	mov	w10, #1
-	str	w10, [x14, #LW_T_GUARD]
-	ldr	x11, [x14, #LW_T_RA_TOP]
-	ldr	x10, [x14, #LW_T_RA_END]
-	cmp	x11, x10
-	b.hs	.Lthrottled_timed
-	add	x10, sp, #40			/* the call's identity */
-	ldr	x12, [x11, #LW_RA_SP-LW_RA_SIZE]
-	cmp	x12, x10
-	b.ls	.Lthrottled_timed		/* a leftover, or a tail call */
-	add	x12, x11, #LW_RA_SIZE
-	str	x12, [x14, #LW_T_RA_TOP]
-	ldr	x9, [x14, #LW_T_HOT]
-	ldr	w12, [x9, #LW_TH_DEPTH]
-	ldr	w13, [x9, #LW_TH_CAP]
-	cmp	w12, w13
-	b.hs	.Lfast_to_c			/* no room, no thread, or events */
-	str	x16, [x11, #LW_RA_ENTRY]
-	str	x10, [x11, #LW_RA_SP]
-	str	w12, [x11, #LW_RA_DEPTH]
-	ldr	x13, [x9, #LW_TH_STACK]
-	add	x12, x13, x12, lsl #5		/* the new frame */
-	ldr	x13, [x12, #LW_F_FRAME-LW_F_SIZE]
-	cmp	x13, x10
-	b.ls	.Lfast_to_c			/* the top frame was abandoned */
-	str	x10, [x12, #LW_F_FRAME]
-	ldr	w10, [x16, #LW_E_ID]
-	ldr	x13, [x12, #LW_F_NODE-LW_F_SIZE]	/* the parent */
+	GUARD_TAKE .Lfast_busy
+	SLOT_FRAME .Lthrottled_timed, .Lfast_to_c
 	LAST_HIT x13, x16, w10, w17, .Lfast_to_c_entry
 	ldr	x13, [x16, #LW_N_VISITS]
 	tst	x13, #LW_THROTTLE_SAMPLE-1
 	b.eq	.Lfound				/* the sampled call: timed */
-	str	x16, [x12, #LW_F_NODE]
-	str	x10, [x12, #LW_F_REGION]	/* and inherited = 0 */
-	str	x12, [x11, #LW_RA_FRAME]
-	ldr	w13, [x9, #LW_TH_DEPTH]
-	add	w13, w13, #1
-	str	w13, [x9, #LW_TH_DEPTH]
+	FRAME_FILL
 	mov	x13, #LW_F_UNTIMED
 	str	x13, [x12, #LW_F_START]
 	str	wzr, [x14, #LW_T_GUARD]
-	ldr	x16, [x11, #LW_RA_ENTRY]
-	stp	x30, x19, [x11, #LW_RA_RA]	/* the caller's x30 and x19 into the slot */
-	mov	x19, x11
-	CFI_SAVED_AT_X19(19, LW_RA_RBX)
-	CFI_SAVED_AT_X19(30, LW_RA_RA)
-	POP_SCRATCH
-	CFI_CALLING
+	CALL_SETUP
 	ldr	x17, [x16, #LW_E_ORIG]
 	blr	x17
 	.globl	lw_abi_return_untimed
@@ -594,10 +631,7 @@ lw_abi_return_untimed:
 .Lthrottle_check:
 	sub	sp, sp, #112
 	.cfi_adjust_cfa_offset 112
-	stp	x0, x1, [sp, #0]
-	stp	x2, x3, [sp, #16]
-	stp	x4, x5, [sp, #32]
-	stp	x6, x7, [sp, #48]
+	X0_X7 stp
 	stp	x8, x14, [sp, #64]
 	stp	x15, x16, [sp, #80]
 	stp	x17, x18, [sp, #96]
@@ -606,10 +640,7 @@ lw_abi_return_untimed:
 	mov	x1, x11
 	mov	x2, xzr
 	bl	lw_abi_call_saving
-	ldp	x0, x1, [sp, #0]
-	ldp	x2, x3, [sp, #16]
-	ldp	x4, x5, [sp, #32]
-	ldp	x6, x7, [sp, #48]
+	X0_X7 ldp
 	ldp	x8, x14, [sp, #64]
 	ldp	x15, x16, [sp, #80]
 	ldp	x17, x18, [sp, #96]

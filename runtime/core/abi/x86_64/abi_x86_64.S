@@ -177,6 +177,24 @@
 	jbe	\below
 .endm
 
+/* The slot claimed (SLOT_FREE, then taken before it is filled: a call
+ * from a signal handler that interrupts the rest, the guard held, takes
+ * the next one), then the thread's state in %rcx and the frame index in
+ * %edx, checked against the stack's capacity: else `noroom` (no room, no
+ * thread, or events). */
+.macro CLAIM_ROOM full, below, noroom
+	SLOT_FREE \full, \below
+	addq	$LW_RA_SIZE, %fs:LW_T_RA_TOP(%rcx)
+	movq	%rax, LW_RA_SP(%rbx)
+	THREAD_ROOM \noroom
+.endm
+.macro THREAD_ROOM noroom
+	movq	%fs:LW_T_HOT(%rcx), %rcx
+	movl	LW_TH_DEPTH(%rcx), %edx
+	cmpl	LW_TH_CAP(%rcx), %edx
+	jae	\noroom
+.endm
+
 /* The return address at (\ra) is one of the trampoline's return points
  * (abi.h, lw_abi_is_return_point), else to `no`; \tmp is scratch. */
 .macro RETURN_POINT ra, tmp, no
@@ -340,11 +358,9 @@ lw_abi_hot_begin:
 	addq	$LW_RA_SIZE, %fs:LW_T_RA_TOP(%rcx)
 	movq	%rax, LW_RA_SP(%rbx)
 .Lfast_claimed:
-	/* After the guard: the finaliser clears it (core/measure/measure.h). */
-	movq	%fs:LW_T_HOT(%rcx), %rcx
-	movl	LW_TH_DEPTH(%rcx), %edx
-	cmpl	LW_TH_CAP(%rcx), %edx
-	jae	.Lfast_enter_ev			/* no room, or no thread: events? */
+	/* After the guard: the finaliser clears it (core/measure/measure.h).
+	 * No room, or no thread: events? */
+	THREAD_ROOM .Lfast_enter_ev
 	FAST_ENTER 0
 	/* Both paths call the original here, %r11 its entry, %rbx its slot:
 	 * one return point. */
@@ -780,13 +796,7 @@ lw_abi_hot2_end:
 	.cfi_remember_state
 	ENTRY_PUSH
 	GUARD_TAKE
-	SLOT_FREE .Lthrottled_timed, .Lthrottled_timed
-	addq	$LW_RA_SIZE, %fs:LW_T_RA_TOP(%rcx)
-	movq	%rax, LW_RA_SP(%rbx)
-	movq	%fs:LW_T_HOT(%rcx), %rcx
-	movl	LW_TH_DEPTH(%rcx), %edx
-	cmpl	LW_TH_CAP(%rcx), %edx
-	jae	.Lfast_to_c			/* no room, no thread, or events */
+	CLAIM_ROOM .Lthrottled_timed, .Lthrottled_timed, .Lfast_to_c
 	FRAME_NODE				/* not among the last four: timed */
 	testl	$LW_THROTTLE_SAMPLE-1, LW_N_VISITS(%rax)
 	jz	.Lfound0			/* the sampled call: timed */
@@ -833,13 +843,7 @@ lw_abi_return_untimed:
 	.cfi_remember_state
 	ENTRY_PUSH
 	GUARD_TAKE
-	SLOT_FREE .Lfast_to_c, .Lfast_to_c
-	addq	$LW_RA_SIZE, %fs:LW_T_RA_TOP(%rcx)
-	movq	%rax, LW_RA_SP(%rbx)
-	movq	%fs:LW_T_HOT(%rcx), %rcx
-	movl	LW_TH_DEPTH(%rcx), %edx
-	cmpl	LW_TH_CAP(%rcx), %edx
-	jae	.Lfast_to_c			/* no room, no thread, or events */
+	CLAIM_ROOM .Lfast_to_c, .Lfast_to_c, .Lfast_to_c
 	FRAME_NODE .Lfast_to_c_r11
 	/* The argument registers at 16..64(%rsp), 88 bytes below the return
 	 * address, the thread and the frame below them: kept, not read
