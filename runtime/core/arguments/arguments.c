@@ -289,3 +289,38 @@ void libwrap_record_result(int32_t id, libwrap_params *params, uint64_t value)
         lw_args_params(id, params, 1ull << r, values);
 #endif
 }
+
+int libwrap_enter_params(int32_t id, void *frame, libwrap_params *params, const uint64_t *values)
+{
+#ifdef LIBWRAP_NOP
+    (void)id;
+    (void)frame;
+    (void)params;
+    (void)values;
+    return 0;
+#else
+    /* The common case: the call's node known with its block of integers,
+     * no listener: the values first, then the frame and its timestamp. */
+    if (lw_likely(!LW_LOAD(lw_tls.guard))) {
+        lw_thread *t = lw_guard_take_fast();
+        if (lw_likely(t != NULL)) {
+            lw_node *n = lw_likely(!t->listen) ? lw_known_child(t, id, frame) : NULL;
+            uint32_t k = n ? n->args : 0;
+            int done = 0;
+            if (lw_likely(k && t->args.blocks[k - 1]->ints && lw_enter_can(t, n))) {
+                lw_args_add(t->args.blocks[k - 1], LW_VALUES_ARRAY, values, 0);
+                lw_enter_node(t, id, frame, n);
+                done = 1;
+            }
+            LW_GUARD_CLEAR();
+            if (done)
+                return 1;
+        }
+    }
+    /* Everything else: entered, then recorded, as two calls would. */
+    int r = libwrap_enter(id, frame);
+    if (r > 0)
+        libwrap_record_params(id, params, values);
+    return r;
+#endif
+}

@@ -156,19 +156,34 @@ static inline __attribute__((always_inline)) lw_thread *lw_guard_take_fast(void)
     return t;
 }
 
-/* With the guard held and `t` the thread's fast state: opens the frame of
- * region `id` when the common case holds (1), else does nothing (0). */
-static inline __attribute__((always_inline)) int lw_enter_known(lw_thread *t, int32_t id, void *frame)
+/* Whether `t` can open a frame of node `n` (lw_known_child's) now: there
+ * is one, and room for its event when events are buffered. */
+static inline __attribute__((always_inline)) int lw_enter_can(const lw_thread *t, const lw_node *n)
 {
-    lw_node *n = lw_known_child(t, id, frame);
-    if (lw_unlikely(!n || (t->ev_pos && t->ev_pos == t->ev_end)))
-        return 0;
+    return n && !(t->ev_pos && t->ev_pos == t->ev_end);
+}
+
+/* Opens the frame of node `n` of region `id`, its timestamp last
+ * (lw_enter_can holds). */
+static inline __attribute__((always_inline)) void lw_enter_node(lw_thread *t, int32_t id, void *frame,
+                                                                lw_node *n)
+{
     uint64_t now = lw_rdtsc();
     if (t->ev_pos)
         lw_event_store(t, id, now);
     uint32_t d = t->depth;
     lw_frame_open(t, t->stack + d, n, id, now, frame);
     lw_depth_set(t, d + 1);
+}
+
+/* With the guard held and `t` the thread's fast state: opens the frame of
+ * region `id` when the common case holds (1), else does nothing (0). */
+static inline __attribute__((always_inline)) int lw_enter_known(lw_thread *t, int32_t id, void *frame)
+{
+    lw_node *n = lw_known_child(t, id, frame);
+    if (lw_unlikely(!lw_enter_can(t, n)))
+        return 0;
+    lw_enter_node(t, id, frame, n);
     return 1;
 }
 

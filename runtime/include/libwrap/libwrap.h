@@ -154,8 +154,9 @@ LIBWRAP_API int libwrap_is_version(const void *orig, const char *symbol);
  * entry for its parameters' bits, at exit for its result's (N parameters):
  *
  *     uint64_t rec = __atomic_load_n(&params.record, __ATOMIC_RELAXED);
- *     if (__builtin_expect((rec & ((1ull << N) - 1)) != 0, 0) && recorded)  // after libwrap_enter
- *         libwrap_record_params(id, &params, values);   // values[i]: param[i]
+ *     int recorded = __builtin_expect((rec & ((1ull << N) - 1)) != 0, 0)
+ *                        ? libwrap_enter_params(id, frame, &params, values)  // values[i]: param[i]
+ *                        : libwrap_enter(id, frame);
  *     RET result = original(ARGS);
  *     if (__builtin_expect((rec & (1ull << N)) != 0, 0) && recorded)        // before libwrap_exit
  *         libwrap_record_result(id, &params, LIBWRAP_VALUE_INT(result));
@@ -273,6 +274,13 @@ static inline int32_t libwrap_region_id_params(libwrap_region *region, libwrap_p
  */
 LIBWRAP_API void libwrap_record_params(int32_t id, libwrap_params *params, const uint64_t *values);
 LIBWRAP_API void libwrap_record_result(int32_t id, libwrap_params *params, uint64_t value);
+/*
+ * libwrap_enter, and the selected parameters recorded as libwrap_record_params
+ * records them: before the entry's timestamp when it can (the common case),
+ * so that the recording is not in the call's time, and with one call.
+ */
+LIBWRAP_API LIBWRAP_HOT_CALL int libwrap_enter_params(int32_t id, void *frame, libwrap_params *params,
+                                                     const uint64_t *values);
 
 /*
  * ABI-level forwarding (x86-64 System V; docs/abi.md). A generated wrapper

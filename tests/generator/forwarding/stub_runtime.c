@@ -79,6 +79,13 @@ int libwrap_enter(int32_t id, void *frame)
     return 1;
 }
 
+int libwrap_enter_params(int32_t id, void *frame, libwrap_params *params, const uint64_t *v)
+{
+    int r = libwrap_enter(id, frame);
+    libwrap_record_params(id, params, v);
+    return r;
+}
+
 void libwrap_exit(int32_t id)
 {
     if (id <= 0)
