@@ -8,6 +8,8 @@
 #   - main linked with `--libwrap=runtime:NAME`: the `all` column;
 #   - the corpus's real program under LD_PRELOAD=$(libwrap-info preload NAME):
 #     output identical, visits equal to the `all` column of expected-uftrace.txt;
+#   - main under LD_PRELOAD with a listener that clobbers registers, and with
+#     every parameter and result recorded: output identical;
 # on the hdr=y rows that were wrapped, with the documented exceptions of
 # exceptions-NAME.txt.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -83,6 +85,25 @@ for f in cl/clobber-main.txt cl/clobber-real.txt; do
     ! grep -v -E '^enters ([0-9]+) exits \1 errors 0$' $f || fail "$f: the listener saw unmatched or disordered calls"
 done
 echo "outputs identical with the clobbering listener ($(cat cl/clobber-real.txt | head -1))"
+
+step "the real program under LD_PRELOAD recording every parameter and result"
+# LIBWRAP_ARGUMENTS='*:*,*:return': the trampoline's recording path for the
+# functions whose integers are recorded, the C hooks and the gate for
+# floating-point values and strings. The same output, and a value for each
+# visit of every recorded function.
+case_run "$scratch/ar" MAIN_RUN="env LD_PRELOAD=$preload LIBWRAP_ARGUMENTS=*:*,*:return LIBWRAP_EXPERIMENT_DIRECTORY=$scratch/ar/exp-main"
+for f in main.out main.err; do
+    cmp base/$f ar/$f || fail "$f differs with every argument recorded"
+done
+python3 - ar/exp-main/profile.json <<'PY' || fail "recorded arguments: not a value for each visit"
+import json, sys
+fs = json.load(open(sys.argv[1]))["functions"]
+rec = [(f["symbol"], a["name"], a["count"], f["visits"]) for f in fs for a in f.get("arguments", [])]
+bad = [r for r in rec if r[2] != r[3]]
+print("%d arguments of %d functions recorded%s" % (len(rec), len({r[0] for r in rec}), bad and ": %r" % bad[:5] or ""))
+sys.exit(1 if bad or not rec else 0)
+PY
+echo "output identical with every argument recorded"
 
 step "visits against the corpus references"
 wrap=$prefix/share/libwrap/$name.wrap
