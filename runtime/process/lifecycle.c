@@ -209,6 +209,7 @@ static void lw_start(void)
 #else
     lw_compensate_calibrate(NULL);
 #endif
+    lw_args_calibrate();
     LW_STORE(lw_tls.guard, 0);
     errno = saved;
 }

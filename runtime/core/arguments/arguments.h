@@ -143,6 +143,14 @@ const char *lw_safe_string(uint64_t p, char *buf);
 
 /* ---- arguments.c ------------------------------------------------------ */
 
+/* What recording an integer costs the call it is made in, in ticks: typed
+ * wrappers record after the entry's timestamp (libwrap_enter_params) and
+ * move the thread's measurement clock on by it. Calibrated at start
+ * (lw_args_calibrate) when LIBWRAP_ARGUMENTS is set and the run
+ * compensates; 0 otherwise, and on AArch64. */
+extern uint64_t lw_cost_record;
+void lw_args_calibrate(void);
+
 /* The full paths: every kind, creating the node's block, the trace. */
 void lw_args_params(int32_t id, const libwrap_params *p, uint64_t mask, const uint64_t *values);
 void lw_args_result(int32_t id, const libwrap_params *p, uint64_t value);

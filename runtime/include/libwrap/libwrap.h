@@ -276,8 +276,8 @@ LIBWRAP_API void libwrap_record_params(int32_t id, libwrap_params *params, const
 LIBWRAP_API void libwrap_record_result(int32_t id, libwrap_params *params, uint64_t value);
 /*
  * libwrap_enter, and the selected parameters recorded as libwrap_record_params
- * records them: before the entry's timestamp when it can (the common case),
- * so that the recording is not in the call's time, and with one call.
+ * records them, with one call; in the common case the recording's cost is
+ * taken out of the call's time (overhead compensation).
  */
 LIBWRAP_API LIBWRAP_HOT_CALL int libwrap_enter_params(int32_t id, void *frame, libwrap_params *params,
                                                      const uint64_t *values);
