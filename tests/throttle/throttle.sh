@@ -86,8 +86,17 @@ print("thr_leaf: timed on every call %d ns, estimated %d ns (%.2f); estimate's m
 sys.exit(not (e["inclusive_ns"] > 0 and e["min_ns"] <= mean + 1 and mean <= e["max_ns"] + 1))
 PY
 done
-[ "$(named 'with LIBWRAP_THROTTLE=100000:200 these functions would be timed on one call in 64 only, their visits kept exact:' \
-    exp-preload-timed/profile.txt)" = "thr_leaf thr_tail " ] || fail "off: profile.txt does not name what would be throttled"
+# Off: the line naming what 100000:200 would throttle, by the functions'
+# times. Under an emulator (LW_TEST_HOST) a call of thr_leaf takes 100 to
+# 300 ns of the host's time: whether it is under 200 ns depends on the load.
+would=$(named 'with LIBWRAP_THROTTLE=100000:200 these functions would be timed on one call in 64 only, their visits kept exact:' \
+    exp-preload-timed/profile.txt)
+if [ -z "${LW_TEST_HOST:-}" ]; then
+    [ "$would" = "thr_leaf thr_tail " ] || fail "off: profile.txt does not name what would be throttled"
+else
+    case "$would" in "" | "thr_leaf " | "thr_tail " | "thr_leaf thr_tail ") ;;
+    *) fail "off: profile.txt names other functions than would be throttled: $would" ;; esac
+fi
 
 # A malformed value: one warning, throttling off.
 rm -rf exp-bad
