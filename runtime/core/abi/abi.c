@@ -82,7 +82,6 @@ LW_AT(libwrap_abi_entry, flags, LW_E_FLAGS);
 LW_AT(libwrap_abi_entry, state, LW_E_STATE);
 _Static_assert(LW_E_NO_VECTOR == LIBWRAP_ABI_NO_VECTOR, "LIBWRAP_ABI_NO_VECTOR");
 _Static_assert(LW_E_RECORD_RESULT == LIBWRAP_ABI_RECORD_RESULT, "LIBWRAP_ABI_RECORD_RESULT");
-_Static_assert(LW_E_RECORD_RESULT == 1u << LW_E_RECORD_RESULT_BIT, "LW_E_RECORD_RESULT_BIT");
 _Static_assert(offsetof(libwrap_abi_entry, region) + offsetof(libwrap_region, id) == LW_E_ID,
                "libwrap_abi_entry.region.id");
 LW_AT(lw_tls_block, hot, LW_T_HOT);
@@ -326,21 +325,17 @@ uintptr_t lw_abi_enter(libwrap_abi_entry *e, void **sp)
 }
 
 /*
- * The trampoline's recording path (LW_ABI_STATE_RECORD, abi_x86_64.S): the
- * integer parameters of the call about to enter node `n` of thread `t`,
- * the guard held, from the registers saved below its return address at
- * `sp` (LW_ABI_SAVED_GPRS) and its stack arguments. Returns n, or NULL
- * when the C hooks must take the call, nothing done: the node has no block
- * yet (its first recorded call), a recorded value is no integer, or
- * listeners take every value. Makes no call.
+ * The trampoline's recording path (LW_ABI_STATE_RECORD, abi_x86_64.S and
+ * abi_aarch64.S): the integer parameters of the call about to enter node
+ * `n` of thread `t`, the guard held, from the registers saved below its
+ * return address at `sp` (LW_ABI_SAVED_GPRS) and its stack arguments.
+ * Returns n, or NULL when the C hooks must take the call, nothing done
+ * (lw_args_int_block). Makes no call.
  */
 lw_node *lw_abi_record_hot(lw_thread *t, lw_node *n, void **sp)
 {
-    uint32_t k = n->args;
-    if (lw_unlikely(!k || t->listen))
-        return NULL;
-    lw_argblock *b = t->args.blocks[k - 1];
-    if (lw_unlikely(!b->ints))
+    lw_argblock *b = lw_args_int_block(t, n);
+    if (!b)
         return NULL;
     lw_args_add(b, LW_VALUES_ABI, sp, 0);
     return n;

@@ -36,8 +36,8 @@
 #define LW_E_FLAGS 24
 #define LW_E_STATE 28
 #define LW_E_NO_VECTOR 0x20 /* LIBWRAP_ABI_NO_VECTOR */
-#define LW_E_RECORD_RESULT 0x10 /* LIBWRAP_ABI_RECORD_RESULT */
-#define LW_E_RECORD_RESULT_BIT 4 /* its bit */
+#define LW_E_RECORD_RESULT_BIT 4 /* LIBWRAP_ABI_RECORD_RESULT's bit */
+#define LW_E_RECORD_RESULT (1 << LW_E_RECORD_RESULT_BIT)
 #define LW_E_ID 60         /* region.id */
 #define LW_T_HOT 16        /* lw_tls_block */
 #define LW_T_GUARD 24
@@ -143,9 +143,7 @@ extern const char lw_abi_hot_begin[], lw_abi_hot_end[], lw_abi_hot2_begin[], lw_
 /* The trampoline's hooks (abi.c). */
 uintptr_t lw_abi_enter(libwrap_abi_entry *e, void **sp);
 void lw_abi_exit(lw_ra *slot);
-struct lw_node;
-struct lw_thread;
-struct lw_node *lw_abi_record_hot(struct lw_thread *t, struct lw_node *n, void **sp);
+lw_node *lw_abi_record_hot(lw_thread *t, lw_node *n, void **sp);
 
 /*
  * The argument registers as the trampoline saved them. x86-64: its frame

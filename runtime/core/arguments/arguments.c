@@ -38,16 +38,16 @@ void lw_args_calibrate(void)
     b->slot[0].agg.num.min.i = INT64_MAX;
     b->slot[0].agg.num.max.i = INT64_MIN;
     double best = INFINITY;
-    for (unsigned r = 0; r < 24; r++) {
+    for (unsigned r = 0; r < LW_CALIB_ROUNDS; r++) {
         uint64_t v[1], t0 = lw_ticks();
-        for (unsigned i = 0; i < 256; i++) {
+        for (unsigned i = 0; i < LW_CALIB_CALLS; i++) {
             v[0] = i * 2654435761u;
             __asm__ volatile("" : : "r"(v) : "memory");
             lw_args_add(b, LW_VALUES_ARRAY, v, 0);
         }
         uint64_t t1 = lw_ticks();
-        if (t1 > t0 && (double)(t1 - t0) / 256 < best)
-            best = (double)(t1 - t0) / 256;
+        if (t1 > t0 && (double)(t1 - t0) / LW_CALIB_CALLS < best)
+            best = (double)(t1 - t0) / LW_CALIB_CALLS;
     }
     munmap(b, size);
     if (isfinite(best))
@@ -346,12 +346,12 @@ int libwrap_enter_params(int32_t id, void *frame, libwrap_params *params, const 
     if (lw_likely(!LW_LOAD(lw_tls.guard))) {
         lw_thread *t = lw_guard_take_fast();
         if (lw_likely(t != NULL)) {
-            lw_node *n = lw_likely(!t->listen) ? lw_known_child(t, id, frame) : NULL;
-            uint32_t k = n ? n->args : 0;
+            lw_node *n = lw_known_child(t, id, frame);
+            lw_argblock *b = n ? lw_args_int_block(t, n) : NULL;
             int done = 0;
-            if (lw_likely(k && t->args.blocks[k - 1]->ints && lw_enter_can(t, n))) {
+            if (lw_likely(b && lw_enter_can(t, n))) {
                 lw_enter_node(t, id, frame, n);
-                lw_args_add(t->args.blocks[k - 1], LW_VALUES_ARRAY, values, 0);
+                lw_args_add(b, LW_VALUES_ARRAY, values, 0);
                 t->overhead += lw_cost_record;
                 done = 1;
             }

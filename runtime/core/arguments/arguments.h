@@ -236,6 +236,20 @@ static inline __attribute__((always_inline)) uint64_t lw_slot_value(int from, co
     return n < LW_ABI_NGPR ? ((const uint64_t *)src - LW_ABI_GPRS_BELOW)[n] : 0;
 }
 
+/* Node n's block of thread `t` when the common path can record into it:
+ * there is one (the node's first recorded call makes it), its values are
+ * all integers, and no listener takes them (listeners get every value
+ * through the full path). NULL otherwise. */
+static inline __attribute__((always_inline)) lw_argblock *lw_args_int_block(const lw_thread *t,
+                                                                           const lw_node *n)
+{
+    uint32_t k = n->args;
+    if (lw_unlikely(!k || t->listen))
+        return NULL;
+    lw_argblock *b = t->args.blocks[k - 1];
+    return lw_likely(b->ints) ? b : NULL;
+}
+
 /* The integers of block `b` (b->ints) that the call passes (its
  * parameters, or with `result` its result), from `src` (lw_slot_value). */
 static inline __attribute__((always_inline)) void lw_args_add(lw_argblock *b, int from, const void *src,

@@ -37,11 +37,6 @@ lw_cost lw_costs[LW_NKINDS];
 uint64_t lw_cost_ticks[LW_NKINDS];
 uint64_t lw_cost_untimed[2];
 
-/* The calibration's region: no real region has this id, and its node lives
- * in the private thread's tree only. */
-#define LW_CALIB_CALLS 256u
-#define LW_CALIB_ROUNDS 24u
-
 static struct {
     int done;       /* calibrated: lw_costs hold the figures */
     const char *why_not; /* when LIBWRAP_COMPENSATE=true but nothing is compensated */

@@ -283,8 +283,9 @@ extern uint64_t lw_cost_untimed[2];
 /* The wrappers the calibration calls, like generated ABI-level ones of an
  * empty function (core/abi's lw_abi_calib_stub), in the states the runtime
  * gives them: measured, throttled, throttled keeping frames (one call in
- * `sample` of these timed). NULL where there is no ABI forwarding, or no
- * throttling (AArch64). */
+ * `sample` of these timed). NULL where there is no ABI forwarding, or
+ * where the untimed calls' cost is not taken out (AArch64, whose
+ * trampoline keeps no measurement clock). */
 typedef struct lw_calib_abi {
     int (*measured)(int), (*throttled)(int), (*framed)(int);
     int sample;
@@ -293,6 +294,11 @@ void lw_compensate_calibrate(const lw_calib_abi *abi);
 /* The calibration's region: no real region has this id, and its node lives
  * in the private thread's tree only. */
 #define LW_CALIB_ID INT32_MAX
+/* Each calibration takes the best of LW_CALIB_ROUNDS rounds of
+ * LW_CALIB_CALLS calls (compensate.c, and the recording's,
+ * lw_args_calibrate). */
+#define LW_CALIB_CALLS 256u
+#define LW_CALIB_ROUNDS 24u
 int lw_compensating(void);
 /* config.txt's lines, profile.json's "compensation", profile.txt's note. */
 void lw_compensate_config_write(FILE *out);
