@@ -111,6 +111,7 @@ _Static_assert(sizeof(lw_frame) == LW_F_SIZE, "lw_frame size");
 _Static_assert((uint64_t)LW_F_UNTIMED == LW_FRAME_UNTIMED, "LW_F_UNTIMED");
 LW_AT(lw_node, region, LW_N_REGION);
 LW_AT(lw_node, last_hit, LW_N_LAST_HIT);
+LW_AT(lw_node, last_region, LW_N_LAST_REGION);
 _Static_assert(LW_LAST_HITS == 4, "the trampoline tries 4 last hits");
 LW_AT(lw_node, visits, LW_N_VISITS);
 LW_AT(lw_node, incl, LW_N_INCL);

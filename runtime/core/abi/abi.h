@@ -64,11 +64,12 @@
 #define LW_N_REGION 0      /* lw_node */
 #define LW_N_PARENT 8
 #define LW_N_LAST_HIT 32  /* 4 of them */
-#define LW_N_VISITS 64
-#define LW_N_INCL 72
-#define LW_N_MIN 80
-#define LW_N_MAX 88
-#define LW_N_UNMEASURED 96
+#define LW_N_LAST_REGION 64 /* and their regions, 4 bytes each */
+#define LW_N_VISITS 80
+#define LW_N_INCL 88
+#define LW_N_MIN 96
+#define LW_N_MAX 104
+#define LW_N_UNMEASURED 112
 #define LW_RA_RA 0         /* lw_ra */
 #define LW_RA_RBX 8
 #define LW_RA_ENTRY 16

@@ -67,17 +67,26 @@ static inline __attribute__((always_inline)) void lw_node_account(lw_node *n, ui
 static inline __attribute__((always_inline)) lw_node *lw_last_hit(const lw_node *parent, int32_t id)
 {
     for (int k = 0; k < LW_LAST_HITS; k++)
-        if (parent->last_hit[k]->region == id)
+        if (parent->last_region[k] == id)
             return parent->last_hit[k];
     return NULL;
 }
 
-/* `n` found by a lookup under `parent`: the latest of those found last. */
+/* `n` found by a lookup under `parent`: the latest of those found last.
+ * Written out, not as a loop: a compiler turns such a loop into a call of
+ * memmove, whose vector registers the trampoline's hooks must not touch
+ * (abi.c; tests/runtime/abi_hooks.sh). */
 static inline __attribute__((always_inline)) void lw_note_hit(lw_node *parent, lw_node *n)
 {
-    for (int k = LW_LAST_HITS - 1; k > 0; k--)
-        parent->last_hit[k] = parent->last_hit[k - 1];
+    _Static_assert(LW_LAST_HITS == 4, "four last hits");
+    parent->last_hit[3] = parent->last_hit[2];
+    parent->last_hit[2] = parent->last_hit[1];
+    parent->last_hit[1] = parent->last_hit[0];
     parent->last_hit[0] = n;
+    parent->last_region[3] = parent->last_region[2];
+    parent->last_region[2] = parent->last_region[1];
+    parent->last_region[1] = parent->last_region[0];
+    parent->last_region[0] = n->region;
 }
 
 /* The slot of (parent, region) in a tree's hash table. */

@@ -46,9 +46,12 @@ typedef struct lw_node {
     struct lw_node *parent, *first_child, *next_sibling;
     /* The children found by the last LW_LAST_HITS lookups, the latest
      * first: a parent that calls a few children in turn (a lock, a free,
-     * an unlock) finds them here. lw_node_none (region 0, never a match)
-     * until there is one, so the hot path needs no NULL test. */
+     * an unlock) finds them here. lw_node_none until there is one. Their
+     * regions beside them (0 for none, never a match): a lookup compares
+     * the region from the parent and takes the child at once, with no load
+     * of the child's own region waiting for the child's address. */
     struct lw_node *last_hit[LW_LAST_HITS];
+    int32_t last_region[LW_LAST_HITS];
     /* Ticks on the thread's measurement clock (lw_thread.overhead): each
      * call's interval less the measurement's cost of the calls below it. */
     uint64_t visits, incl, min, max;

@@ -48,8 +48,10 @@ static lw_node *lw_node_new(lw_tree *tree, lw_node *parent, int32_t region)
     tree->arena.cur += bytes;
     n->region = region;
     n->parent = parent;
-    for (int k = 0; k < LW_LAST_HITS; k++)
+    for (int k = 0; k < LW_LAST_HITS; k++) {
         n->last_hit[k] = &lw_node_none;
+        n->last_region[k] = 0;
+    }
     n->min = UINT64_MAX;
     if (parent) {
         n->next_sibling = parent->first_child;

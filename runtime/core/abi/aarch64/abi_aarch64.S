@@ -136,16 +136,17 @@
 
 /* The child of region `id` (a w register) among the last four that the
  * parent (`parent`) called, into `node`, or a branch to `miss`; `tmp` (a w
- * register) is scratch. */
+ * register) is scratch. The region and the child are both the parent's
+ * (lw_node.last_region): one load after the parent, not two. */
 .macro LAST_HIT parent, node, id, tmp, miss
-.irp k, 0, 8, 16
-	ldr	\node, [\parent, #LW_N_LAST_HIT+\k]
-	ldr	\tmp, [\node, #LW_N_REGION]
+.irp k, 0, 1, 2
+	ldr	\tmp, [\parent, #LW_N_LAST_REGION+4*\k]
+	ldr	\node, [\parent, #LW_N_LAST_HIT+8*\k]
 	cmp	\tmp, \id
 	b.eq	9f
 .endr
+	ldr	\tmp, [\parent, #LW_N_LAST_REGION+12]
 	ldr	\node, [\parent, #LW_N_LAST_HIT+24]
-	ldr	\tmp, [\node, #LW_N_REGION]
 	cmp	\tmp, \id
 	b.ne	\miss
 9:

@@ -93,17 +93,18 @@
  * the parent called, into `node` (a 64-bit register), or a jump to `miss`.
  * `frame` points to the new frame: the parent is the node of the one below,
  * read again for each try (`node` is the only register free on the fast
- * path). */
+ * path). The region compared and the child read are both the parent's
+ * (lw_node.last_region): one load after the parent, not two. */
 .macro LAST_HIT frame, node, id, miss
-.irp k, 0, 8, 16
+.irp k, 0, 1, 2
 	movq	LW_F_NODE-LW_F_SIZE(\frame), \node
-	movq	LW_N_LAST_HIT+\k(\node), \node
-	cmpl	\id, LW_N_REGION(\node)
+	cmpl	\id, LW_N_LAST_REGION+4*\k(\node)
+	movq	LW_N_LAST_HIT+8*\k(\node), \node
 	je	9f
 .endr
 	movq	LW_F_NODE-LW_F_SIZE(\frame), \node
+	cmpl	\id, LW_N_LAST_REGION+12(\node)
 	movq	LW_N_LAST_HIT+24(\node), \node
-	cmpl	\id, LW_N_REGION(\node)
 	jne	\miss
 9:
 .endm
@@ -627,6 +628,11 @@ lw_abi_hot2_begin:
 	movq	LW_N_LAST_HIT(%rsi), %rax
 	movq	%rax, LW_N_LAST_HIT+8(%rsi)
 	movq	%r8, LW_N_LAST_HIT(%rsi)
+	movq	LW_N_LAST_REGION+4(%rsi), %rax	/* the regions: two at a time */
+	movq	%rax, LW_N_LAST_REGION+8(%rsi)
+	movl	LW_N_LAST_REGION(%rsi), %eax
+	movl	%eax, LW_N_LAST_REGION+4(%rsi)
+	movl	%r11d, LW_N_LAST_REGION(%rsi)
 	movq	%r8, %rax
 	POP	%r8
 	POP	%rdi
