@@ -102,6 +102,11 @@ if [ -x "$gen" ] && "$gen" --name bench -x c -o gen_typed --quiet --forward type
 fi
 link plain
 link hand "$here/hand_wrap.c" -Wl,--wrap=bench_fn
+# The hand wrapper's variants that place the cost (hand_wrap.c).
+link hand-noclock "$here/hand_wrap.c" -DHAND_NO_RDTSC -Wl,--wrap=bench_fn
+link hand-adds-before "$here/hand_wrap.c" -DHAND_ADDS_BEFORE -Wl,--wrap=bench_fn
+link hand-adds-after "$here/hand_wrap.c" -DHAND_ADDS_AFTER -Wl,--wrap=bench_fn
+link hand-loads "$here/hand_wrap.c" -DHAND_LOADS=6 -Wl,--wrap=bench_fn
 link profile wrap.o $wrapflags -L. -llibwrap_runtime
 link nop wrap.o $wrapflags -L. -llibwrap_runtime_nop
 printf 'LIBWRAP_REGION_NAMES_BEGIN\n  EXCLUDE bench_fn\nLIBWRAP_REGION_NAMES_END\n' >exclude.filter
@@ -115,6 +120,9 @@ fi
 wrapper=$(cat wrapper.txt)
 export LD_LIBRARY_PATH=$dir/deps${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 variants="plain hand profile excluded trace nop listener listener-percall args"
+placing=""
+[ ! -x hand-loads ] || placing="hand-noclock hand-adds-before hand-adds-after hand-loads"
+variants="$variants $placing"
 typed_variant=""
 if [ -x typed ]; then
     typed_variant=typed
@@ -122,7 +130,8 @@ if [ -x typed ]; then
 fi
 
 # The variants of one binary, as VARIANT=BINARY [VAR=VALUE...].
-declare -A bin=([plain]=plain [hand]=hand [profile]=profile [excluded]=profile [trace]=profile
+declare -A bin=([plain]=plain [hand]=hand [hand-noclock]=hand-noclock [hand-adds-before]=hand-adds-before
+    [hand-adds-after]=hand-adds-after [hand-loads]=hand-loads [profile]=profile [excluded]=profile [trace]=profile
     [nop]=nop [typed]=typed [listener]=profile [listener-percall]=profile [args]=profile
     [typed-args]=typed)
 declare -A vars=([excluded]="LIBWRAP_FILTERING_FILE=$dir/exclude.filter"
@@ -163,6 +172,23 @@ printf '%-17s %10s %12s\n' variant ns/call "vs hand"
 for v in $variants; do
     printf '%-17s %10.2f %12s\n' "$v" "${ns[$v]}" "$(ratio "${ns[$v]}" "${ns[hand]}")"
 done
+
+# Where a CPU puts the cost of work between two timestamps: the hand
+# wrapper with more work beside its rdtsc, or without them.
+if [ -n "$placing" ]; then
+    echo "where the time goes (the hand wrapper's variants, hand_wrap.c):"
+    printf '  %-44s %8.2f ns (hand less its two rdtsc)\n' "its work with a counter for a clock" \
+        "$(minus "${ns[hand-noclock]}" "${ns[plain]}")"
+    for v in hand-adds-before hand-adds-after hand-loads; do
+        case $v in
+            hand-adds-before) what="60 additions before the exit's rdtsc" ;;
+            hand-adds-after) what="60 additions after it" ;;
+            hand-loads) what="6 dependent loads after it" ;;
+        esac
+        printf '  %-44s %+8.2f ns\n' "$what" "$(minus "${ns[$v]}" "${ns[hand]}")"
+    done
+    echo "  (about 0: the work overlaps the timestamps; its latency: each timestamp waits for the work around it)"
+fi
 
 # The profile's own word on bench_fn: its mean exclusive time, which
 # should be what a plain call costs. The mean is over every call of a run,
