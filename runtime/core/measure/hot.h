@@ -75,7 +75,7 @@ static inline __attribute__((always_inline)) lw_node *lw_last_hit(const lw_node 
 /* `n` found by a lookup under `parent`: the latest of those found last.
  * Written out, not as a loop: a compiler turns such a loop into a call of
  * memmove, whose vector registers the trampoline's hooks must not touch
- * (abi.c; tests/runtime/abi_hooks.sh). */
+ * (abi.c; tests/abi/hooks_calls.sh). */
 static inline __attribute__((always_inline)) void lw_note_hit(lw_node *parent, lw_node *n)
 {
     _Static_assert(LW_LAST_HITS == 4, "four last hits");
