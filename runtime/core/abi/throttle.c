@@ -31,7 +31,7 @@ static struct {
 } lw_throttled[LW_THROTTLED_MAX];
 static uint32_t lw_nthrottled;
 
-#if defined(__x86_64__) || defined(__aarch64__)
+#if LW_ABI_THROTTLES
 /* The ABI entry of region `id`, or NULL for a typed wrapper's. Region
  * lock held. */
 static libwrap_abi_entry *lw_throttle_entry(int32_t id)
@@ -56,7 +56,7 @@ static double lw_throttle_incl(const lw_node *n)
 uintptr_t lw_throttle_check(uintptr_t node, uintptr_t unused)
 {
     (void)unused;
-#if defined(__x86_64__) || defined(__aarch64__)
+#if LW_ABI_THROTTLES
     lw_node *n = (lw_node *)node;
     uint64_t timed = n->visits - n->unmeasured;
     /* Tracing and listeners need every call's events. */
@@ -102,7 +102,7 @@ uint64_t lw_throttled_after(int32_t id)
 
 void lw_throttle_callee(int32_t parent)
 {
-#if defined(__x86_64__) || defined(__aarch64__)
+#if LW_ABI_THROTTLES
     if (!lw_throttled_after(parent))
         return;
     lw_region_lock();
@@ -126,7 +126,7 @@ void lw_throttle_estimate(lw_node *n)
 
 int lw_throttle_sample(void)
 {
-#if defined(__x86_64__) || defined(__aarch64__)
+#if LW_ABI_THROTTLES
     return LW_THROTTLE_SAMPLE;
 #else
     return 1;

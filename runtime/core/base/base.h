@@ -115,6 +115,25 @@ void lw_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void lw_vwarn(const char *fmt, va_list ap);
 void lw_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* What the ABI trampolines (core/abi/ARCH/) do on this machine, for the C
+ * code that must agree with them. LW_ABI_THROTTLES: they throttle
+ * (LIBWRAP_THROTTLE, throttle.c), on x86-64 and AArch64. LW_CLOCK_KEPT: the
+ * thread's measurement clock (measure.h) is kept, everywhere but on
+ * AArch64, whose trampoline's fast path has none (its instruction budget):
+ * a clock that its calls did not move would be wrong, so it stays at 0
+ * there and callees are compensated at the mean when the profile is
+ * written (profile_write.c). */
+#if defined(__x86_64__) || defined(__aarch64__)
+#define LW_ABI_THROTTLES 1
+#else
+#define LW_ABI_THROTTLES 0
+#endif
+#if defined(__aarch64__)
+#define LW_CLOCK_KEPT 0
+#else
+#define LW_CLOCK_KEPT 1
+#endif
+
 /* ---- timer.c ----------------------------------------------------------- */
 
 extern int lw_timer_tsc; /* 1: ticks are TSC cycles (AArch64: the virtual

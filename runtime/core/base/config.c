@@ -166,9 +166,8 @@ void lw_config_load(void)
         } else {
             lw_invalid("LIBWRAP_THROTTLE", v, "CALLS:NS, two positive numbers such as 100000:200", "off");
         }
-#if !defined(__x86_64__) && !defined(__aarch64__)
-        /* The x86-64 and AArch64 trampolines throttle (throttle.c);
-         * elsewhere, say so. */
+#if !LW_ABI_THROTTLES
+        /* The trampolines throttle (throttle.c); elsewhere, say so. */
         if (lw_cfg.throttle_calls)
             lw_warn("LIBWRAP_THROTTLE: throttling exists for the ABI-level wrappers of x86-64 and "
                     "AArch64 only: here every call is timed, visits exact");

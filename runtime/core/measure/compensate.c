@@ -242,10 +242,7 @@ void lw_compensate_calibrate(const lw_calib_abi *abi_fns)
         double inside = b[k]->inside - plain, total = b[k]->total - plain;
         inside = inside > 0 ? inside : 0;
         lw_costs[k] = (lw_cost){inside, total > inside ? total : inside};
-#if !defined(__aarch64__)
-        /* The AArch64 trampoline's fast path keeps no measurement clock
-         * (its instruction budget): there a call's callees are compensated
-         * when the profile is written, at the mean (profile_write.c). */
+#if LW_CLOCK_KEPT /* else callees are compensated at the mean (base.h) */
         lw_cost_ticks[k] = (uint64_t)(lw_costs[k].total + 0.5);
 #endif
     }
