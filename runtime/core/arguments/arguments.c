@@ -21,9 +21,26 @@
 
 uint64_t lw_cost_record;
 
+/* Slot `s` for parameter `d`: how its value is extended and where an
+ * ABI-level wrapper finds it, and its extremes at the type's limits
+ * (lw_argnum_add_int tests no count). */
+static void lw_argslot_init(lw_argslot *s, const libwrap_param *d)
+{
+    s->shift = (uint8_t)(d->width && d->width < 8 ? 64 - 8 * d->width : 0);
+    s->sign = d->kind == LIBWRAP_PARAM_SIGNED;
+    s->result = (d->flags & LIBWRAP_PARAM_RESULT) != 0;
+    s->abi = (uint16_t)lw_param_loc(d);
+    if (d->kind == LIBWRAP_PARAM_SIGNED) {
+        s->agg.num.min.i = INT64_MAX;
+        s->agg.num.max.i = INT64_MIN;
+    } else if (d->kind == LIBWRAP_PARAM_UNSIGNED) {
+        s->agg.num.min.u = UINT64_MAX;
+    }
+}
+
 void lw_args_calibrate(void)
 {
-#if !defined(__aarch64__) /* no measurement clock there (profile.c, lw_clock_skip) */
+#if LW_CLOCK_KEPT /* the recording's cost leaves the clock (libwrap_enter_params) */
     if (!lw_cfg.arguments || !lw_compensating())
         return;
     size_t size = sizeof(lw_argblock) + sizeof(lw_argslot);
@@ -33,10 +50,10 @@ void lw_args_calibrate(void)
     /* One int, as a typed wrapper hands it over (lw_args_new_block). */
     b->nslots = 1;
     b->ints = 1;
-    b->slot[0].shift = 32;
-    b->slot[0].sign = 1;
-    b->slot[0].agg.num.min.i = INT64_MAX;
-    b->slot[0].agg.num.max.i = INT64_MIN;
+    libwrap_param d = {0};
+    d.kind = LIBWRAP_PARAM_SIGNED;
+    d.width = sizeof(int);
+    lw_argslot_init(&b->slot[0], &d);
     double best = INFINITY;
     for (unsigned r = 0; r < LW_CALIB_ROUNDS; r++) {
         uint64_t v[1], t0 = lw_ticks();
@@ -104,17 +121,7 @@ static lw_argblock *lw_args_new_block(lw_thread *t, lw_node *n, int32_t id, cons
         const libwrap_param *d = &p->param[i];
         lw_argslot *s = &b->slot[k];
         s->index = (uint8_t)i;
-        s->shift = (uint8_t)(d->width && d->width < 8 ? 64 - 8 * d->width : 0);
-        s->sign = d->kind == LIBWRAP_PARAM_SIGNED;
-        s->result = (d->flags & LIBWRAP_PARAM_RESULT) != 0;
-        s->abi = (uint16_t)lw_param_loc(d);
-        /* The extremes at the limits: lw_argnum_add_int tests no count. */
-        if (d->kind == LIBWRAP_PARAM_SIGNED) {
-            s->agg.num.min.i = INT64_MAX;
-            s->agg.num.max.i = INT64_MIN;
-        } else if (d->kind == LIBWRAP_PARAM_UNSIGNED) {
-            s->agg.num.min.u = UINT64_MAX;
-        }
+        lw_argslot_init(s, d);
         b->ints &= d->kind == LIBWRAP_PARAM_SIGNED || d->kind == LIBWRAP_PARAM_UNSIGNED;
     }
     a->blocks[a->n++] = b;
