@@ -839,7 +839,9 @@ lw_abi_return_untimed:
 	 * where the C hooks leave them (LW_ABI_SAVED_GPRS: 88 bytes below the
 	 * return address) and the stack arguments above it; then the frame,
 	 * the timestamp and the call as on the fast path. Recorded before the
-	 * timestamp, so that the recording is not in the call's time. A
+	 * timestamp, so that the recording is not in the call's time (where
+	 * the timestamp does not wait for it to finish, Intel Xeon, its rest
+	 * can be: docs/runtime.md, "On Intel Xeon"). A
 	 * recorded result makes the exit take the C hook. Tail calls, a node
 	 * not among the last four, and everything lw_abi_record_hot leaves
 	 * (a node's first recorded call, values other than integers,
