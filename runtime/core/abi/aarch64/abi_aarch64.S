@@ -376,16 +376,19 @@ lw_abi_hot2_begin:
 	subs	x9, x9, x12
 	csel	x9, x9, xzr, hs			/* the clock went back: 0 */
 	ldr	x11, [x11, #LW_F_NODE]
-	ldp	x12, x13, [x11, #LW_N_VISITS]	/* visits, inclusive */
-	add	x10, x12, #1
-	add	x13, x13, x9
-	stp	x10, x13, [x11, #LW_N_VISITS]
+	/* The extremes first, then the visit and its time in one store: a
+	 * signal handler that leaves by longjmp between the two leaves the
+	 * mean between them (min <= mean <= max) with the visit not counted. */
 	ldp	x12, x13, [x11, #LW_N_MIN]	/* min, max */
 	cmp	x9, x12
 	csel	x12, x9, x12, lo
 	cmp	x9, x13
 	csel	x13, x9, x13, hi
 	stp	x12, x13, [x11, #LW_N_MIN]
+	ldp	x12, x13, [x11, #LW_N_VISITS]	/* visits, inclusive */
+	add	x10, x12, #1
+	add	x13, x13, x9
+	stp	x10, x13, [x11, #LW_N_VISITS]
 	/* Every 4,096th visit of a call path: may its region be throttled? */
 	tst	x10, #0xfff
 	b.eq	.Lthrottle_check
