@@ -84,7 +84,16 @@ run() {
         "$(find "$d" -path '*/rank-*/profile.json' | wc -l)"
     printf '  left: %d files, %d directories; largest directory: %s entries (%s)\n' "$files" "$dirs" \
         "${biggest%% *}" "${biggest#*/libwrap-slurm-77.0}"
-    grep -h 'merged .* trace parts\|the job.s profile of' log | sed 's/^libwrap[^:]*: /  /; s| into [^ ]*| into DIR|; s| to [^ ]*/profile.json| to DIR/profile.json|' || true
+    # The trace's merge: in a job of groups, each group's last rank merges
+    # its group (summed up here: on this machine while other ranks still
+    # run), the job's last rank its own group's, then the job's archive.
+    last=$(sed -n 's/^libwrap: \(rank [0-9]*\): .*merged the group archives.*/\1/p' log)
+    grep -h 'merged [0-9]* trace parts into [^ ]*/ranks/' log |
+        awk -v last="$last" '{ for (i = 1; i < NF; i++) if ($(i + 1) == "ms") { ms = $i; n++; s += ms; if (ms > max) max = ms } }
+             index($0, "libwrap: " last ":") == 1 { mine = ms }
+             END { if (n) printf "  %d group merges (by the last rank of each group): %.1f ms mean, %.1f ms at most; the job'"'"'s last rank'"'"'s: %.1f ms\n", n, s / n, max, mine }'
+    grep -h 'merged .* trace parts\|the job.s profile of' log | grep -v ' into [^ ]*/ranks/' |
+        sed 's/^libwrap[^:]*: /  /; s| into [^ ]*| into DIR|; s| to [^ ]*/profile.json| to DIR/profile.json|' || true
     if [ $have_strace = 1 ]; then
         # Only calls on the job directory; failed ones count too (a
         # metadata server answers them as well).

@@ -638,7 +638,15 @@ void lw_job_finished(int in_signal)
         lw_log(LW_LOG_JOB, "finished: %ld of %ld ranks of group %ld", count, members, g);
         if (count < members)
             return;
-        /* The group's profiles, one record for the job's reduction. */
+        /* The group's share of the job's work, before the job can count
+         * it: the listeners' (the trace writer merges the group's trace),
+         * and the group's profiles, one record for the job's reduction. */
+        if (!in_signal) {
+            char *gdir = NULL;
+            if (asprintf(&gdir, "%s/" LW_JOB_GROUPS "/" LW_JOB_GROUP_FMT, j->dir, g) >= 0)
+                lw_hook->group_complete(j->dir, gdir);
+            free(gdir);
+        }
         if (j->records && !in_signal) {
             char *gpath = lw_job_records_path(g), *jpath = lw_job_records_path(-1);
             lw_rtree *t = gpath && jpath ? lw_job_records_reduce(gpath, first, first + members) : NULL;

@@ -39,6 +39,7 @@
 #include "core/arguments/arguments.h"
 #include "core/base/json.h"
 #include "profile_format.h"
+#include "bytes.h"
 
 #include <errno.h>
 #include <locale.h>
@@ -452,45 +453,7 @@ lw_rtree *lw_rtree_local(long rank, uint64_t *visits)
     return t;
 }
 
-/* ---- bytes --------------------------------------------------------------- */
-
-typedef struct {
-    char *p;
-    size_t len, cap;
-    int failed;
-} lw_buf;
-
-static void lw_put(lw_buf *b, const void *v, size_t n)
-{
-    if (b->failed)
-        return;
-    if (b->len + n > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap < b->len + n)
-            cap *= 2;
-        char *p = realloc(b->p, cap);
-        if (!p) {
-            b->failed = 1;
-            return;
-        }
-        b->p = p;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->len, v, n);
-    b->len += n;
-}
-
-static void lw_put_u64(lw_buf *b, uint64_t v)
-{
-    lw_put(b, &v, sizeof v);
-}
-
-static void lw_put_str(lw_buf *b, const char *s)
-{
-    uint32_t n = (uint32_t)strlen(s);
-    lw_put(b, &n, sizeof n);
-    lw_put(b, s, n);
-}
+/* ---- bytes (bytes.h) ------------------------------------------------------ */
 
 /* A node's arguments: name, type, kind and flags; a number's statistics
  * with the non-empty histogram buckets only (a mask per sign, then their
@@ -574,53 +537,6 @@ int lw_rtree_pack(const lw_rtree *t, char **buf, size_t *len)
     *buf = b.p;
     *len = b.len;
     return 0;
-}
-
-typedef struct {
-    const char *p, *end;
-    int bad;
-} lw_rd;
-
-static void lw_get(lw_rd *r, void *v, size_t n)
-{
-    if (r->bad || (size_t)(r->end - r->p) < n) {
-        r->bad = 1;
-        memset(v, 0, n);
-        return;
-    }
-    memcpy(v, r->p, n);
-    r->p += n;
-}
-
-static uint64_t lw_get_u64(lw_rd *r)
-{
-    uint64_t v;
-    lw_get(r, &v, sizeof v);
-    return v;
-}
-
-/* A string of the buffer, copied into `s` (NUL-terminated). */
-static char *lw_get_str(lw_rd *r, char **s, size_t *cap)
-{
-    uint32_t n;
-    lw_get(r, &n, sizeof n);
-    if (r->bad || (size_t)(r->end - r->p) < n) {
-        r->bad = 1;
-        return NULL;
-    }
-    if (n + 1 > *cap) {
-        char *p = realloc(*s, n + 1);
-        if (!p) {
-            r->bad = 1;
-            return NULL;
-        }
-        *s = p;
-        *cap = n + 1;
-    }
-    memcpy(*s, r->p, n);
-    (*s)[n] = 0;
-    r->p += n;
-    return *s;
 }
 
 static void lw_rstat_merge(lw_rstat *a, const lw_rstat *b)

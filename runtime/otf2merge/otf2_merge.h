@@ -31,6 +31,11 @@
 /* Of the merged archive: how many parts, and a digest of which. */
 #define LW_PROP_PARTS "LIBWRAP::PARTS"
 #define LW_PROP_PARTS_DIGEST "LIBWRAP::PARTS_DIGEST"
+/* Of a group archive: its strings below this number are the job's. */
+#define LW_PROP_UNION_STRINGS "LIBWRAP::UNION_STRINGS"
+/* In DIR, of a job of groups (hidden): what the group archives' events refer
+ * to, under the job's numbers (lw_trace_merge_group). */
+#define LW_TRACE_UNION ".traces-union"
 
 /*
  * Merges the trace parts found in the job directory `dir` (its rank-N and
@@ -43,5 +48,27 @@
  * merge per directory at a time (<dir>/.merging).
  */
 int lw_trace_merge_job(const char *dir, size_t *nparts, char *err, size_t errlen);
+
+/*
+ * A job of groups (DIR/ranks/G/, job_layout.h) merges as a tree. The
+ * process that completes group `g` merges its parts into the group's own
+ * archive, DIR/ranks/G/traces.otf2, numbered as the job's: under the lock
+ * of DIR/.traces-union (fcntl), the group's regions, metrics,
+ * parameters and strings join the job's union and its locations take the
+ * next job-wide numbers; then its event and local definition files take
+ * one more name each in DIR/traces/. The process that completes the job
+ * only writes the job's anchor and global definitions
+ * (lw_trace_merge_groups), out of the union and the group archives'
+ * locations: a few files per group, none per rank.
+ *
+ * lw_trace_merge_group: 0 when merged (*nparts: the group's parts), 1 when
+ * the group has no trace part, -1 on error (message in `err`).
+ * lw_trace_merge_groups: 0 when merged (*nparts: the job's parts), 1 when
+ * the job cannot be merged from its groups (no union, or a group with
+ * trace parts but no archive: lw_trace_merge_job merges it from the
+ * parts), -1 on error.
+ */
+int lw_trace_merge_group(const char *dir, long g, size_t *nparts, char *err, size_t errlen);
+int lw_trace_merge_groups(const char *dir, size_t *nparts, char *err, size_t errlen);
 
 #endif /* LIBWRAP_OTF2_MERGE_H */

@@ -249,6 +249,7 @@ LW_HOOKS(lw_process_hooks) = {
     .config_txt = lw_config_txt,
     .abi_tables = lw_dl_register,
     .job_complete = lw_plugins_job_complete,
+    .group_complete = lw_plugins_group_complete,
     .throttled_callee = lw_throttle_callee,
 };
 

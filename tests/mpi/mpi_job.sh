@@ -156,6 +156,26 @@ check_trace() {
     [ "$(grep -c '^ENTER.*"mlib_step"' part.txt)" = "$steps" ] || fail "the part of rank 1 lost events"
 }
 
+# same_events A B: the two archives hold the same events at the same
+# times, location by location (named "rank R thread T"; their numbers may
+# differ), with nothing for otf2-print to complain about.
+same_events() {
+    /usr/bin/python3 - "$OTF2_PRINT" "$1" "$2" <<'PY'
+import re, subprocess, sys
+def events(anchor):
+    run = lambda *a: subprocess.run([sys.argv[1], *a, anchor], capture_output=True, text=True, check=True)
+    defs, evts = run("-G"), run()
+    assert not defs.stderr and not evts.stderr, (anchor, defs.stderr, evts.stderr)
+    name = dict(re.findall(r'^LOCATION +(\d+) +Name: "([^"]*)"', defs.stdout, re.M))
+    ev = [(name[m[1]], int(m[2]), m[0], re.sub(r"<\d+>", "", m[3]))
+          for m in re.findall(r"^(ENTER|LEAVE|PARAMETER_\w+|METRIC) +(\d+) +(\d+) +(.*)$", evts.stdout, re.M)]
+    assert ev, anchor
+    return sorted(ev)
+a, b = events(sys.argv[2]), events(sys.argv[3])
+assert a == b, (len(a), len(b), next(((x, y) for x, y in zip(a, b) if x != y), None))
+PY
+}
+
 # report_total DIR: the job's mlib_step visits from libwrap-report --format=tsv.
 # ranks NAME NP VARS...: NP processes of the program without MPI ($S/plain,
 # CALLS calls) started together in NAME/ as a launcher starts the ranks of
@@ -225,6 +245,21 @@ preload_x)
             fail "auto$g: config.txt: $(grep LIBWRAP_JOB_PARTS "$d/config.txt")"
     done
     echo "ok: LIBWRAP_JOB_PARTS=auto: parts in a group of $NP, the profile reduced at MPI_Finalize in groups of $((NP - 1))"
+    # Traced in groups of 2: the trace merged as a tree (each group's last
+    # rank, then the job's), with MPI.
+    job tgroups -- "${auto_mpirun[@]}" -np $NP -x LD_PRELOAD="$PRELOAD" -x LIBWRAP_JOB_GROUP_SIZE=2 \
+        -x LIBWRAP_ENABLE_TRACING=true "$S/app" $CALLS
+    same tgroups ref
+    d=$(only_dir tgroups)
+    for g in $(seq 0 $(((NP - 1) / 2))); do
+        "$OTF2_PRINT" -G "$d/ranks/$(printf %03d $g)/traces.otf2" > gdefs.txt ||
+            fail "traced in groups: no archive of group $g"
+    done
+    "$OTF2_PRINT" "$d/traces.otf2" > events.txt 2> print.err && [ ! -s print.err ] ||
+        fail "traced in groups: the job's archive: $(head -3 print.err)"
+    [ "$(awk '$1 == "ENTER" && /Region: "mlib_step"/ { n++ } END { print n + 0 }' events.txt)" = $((NP * steps)) ] ||
+        fail "traced in groups: not every ENTER of mlib_step in the job's archive"
+    echo "ok: traced in groups of 2: merged as a tree"
     job trace -- "${MPIRUN[@]}" -np $NP -x LD_PRELOAD="$PRELOAD" -x LIBWRAP_ENABLE_TRACING=true "$S/app" $CALLS
     same trace ref
     d=$(only_dir trace)
@@ -688,7 +723,58 @@ assert e.is_job and not e.reduced and sorted(e.processes["rank"]) == list(range(
 s = e.rank_statistics.set_index("symbol").loc["mlib_step"]
 assert s["ranks"] == int(sys.argv[2]) and s["visits_min"] == s["visits_max"] == int(sys.argv[3]), s
 PY
-    echo "ok: 8 ranks in 3 groups: parts, counts, one merged trace, the report and Python"
+    # The trace merged as a tree: the last rank of each group merged it
+    # into ranks/G/traces.otf2 (readable alone, numbered as the job's);
+    # the job's last rank wrote the job's definitions only. Its events are
+    # those of a merge from the parts, and libwrap-report finds it up to
+    # date.
+    for g in 000 001 002; do
+        want=$([ $g = 002 ] && echo 2 || echo 3)
+        "$OTF2_PRINT" -G "$d/ranks/$g/traces.otf2" > gdefs.txt 2> print.err && [ ! -s print.err ] ||
+            fail "groups: ranks/$g/traces.otf2: $(head -3 print.err)"
+        [ "$(grep -c '^LOCATION_GROUP ' gdefs.txt)" = $want ] && [ "$(grep -c '^LOCATION ' gdefs.txt)" = $((2 * want)) ] ||
+            fail "groups: ranks/$g/traces.otf2 does not hold its $want ranks"
+    done
+    flat_copy() { # flat_copy DIR: DIR's parts in flat/, merged from the parts
+        rm -rf flat && cp -a "$1" flat && rm -rf flat/traces* flat/.traces-union flat/ranks/*/traces*
+        libwrap-report --merge flat > merge.out || fail "groups: libwrap-report --merge of the parts failed"
+    }
+    flat_copy "$d"
+    same_events "$d/traces.otf2" flat/traces.otf2 || fail "groups: the tree's merge differs from a merge of the parts"
+    libwrap-report --merge "$d" > merge.out && ! grep -q merged merge.out ||
+        fail "groups: libwrap-report merged the job's archive again: $(cat merge.out)"
+    # A process of rank 4 that ends after the job's merge (a second
+    # program): its group is merged again, and the job's archive holds
+    # 9 processes.
+    (cd grp && env SLURM_JOB_ID=5151 SLURM_STEP_ID=0 SLURM_PROCID=4 SLURM_STEP_NUM_TASKS=$N LIBWRAP_JOB_GROUP_SIZE=$G \
+        LIBWRAP_JOB_PARTS=true LIBWRAP_ENABLE_TRACING=true LD_PRELOAD="$PRELOAD" "$S/plain" $CALLS > ../late.out 2> ../late.err) ||
+        fail "groups: the late process failed"
+    [ ! -s late.err ] && cmp -s lone.out late.out || fail "groups: the late process's output: $(head -3 late.err)"
+    [ -d "$d/ranks/001/rank-4.1" ] || fail "groups: no part rank-4.1"
+    "$OTF2_PRINT" -G "$d/traces.otf2" > defs.txt || fail "groups: the late process left no readable archive"
+    [ "$(grep -c '^LOCATION_GROUP ' defs.txt)" = $((N + 1)) ] && [ "$(grep -c '^LOCATION ' defs.txt)" = $((2 * N + 2)) ] ||
+        fail "groups: after the late process, not $((N + 1)) processes in the job's archive"
+    flat_copy "$d"
+    same_events "$d/traces.otf2" flat/traces.otf2 || fail "groups: after the late process, the tree's merge differs"
+    # A group whose merge fails (here: a merge of it seems to be running):
+    # one line says so, and the job's last rank merges from the parts.
+    fb=fb/libwrap-slurm-5656.0
+    rm -rf fb && mkdir -p $fb/ranks/001 && : > $fb/ranks/001/.merging
+    for r in $(seq 0 $((N - 1))); do
+        (cd fb && env SLURM_JOB_ID=5656 SLURM_STEP_ID=0 SLURM_PROCID=$r SLURM_STEP_NUM_TASKS=$N LIBWRAP_JOB_GROUP_SIZE=$G \
+            LIBWRAP_ENABLE_TRACING=true LD_PRELOAD="$PRELOAD" "$S/plain" $CALLS > ../fb.$r.out 2> ../fb.$r.err) &
+    done
+    wait
+    cat fb.*.err > fb.err
+    [ "$(wc -l < fb.err)" = 1 ] &&
+        grep -q "warning: otf2: cannot merge the trace of .*/ranks/001: .*; the job's trace is merged from the ranks' parts instead$" fb.err ||
+        fail "groups: a group's failed merge: $(cat fb.err)"
+    [ ! -e $fb/ranks/001/traces.otf2 ] && [ -e $fb/ranks/000/traces.otf2 ] || fail "groups: the group archives of the failed merge"
+    "$OTF2_PRINT" -G "$fb/traces.otf2" > defs.txt && [ "$(grep -c '^LOCATION ' defs.txt)" = $((2 * N)) ] ||
+        fail "groups: after a group's failed merge, no archive of the job's $((2 * N)) locations"
+    flat_copy "$fb"
+    same_events "$fb/traces.otf2" flat/traces.otf2 || fail "groups: after a group's failed merge, the job's archive differs"
+    echo "ok: 8 ranks in 3 groups: parts, counts, one merged trace (a tree of group archives), the report and Python"
     # The default (LIBWRAP_JOB_PARTS=auto): the same job of 8 ranks in
     # groups writes the job's one profile, reduced through files at exit,
     # and no profile part (each rank's part holds its trace only; one

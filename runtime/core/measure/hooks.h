@@ -36,6 +36,7 @@ typedef struct lw_hooks {
     int (*config_txt)(FILE *out, const char *dir);      /* a claimed directory's config.txt */
     void (*abi_tables)(libwrap_abi_entry *e, uint32_t n); /* a wrapper library's table */
     void (*job_complete)(const char *dir);              /* in the process that completed it */
+    void (*group_complete)(const char *dir, const char *group_dir); /* a large job's group, likewise */
     void (*throttled_callee)(int32_t parent);           /* a throttled region calls wrapped ones */
 } lw_hooks;
 

@@ -270,8 +270,15 @@ typedef struct libwrap_listener {
      * (above) apply, though it is called once per some thousand events.
      */
     void (*events)(void *thread, const libwrap_event *ev, size_t n);
+    /* Optional. Inside a job of more ranks than a group
+     * (LIBWRAP_JOB_GROUP_SIZE), in the process that finished a group last:
+     * every process of the group has finalised; its parts are in
+     * `group_directory` (experiment_directory/ranks/G). Called before the
+     * job can complete, so that a listener can do a group's share of the
+     * job's work there (the trace writer merges the group's trace). */
+    void (*group_complete)(const char *experiment_directory, const char *group_directory);
     /* Zero: callbacks added by later versions of this header. */
-    void (*reserved[3])(void);
+    void (*reserved[2])(void);
 } libwrap_listener;
 
 /* ---- the plugin -------------------------------------------------------- */

@@ -154,6 +154,16 @@ void lw_plugins_finish(uint64_t end_ticks)
         }
 }
 
+void lw_plugins_group_complete(const char *dir, const char *group_dir)
+{
+    for (uint32_t k = 0; k < lw_nlisteners; k++)
+        if (lw_listeners[k]->group_complete) {
+            lw_plugin_mark m = lw_plugin_in(LW_IN_LISTENER + (int)k, "group_complete");
+            lw_listeners[k]->group_complete(dir, group_dir);
+            lw_plugin_out(m);
+        }
+}
+
 void lw_plugins_job_complete(const char *dir)
 {
     for (uint32_t k = 0; k < lw_nlisteners; k++)

@@ -34,6 +34,9 @@ void lw_plugins_end_threads(void);
 void lw_plugins_finish(uint64_t end_ticks);
 /* Inside a job, in the process that completed it. */
 void lw_plugins_job_complete(const char *dir);
+/* A group of the job in `dir` complete (a job of more ranks than a group),
+ * its parts in `group_dir`. */
+void lw_plugins_group_complete(const char *dir, const char *group_dir);
 /* The ASYNC samples as profile.json's "samples" section. */
 void lw_samples_json(struct lw_json *j);
 void lw_samples_txt(FILE *f);

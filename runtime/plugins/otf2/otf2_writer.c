@@ -1423,25 +1423,65 @@ static void lw_otf2_finalize(const libwrap_process_end *end)
         lw_host->verbose(&lw_plugin, "wrote %" PRIu64 " events to %s/traces.otf2", n, lw_dir);
 }
 
+static double lw_ms_since(const struct timespec *t0)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (double)(t1.tv_sec - t0->tv_sec) * 1e3 + (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+/* A group of a large job: its parts into the group's archive, numbered as
+ * the job's (otf2_merge.h), so that the job's merge is left a few files a
+ * group. */
+static void lw_otf2_group_complete(const char *dir, const char *group_dir)
+{
+    char err[512] = "";
+    size_t parts = 0;
+    struct timespec t0;
+    const char *merge = lw_host->setting("LIBWRAP_TRACE_MERGE");
+    const char *base = strrchr(group_dir, '/');
+    if ((merge && strcmp(merge, "false") == 0) || !base)
+        return;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int rc = lw_trace_merge_group(dir, strtol(base + 1, NULL, 10), &parts, err, sizeof err);
+    if (rc < 0)
+        lw_message("cannot merge the trace of %s: %s; the job's trace is merged from the ranks' "
+                   "parts instead", group_dir, err);
+    else if (rc == 0)
+        lw_host->verbose(&lw_plugin, "merged %zu trace parts into %s/traces.otf2 in %.1f ms", parts,
+                         group_dir, lw_ms_since(&t0));
+}
+
 static void lw_otf2_job_complete(const char *dir)
 {
     char err[512] = "";
     size_t parts = 0;
-    struct timespec t0, t1;
+    struct timespec t0;
     const char *merge = lw_host->setting("LIBWRAP_TRACE_MERGE");
     if (merge && strcmp(merge, "false") == 0) {
         lw_host->verbose(&lw_plugin, "LIBWRAP_TRACE_MERGE=false: libwrap-report --merge %s merges the trace", dir);
         return;
     }
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    /* A job of groups: out of the group archives; else, or when a group
+     * has none, out of the parts. */
+    int rc = lw_trace_merge_groups(dir, &parts, err, sizeof err);
+    if (rc == 0) {
+        lw_host->verbose(&lw_plugin, "merged the group archives of %zu trace parts into %s/traces.otf2 in %.1f ms",
+                         parts, dir, lw_ms_since(&t0));
+        return;
+    }
+    if (rc < 0)
+        lw_message("cannot merge the job's trace in %s from its groups: %s; merging it from the "
+                   "ranks' parts", dir, err);
+    err[0] = 0;
     if (lw_trace_merge_job(dir, &parts, err, sizeof err) < 0) {
         lw_message("cannot merge the job's trace in %s: %s; libwrap-report --merge %s merges it "
                    "later", dir, err, dir);
         return;
     }
-    clock_gettime(CLOCK_MONOTONIC, &t1);
     lw_host->verbose(&lw_plugin, "merged %zu trace parts into %s/traces.otf2 in %.1f ms", parts, dir,
-                     (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
+                     lw_ms_since(&t0));
 }
 
 static const libwrap_listener lw_otf2_listener = {
@@ -1454,6 +1494,7 @@ static const libwrap_listener lw_otf2_listener = {
     .fork = lw_otf2_fork,
     .finalize = lw_otf2_finalize,
     .job_complete = lw_otf2_job_complete,
+    .group_complete = lw_otf2_group_complete,
     .events = lw_otf2_events,
 };
 
