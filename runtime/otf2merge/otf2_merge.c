@@ -148,19 +148,14 @@ out:
 
 /* The locations of group archive `gdir` unlinked from the job's
  * directory, and the archive removed (a group merged again). */
-static void mg_unlink_group(mg_ctx *c, const char *dir, const char *gdir)
+static void mg_unlink_group(const char *dir, const char *gdir)
 {
+    /* Its reading's errors are its own: the archive goes either way. */
+    char e[256];
+    mg_scope s;
+    mg_enter(&s, e, sizeof e);
     mg_part old = {0};
-    if (!(old.dir = strdup(gdir)))
-        return;
-    char keep[sizeof c->otf2_error];
-    memcpy(keep, c->otf2_error, sizeof keep);
-    char *err = c->err, e[8];
-    size_t errlen = c->errlen;
-    c->err = e;
-    c->errlen = sizeof e;
-    e[0] = 0;
-    if (mg_read_part(c, &old) == 0)
+    if ((old.dir = strdup(gdir)) && mg_read_part(&s.c, &old) == 0)
         for (size_t l = 0; l < old.nlocations; l++)
             for (int k = 0; k < 2; k++) {
                 char *f = NULL;
@@ -169,10 +164,8 @@ static void mg_unlink_group(mg_ctx *c, const char *dir, const char *gdir)
                     unlink(f);
                 free(f);
             }
-    c->err = err;
-    c->errlen = errlen;
-    memcpy(c->otf2_error, keep, sizeof keep);
     mg_part_free(&old);
+    mg_leave(&s);
     mg_remove_archive(gdir);
 }
 
@@ -230,7 +223,7 @@ int lw_trace_merge_group(const char *dir, long g, size_t *nparts, char *err, siz
     char anchor[LW_JOB_PATH_MAX];
     snprintf(anchor, sizeof anchor, "%s/traces.otf2", gdir);
     if (access(anchor, F_OK) == 0)
-        mg_unlink_group(c, dir, gdir);
+        mg_unlink_group(dir, gdir);
     if (mg_write(c, gdir, &u, &L, parts, np) < 0) {
         mg_remove_archive(gdir);
         goto out;
