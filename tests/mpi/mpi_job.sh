@@ -774,6 +774,19 @@ PY
         fail "groups: after a group's failed merge, no archive of the job's $((2 * N)) locations"
     flat_copy "$fb"
     same_events "$fb/traces.otf2" flat/traces.otf2 || fail "groups: after a group's failed merge, the job's archive differs"
+    # The job's union file damaged, then a late process of rank 4: the
+    # warning names the file, and the job is merged from the parts.
+    rm -f $fb/ranks/001/.merging && printf 'not a union\n' > $fb/.traces-union
+    (cd fb && env SLURM_JOB_ID=5656 SLURM_STEP_ID=0 SLURM_PROCID=4 SLURM_STEP_NUM_TASKS=$N LIBWRAP_JOB_GROUP_SIZE=$G \
+        LIBWRAP_ENABLE_TRACING=true LD_PRELOAD="$PRELOAD" "$S/plain" $CALLS > ../late.out 2> ../late.err) ||
+        fail "groups: the late process with a damaged union failed"
+    [ "$(wc -l < late.err)" = 1 ] &&
+        grep -q "cannot merge the trace of .*/ranks/001: .*/\.traces-union is damaged (not what the trace merge wrote); the job's trace is merged from the ranks' parts instead$" late.err ||
+        fail "groups: a damaged union: $(cat late.err)"
+    "$OTF2_PRINT" -G "$fb/traces.otf2" > defs.txt && [ "$(grep -c '^LOCATION ' defs.txt)" = $((2 * N + 2)) ] ||
+        fail "groups: after a damaged union, not $((N + 1)) processes in the job's archive"
+    flat_copy "$fb"
+    same_events "$fb/traces.otf2" flat/traces.otf2 || fail "groups: after a damaged union, the job's archive differs"
     echo "ok: 8 ranks in 3 groups: parts, counts, one merged trace (a tree of group archives), the report and Python"
     # The default (LIBWRAP_JOB_PARTS=auto): the same job of 8 ranks in
     # groups writes the job's one profile, reduced through files at exit,
