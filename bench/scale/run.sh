@@ -17,7 +17,8 @@
 # the metadata operations in the job directory (with strace: creates,
 # mkdirs, links, renames, unlinks; appends to finished.txt files and the
 # most appends to one file), LIBWRAP_JOB_PARTS as config.txt resolves it
-# and the profile parts left, the last rank's merge, and libwrap-report's
+# and the profile parts left, the trace's merge (in a job of groups: each
+# group's, by its last rank, then the job's), and libwrap-report's
 # wall time and peak memory on the job.
 #   bench/scale/run.sh 1000 10000
 # Environment: BUILD (default ./build), BATCH (default 8), CALLS (calls
