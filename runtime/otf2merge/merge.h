@@ -195,8 +195,7 @@ uint32_t mg_string(mg_strings *t, const char *s);
 void mg_union_free(mg_union *u);
 int mg_union_add(mg_ctx *c, mg_union *u, mg_part *p);
 int mg_part_names(mg_ctx *c, mg_strings *s, mg_part *p);
-int mg_union_open(mg_ctx *c, const char *path);
-int mg_union_read(mg_ctx *c, int fd, const char *path, mg_union *u);
+int mg_union_load(mg_ctx *c, const char *path, mg_union *u);
 int mg_union_write(mg_ctx *c, int fd, const char *path, const mg_union *u);
 
 /* ---- write.c ------------------------------------------------------------ */
@@ -205,7 +204,7 @@ int mg_place(const char *src, const char *dst);
 void mg_remove_archive(const char *dir);
 int mg_write(mg_ctx *c, const char *dir, const mg_union *u, const mg_layout *L, mg_part *parts,
              size_t np);
-int mg_layout_parts(mg_ctx *c, mg_union *u, mg_part *parts, size_t np, mg_layout *L, int add);
+int mg_layout_parts(mg_ctx *c, mg_union *u, mg_part *parts, size_t np, mg_layout *L);
 void mg_layout_free(mg_layout *L);
 
 #pragma GCC visibility pop

@@ -130,7 +130,11 @@ int lw_trace_merge_job(const char *dir, size_t *nparts, char *err, size_t errlen
     snprintf(count, sizeof count, "%zu", np);
     const char *props[] = {LW_PROP_PARTS, count, LW_PROP_PARTS_DIGEST, digest, NULL};
     L.props = props;
-    if (mg_layout_parts(c, &u, parts, np, &L, 1) == 0 && mg_write(c, dir, &u, &L, parts, np) == 0) {
+    size_t added = 0;
+    while (added < np && mg_union_add(c, &u, &parts[added]) == 0)
+        added++;
+    if (added == np && mg_layout_parts(c, &u, parts, np, &L) == 0 &&
+        mg_write(c, dir, &u, &L, parts, np) == 0) {
         *nparts = np;
         rc = 0;
     } else {
@@ -200,7 +204,7 @@ int lw_trace_merge_group(const char *dir, long g, size_t *nparts, char *err, siz
         goto out;
     /* The job's numbers for what the group's events name, and for its
      * locations: the union, one group at a time. */
-    if ((fd = mg_union_open(c, upath)) < 0 || mg_union_read(c, fd, upath, &u) < 0)
+    if ((fd = mg_union_load(c, upath, &u)) < 0)
         goto out;
     for (size_t i = 0; i < np; i++)
         if (mg_union_add(c, &u, &parts[i]) < 0)
@@ -218,7 +222,7 @@ int lw_trace_merge_group(const char *dir, long g, size_t *nparts, char *err, siz
     const char *props[] = {
         LW_PROP_PARTS, count, LW_PROP_PARTS_DIGEST, digest, LW_PROP_UNION_STRINGS, nstr, NULL};
     L.props = props;
-    if (mg_layout_parts(c, &u, parts, np, &L, 0) < 0)
+    if (mg_layout_parts(c, &u, parts, np, &L) < 0)
         goto out;
     char anchor[LW_JOB_PATH_MAX];
     snprintf(anchor, sizeof anchor, "%s/traces.otf2", gdir);
@@ -341,7 +345,7 @@ int lw_trace_merge_groups(const char *dir, size_t *nparts, char *err, size_t err
     }
     if (mg_lock(c, dir, &lock) < 0)
         goto out;
-    if ((fd = mg_union_open(c, upath)) < 0 || mg_union_read(c, fd, upath, &u) < 0)
+    if ((fd = mg_union_load(c, upath, &u)) < 0)
         goto out;
     close(fd);
     fd = -1;
@@ -380,11 +384,14 @@ int lw_trace_merge_groups(const char *dir, size_t *nparts, char *err, size_t err
             mg_location x = q->locations[k];
             if (x.name >= q->union_strings)
                 x.name = mg_string(&u.str, mg_str(q, x.name));
-            /* The group archive's location groups, numbered on. */
-            size_t j = 0;
-            while (j < q->nlgroups && q->lgroups[j].id != x.group)
-                j++;
-            x.group = base + j;
+            /* The group archive's location groups (numbered 0, 1, ... in
+             * order: mg_layout_parts), numbered on. */
+            if (x.group >= q->nlgroups || q->lgroups[x.group].id != x.group) {
+                mg_fail(c, "%s/traces.otf2: location %" PRIu64 " names no location group of it",
+                        q->dir, x.id);
+                goto out;
+            }
+            x.group += base;
             loc[nloc++] = x;
         }
         if (u.str.oom) {

@@ -303,23 +303,12 @@ int mg_union_add(mg_ctx *c, mg_union *u, mg_part *p)
             d.members[m] = (OTF2_MetricMemberRef)(g->members[m] < p->nmembers && g->members[m] < 256
                                                       ? member_map[g->members[m]]
                                                       : 0);
-        char *key = mg_class_key(&d);
-        id = key ? mg_find(&u->clsk, key) : -1;
-        if (id >= 0) {
-            free(key);
+        size_t known = u->ncls;
+        id = mg_intern(&u->clsk, mg_class_key(&d), (void **)&u->cls, &u->ncls, sizeof *u->cls, &d);
+        if (id < (int64_t)known) /* an old class (its own list kept), or no memory */
             free(d.members);
-        } else {
-            if (!key || mg_append((void **)&u->cls, u->ncls, sizeof *u->cls, &d) < 0) {
-                free(key);
-                free(d.members);
-                return mg_fail(c, "out of memory");
-            }
-            if (mg_insert(&u->clsk, key, u->ncls) < 0) {
-                u->ncls++;
-                return mg_fail(c, "out of memory");
-            }
-            id = (int64_t)u->ncls++;
-        }
+        if (id < 0)
+            return mg_fail(c, "out of memory");
         p->class_map[k] = (uint64_t)id;
     }
 
@@ -373,8 +362,6 @@ int mg_part_names(mg_ctx *c, mg_strings *s, mg_part *p)
             snprintf(name, sizeof name, "rank %ld%s thread %" PRIu64, p->rank,
                      p->image ? " (exec)" : "", p->locations[l].id);
         p->location_name[l] = mg_string(s, name);
-        p->locations[l].type = p->locations[l].id == UINT32_MAX ? OTF2_LOCATION_TYPE_METRIC
-                                                                : OTF2_LOCATION_TYPE_CPU_THREAD;
     }
     return s->oom ? mg_fail(c, "out of memory") : 0;
 }
@@ -529,7 +516,7 @@ static int mg_union_decode(mg_union *u, lw_rd *b)
 /* The job's union file, open and locked (fcntl: works on local and
  * parallel file systems, and is let go when the process dies); -1 with a
  * message. */
-int mg_union_open(mg_ctx *c, const char *path)
+static int mg_union_open(mg_ctx *c, const char *path)
 {
     int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
     if (fd < 0)
@@ -547,7 +534,7 @@ int mg_union_open(mg_ctx *c, const char *path)
 }
 
 /* Reads the union from the locked file `fd` (empty: an empty union). */
-int mg_union_read(mg_ctx *c, int fd, const char *path, mg_union *u)
+static int mg_union_read(mg_ctx *c, int fd, const char *path, mg_union *u)
 {
     struct stat st;
     if (fstat(fd, &st) < 0)
@@ -567,6 +554,18 @@ int mg_union_read(mg_ctx *c, int fd, const char *path, mg_union *u)
         return mg_fail(c, "%s is damaged (%s)", path,
                        got < 0 ? strerror(err) : "not what the trace merge wrote");
     return 0;
+}
+
+/* The job's union file `path` opened, locked and read into u: its
+ * descriptor, the lock held until it is closed; -1 with a message. */
+int mg_union_load(mg_ctx *c, const char *path, mg_union *u)
+{
+    int fd = mg_union_open(c, path);
+    if (fd >= 0 && mg_union_read(c, fd, path, u) < 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
 }
 
 int mg_union_write(mg_ctx *c, int fd, const char *path, const mg_union *u)

@@ -259,16 +259,13 @@ out:
     return result;
 }
 
-/* The parts into union u, named, and the layout of an archive of them
- * (L's arrays allocated). */
-int mg_layout_parts(mg_ctx *c, mg_union *u, mg_part *parts, size_t np, mg_layout *L, int add)
+/* The layout of an archive of the parts, which are in union u already:
+ * their names among u's strings (L's arrays allocated). */
+int mg_layout_parts(mg_ctx *c, mg_union *u, mg_part *parts, size_t np, mg_layout *L)
 {
     size_t nloc = 0;
-    for (size_t i = 0; i < np; i++) {
-        if (add && mg_union_add(c, u, &parts[i]) < 0)
-            return -1;
+    for (size_t i = 0; i < np; i++)
         nloc += parts[i].nlocations;
-    }
     mg_lgroup *g = calloc(np ? np : 1, sizeof *g);
     mg_location *loc = calloc(nloc ? nloc : 1, sizeof *loc);
     L->lgroups = g;

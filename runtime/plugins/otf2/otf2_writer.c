@@ -1430,6 +1430,13 @@ static double lw_ms_since(const struct timespec *t0)
     return (double)(t1.tv_sec - t0->tv_sec) * 1e3 + (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
 }
 
+/* LIBWRAP_TRACE_MERGE=false: libwrap-report --merge merges, afterwards. */
+static int lw_merge_later(void)
+{
+    const char *merge = lw_host->setting("LIBWRAP_TRACE_MERGE");
+    return merge && strcmp(merge, "false") == 0;
+}
+
 /* A group of a large job: its parts into the group's archive, numbered as
  * the job's (otf2_merge.h), so that the job's merge is left a few files a
  * group. */
@@ -1438,9 +1445,8 @@ static void lw_otf2_group_complete(const char *dir, const char *group_dir)
     char err[512] = "";
     size_t parts = 0;
     struct timespec t0;
-    const char *merge = lw_host->setting("LIBWRAP_TRACE_MERGE");
     const char *base = strrchr(group_dir, '/');
-    if ((merge && strcmp(merge, "false") == 0) || !base)
+    if (lw_merge_later() || !base)
         return;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int rc = lw_trace_merge_group(dir, strtol(base + 1, NULL, 10), &parts, err, sizeof err);
@@ -1457,8 +1463,7 @@ static void lw_otf2_job_complete(const char *dir)
     char err[512] = "";
     size_t parts = 0;
     struct timespec t0;
-    const char *merge = lw_host->setting("LIBWRAP_TRACE_MERGE");
-    if (merge && strcmp(merge, "false") == 0) {
+    if (lw_merge_later()) {
         lw_host->verbose(&lw_plugin, "LIBWRAP_TRACE_MERGE=false: libwrap-report --merge %s merges the trace", dir);
         return;
     }
