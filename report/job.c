@@ -42,7 +42,7 @@ static int cmp_part(const void *a, const void *b)
 
 typedef struct {
     const char *dir;
-    int any;
+    int any, first; /* first: stop at the first part found */
     part_name *v;
     size_t n;
 } part_list;
@@ -58,13 +58,13 @@ static int add_part(void *ctx, const char *rel, long long rank, long long image)
         return 0;
     l->v = lwr_xrealloc(l->v, (l->n + 1) * sizeof *l->v);
     l->v[l->n++] = (part_name){lwr_xstrdup(rel), rank, image};
-    return 0;
+    return l->first ? -1 : 0;
 }
 
 /* The parts of the job in `dir` (job_layout.h), by rank and image. */
 static part_name *list_parts(const char *dir, size_t *n, int any)
 {
-    part_list l = {dir, any, NULL, 0};
+    part_list l = {dir, any, 0, NULL, 0};
     lw_job_walk w = {.fn = add_part, .ctx = &l};
     lw_job_parts(&w, dir);
     if (l.n)
@@ -80,24 +80,34 @@ static void free_parts(part_name *v, size_t n)
     free(v);
 }
 
-int lwr_job_has_parts(const char *dir)
+/* Whether `dir` holds a part (with `any`, one without a profile). */
+static int has_part(const char *dir, int any)
 {
-    size_t n;
-    part_name *v = list_parts(dir, &n, 1);
-    free_parts(v, n);
-    return n > 0;
+    part_list l = {dir, any, 1, NULL, 0};
+    lw_job_walk w = {.fn = add_part, .ctx = &l};
+    lw_job_parts(&w, dir);
+    free_parts(l.v, l.n);
+    return l.n > 0;
 }
 
+int lwr_job_has_parts(const char *dir)
+{
+    return has_part(dir, 1);
+}
+
+/* A job's directory with parts is read from its parts, whether or not
+ * the job's reduced profile.json is beside them (docs/mpi.md); a reduced
+ * profile without parts, or beside parts that hold traces only, is read
+ * as it is. */
 int lwr_is_job(const char *dir)
 {
+    if (has_part(dir, 0))
+        return 1;
     char path[4096];
     snprintf(path, sizeof path, "%s/" LWP_FILE, dir);
     if (access(path, F_OK) == 0)
         return 0;
-    size_t n;
-    part_name *v = list_parts(dir, &n, 1);
-    free_parts(v, n);
-    return n > 0;
+    return has_part(dir, 1);
 }
 
 /* ---- folding parts into the job's profile -------------------------------- */

@@ -88,10 +88,15 @@ static int experiment_profile(const experiment *e, lwr_profile *p, int64_t rank)
     if (lwr_profile_load(p, e->profile))
         return -1;
     if (rank >= 0 && p->reduced) {
-        fprintf(stderr,
-                "%s: %s: --rank %lld: this is the job's profile, reduced over its ranks at MPI_Finalize; "
-                "run the job with LIBWRAP_JOB_PARTS=true for a profile per rank\n",
-                LWR_PROG, e->profile, (long long)rank);
+        if (lwr_is_job(e->dir))
+            fprintf(stderr, "%s: %s: --rank %lld: this is the job's profile, reduced over its ranks; "
+                    "the ranks' parts are read with libwrap-report %s --rank %lld\n",
+                    LWR_PROG, e->profile, (long long)rank, e->dir, (long long)rank);
+        else
+            fprintf(stderr,
+                    "%s: %s: --rank %lld: this is the job's profile, reduced over its ranks at %s; "
+                    "run the job with LIBWRAP_JOB_PARTS=true for a profile per rank\n",
+                    LWR_PROG, e->profile, (long long)rank, p->reduced_at);
         return -1;
     }
     if (rank >= 0 && rank != p->rank) {

@@ -182,7 +182,9 @@ const char *lwr_num_fmt(char buf[48], const lwr_num *n);
 
 /* ---- jobs (job.c) ------------------------------------------------------- */
 
-/* Whether `dir` is the directory of a job: rank-N parts, no profile.json. */
+/* Whether `dir` is read as a job's parts: rank-N parts with profiles (the
+ * job's reduced profile.json beside them or not), or parts without one
+ * and no profile.json. */
 int lwr_is_job(const char *dir);
 /* Whether `dir` holds rank-N parts (a job's, with or without its own
  * reduced profile.json): its trace is merged from them. */

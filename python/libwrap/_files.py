@@ -1,8 +1,8 @@
 """Finding the processes of an experiment directory and reading their files.
 
 An experiment is a lone process's directory (profile.json at its top) or a
-job's (rank-N/ and rank-N.K/ parts, in a large job under ranks/G/, no
-profile.json of its own); every
+job's (rank-N/ and rank-N.K/ parts, in a large job under ranks/G/, with
+the job's reduced profile.json beside them; or that profile alone); every
 process may have fork-PID/ children, nested again (docs/runtime.md,
 docs/mpi.md).
 """
@@ -96,11 +96,25 @@ def find(path):
         root = os.path.dirname(os.path.abspath(root))
     if not os.path.isdir(root):
         raise FileNotFoundError("%s: no such experiment directory" % path)
-    procs = []
+    # A job's directory with parts is read from its parts, whether or not
+    # the job's reduced profile.json is beside them; the reduced profile
+    # is read when named, or when no part has a profile (docs/mpi.md).
+    parts = [] if os.path.basename(path) == "profile.json" else _parts(root)
+    if any(not p["fork"] for p in parts):
+        return root, True, parts
     if os.path.isfile(os.path.join(root, "profile.json")):
-        procs.append({"process": ".", "parent": None, "rank": None, "image": 0, "fork": False})
+        procs = [{"process": ".", "parent": None, "rank": None, "image": 0, "fork": False}]
         _forks(root, ".", ".", None, 0, procs)
         return root, False, procs
+    if not parts:
+        raise ValueError(
+            "%s: not a libwrap experiment (no profile.json, no rank-N/ parts with one)" % path)
+    return root, True, parts
+
+
+def _parts(root):
+    """The entries of a job's rank-N[.K]/ parts and their forks."""
+    procs = []
     parts = []
     # rank-N[.K]/, and in a job of more ranks than a group, ranks/G/rank-N[.K]/.
     dirs = [""]
@@ -118,7 +132,4 @@ def find(path):
         # A rank's fork child may write rank-N/fork-PID before (or without)
         # the rank's own profile.
         _forks(root, name, name, rank, image, procs)
-    if not procs:
-        raise ValueError(
-            "%s: not a libwrap experiment (no profile.json, no rank-N/ parts with one)" % path)
-    return root, True, procs
+    return procs

@@ -1,8 +1,9 @@
 /*
- * job_reduce.c - the job's one profile through files, for a job of
+ * job_reduce.c - the job's one profile through files: for a job of
  * LIBWRAP_JOB_PARTS=false that did not reduce over MPI (a job without MPI:
  * srun or mpirun starting a program that does not call MPI_Init, or one
- * that never reached MPI_Finalize).
+ * that never reached MPI_Finalize), and for every job with parts, whose
+ * processes add the tree of their part.
  *
  * A records file holds trees of ranges of ranks (profile_reduce.c's bytes),
  * each appended with one write(2) behind a fixed header, so that records of

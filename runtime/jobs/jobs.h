@@ -40,8 +40,9 @@ char *lw_dir_claim(const char *base);
  * <job dir>/finished.txt; the last rank merges the job's trace.
  * `in_signal`: ending by a fatal signal, merging is left to the report. */
 void lw_job_finished(int in_signal);
-/* The rank's profile into the job's records file (job_reduce.c) instead
- * of a part: 0, or -1 (then it writes its part). */
+/* The rank's profile into the job's records file (job_reduce.c): instead
+ * of a part without one (0, or -1: then it writes its part), or beside
+ * its part with parts on. */
 int lw_job_add_records(void);
 /* In a fork child. */
 void lw_job_after_fork_child(void);

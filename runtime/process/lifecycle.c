@@ -350,6 +350,13 @@ static void lw_finish_as(const char *why, enum lw_end end)
                   lw_cfg.profiling && !lw_job_parts_on() && end != LW_END_EXEC;
     if (records && !lw_cfg.tracing)
         write = 0;
+    /* With parts (LIBWRAP_JOB_PARTS=true, or auto in a job of at most a
+     * group), the job's profile is reduced from the trees the parts hold:
+     * a process that writes its part adds its record too, and the job's
+     * last process reduces them (jobs/job.c), so that the job's profile
+     * and its parts always agree. */
+    int part_record = lw_job_info.active && !lw_job_info.forked && !reduced && lw_cfg.profiling &&
+                      lw_job_parts_on() && end != LW_END_EXEC;
     const char *dir = NULL;
     if (write)
         dir = lw_experiment_dir();
@@ -362,7 +369,8 @@ static void lw_finish_as(const char *why, enum lw_end end)
         lw_args_warn_unmatched();
     lw_lane_report();
     lw_signal_report();
-    if (dir && write && lw_cfg.profiling && !reduced && !records)
+    int part = dir && write && lw_cfg.profiling && !reduced && !records;
+    if (part)
         lw_profile_write(dir);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     /* The threads' plugin handles end under the registry lock; the
@@ -383,6 +391,10 @@ static void lw_finish_as(const char *why, enum lw_end end)
             lw_profile_write(dir);
         lw_thread_registry_unlock();
         lw_region_unlock();
+    } else if (part && part_record) {
+        /* A record that cannot be written is warned of: the job's profile
+         * then lacks the rank, its part has it. */
+        lw_job_add_records();
     }
     if (!dir)
         dir = lw_experiment_dir_claimed();

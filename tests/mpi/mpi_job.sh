@@ -63,10 +63,12 @@ check_job() {
     local d=$1 np=$2 steps=$3 hosts=${4:-} launcher=${LAUNCHER:-Open MPI}
     grep -q '^JOB_KEY=' "$d/config.txt" || fail "$d/config.txt lacks the job's key"
     grep -qx "JOB_SIZE=$np" "$d/config.txt" || fail "$d/config.txt: JOB_SIZE is not $np"
-    if [ -f "$d/profile.json" ]; then
+    if [ ! -f "$d/rank-0/profile.json" ]; then
         check_reduced "$d" "$np" "$steps"
         return
     fi
+    # Parts, and the job's profile reduced from them at exit.
+    check_reduced "$d" "$np" "$steps" exit
     [ "$(grep -c '^rank ' "$d/finished.txt")" = "$np" ] || fail "$d/finished.txt: not $np finished ranks"
     local r host
     for ((r = 0; r < np; r++)); do
@@ -85,26 +87,30 @@ sys.exit(len(pids) != int(sys.argv[2]))
 PY
     for e in $(ls -A "$d"); do
         case $e in
-            config.txt | finished.txt | rank-[0-9]* | traces | traces.otf2 | traces.def) ;;
+            config.txt | finished.txt | profile.json | profile.txt | profiles.lwrt | rank-[0-9]* | traces | traces.otf2 | traces.def) ;;
             *) fail "$d: unexpected $e" ;;
         esac
     done
 }
 
-# check_reduced DIR NP STEPS: the job's one profile, reduced over its NP
-# ranks at MPI_Finalize: the sums are NP times each rank's exact visits,
-# every rank's own visits are the smallest and the largest, and no rank
+# check_reduced DIR NP STEPS [exit]: the job's one profile, reduced over
+# its NP ranks at MPI_Finalize (with "exit": at exit, from the parts beside
+# it): the sums are NP times each rank's exact visits, every rank's own
+# visits are the smallest and the largest, and (at MPI_Finalize) no rank
 # wrote a profile of its own (with tracing, parts hold their traces only).
+# CHAINS: each rank's mlib_chain visits (default 2; 0: the program has none).
 check_reduced() {
-    local d=$1 np=$2 steps=$3 launcher=${LAUNCHER:-Open MPI}
-    python3 - "$d" "$np" "$steps" "$launcher" <<'PY' || fail "$d: the job's reduced profile is wrong"
+    local d=$1 np=$2 steps=$3 at=${4:-MPI_Finalize} launcher=${LAUNCHER:-Open MPI}
+    python3 - "$d" "$np" "$steps" "$launcher" "$at" "${CHAINS:-2}" <<'PY' || fail "$d: the job's reduced profile is wrong"
 import json, os, sys
-d, np, steps, launcher = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+d, np, steps, launcher, at = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
+chains = int(sys.argv[6])
 p = json.load(open(d + "/profile.json"))
 assert p["reduced"]["ranks"] == np and p["reduced"]["ranks_reduced"] == np, p["reduced"]
+assert p["reduced"]["at"] == at, p["reduced"]
 assert p["size"] == np and p["launcher"] == launcher, (p["size"], p["launcher"])
 f = {x["symbol"]: x for x in p["functions"]}
-for sym, per in (("mlib_step", steps), ("mlib_chain", 2)):
+for sym, per in (("mlib_step", steps), ("mlib_chain", chains))[:2 if chains else 1]:
     r = f[sym]["ranks"]
     assert f[sym]["visits"] == np * per, (sym, f[sym]["visits"])
     assert r["called"] == np and r["visits"]["min"] == r["visits"]["max"] == per, (sym, r)
@@ -115,9 +121,19 @@ for sym, per in (("mlib_step", steps), ("mlib_chain", 2)):
 cp = {n["symbol"]: n for n in p["threads"][0]["callpath"]}
 assert len(p["threads"]) == 1 and cp["mlib_step"]["visits"] == np * steps, cp
 assert cp["mlib_step"]["ranks"]["visits"]["min"] == steps
+if at == "exit":
+    # Reduced from the parts: the job's sums are the parts' sums.
+    import glob
+    parts = [json.load(open(q)) for q in glob.glob(d + "/rank-*/profile.json") + glob.glob(d + "/ranks/*/rank-*/profile.json")]
+    assert sorted(q["rank"] for q in parts) == list(range(np)), [q["rank"] for q in parts]
+    for sym, x in f.items():
+        got = sum(g["visits"] for q in parts for g in q["functions"] if g["symbol"] == sym)
+        assert x["visits"] == got, (sym, x["visits"], got)
+    sys.exit(0)
 for e in os.listdir(d):
     assert not os.path.exists(os.path.join(d, e, "profile.json")), "a part's own profile: " + e
 PY
+    [ "${4:-}" = exit ] && return
     for e in $(ls -A "$d"); do
         case $e in
             config.txt | profile.json | profile.txt | finished.txt | rank-[0-9]* | traces | traces.otf2 | traces.def) ;;
@@ -220,8 +236,15 @@ preload_x)
     job parts -- "${MPIRUN[@]}" -np $NP -x LD_PRELOAD="$PRELOAD" -x LIBWRAP_JOB_PARTS=true "$S/app" $CALLS
     same parts ref
     d=$(only_dir parts)
-    [ ! -e "$d/profile.json" ] || fail "LIBWRAP_JOB_PARTS=true: a reduced profile too"
+    [ -f "$d/rank-0/profile.json" ] || fail "LIBWRAP_JOB_PARTS=true: no part per rank"
     check_job "$d" $NP $steps
+    # Both there: the report reads the parts (--rank N), or the job's
+    # profile when named.
+    libwrap-report --rank 2 "$d" > rank2.txt 2> rank2.err && grep -q "rank 2" rank2.txt ||
+        fail "libwrap-report --rank 2 on parts beside the job's profile: $(head -3 rank2.err)"
+    ! libwrap-report --rank 2 "$d/profile.json" > /dev/null 2> rank2.err &&
+        grep -q "the ranks' parts are read with libwrap-report $d --rank 2" rank2.err ||
+        fail "libwrap-report --rank 2 on the job's profile beside parts: $(cat rank2.err)"
     [ "$(report_total "$d")" = $((NP * steps)) ] || fail "libwrap-report on parts: not the job's total visits"
     # LIBWRAP_JOB_PARTS unset (auto): parts in a job of at most a group
     # (LIBWRAP_JOB_GROUP_SIZE), the profile reduced at MPI_Finalize in a
@@ -233,7 +256,8 @@ preload_x)
         d=$(only_dir auto$g)
         check_job "$d" $NP $steps
         if [ $g = $NP ]; then
-            [ ! -e "$d/profile.json" ] && [ -d "$d/rank-0" ] || fail "auto, $NP ranks in a group of $g: not a part per rank"
+            [ -f "$d/profile.json" ] && [ -f "$d/rank-0/profile.json" ] ||
+                fail "auto, $NP ranks in a group of $g: not a part per rank and the job's profile"
             resolved="true" why="at most"
         else
             python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["reduced"]["at"] == "MPI_Finalize"' \
@@ -348,7 +372,7 @@ PY
         $CHECK zparts/exp/rank-$r "prof['rank'] == $r" "visits('mlib_step') == $steps" "visits('mlib_chain') == 2" \
             > /dev/null || fail "rank $r's part"
     done
-    [ "$(ls -A zparts/exp | tr '\n' ' ')" = "config.txt finished.txt rank-0 rank-1 rank-2 rank-3 " ] ||
+    [ "$(ls -A zparts/exp | tr '\n' ' ')" = "config.txt finished.txt profile.json profile.txt profiles.lwrt rank-0 rank-1 rank-2 rank-3 " ] ||
         fail "not only the ranks' parts: $(ls -A zparts/exp)"
     # LIBWRAP_MEASURE_LAUNCHER=true: the launcher in a part of its own,
     # beside the job's results, which stay the job's.
@@ -714,6 +738,8 @@ PY
     [ "$(grep -c '^LOCATION_GROUP ' defs.txt)" = $N ] || fail "groups: expected $N location groups"
     [ "$(grep -c '^LOCATION ' defs.txt)" = $((2 * N)) ] || fail "groups: expected $((2 * N)) locations"
     [ "$(report_total "$d")" = $((N * steps)) ] || fail "groups: not the job's total visits"
+    # The job's profile, from the groups' records of the parts' trees.
+    LAUNCHER=Slurm CHAINS=0 check_reduced "$d" $N $steps exit
     libwrap-report --format=tsv --rank 7 "$d" > r7.tsv || fail "groups: --rank 7"
     [ "$(awk -F'\t' '$1 == "mlib_step" { print $5 }' r7.tsv)" = $steps ] || fail "groups: --rank 7: not rank 7's visits"
     PYTHONPATH=$(libwrap-info python-path) /usr/bin/python3 - "$d" $N $steps <<'PY' || fail "groups: the Python package"
@@ -722,6 +748,11 @@ e = libwrap.read(sys.argv[1])
 assert e.is_job and not e.reduced and sorted(e.processes["rank"]) == list(range(int(sys.argv[2]))), e.processes
 s = e.rank_statistics.set_index("symbol").loc["mlib_step"]
 assert s["ranks"] == int(sys.argv[2]) and s["visits_min"] == s["visits_max"] == int(sys.argv[3]), s
+# The job's profile beside the parts, when named: the same statistics.
+j = libwrap.read(sys.argv[1] + "/profile.json")
+assert j.reduced, j.processes
+t = j.rank_statistics.set_index("symbol").loc["mlib_step"]
+assert all(t[k] == s[k] for k in ("ranks", "visits_min", "visits_max", "visits_mean")), (t, s)
 PY
     # The trace merged as a tree: the last rank of each group merged it
     # into ranks/G/traces.otf2 (readable alone, numbered as the job's);
@@ -820,7 +851,7 @@ PY
     grep -qx "LIBWRAP_JOB_PARTS=true" "$d/config.txt" &&
         grep -qx "# LIBWRAP_JOB_PARTS as set: auto (a job of 3 ranks, at most LIBWRAP_JOB_GROUP_SIZE=$G)" "$d/config.txt" ||
         fail "auto, 3 ranks: config.txt: $(grep LIBWRAP_JOB_PARTS "$d/config.txt")"
-    [ ! -e "$d/profile.json" ] || fail "auto, 3 ranks: a reduced profile in a job of one group"
+    LAUNCHER=Slurm CHAINS=0 check_reduced "$d" 3 $steps exit
     for r in 0 1 2; do
         $CHECK "$d/rank-$r" "prof['rank'] == $r" "prof['size'] == 3" "visits('mlib_step') == $steps" > /dev/null
     done
