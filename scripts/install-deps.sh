@@ -35,7 +35,9 @@ pkgs=(
   # user-mode emulator that runs its programs here, and the arm64 libraries
   # of its tests (multiarch, below)
   gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user-static
-  # counting the instructions of a wrapped call under the emulator (bench/overhead/aarch64_count.sh)
+  # counting the instructions of a wrapped call under the emulator
+  # (bench/overhead/aarch64_count.sh), and stopping the trampoline at one
+  # instruction to send it a signal (tests/signals/signals.sh, the window)
   gdb-multiarch
 )
 # arm64 packages of Debian's multiarch: installed beside the host's, found by

@@ -49,7 +49,14 @@ static void lw_sig_dispatch(int sig, siginfo_t *si, void *uc)
     if ((guard & (1 | LW_GUARD_SIGNAL)) == 1) {
         /* The first handler to interrupt the runtime: where it did. */
 #if defined(__x86_64__)
-        lw_tls.busy_pc = (uintptr_t)((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
+        greg_t *g = ((ucontext_t *)uc)->uc_mcontext.gregs;
+        if ((uintptr_t)g[REG_RIP] == (uintptr_t)lw_abi_exit_time) {
+            /* Between the fast exit's visit and its time: the time now,
+             * and the instruction skipped (abi.h). */
+            ((lw_node *)g[REG_RDX])->incl += (uint64_t)g[REG_RAX];
+            g[REG_RIP] = (greg_t)(uintptr_t)lw_abi_exit_timed;
+        }
+        lw_tls.busy_pc = (uintptr_t)g[REG_RIP];
 #elif defined(__aarch64__)
         lw_tls.busy_pc = (uintptr_t)((ucontext_t *)uc)->uc_mcontext.pc;
 #else

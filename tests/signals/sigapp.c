@@ -7,7 +7,8 @@
  * SCENARIO: regs (an assembly loop that checks every callee-saved register
  * after each call), cloop (a C loop, errno kept), nested (SA_NODEFER, a
  * signal raised inside a handler, a handler on a sigaltstack with nested
- * wrapped calls), jump (a handler that leaves by siglongjmp). Timers fire
+ * wrapped calls), jump (a handler that leaves by siglongjmp), window (the
+ * same, the signal sent by a debugger: signals.sh). Timers fire
  * every millisecond. stdout is the same in every run; the calls made,
  * which depend on timing, go to the file COUNTS for the test to compare with
  * the measured visits.
@@ -28,7 +29,7 @@ long sig_reg_loop(long n);
 static long n_tick, n_tick_nested, n_tick_alt, n_nest_handler;
 static volatile long n_crc;
 static volatile long handler_bad;
-static long n_add, n_nest_main, n_adler;
+static long n_add, n_nest_main, n_adler, n_spin;
 static sigjmp_buf jump_env;
 static volatile int jump_every;
 static unsigned char zbuf[256];
@@ -57,6 +58,18 @@ static void on_usr1(int sig)
     long k = __atomic_add_fetch(&n_tick_nested, 1, __ATOMIC_RELAXED);
     if (sig_tick_nested(k) != (k ^ 0x55))
         handler_bad++;
+}
+
+static void on_usr1_jump(int sig)
+{
+    (void)sig;
+    siglongjmp(jump_env, 1);
+}
+
+/* Where signals.sh's debugger stops before it waits for the exit. */
+__attribute__((noinline)) void window_ready(void)
+{
+    __asm__ __volatile__("" ::: "memory");
 }
 
 static void on_alarm_nested(int sig)
@@ -112,7 +125,7 @@ static void regs_until(long *count, long want, long *bad)
 int main(int argc, char **argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "usage: sigapp regs|cloop|nested|jump|zlib COUNTS\n");
+        fprintf(stderr, "usage: sigapp regs|cloop|nested|jump|window|zlib COUNTS\n");
         return 2;
     }
     const char *scenario = argv[1];
@@ -185,6 +198,25 @@ int main(int argc, char **argv)
             bad += sig_reg_loop(1000);
         timer(ITIMER_REAL, 0);
         printf("jump: %d jumps, %ld calls came back changed\n", jumps, bad);
+    } else if (!strcmp(scenario, "window")) {
+        /* Calls of about the same time; a debugger sends SIGUSR1 at one
+         * instruction of the trampoline's exit (signals.sh), and the
+         * handler leaves by siglongjmp. */
+        handle(SIGUSR1, on_usr1_jump, 0);
+        /* The runtime's start (its first call of a thread, its
+         * calibration) before the debugger waits for the exit. */
+        n_add = sig_add(1, 2) == 3;
+        window_ready();
+        volatile int jumps = 0;
+        volatile long calls = 0;
+        if (sigsetjmp(jump_env, 1))
+            jumps++;
+        while (calls < 2) {
+            calls++;
+            sig_spin(200000);
+        }
+        n_spin = calls;
+        printf("window: %d jumps\n", jumps);
     } else if (!strcmp(scenario, "zlib")) {
         for (size_t i = 0; i < sizeof zbuf; i++)
             zbuf[i] = (unsigned char)(i * 7);
@@ -210,9 +242,9 @@ int main(int argc, char **argv)
     if (!f)
         return 3;
     fprintf(f, "main_add %ld\nnest_main %ld\ntick %ld\ntick_nested %ld\ntick_alt %ld\n"
-               "nest_handler %ld\ncrc %ld\nadler %ld\n",
+               "nest_handler %ld\ncrc %ld\nadler %ld\nspin %ld\n",
             n_add, n_nest_main, n_tick, n_tick_nested, n_tick_alt, n_nest_handler,
-            n_crc + (n_adler != 0), n_adler);
+            n_crc + (n_adler != 0), n_adler, n_spin);
     fclose(f);
     return 0;
 }

@@ -35,3 +35,11 @@ int sig_errno(int e)
     errno = e;
     return -1;
 }
+
+long sig_spin(long n)
+{
+    volatile long x = 0;
+    for (long i = 0; i < n; i++)
+        x += i;
+    return x;
+}

@@ -11,5 +11,7 @@ long sig_tick_nested(long x);
 long sig_tick_alt(long x);
 long sig_nest(long a);
 int sig_errno(int e);
+/* sig_spin: about the same time at every call (signals.sh's window). */
+long sig_spin(long n);
 
 #endif

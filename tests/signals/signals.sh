@@ -155,3 +155,30 @@ for mode in $(for ((r = 0; r < jump_runs; r++)); do echo linktime preload; done)
     fi
     echo "ok jump-$mode"
 done
+# The window: a debugger stops the x86-64 trampoline's fast exit at its one
+# instruction between a call's visit and its time (lw_abi_exit_time), in
+# the first of two calls of sig_spin of about the same time, and sends
+# SIGUSR1 there; the handler leaves by siglongjmp. The dispatcher adds the
+# time first, so the interrupted call counts with its visit and its time.
+# The output stays the program's.
+if [ $kind = abi ] && [ -z "${LW_TEST_HOST:-}" ] && [ "$(uname -m)" = x86_64 ]; then
+    gdb=$(command -v gdb || command -v gdb-multiarch) || fail "window: no gdb (scripts/install-deps.sh installs it)"
+    ./plain window plain-window.counts > plain-window.out 2> plain-window.err
+    rm -rf exp-window
+    "$gdb" -nx -batch -ex 'set breakpoint pending on' -ex 'set startup-with-shell off' \
+        -ex "set environment LD_PRELOAD=$preload" -ex "set environment LIBWRAP_EXPERIMENT_DIRECTORY=$here/exp-window" \
+        -ex 'break window_ready' -ex 'run' -ex 'delete' \
+        -ex 'break lw_abi_exit_time' -ex 'continue' -ex 'delete' \
+        -ex 'printf "stopped at the window: %d\n", $pc == (long)&lw_abi_exit_time' -ex 'signal SIGUSR1' \
+        --args ./plain window window.counts > window.gdb 2>&1 || fail "window: gdb failed: $(tail -3 window.gdb)"
+    grep -qx 'stopped at the window: 1' window.gdb || fail "window: the exit was not stopped at lw_abi_exit_time: $(tail -5 window.gdb)"
+    grep -qx 'window: 1 jumps' window.gdb || fail "window: the handler did not jump once: $(tail -5 window.gdb)"
+    grep -q 'exited normally' window.gdb || fail "window: the program did not end normally: $(tail -5 window.gdb)"
+    spins=$(awk '$1 == "spin" {print $2}' window.counts)
+    # Both calls with their times: their sum exceeds the longer one (a
+    # visit without its time would leave the sum at the second call's,
+    # and the minimum clamped to half of it).
+    $CHECK exp-window "visits('sig_spin') == $spins == 2" "fn('sig_spin')['inclusive_ns'] > fn('sig_spin')['max_ns']" ||
+        fail "window: the interrupted call's time is not counted with its visit"
+    echo "ok window"
+fi

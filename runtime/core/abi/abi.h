@@ -137,6 +137,12 @@ static inline int lw_abi_is_return_point(const void *ra)
  * longjmp without harm (signal.c). */
 extern const char lw_abi_hot_begin[], lw_abi_hot_end[], lw_abi_hot2_begin[], lw_abi_hot2_end[];
 
+/* The x86-64 fast exit's one instruction between a visit and its time,
+ * and the one after it: a signal handler that interrupts there has the
+ * time added first (signal.c), so that min <= mean <= max holds whether
+ * it returns or leaves by longjmp. AArch64 stores both at once. */
+extern const char lw_abi_exit_time[], lw_abi_exit_timed[];
+
 /* Results of lw_abi_enter besides a slot address. */
 #define LW_ABI_PASS ((uintptr_t)0)    /* forward as a tail jump, nothing recorded */
 #define LW_ABI_MISSING ((uintptr_t)1) /* no original: lw_abi_missing, then a zero result */

@@ -52,15 +52,19 @@ static inline __attribute__((always_inline)) void lw_frame_open(const lw_thread 
 
 /* Adds one visit of `dt` ticks to `n`: the one place that defines the
  * statistics, shared by the fast and full exits (and the trampoline's
- * assembly, which does the same). */
+ * assembly, which does the same). The extremes first, then the visit and
+ * its time: a signal handler that interrupts this and leaves by longjmp
+ * leaves min <= mean <= max but between those two stores (the x86-64
+ * trampoline closes that one too: abi.h, lw_abi_exit_time). */
 static inline __attribute__((always_inline)) void lw_node_account(lw_node *n, uint64_t dt)
 {
-    n->visits++;
-    n->incl += dt;
     if (dt < n->min)
         n->min = dt;
     if (dt > n->max)
         n->max = dt;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    n->visits++;
+    n->incl += dt;
 }
 
 /* The child of `parent` for region `id` among those found last, or NULL. */

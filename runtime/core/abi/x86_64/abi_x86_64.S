@@ -399,16 +399,27 @@ lw_abi_return_point:
 	jb	.Lexit_backwards
 .Lexit_dt:
 	movq	LW_F_NODE(%rdx), %rdx
-	incq	LW_N_VISITS(%rdx)
-	addq	%rax, LW_N_INCL(%rdx)
+	/* The extremes first, then the visit, then its time: a signal
+	 * handler that interrupts this and leaves by longjmp leaves
+	 * min <= mean <= max. Between the visit and its time, the dispatcher
+	 * adds the time before the handler runs (signal.c,
+	 * lw_abi_exit_fixup). */
 	cmpq	LW_N_MIN(%rdx), %rax
 	jae	1f
 	movq	%rax, LW_N_MIN(%rdx)
 1:	cmpq	LW_N_MAX(%rdx), %rax
 	jbe	2f
 	movq	%rax, LW_N_MAX(%rdx)
+2:	incq	LW_N_VISITS(%rdx)
+	.globl	lw_abi_exit_time
+	.hidden	lw_abi_exit_time
+lw_abi_exit_time:
+	addq	%rax, LW_N_INCL(%rdx)
+	.globl	lw_abi_exit_timed
+	.hidden	lw_abi_exit_timed
+lw_abi_exit_timed:
 	/* Every 4,096th visit of a call path: may its region be throttled? */
-2:	testl	$0xfff, LW_N_VISITS(%rdx)
+	testl	$0xfff, LW_N_VISITS(%rdx)
 	jz	.Lthrottle_check
 .Lexit_release:
 	movq	lw_tls@gottpoff(%rip), %rcx
