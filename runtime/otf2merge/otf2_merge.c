@@ -253,6 +253,14 @@ int lw_trace_merge_group(const char *dir, long g, size_t *nparts, char *err, siz
 out:
     if (fd >= 0)
         close(fd);
+    if (rc < 0 && np > 0) {
+        /* The group's archive of an earlier merge lacks what has come
+         * since: it goes, so that the job's step merges from the parts. */
+        char old[LW_JOB_PATH_MAX];
+        snprintf(old, sizeof old, "%s/traces.otf2", gdir);
+        if (access(old, F_OK) == 0)
+            mg_unlink_group(dir, gdir);
+    }
     mg_unlock(lock);
     mg_layout_free(&L);
     mg_union_free(&u);

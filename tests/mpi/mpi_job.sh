@@ -818,6 +818,20 @@ PY
         fail "groups: after a damaged union, not $((N + 1)) processes in the job's archive"
     flat_copy "$fb"
     same_events "$fb/traces.otf2" flat/traces.otf2 || fail "groups: after a damaged union, the job's archive differs"
+    # The same where every group has its archive: still one warning (the
+    # group's archive, which lacks the late process, is removed), and the
+    # job is merged from the parts.
+    printf 'not a union\n' > $d/.traces-union
+    (cd grp && env SLURM_JOB_ID=5151 SLURM_STEP_ID=0 SLURM_PROCID=4 SLURM_STEP_NUM_TASKS=$N LIBWRAP_JOB_GROUP_SIZE=$G \
+        LIBWRAP_JOB_PARTS=true LIBWRAP_ENABLE_TRACING=true LD_PRELOAD="$PRELOAD" "$S/plain" $CALLS > ../late2.out 2> ../late2.err) ||
+        fail "groups: a late process with a damaged union and every group archive failed"
+    [ "$(wc -l < late2.err)" = 1 ] && grep -q "\.traces-union is damaged" late2.err ||
+        fail "groups: a damaged union where every group has its archive: $(cat late2.err)"
+    [ ! -e $d/ranks/001/traces.otf2 ] && [ -e $d/ranks/000/traces.otf2 ] || fail "groups: the stale group archive stays"
+    "$OTF2_PRINT" -G "$d/traces.otf2" > defs.txt && [ "$(grep -c '^LOCATION ' defs.txt)" = $((2 * N + 4)) ] ||
+        fail "groups: after a damaged union, not $((N + 2)) processes in the job's archive"
+    flat_copy "$d"
+    same_events "$d/traces.otf2" flat/traces.otf2 || fail "groups: after a damaged union (every group archived), the job's archive differs"
     echo "ok: 8 ranks in 3 groups: parts, counts, one merged trace (a tree of group archives), the report and Python"
     # The default (LIBWRAP_JOB_PARTS=auto): the same job of 8 ranks in
     # groups writes the job's one profile, reduced through files at exit,
