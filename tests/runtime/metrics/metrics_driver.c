@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../plugin_host.h"
@@ -20,6 +21,13 @@
 #define PAGES 64
 
 static volatile uint64_t sink;
+
+static uint64_t thread_cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 static void work(void)
 {
@@ -32,9 +40,14 @@ static void work(void)
     }
     for (int i = 0; i < PAGES; i++)
         mem[i * page] = (char)i; /* one page fault each */
-    uint64_t x = 1;
-    for (long i = 0; i < 2000000; i++) /* a few milliseconds of CPU */
-        x = x * 6364136223846793005u + 1442695040888963407u;
+    /* 30 ms of this thread's CPU time: several ticks of the kernel at
+     * any HZ, so that CPU time counted by ticks (ru_utime, ru_stime)
+     * cannot stay at zero on a loaded machine. */
+    uint64_t x = 1, start = thread_cpu_ns();
+    do {
+        for (long i = 0; i < 100000; i++)
+            x = x * 6364136223846793005u + 1442695040888963407u;
+    } while (thread_cpu_ns() - start < 30000000);
     sink = x;
     munmap(mem, PAGES * page);
 }
