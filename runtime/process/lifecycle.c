@@ -210,6 +210,7 @@ static void lw_start(void)
     lw_compensate_calibrate(NULL);
 #endif
     lw_args_calibrate();
+    lw_abi_calibrate_record();
     LW_STORE(lw_tls.guard, 0);
     errno = saved;
 }

@@ -98,6 +98,13 @@ LW_AT(lw_thread, overhead, LW_TH_OVERHEAD);
 LW_AT(lw_thread, tree.hash, LW_TH_HASH);
 LW_AT(lw_thread, tree.hash_mask, LW_TH_HASH_MASK);
 LW_AT(lw_node, parent, LW_N_PARENT);
+LW_AT(lw_node, args, LW_N_ARGS);
+LW_AT(lw_thread, listen, LW_TH_LISTEN);
+LW_AT(lw_thread, args.blocks, LW_TH_ARG_BLOCKS);
+LW_AT(lw_argblock, ints, LW_B_INTS);
+_Static_assert(sizeof(((lw_node *)0)->args) == 4 && sizeof(((lw_thread *)0)->listen) == 4 &&
+                   sizeof(((lw_argblock *)0)->ints) == 4,
+               "the recording path's checks read 4 bytes each");
 _Static_assert(LW_KIND_ABI * sizeof(uint64_t) == LW_COST_ABI, "lw_cost_ticks[LW_KIND_ABI]");
 _Static_assert(LW_UNTIMED_LEAF * sizeof(uint64_t) == LW_COST_UNTIMED_LEAF, "lw_cost_untimed[LEAF]");
 _Static_assert(LW_UNTIMED_FRAMED * sizeof(uint64_t) == LW_COST_UNTIMED_FRAMED, "lw_cost_untimed[FRAMED]");
@@ -326,7 +333,7 @@ uintptr_t lw_abi_enter(libwrap_abi_entry *e, void **sp)
 }
 
 /*
- * The trampoline's recording path (LW_ABI_STATE_RECORD, abi_x86_64.S and
+ * The AArch64 trampoline's recording path (LW_ABI_STATE_RECORD,
  * abi_aarch64.S): the integer parameters of the call about to enter node
  * `n` of thread `t`, the guard held, from the registers saved below its
  * return address at `sp` (LW_ABI_SAVED_GPRS) and its stack arguments.
@@ -340,6 +347,14 @@ lw_node *lw_abi_record_hot(lw_thread *t, lw_node *n, void **sp)
         return NULL;
     lw_args_add(b, LW_VALUES_ABI, sp, 0);
     return n;
+}
+
+/* The x86-64 trampoline's recording path (abi_x86_64.S): the same, into
+ * the block that the trampoline checked (lw_args_int_block), after the
+ * entry's timestamp. */
+void lw_abi_record_add(lw_argblock *b, void **sp)
+{
+    lw_args_add(b, LW_VALUES_ABI, sp, 0);
 }
 
 /* The result of a call whose arguments are recorded, from %rax or %xmm0

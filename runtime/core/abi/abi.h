@@ -24,7 +24,8 @@
 #define LW_ABI_STATE_THROTTLED_FRAMED 6 /* THROTTLED for a region that calls wrapped
                                          * functions: the others keep their frame */
 #define LW_ABI_STATE_RECORD 7   /* as FAST, and its parameters or result are recorded:
-                                 * the trampoline's recording path (lw_abi_record_hot) */
+                                 * the trampoline's recording path (lw_abi_record_add,
+                                 * on AArch64 lw_abi_record_hot) */
 #define LW_THROTTLE_SAMPLE 64
 
 /*
@@ -50,7 +51,9 @@
 #define LW_TH_EV_POS 64
 #define LW_TH_EV_END 72
 #define LW_TH_OVERHEAD 88
+#define LW_TH_LISTEN 60    /* listen, an int */
 #define LW_TH_HASH 128     /* tree.hash */
+#define LW_TH_ARG_BLOCKS 568 /* args.blocks */
 #define LW_TH_HASH_MASK 136 /* tree.hash_mask */
 #define LW_COST_ABI 8      /* lw_cost_ticks[LW_KIND_ABI] */
 #define LW_COST_UNTIMED_LEAF 0   /* lw_cost_untimed[LW_UNTIMED_LEAF] */
@@ -70,6 +73,8 @@
 #define LW_N_MIN 96
 #define LW_N_MAX 104
 #define LW_N_UNMEASURED 112
+#define LW_N_ARGS 4        /* args: a block's number, 0 none */
+#define LW_B_INTS 24       /* lw_argblock.ints */
 #define LW_RA_RA 0         /* lw_ra */
 #define LW_RA_RBX 8
 #define LW_RA_ENTRY 16
@@ -151,6 +156,18 @@ extern const char lw_abi_exit_time[], lw_abi_exit_timed[];
 uintptr_t lw_abi_enter(libwrap_abi_entry *e, void **sp);
 void lw_abi_exit(lw_ra *slot);
 lw_node *lw_abi_record_hot(lw_thread *t, lw_node *n, void **sp);
+void lw_abi_record_add(lw_argblock *b, void **sp);
+
+/* What the x86-64 recording path adds to a call after its timestamp
+ * (lw_abi_record_add and the registers around it), in ticks: the thread's
+ * measurement clock moves on by it. Calibrated at start (abi_slow.c)
+ * when LIBWRAP_ARGUMENTS is set and the run compensates; 0 otherwise. */
+extern uint64_t lw_abi_cost_record;
+void lw_abi_calibrate_record(void);
+/* The recording path's work after its timestamp, `n` times, into block
+ * `b`, the measurement clock of the thread state at `t` moved on
+ * (abi_x86_64.S): what lw_abi_calibrate_record times. */
+void lw_abi_record_timed(lw_argblock *b, uint64_t n, void *t);
 
 /*
  * The argument registers as the trampoline saved them. x86-64: its frame

@@ -38,22 +38,31 @@ static void lw_argslot_init(lw_argslot *s, const libwrap_param *d)
     }
 }
 
-void lw_args_calibrate(void)
+lw_argblock *lw_args_calib_block(unsigned abi)
 {
-#if LW_CLOCK_KEPT /* the recording's cost leaves the clock (libwrap_enter_params) */
-    if (!lw_cfg.arguments || !lw_compensating())
-        return;
-    size_t size = sizeof(lw_argblock) + sizeof(lw_argslot);
-    lw_argblock *b = lw_map(size);
+    lw_argblock *b = lw_map(LW_ARGS_CALIB_BLOCK);
     if (!b)
-        return;
-    /* One int, as a typed wrapper hands it over (lw_args_new_block). */
+        return NULL;
+    /* One int, as lw_args_new_block makes it. */
     b->nslots = 1;
     b->ints = 1;
     libwrap_param d = {0};
     d.kind = LIBWRAP_PARAM_SIGNED;
     d.width = sizeof(int);
+    d.abi = d.abi_a64 = (uint16_t)abi;
     lw_argslot_init(&b->slot[0], &d);
+    return b;
+}
+
+void lw_args_calibrate(void)
+{
+#if LW_CLOCK_KEPT /* the recording's cost leaves the clock (libwrap_enter_params) */
+    if (!lw_cfg.arguments || !lw_compensating())
+        return;
+    /* As a typed wrapper hands it over. */
+    lw_argblock *b = lw_args_calib_block(0);
+    if (!b)
+        return;
     double best = INFINITY;
     for (unsigned r = 0; r < LW_CALIB_ROUNDS; r++) {
         uint64_t v[1], t0 = lw_ticks();
@@ -66,7 +75,7 @@ void lw_args_calibrate(void)
         if (t1 > t0 && (double)(t1 - t0) / LW_CALIB_CALLS < best)
             best = (double)(t1 - t0) / LW_CALIB_CALLS;
     }
-    munmap(b, size);
+    munmap(b, LW_ARGS_CALIB_BLOCK);
     if (isfinite(best))
         lw_cost_record = (uint64_t)(best + 0.5);
     lw_log(LW_LOG_TIMER, "compensation: recording an integer %llu ticks", (unsigned long long)lw_cost_record);

@@ -150,6 +150,11 @@ const char *lw_safe_string(uint64_t p, char *buf);
  * compensates; 0 otherwise, and on AArch64. */
 extern uint64_t lw_cost_record;
 void lw_args_calibrate(void);
+/* The block of one int found at ABI location `abi` (LIBWRAP_PARAM_ABI_*,
+ * 0 for a typed wrapper's) that the calibrations record into: mapped,
+ * LW_ARGS_CALIB_BLOCK bytes; NULL without memory. */
+#define LW_ARGS_CALIB_BLOCK (sizeof(lw_argblock) + sizeof(lw_argslot))
+lw_argblock *lw_args_calib_block(unsigned abi);
 
 /* The full paths: every kind, creating the node's block, the trace. */
 void lw_args_params(int32_t id, const libwrap_params *p, uint64_t mask, const uint64_t *values);

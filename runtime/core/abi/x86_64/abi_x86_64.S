@@ -303,6 +303,44 @@
 9:
 .endm
 
+/* The recording path's registers (.Lrecord, lw_abi_record_timed), in 72
+ * bytes below ENTRY_PUSH's: the thread's state (%rcx) at 0(%rsp), the
+ * argument registers %rdi, %rsi, %rdx, %rcx, %r8, %r9 at 16..56(%rsp),
+ * 88 bytes below the return address (LW_ABI_SAVED_GPRS), and %r10 at 64;
+ * the caller's %rdx and %rcx from ENTRY_PUSH's place above them. */
+.macro RECORD_SAVE
+	movq	%rcx, 0(%rsp)
+	movq	%rdi, 16(%rsp)
+	movq	%rsi, 24(%rsp)
+	movq	80(%rsp), %rdi			/* the caller's %rdx and %rcx (ENTRY_PUSH) */
+	movq	%rdi, 32(%rsp)
+	movq	72(%rsp), %rdi
+	movq	%rdi, 40(%rsp)
+	movq	%r8, 48(%rsp)
+	movq	%r9, 56(%rsp)
+	movq	%r10, 64(%rsp)
+.endm
+
+/* The integers into the block at %rsi (lw_abi_record_add reads them below
+ * the return address, at 104(%rsp)), then the thread's measurement clock
+ * (its state at 0(%rsp)) moved on by what that costs. */
+.macro RECORD_ADD
+	movq	%rsi, %rdi
+	leaq	104(%rsp), %rsi			/* the return address */
+	call	lw_abi_record_add
+	movq	0(%rsp), %rcx
+	movq	lw_abi_cost_record(%rip), %rax
+	addq	%rax, LW_TH_OVERHEAD(%rcx)
+.endm
+
+.macro RECORD_RESTORE
+	movq	16(%rsp), %rdi
+	movq	24(%rsp), %rsi
+	movq	48(%rsp), %r8
+	movq	56(%rsp), %r9
+	movq	64(%rsp), %r10
+.endm
+
 /* The entry once the thread's state is in %rcx and the frame index in
  * %edx, checked against the stack's capacity; `ev` appends the event. */
 .macro FAST_ENTER ev
@@ -845,18 +883,19 @@ lw_abi_return_untimed:
 
 	/*
 	 * A region whose parameters or result are recorded: the entry's fast
-	 * path up to the node, then lw_abi_record_hot (general registers
-	 * only, no call) records the integers, reading the argument registers
-	 * where the C hooks leave them (LW_ABI_SAVED_GPRS: 88 bytes below the
-	 * return address) and the stack arguments above it; then the frame,
-	 * the timestamp and the call as on the fast path. Recorded before the
-	 * timestamp, so that the recording is not in the call's time (where
-	 * the timestamp does not wait for it to finish, Intel Xeon, its rest
-	 * can be: docs/runtime.md, "On Intel Xeon"). A
-	 * recorded result makes the exit take the C hook. Tail calls, a node
-	 * not among the last four, and everything lw_abi_record_hot leaves
-	 * (a node's first recorded call, values other than integers,
-	 * listeners) take the C hooks.
+	 * path up to the frame and the timestamp; then, with the node's block
+	 * of integers and no listener (lw_args_int_block, checked here),
+	 * lw_abi_record_add (general registers only, no call) records the
+	 * integers, reading the
+	 * argument registers where the C hooks leave them (LW_ABI_SAVED_GPRS:
+	 * 88 bytes below the return address) and the stack arguments above
+	 * it, and the thread's measurement clock moves on by the recording's
+	 * cost (lw_abi_cost_record), which the call's time thus leaves out.
+	 * After the timestamp, the recording runs beside its read; before
+	 * it, its chain of loads and stores held the read up. A recorded
+	 * result makes the exit take the C hook. Tail calls, a node not among
+	 * the last four, and everything else (a node's first recorded call,
+	 * values other than integers, listeners) take the C hooks.
 	 */
 .Lrecord:
 	.cfi_remember_state
@@ -864,44 +903,48 @@ lw_abi_return_untimed:
 	GUARD_TAKE
 	CLAIM_ROOM .Lfast_to_c, .Lfast_to_c, .Lfast_to_c
 	FRAME_NODE .Lfast_to_c_r11
-	/* The argument registers at 16..64(%rsp), 88 bytes below the return
-	 * address, the thread and the frame below them: kept, not read
-	 * again, since a signal handler's call in between may point
-	 * lw_tls.hot elsewhere (lane.h). */
 	subq	$72, %rsp
 	.cfi_adjust_cfa_offset 72
-	movq	%rcx, 0(%rsp)
-	movq	%rdx, 8(%rsp)
-	movq	%rdi, 16(%rsp)
-	movq	%rsi, 24(%rsp)
-	movq	80(%rsp), %rdi			/* the caller's %rdx and %rcx (ENTRY_PUSH) */
-	movq	%rdi, 32(%rsp)
-	movq	72(%rsp), %rdi
-	movq	%rdi, 40(%rsp)
-	movq	%r8, 48(%rsp)
-	movq	%r9, 56(%rsp)
-	movq	%r10, 64(%rsp)
-	movq	%rcx, %rdi
-	movq	%rax, %rsi
-	leaq	104(%rsp), %rdx			/* the return address */
-	call	lw_abi_record_hot
-	movq	0(%rsp), %rcx
-	movq	8(%rsp), %rdx
-	movq	16(%rsp), %rdi
-	movq	24(%rsp), %rsi
-	movq	48(%rsp), %r8
-	movq	56(%rsp), %r9
-	movq	64(%rsp), %r10
+	RECORD_SAVE
+	movq	%rax, %rsi			/* the node */
+	FRAME_FILL
+	movq	%rdx, %r11
+	rdtsc
+	shlq	$32, %rdx
+	orq	%rdx, %rax
+	subq	LW_TH_OVERHEAD(%rcx), %rax
+	movq	%rax, LW_F_START(%r11)
+	/* The common case, checked after the timestamp (the checks' loads
+	 * would hold its read up): the node's block of integers, and no
+	 * listener (lw_args_int_block). */
+	movl	LW_N_ARGS(%rsi), %edi
+	testl	%edi, %edi
+	jz	3f				/* no block yet */
+	cmpl	$0, LW_TH_LISTEN(%rcx)
+	jne	3f
+	movq	LW_TH_ARG_BLOCKS(%rcx), %rsi
+	movq	-8(%rsi,%rdi,8), %rsi		/* the block */
+	cmpl	$0, LW_B_INTS(%rsi)
+	je	3f
+	movq	LW_RA_ENTRY(%rbx), %rdi
+	testl	$LW_E_RECORD_RESULT, LW_E_FLAGS(%rdi)
+	jz	1f
+	movl	$LW_RA_NO_FAST_EXIT, LW_RA_DEPTH(%rbx)
+1:	RECORD_ADD
+	RECORD_RESTORE
 	addq	$72, %rsp
 	.cfi_adjust_cfa_offset -72
-	movq	LW_RA_ENTRY(%rbx), %r11
-	testq	%rax, %rax
-	jz	.Lfast_to_c
-	testl	$LW_E_RECORD_RESULT, LW_E_FLAGS(%r11)
-	movl	LW_E_ID(%r11), %r11d
-	jz	.Lfound0
-	movl	$LW_RA_NO_FAST_EXIT, LW_RA_DEPTH(%rbx)
-	jmp	.Lfound0
+	.cfi_remember_state
+	CALL_SETUP
+	jmp	.Lcall_original
+	.cfi_restore_state
+	/* Not the common case: the frame taken off again, and the C hooks. */
+3:	.cfi_adjust_cfa_offset 72
+	decl	LW_TH_DEPTH(%rcx)
+	RECORD_RESTORE
+	addq	$72, %rsp
+	.cfi_adjust_cfa_offset -72
+	jmp	.Lfast_to_c_r11
 	.cfi_restore_state
 
 	/* Every other case: the C hooks, with the argument registers saved. */
@@ -963,6 +1006,45 @@ lw_abi_return_untimed:
 
 /* The compensation's calibration (compensate.c) calls an empty function
  * through the trampoline as a generated wrapper does, with its own entry. */
+	/* lw_abi_record_timed(block, n, thread): .Lrecord's work after its
+	 * timestamp, n times, in the frame it has there (72 bytes of saved
+	 * registers, ENTRY_PUSH's 32, a return address): what the recording
+	 * path adds to a call (lw_abi_calibrate_record, abi_slow.c). */
+	.globl	lw_abi_record_timed
+	.hidden	lw_abi_record_timed
+	.type	lw_abi_record_timed, @function
+	.p2align 4
+lw_abi_record_timed:
+	.cfi_startproc
+	PUSH	%rbx
+	.cfi_rel_offset %rbx, 0
+	PUSH	%r12
+	.cfi_rel_offset %r12, 0
+	PUSH	%r13
+	.cfi_rel_offset %r13, 0
+	subq	$112, %rsp
+	.cfi_adjust_cfa_offset 112
+	movq	%rdi, %r12
+	movq	%rsi, %r13
+	movq	%rdx, %rcx
+	RECORD_SAVE
+1:	movq	%r12, %rsi
+	RECORD_ADD
+	RECORD_RESTORE
+	decq	%r13
+	jnz	1b
+	addq	$112, %rsp
+	.cfi_adjust_cfa_offset -112
+	POP	%r13
+	.cfi_restore %r13
+	POP	%r12
+	.cfi_restore %r12
+	POP	%rbx
+	.cfi_restore %rbx
+	ret
+	.cfi_endproc
+	.size	lw_abi_record_timed, .-lw_abi_record_timed
+
 	.globl	lw_abi_calib_stub
 	.hidden	lw_abi_calib_stub
 	.type	lw_abi_calib_stub, @function
