@@ -48,13 +48,13 @@
 #define LW_TH_STACK 0      /* lw_thread */
 #define LW_TH_DEPTH 8
 #define LW_TH_CAP 12
+#define LW_TH_LISTEN 60    /* listen, an int */
 #define LW_TH_EV_POS 64
 #define LW_TH_EV_END 72
 #define LW_TH_OVERHEAD 88
-#define LW_TH_LISTEN 60    /* listen, an int */
 #define LW_TH_HASH 128     /* tree.hash */
-#define LW_TH_ARG_BLOCKS 568 /* args.blocks */
 #define LW_TH_HASH_MASK 136 /* tree.hash_mask */
+#define LW_TH_ARG_BLOCKS 568 /* args.blocks */
 #define LW_COST_ABI 8      /* lw_cost_ticks[LW_KIND_ABI] */
 #define LW_COST_UNTIMED_LEAF 0   /* lw_cost_untimed[LW_UNTIMED_LEAF] */
 #define LW_COST_UNTIMED_FRAMED 8 /* lw_cost_untimed[LW_UNTIMED_FRAMED] */

@@ -441,7 +441,7 @@ lw_abi_return_point:
 	 * handler that interrupts this and leaves by longjmp leaves
 	 * min <= mean <= max. Between the visit and its time, the dispatcher
 	 * adds the time before the handler runs (signal.c,
-	 * lw_abi_exit_fixup). */
+	 * lw_sig_dispatch). */
 	cmpq	LW_N_MIN(%rdx), %rax
 	jae	1f
 	movq	%rax, LW_N_MIN(%rdx)
