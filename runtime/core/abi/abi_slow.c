@@ -35,35 +35,33 @@ __attribute__((aligned(64))) libwrap_abi_entry lw_abi_calib_entry_framed = {
 #endif
 
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <unwind.h>
 
 uint64_t lw_abi_cost_record;
 
+#if defined(__x86_64__) && LW_CLOCK_KEPT
+/* A round of the trampoline's recording (lw_calib_ticks), the clock of a
+ * thread state of our own moved on. */
+static void lw_abi_record_round(void *block)
+{
+    static lw_thread t;
+    lw_abi_record_timed(block, LW_CALIB_CALLS, &t);
+}
+#endif
+
 void lw_abi_calibrate_record(void)
 {
 #if defined(__x86_64__) && LW_CLOCK_KEPT
     if (!lw_cfg.arguments || !lw_compensating())
         return;
-    /* An int in %rdi, as an ABI-level wrapper's parameter; the clock of a
-     * thread state of our own. */
+    /* An int in %rdi, as an ABI-level wrapper's parameter. */
     lw_argblock *b = lw_args_calib_block(LIBWRAP_PARAM_ABI_GPR(0));
     if (!b)
         return;
-    static lw_thread t;
-    double best = INFINITY;
-    for (unsigned r = 0; r < LW_CALIB_ROUNDS; r++) {
-        uint64_t t0 = lw_ticks();
-        lw_abi_record_timed(b, LW_CALIB_CALLS, &t);
-        uint64_t t1 = lw_ticks();
-        if (t1 > t0 && (double)(t1 - t0) / LW_CALIB_CALLS < best)
-            best = (double)(t1 - t0) / LW_CALIB_CALLS;
-    }
+    lw_abi_cost_record = lw_calib_ticks(lw_abi_record_round, b);
     munmap(b, LW_ARGS_CALIB_BLOCK);
-    if (isfinite(best))
-        lw_abi_cost_record = (uint64_t)(best + 0.5);
     lw_log(LW_LOG_TIMER, "compensation: recording an integer in the trampoline %llu ticks",
            (unsigned long long)lw_abi_cost_record);
 #endif

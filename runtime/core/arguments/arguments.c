@@ -13,7 +13,6 @@
 #include "core/arguments/arguments.h"
 
 #include <errno.h>
-#include <math.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -54,6 +53,18 @@ lw_argblock *lw_args_calib_block(unsigned abi)
     return b;
 }
 
+#if LW_CLOCK_KEPT
+/* A round of the typed wrappers' recording (lw_calib_ticks). */
+static void lw_args_calib_round(void *block)
+{
+    for (unsigned i = 0; i < LW_CALIB_CALLS; i++) {
+        uint64_t v[1] = {i * 2654435761u};
+        __asm__ volatile("" : : "r"(v) : "memory");
+        lw_args_add(block, LW_VALUES_ARRAY, v, 0);
+    }
+}
+#endif
+
 void lw_args_calibrate(void)
 {
 #if LW_CLOCK_KEPT /* the recording's cost leaves the clock (libwrap_enter_params) */
@@ -63,21 +74,8 @@ void lw_args_calibrate(void)
     lw_argblock *b = lw_args_calib_block(0);
     if (!b)
         return;
-    double best = INFINITY;
-    for (unsigned r = 0; r < LW_CALIB_ROUNDS; r++) {
-        uint64_t v[1], t0 = lw_ticks();
-        for (unsigned i = 0; i < LW_CALIB_CALLS; i++) {
-            v[0] = i * 2654435761u;
-            __asm__ volatile("" : : "r"(v) : "memory");
-            lw_args_add(b, LW_VALUES_ARRAY, v, 0);
-        }
-        uint64_t t1 = lw_ticks();
-        if (t1 > t0 && (double)(t1 - t0) / LW_CALIB_CALLS < best)
-            best = (double)(t1 - t0) / LW_CALIB_CALLS;
-    }
+    lw_cost_record = lw_calib_ticks(lw_args_calib_round, b);
     munmap(b, LW_ARGS_CALIB_BLOCK);
-    if (isfinite(best))
-        lw_cost_record = (uint64_t)(best + 0.5);
     lw_log(LW_LOG_TIMER, "compensation: recording an integer %llu ticks", (unsigned long long)lw_cost_record);
 #endif
 }

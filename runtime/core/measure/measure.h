@@ -298,10 +298,14 @@ void lw_compensate_calibrate(const lw_calib_abi *abi);
  * in the private thread's tree only. */
 #define LW_CALIB_ID INT32_MAX
 /* Each calibration takes the best of LW_CALIB_ROUNDS rounds of
- * LW_CALIB_CALLS calls (compensate.c, and the recording's,
- * lw_args_calibrate). */
+ * LW_CALIB_CALLS calls (compensate.c, and the recordings',
+ * lw_calib_ticks). */
 #define LW_CALIB_CALLS 256u
 #define LW_CALIB_ROUNDS 24u
+/* The ticks per call of the best of LW_CALIB_ROUNDS rounds of
+ * `round(ctx)`, which makes LW_CALIB_CALLS calls, rounded; 0 when no
+ * round took time. */
+uint64_t lw_calib_ticks(void (*round)(void *ctx), void *ctx);
 int lw_compensating(void);
 /* config.txt's lines, profile.json's "compensation", profile.txt's note. */
 void lw_compensate_config_write(FILE *out);
