@@ -150,10 +150,15 @@ out:
     return rc;
 }
 
-/* The locations of group archive `gdir` unlinked from the job's
- * directory, and the archive removed (a group merged again). */
+/* The locations of group archive `gdir`, if it has one, unlinked from the
+ * job's directory, and the archive removed (a group merged again, or
+ * whose merge failed). */
 static void mg_unlink_group(const char *dir, const char *gdir)
 {
+    char anchor[LW_JOB_PATH_MAX];
+    snprintf(anchor, sizeof anchor, "%s/traces.otf2", gdir);
+    if (access(anchor, F_OK) != 0)
+        return;
     /* Its reading's errors are its own: the archive goes either way. */
     char e[256];
     mg_scope s;
@@ -224,10 +229,7 @@ int lw_trace_merge_group(const char *dir, long g, size_t *nparts, char *err, siz
     L.props = props;
     if (mg_layout_parts(c, &u, parts, np, &L) < 0)
         goto out;
-    char anchor[LW_JOB_PATH_MAX];
-    snprintf(anchor, sizeof anchor, "%s/traces.otf2", gdir);
-    if (access(anchor, F_OK) == 0)
-        mg_unlink_group(dir, gdir);
+    mg_unlink_group(dir, gdir);
     if (mg_write(c, gdir, &u, &L, parts, np) < 0) {
         mg_remove_archive(gdir);
         goto out;
@@ -253,14 +255,10 @@ int lw_trace_merge_group(const char *dir, long g, size_t *nparts, char *err, siz
 out:
     if (fd >= 0)
         close(fd);
-    if (rc < 0 && np > 0) {
-        /* The group's archive of an earlier merge lacks what has come
-         * since: it goes, so that the job's step merges from the parts. */
-        char old[LW_JOB_PATH_MAX];
-        snprintf(old, sizeof old, "%s/traces.otf2", gdir);
-        if (access(old, F_OK) == 0)
-            mg_unlink_group(dir, gdir);
-    }
+    /* The group's archive of an earlier merge lacks what has come since:
+     * it goes, so that the job's step merges from the parts. */
+    if (rc < 0 && np > 0)
+        mg_unlink_group(dir, gdir);
     mg_unlock(lock);
     mg_layout_free(&L);
     mg_union_free(&u);
