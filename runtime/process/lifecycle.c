@@ -343,21 +343,24 @@ static void lw_finish_as(const char *why, enum lw_end end)
         if (!lw_cfg.tracing)
             write = 0;
     }
+    /* The job's profile still to be reduced through its records file
+     * (jobs/job.c): a rank's profile that did not go into the job's over
+     * MPI. */
+    int to_records = lw_job_info.active && !lw_job_info.forked && !reduced && lw_cfg.profiling &&
+                     end != LW_END_EXEC;
     /* No parts (LIBWRAP_JOB_PARTS=false, or auto in a job of more ranks
      * than a group) in a job that did not reduce over MPI (no MPI, or no
      * MPI_Finalize): the profile goes into the job's records file below,
      * and a part is written only for the trace. */
-    int records = measured && lw_job_info.active && !lw_job_info.forked && !reduced &&
-                  lw_cfg.profiling && !lw_job_parts_on() && end != LW_END_EXEC;
+    int records = measured && to_records && !lw_job_parts_on();
     if (records && !lw_cfg.tracing)
         write = 0;
     /* With parts (LIBWRAP_JOB_PARTS=true, or auto in a job of at most a
      * group), the job's profile is reduced from the trees the parts hold:
      * a process that writes its part adds its record too, and the job's
-     * last process reduces them (jobs/job.c), so that the job's profile
-     * and its parts always agree. */
-    int part_record = lw_job_info.active && !lw_job_info.forked && !reduced && lw_cfg.profiling &&
-                      lw_job_parts_on() && end != LW_END_EXEC;
+     * last process reduces them, so that the job's profile and its parts
+     * always agree. */
+    int part_record = to_records && lw_job_parts_on();
     const char *dir = NULL;
     if (write)
         dir = lw_experiment_dir();
