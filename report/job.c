@@ -61,10 +61,11 @@ static int add_part(void *ctx, const char *rel, long long rank, long long image)
     return l->first ? -1 : 0;
 }
 
-/* The parts of the job in `dir` (job_layout.h), by rank and image. */
-static part_name *list_parts(const char *dir, size_t *n, int any)
+/* The parts of the job in `dir` (job_layout.h), by rank and image; with
+ * `first`, the first found only. */
+static part_name *list_parts(const char *dir, size_t *n, int any, int first)
 {
-    part_list l = {dir, any, 0, NULL, 0};
+    part_list l = {dir, any, first, NULL, 0};
     lw_job_walk w = {.fn = add_part, .ctx = &l};
     lw_job_parts(&w, dir);
     if (l.n)
@@ -83,11 +84,10 @@ static void free_parts(part_name *v, size_t n)
 /* Whether `dir` holds a part (with `any`, one without a profile). */
 static int has_part(const char *dir, int any)
 {
-    part_list l = {dir, any, 1, NULL, 0};
-    lw_job_walk w = {.fn = add_part, .ctx = &l};
-    lw_job_parts(&w, dir);
-    free_parts(l.v, l.n);
-    return l.n > 0;
+    size_t n;
+    part_name *v = list_parts(dir, &n, any, 1);
+    free_parts(v, n);
+    return n > 0;
 }
 
 int lwr_job_has_parts(const char *dir)
@@ -344,7 +344,7 @@ int lwr_job_load(lwr_profile *p, const char *dir, int64_t rank)
     memset(p, 0, sizeof *p);
     p->path = lwr_xstrdup(dir);
     size_t n;
-    part_name *names = list_parts(dir, &n, 0);
+    part_name *names = list_parts(dir, &n, 0, 0);
     size_t kept = 0;
     for (size_t i = 0; i < n; i++)
         if (rank < 0 || names[i].rank == rank)
