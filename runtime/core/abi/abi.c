@@ -332,6 +332,7 @@ uintptr_t lw_abi_enter(libwrap_abi_entry *e, void **sp)
     return lw_abi_enter_other(e, sp);
 }
 
+#if defined(__aarch64__)
 /*
  * The AArch64 trampoline's recording path (LW_ABI_STATE_RECORD,
  * abi_aarch64.S): the integer parameters of the call about to enter node
@@ -348,7 +349,7 @@ lw_node *lw_abi_record_hot(lw_thread *t, lw_node *n, void **sp)
     lw_args_add(b, LW_VALUES_ABI, sp, 0);
     return n;
 }
-
+#else
 /* The x86-64 trampoline's recording path (abi_x86_64.S): the same, into
  * the block that the trampoline checked (lw_args_int_block), after the
  * entry's timestamp. */
@@ -356,6 +357,7 @@ void lw_abi_record_add(lw_argblock *b, void **sp)
 {
     lw_args_add(b, LW_VALUES_ABI, sp, 0);
 }
+#endif
 
 /* The result of a call whose arguments are recorded, from %rax or %xmm0
  * as the original left them. */

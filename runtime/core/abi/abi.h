@@ -155,8 +155,11 @@ extern const char lw_abi_exit_time[], lw_abi_exit_timed[];
 /* The trampoline's hooks (abi.c). */
 uintptr_t lw_abi_enter(libwrap_abi_entry *e, void **sp);
 void lw_abi_exit(lw_ra *slot);
+#if defined(__aarch64__)
 lw_node *lw_abi_record_hot(lw_thread *t, lw_node *n, void **sp);
+#else
 void lw_abi_record_add(lw_argblock *b, void **sp);
+#endif
 
 /* What the x86-64 recording path adds to a call after its timestamp
  * (lw_abi_record_add and the registers around it), in ticks: the thread's
