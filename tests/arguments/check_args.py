@@ -82,7 +82,7 @@ def expected(out):
     e["al_small"] = [("after", "int", "signed", [9]),
                      ("return", "int", "signed", [int(v) for v in out["small"]])]
     e["al_fill"] = [("cap", "size_t", "unsigned", [4])]
-    e["al_void"] = [("x", "long", "signed", [-12] + [t for t in (1, 2, 3, 4) for _ in range(250)])]
+    e["al_void"] = [("x", "long", "signed", [-12] + [t * 1000 + i % 7 for t in (1, 2, 3, 4) for i in range(1300)])]
     return e
 
 
@@ -215,8 +215,8 @@ def main():
                 fail("call paths of %s: %s does not add up to the function's" % (sym, a["name"]))
     if "al_void" in exp:
         counts = sorted(args[0]["count"] for _, args in nodes["al_void"])
-        if counts != [1, 250, 250, 250, 250]:
-            fail("al_void: per-thread counts %r, expected 1 on the main thread, 250 on four" % counts)
+        if counts != [1, 1300, 1300, 1300, 1300]:
+            fail("al_void: per-thread counts %r, expected 1 on the main thread, 1300 on four" % counts)
 
     if trace:
         check_trace(trace, funcs, exp)

@@ -346,16 +346,16 @@ lw_node *lw_abi_record_hot(lw_thread *t, lw_node *n, void **sp)
     lw_argblock *b = lw_args_int_block(t, n);
     if (!b)
         return NULL;
-    lw_args_add(b, LW_VALUES_ABI, sp, 0);
+    lw_args_add(t, b, LW_VALUES_ABI, sp, 0);
     return n;
 }
 #else
 /* The x86-64 trampoline's recording path (abi_x86_64.S): the same, into
- * the block that the trampoline checked (lw_args_int_block), after the
- * entry's timestamp. */
-void lw_abi_record_add(lw_argblock *b, void **sp)
+ * the block of thread `t` that the trampoline checked (lw_args_int_block),
+ * after the entry's timestamp. */
+void lw_abi_record_add(lw_argblock *b, void **sp, lw_thread *t)
 {
-    lw_args_add(b, LW_VALUES_ABI, sp, 0);
+    lw_args_add(t, b, LW_VALUES_ABI, sp, 0);
 }
 #endif
 

@@ -158,7 +158,7 @@ void lw_abi_exit(lw_ra *slot);
 #if defined(__aarch64__)
 lw_node *lw_abi_record_hot(lw_thread *t, lw_node *n, void **sp);
 #else
-void lw_abi_record_add(lw_argblock *b, void **sp);
+void lw_abi_record_add(lw_argblock *b, void **sp, lw_thread *t);
 #endif
 
 /* What the x86-64 recording path adds to a call after its timestamp

@@ -44,10 +44,14 @@ uint64_t lw_abi_cost_record;
 #if defined(__x86_64__) && LW_CLOCK_KEPT
 /* A round of the trampoline's recording (lw_calib_ticks), the clock of a
  * thread state of our own moved on. */
-static void lw_abi_record_round(void *block)
+static lw_thread lw_abi_record_thread;
+
+static uint64_t lw_abi_record_round(void *block)
 {
-    static lw_thread t;
-    lw_abi_record_timed(block, LW_CALIB_CALLS, &t);
+    lw_thread *t = &lw_abi_record_thread;
+    uint64_t before = t->overhead, cost = lw_abi_cost_record;
+    lw_abi_record_timed(block, LW_CALIB_CALLS, t);
+    return t->overhead - before - LW_CALIB_CALLS * cost;
 }
 #endif
 
@@ -57,7 +61,7 @@ void lw_abi_calibrate_record(void)
     if (!lw_cfg.arguments || !lw_compensating())
         return;
     /* An int in %rdi, as an ABI-level wrapper's parameter. */
-    lw_argblock *b = lw_args_calib_block(LIBWRAP_PARAM_ABI_GPR(0));
+    lw_argblock *b = lw_args_calib_block(LIBWRAP_PARAM_ABI_GPR(0), &lw_abi_record_thread);
     if (!b)
         return;
     lw_abi_cost_record = lw_calib_ticks(lw_abi_record_round, b);

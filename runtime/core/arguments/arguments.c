@@ -22,26 +22,38 @@ uint64_t lw_cost_record;
 
 /* Slot `s` for parameter `d`: how its value is extended and where an
  * ABI-level wrapper finds it, and its extremes at the type's limits
- * (lw_argnum_add_int tests no count). */
+ * (lw_argnum_add_ints tests no count). */
 static void lw_argslot_init(lw_argslot *s, const libwrap_param *d)
 {
     s->shift = (uint8_t)(d->width && d->width < 8 ? 64 - 8 * d->width : 0);
     s->sign = d->kind == LIBWRAP_PARAM_SIGNED;
     s->result = (d->flags & LIBWRAP_PARAM_RESULT) != 0;
-    s->abi = (uint16_t)lw_param_loc(d);
-    if (d->kind == LIBWRAP_PARAM_SIGNED) {
-        s->agg.num.min.i = INT64_MAX;
-        s->agg.num.max.i = INT64_MIN;
-    } else if (d->kind == LIBWRAP_PARAM_UNSIGNED) {
-        s->agg.num.min.u = UINT64_MAX;
-    }
+    /* An ABI-level call's value (lw_slot_value): a register the selection
+     * allows (lw_args_select: a location known on this machine), or the
+     * stack. */
+    unsigned loc = lw_param_loc(d), n = loc & 0xffu;
+    if ((loc & ~0xffu) == LIBWRAP_PARAM_ABI_STACK(0))
+        s->at = (int16_t)(1 + n);
+    else
+        s->at = (int16_t)((n < LW_ABI_NGPR ? (int)n : 0) - LW_ABI_GPRS_BELOW);
+    lw_argnum_limits(&s->agg.num, d->kind);
 }
 
-lw_argblock *lw_args_calib_block(unsigned abi)
+/* Thread `a`'s integers set aside (lw_args_add), in LW_ARGS_PEND_BYTES at
+ * `p`. */
+static void lw_args_pend_at(lw_args_thread *a, void *p)
+{
+    a->pend_slot = p;
+    a->pend_val = (uint64_t *)(a->pend_slot + LW_ARG_PEND);
+    a->npend = 0;
+}
+
+lw_argblock *lw_args_calib_block(unsigned abi, lw_thread *t)
 {
     lw_argblock *b = lw_map(LW_ARGS_CALIB_BLOCK);
     if (!b)
         return NULL;
+    lw_args_pend_at(&t->args, (char *)b + sizeof(lw_argblock) + sizeof(lw_argslot));
     /* One int, as lw_args_new_block makes it. */
     b->nslots = 1;
     b->ints = 1;
@@ -55,13 +67,18 @@ lw_argblock *lw_args_calib_block(unsigned abi)
 
 #if LW_CLOCK_KEPT
 /* A round of the typed wrappers' recording (lw_calib_ticks). */
-static void lw_args_calib_round(void *block)
+static lw_thread lw_args_calib_thread;
+
+static uint64_t lw_args_calib_round(void *block)
 {
+    lw_thread *t = &lw_args_calib_thread;
+    uint64_t before = t->overhead;
     for (unsigned i = 0; i < LW_CALIB_CALLS; i++) {
         uint64_t v[1] = {i * 2654435761u};
         __asm__ volatile("" : : "r"(v) : "memory");
-        lw_args_add(block, LW_VALUES_ARRAY, v, 0);
+        lw_args_add(t, block, LW_VALUES_ARRAY, v, 0);
     }
+    return t->overhead - before;
 }
 #endif
 
@@ -71,7 +88,7 @@ void lw_args_calibrate(void)
     if (!lw_cfg.arguments || !lw_compensating())
         return;
     /* As a typed wrapper hands it over. */
-    lw_argblock *b = lw_args_calib_block(0);
+    lw_argblock *b = lw_args_calib_block(0, &lw_args_calib_thread);
     if (!b)
         return;
     lw_cost_record = lw_calib_ticks(lw_args_calib_round, b);
@@ -113,6 +130,12 @@ static lw_argblock *lw_args_new_block(lw_thread *t, lw_node *n, int32_t id, cons
             memcpy(blocks, a->blocks, a->n * sizeof *blocks);
         a->blocks = blocks;
         a->cap = cap;
+    }
+    if (!a->pend_slot) {
+        void *p = lw_args_alloc(a, LW_ARGS_PEND_BYTES);
+        if (!p)
+            return NULL;
+        lw_args_pend_at(a, p);
     }
     lw_argblock *b = lw_args_alloc(a, sizeof *b + nslots * sizeof(lw_argslot));
     if (!b)
@@ -241,11 +264,11 @@ static void lw_record(lw_thread *t, int32_t id, lw_argagg *agg, uint32_t slot, c
     uint64_t v = lw_arg_extend(d, raw);
     switch (d->kind) {
     case LIBWRAP_PARAM_SIGNED:
-        lw_argnum_add_int(&agg->num, v, 1);
+        lw_argnum_add_ints(&agg->num, &v, 1, 1);
         a.value.i = (int64_t)v;
         break;
     case LIBWRAP_PARAM_UNSIGNED:
-        lw_argnum_add_int(&agg->num, v, 0);
+        lw_argnum_add_ints(&agg->num, &v, 1, 0);
         a.kind = LIBWRAP_ARG_UNSIGNED;
         a.value.u = v;
         break;
@@ -365,7 +388,7 @@ int libwrap_enter_params(int32_t id, void *frame, libwrap_params *params, const 
             int done = 0;
             if (lw_likely(b && lw_enter_can(t, n))) {
                 lw_enter_node(t, id, frame, n);
-                lw_args_add(b, LW_VALUES_ARRAY, values, 0);
+                lw_args_add(t, b, LW_VALUES_ARRAY, values, 0);
                 t->overhead += lw_cost_record;
                 done = 1;
             }

@@ -11,8 +11,9 @@
  *
  * The common case of recording, integers into a block that exists with no
  * trace, is the inline lw_args_fast_from below: it uses general registers
- * only and calls nothing, so the ABI trampoline's hooks (abi.c, built with
- * -mgeneral-regs-only) use it too. Everything else is lw_args_params.
+ * only and calls nothing outside its own object (lw_args_reduce is static),
+ * so the ABI trampoline's hooks (abi.c, built with -mgeneral-regs-only)
+ * use it too. Everything else is lw_args_params.
  */
 #ifndef LIBWRAP_RUNTIME_ARGUMENTS_H
 #define LIBWRAP_RUNTIME_ARGUMENTS_H
@@ -76,6 +77,10 @@ typedef union lw_argagg {
     lw_argtop top;
 } lw_argagg;
 
+/* Integers the common case sets aside per thread before they enter their
+ * slots' statistics (lw_args_add). */
+#define LW_ARG_PEND 512
+
 /* A recorded entry of a function's params, with what the common case
  * needs of its description at hand. */
 typedef struct lw_argslot {
@@ -83,7 +88,7 @@ typedef struct lw_argslot {
     uint8_t shift;  /* 64 - 8 * width: extension by two shifts */
     uint8_t sign;   /* sign-extended */
     uint8_t result; /* the result (recorded at the exit) */
-    uint16_t abi;   /* its LIBWRAP_PARAM_ABI_* location on this machine (lw_param_loc) */
+    int16_t at;     /* where an ABI-level call passes it (lw_slot_value) */
     lw_argagg agg;
 } lw_argslot;
 
@@ -151,10 +156,12 @@ const char *lw_safe_string(uint64_t p, char *buf);
 extern uint64_t lw_cost_record;
 void lw_args_calibrate(void);
 /* The block of one int found at ABI location `abi` (LIBWRAP_PARAM_ABI_*,
- * 0 for a typed wrapper's) that the calibrations record into: mapped,
+ * 0 for a typed wrapper's) that the calibrations record into, for thread
+ * state `t` (its integers set aside in the same memory): mapped,
  * LW_ARGS_CALIB_BLOCK bytes; NULL without memory. */
-#define LW_ARGS_CALIB_BLOCK (sizeof(lw_argblock) + sizeof(lw_argslot))
-lw_argblock *lw_args_calib_block(unsigned abi);
+#define LW_ARGS_PEND_BYTES (LW_ARG_PEND * (sizeof(struct lw_argslot *) + sizeof(uint64_t)))
+#define LW_ARGS_CALIB_BLOCK (sizeof(lw_argblock) + sizeof(lw_argslot) + LW_ARGS_PEND_BYTES)
+lw_argblock *lw_args_calib_block(unsigned abi, lw_thread *t);
 
 /* The full paths: every kind, creating the node's block, the trace. */
 void lw_args_params(int32_t id, const libwrap_params *p, uint64_t mask, const uint64_t *values);
@@ -188,25 +195,79 @@ static inline __attribute__((always_inline)) unsigned lw_arg_bucket(uint64_t mag
     return b - (b >> 6); /* 64 (magnitude >= 2^63) into the last bucket */
 }
 
-/* An integer into a block's slot, whose extremes start at the type's
- * limits (lw_args_new_block): no test of the count, and no branch. */
-static inline __attribute__((always_inline)) void lw_argnum_add_int(lw_argnum *a, uint64_t v,
-                                                                     int is_signed)
+/* The extremes of empty statistics `a` of a `kind` integer
+ * (LIBWRAP_PARAM_*) at the type's limits: lw_argnum_add_ints tests no
+ * count. */
+static inline void lw_argnum_limits(lw_argnum *a, unsigned kind)
 {
-    if (is_signed) {
-        int64_t s = (int64_t)v;
-        a->min.i = s < a->min.i ? s : a->min.i;
-        a->max.i = s > a->max.i ? s : a->max.i;
-        a->sum.i += s;
-        uint64_t *h = s < 0 ? a->neg : a->pos;
-        h[lw_arg_bucket(s < 0 ? -v : v)]++;
-    } else {
-        a->min.u = v < a->min.u ? v : a->min.u;
-        a->max.u = v > a->max.u ? v : a->max.u;
-        a->sum.u += v;
-        a->pos[lw_arg_bucket(v)]++;
+    if (kind == LIBWRAP_PARAM_SIGNED) {
+        a->min.i = INT64_MAX;
+        a->max.i = INT64_MIN;
+    } else if (kind == LIBWRAP_PARAM_UNSIGNED) {
+        a->min.u = UINT64_MAX;
     }
-    a->count++;
+}
+
+/* `n` integers (extended) into statistics `a`, whose extremes start at
+ * the type's limits (lw_argnum_limits): no test of the count. The
+ * extremes, sum and count stay in registers over them, the histogram in
+ * memory. */
+static inline __attribute__((always_inline)) void lw_argnum_add_ints(lw_argnum *a, const uint64_t *v,
+                                                                      unsigned n, int is_signed)
+{
+    if (!n)
+        return;
+    if (is_signed) {
+        int64_t lo = a->min.i, hi = a->max.i;
+        __int128 sum = a->sum.i;
+        for (unsigned i = 0; i < n; i++) {
+            int64_t x = (int64_t)v[i];
+            lo = x < lo ? x : lo;
+            hi = x > hi ? x : hi;
+            sum += x;
+            uint64_t *h = x < 0 ? a->neg : a->pos;
+            h[lw_arg_bucket(x < 0 ? -v[i] : v[i])]++;
+        }
+        a->min.i = lo;
+        a->max.i = hi;
+        a->sum.i = sum;
+    } else {
+        uint64_t lo = a->min.u, hi = a->max.u;
+        unsigned __int128 sum = a->sum.u;
+        for (unsigned i = 0; i < n; i++) {
+            lo = v[i] < lo ? v[i] : lo;
+            hi = v[i] > hi ? v[i] : hi;
+            sum += v[i];
+            a->pos[lw_arg_bucket(v[i])]++;
+        }
+        a->min.u = lo;
+        a->max.u = hi;
+        a->sum.u = sum;
+    }
+    a->count += n;
+}
+
+/* The integers thread `t` set aside (lw_args_add) into their slots'
+ * statistics, a run of one slot at a time, out of the thread's
+ * measurement clock (its calls' times leave them out). Out of line: once
+ * in LW_ARG_PEND values. */
+static __attribute__((noinline, cold, unused)) void lw_args_reduce(lw_thread *t)
+{
+#if LW_CLOCK_KEPT
+    uint64_t t0 = lw_timer_tsc ? lw_rdtsc() : 0;
+#endif
+    lw_args_thread *a = &t->args;
+    for (uint32_t i = 0, j; i < a->npend; i = j) {
+        lw_argslot *s = a->pend_slot[i];
+        for (j = i + 1; j < a->npend && a->pend_slot[j] == s; j++)
+            ;
+        lw_argnum_add_ints(&s->agg.num, a->pend_val + i, j - i, s->sign);
+    }
+    __atomic_store_n(&a->npend, 0, __ATOMIC_RELEASE);
+#if LW_CLOCK_KEPT
+    if (t0)
+        t->overhead += lw_rdtsc() - t0;
+#endif
 }
 
 /* The block of the node of the thread's innermost frame, which must be
@@ -225,22 +286,16 @@ static inline __attribute__((always_inline)) lw_argblock *lw_args_top_block(cons
 /* Where lw_args_fast_from takes values from: an array indexed by entry
  * (typed wrappers), or the general registers and stack of an ABI-level
  * call whose return address is at `src` (integers are never in vector
- * registers). */
+ * registers): the slot's `at` eightbytes from there, below it the
+ * trampoline's saved registers (LW_ABI_SAVED_GPRS, abi.h), above it the
+ * stack arguments (lw_argslot_init). */
 enum { LW_VALUES_ARRAY, LW_VALUES_ABI };
 
 static inline __attribute__((always_inline)) uint64_t lw_slot_value(int from, const void *src,
                                                                     const lw_argslot *s)
 {
-    if (from == LW_VALUES_ARRAY)
-        return ((const uint64_t *)src)[s->index];
-    unsigned n = s->abi & 0xffu;
-    if ((s->abi & ~0xffu) == LIBWRAP_PARAM_ABI_STACK(0))
-        return ((const uint64_t *)src)[1 + n];
-    /* LIBWRAP_PARAM_ABI_GPR: the trampoline's saved registers below the
-     * return address (LW_ABI_SAVED_GPRS, abi.h). */
-    return n < LW_ABI_NGPR ? ((const uint64_t *)src - LW_ABI_GPRS_BELOW)[n] : 0;
+    return ((const uint64_t *)src)[from == LW_VALUES_ARRAY ? s->index : s->at];
 }
-
 /* Node n's block of thread `t` when the common path can record into it:
  * there is one (the node's first recorded call makes it), its values are
  * all integers, and no listener takes them (listeners get every value
@@ -255,18 +310,35 @@ static inline __attribute__((always_inline)) lw_argblock *lw_args_int_block(cons
     return lw_likely(b->ints) ? b : NULL;
 }
 
-/* The integers of block `b` (b->ints) that the call passes (its
- * parameters, or with `result` its result), from `src` (lw_slot_value). */
-static inline __attribute__((always_inline)) void lw_args_add(lw_argblock *b, int from, const void *src,
-                                                             int result)
+/* The integers of block `b` (b->ints) of thread `t` that the call passes
+ * (its parameters, or with `result` its result), from `src`
+ * (lw_slot_value). Each is set aside with its slot, two stores; LW_ARG_PEND
+ * of them enter the statistics together (lw_args_reduce), so that a call
+ * adds no chain of loads and stores to the time around it. Readers take
+ * them with the statistics (arguments_write.c). */
+static inline __attribute__((always_inline)) void lw_args_add(lw_thread *t, lw_argblock *b, int from,
+                                                             const void *src, int result)
 {
-    for (uint32_t k = 0; k < b->nslots; k++) {
-        lw_argslot *s = &b->slot[k];
+    lw_args_thread *a = &t->args;
+    for (lw_argslot *s = b->slot, *end = s + b->nslots; s < end; s++) {
         if (s->result != result)
             continue;
         uint64_t v = lw_slot_value(from, src, s) << s->shift;
         v = s->sign ? (uint64_t)((int64_t)v >> s->shift) : v >> s->shift;
-        lw_argnum_add_int(&s->agg.num, v, s->sign);
+#if LW_CLOCK_KEPT
+        uint32_t n = a->npend;
+        a->pend_slot[n] = s;
+        a->pend_val[n] = v;
+        /* After the value: a reader in another thread takes `npend` first. */
+        __atomic_store_n(&a->npend, n + 1, __ATOMIC_RELEASE);
+        if (lw_unlikely(n + 1 == LW_ARG_PEND))
+            lw_args_reduce(t);
+#else
+        /* No measurement clock to leave a reduction out of the call's
+         * time (AArch64): each integer into the statistics at once. */
+        (void)a;
+        lw_argnum_add_ints(&s->agg.num, &v, 1, s->sign);
+#endif
     }
 }
 
@@ -295,7 +367,7 @@ static inline __attribute__((always_inline)) int lw_args_fast_from(int from, int
         LW_GUARD_CLEAR();
         return n ? -1 : 0;
     }
-    lw_args_add(b, from, src, result);
+    lw_args_add(t, b, from, src, result);
     LW_GUARD_CLEAR();
     return 1;
 }

@@ -86,13 +86,35 @@ static int lw_top_merge(lw_argout *o, const lw_argtop *tp, int strings)
     return 0;
 }
 
-static void lw_argout_add(lw_argout *o, const lw_argslot *slot)
+/* Slot `slot` of thread `t` into `o`: with the integers the thread set
+ * aside for it (lw_args_add). Those of a thread still running (a job's
+ * profile reduced at MPI_Finalize) are read as its calls are, while it may
+ * add more. */
+static void lw_argout_add(lw_argout *o, const lw_thread *t, const lw_argslot *slot)
 {
     const lw_argagg *a = &slot->agg;
-    if (o->d->kind == LIBWRAP_PARAM_STRING || o->d->kind == LIBWRAP_PARAM_ENUM)
+    if (o->d->kind == LIBWRAP_PARAM_STRING || o->d->kind == LIBWRAP_PARAM_ENUM) {
         (void)lw_top_merge(o, &a->top, o->d->kind == LIBWRAP_PARAM_STRING);
-    else
-        lw_argnum_merge(&o->num, &a->num, o->d->kind);
+        return;
+    }
+    lw_argnum_merge(&o->num, &a->num, o->d->kind);
+    uint32_t n = __atomic_load_n(&t->args.npend, __ATOMIC_ACQUIRE);
+    if (n > LW_ARG_PEND)
+        n = LW_ARG_PEND;
+    lw_argnum set_aside;
+    int any = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (t->args.pend_slot[i] != slot)
+            continue;
+        if (!any) {
+            memset(&set_aside, 0, sizeof set_aside);
+            lw_argnum_limits(&set_aside, o->d->kind);
+            any = 1;
+        }
+        lw_argnum_add_ints(&set_aside, &t->args.pend_val[i], 1, slot->sign);
+    }
+    if (any)
+        lw_argnum_merge(&o->num, &set_aside, o->d->kind);
 }
 
 static int lw_block_is(const lw_argblock *b, int32_t region)
@@ -148,7 +170,7 @@ static lw_argout *lw_collect(int32_t region, const lw_argblock **first)
             if (b->mask != (*first)->mask)
                 continue;
             for (uint32_t s = 0; s < b->nslots; s++)
-                lw_argout_add(&o[s], &b->slot[s]);
+                lw_argout_add(&o[s], t, &b->slot[s]);
         }
     return o;
 }
@@ -339,7 +361,7 @@ lw_argout *lw_arguments_node(const lw_thread *t, const lw_node *n, uint32_t *nsl
     if (!o)
         return NULL;
     for (uint32_t s = 0; s < b->nslots; s++)
-        lw_argout_add(&o[s], &b->slot[s]);
+        lw_argout_add(&o[s], t, &b->slot[s]);
     *nslots = b->nslots;
     return o;
 }

@@ -92,15 +92,15 @@ static uint64_t lw_calib_round(int (*fn)(int), unsigned n)
     return t1 > t0 ? t1 - t0 : 0;
 }
 
-uint64_t lw_calib_ticks(void (*round)(void *ctx), void *ctx)
+uint64_t lw_calib_ticks(uint64_t (*round)(void *ctx), void *ctx)
 {
     double best = INFINITY;
     for (unsigned r = 0; r < LW_CALIB_ROUNDS; r++) {
         uint64_t t0 = lw_ticks();
-        round(ctx);
+        uint64_t aside = round(ctx);
         uint64_t t1 = lw_ticks();
-        if (t1 > t0 && (double)(t1 - t0) / LW_CALIB_CALLS < best)
-            best = (double)(t1 - t0) / LW_CALIB_CALLS;
+        if (t1 > t0 + aside && (double)(t1 - t0 - aside) / LW_CALIB_CALLS < best)
+            best = (double)(t1 - t0 - aside) / LW_CALIB_CALLS;
     }
     return isfinite(best) ? (uint64_t)(best + 0.5) : 0;
 }

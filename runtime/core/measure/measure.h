@@ -104,11 +104,16 @@ lw_node *lw_tree_child(lw_tree *tree, lw_node *parent, int32_t region);
 
 /* A thread's recorded arguments (arguments.c): one block per call path
  * node that recorded any, found through lw_node.args, in memory of its own
- * that is never freed before the end (the finaliser reads it). */
+ * that is never freed before the end (the finaliser reads it); and the
+ * integers the common case set aside, not yet in their slots' statistics
+ * (lw_args_add). */
 typedef struct lw_args_thread {
     struct lw_argblock **blocks;
     uint32_t n, cap;
     lw_arena arena;
+    struct lw_argslot **pend_slot; /* LW_ARG_PEND each, with the first block */
+    uint64_t *pend_val;
+    uint32_t npend;
 } lw_args_thread;
 
 typedef struct lw_thread {
@@ -303,9 +308,11 @@ void lw_compensate_calibrate(const lw_calib_abi *abi);
 #define LW_CALIB_CALLS 256u
 #define LW_CALIB_ROUNDS 24u
 /* The ticks per call of the best of LW_CALIB_ROUNDS rounds of
- * `round(ctx)`, which makes LW_CALIB_CALLS calls, rounded; 0 when no
+ * `round(ctx)`, which makes LW_CALIB_CALLS calls and returns the ticks
+ * of its own that the measurement clock left out (arguments set aside
+ * entering their statistics, lw_argslot_reduce), rounded; 0 when no
  * round took time. */
-uint64_t lw_calib_ticks(void (*round)(void *ctx), void *ctx);
+uint64_t lw_calib_ticks(uint64_t (*round)(void *ctx), void *ctx);
 int lw_compensating(void);
 /* config.txt's lines, profile.json's "compensation", profile.txt's note. */
 void lw_compensate_config_write(FILE *out);

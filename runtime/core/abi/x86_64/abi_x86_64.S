@@ -321,12 +321,14 @@
 	movq	%r10, 64(%rsp)
 .endm
 
-/* The integers into the block at %rsi (lw_abi_record_add reads them below
- * the return address, at 104(%rsp)), then the thread's measurement clock
- * (its state at 0(%rsp)) moved on by what that costs. */
+/* The integers into the block at %rsi of the thread whose state is at
+ * 0(%rsp) (lw_abi_record_add reads them below the return address, at
+ * 104(%rsp)), then the thread's measurement clock moved on by what that
+ * costs. */
 .macro RECORD_ADD
 	movq	%rsi, %rdi
 	leaq	104(%rsp), %rsi			/* the return address */
+	movq	0(%rsp), %rdx
 	call	lw_abi_record_add
 	movq	0(%rsp), %rcx
 	movq	lw_abi_cost_record(%rip), %rax
@@ -885,7 +887,7 @@ lw_abi_return_untimed:
 	 * A region whose parameters or result are recorded: the entry's fast
 	 * path up to the frame and the timestamp; then, with the node's block
 	 * of integers and no listener (lw_args_int_block, checked here),
-	 * lw_abi_record_add (general registers only, no call) records the
+	 * lw_abi_record_add (general registers only) records the
 	 * integers, reading the
 	 * argument registers where the C hooks leave them (LW_ABI_SAVED_GPRS:
 	 * 88 bytes below the return address) and the stack arguments above
