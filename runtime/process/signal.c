@@ -50,15 +50,30 @@ static void lw_sig_dispatch(int sig, siginfo_t *si, void *uc)
         /* The first handler to interrupt the runtime: where it did. */
 #if defined(__x86_64__)
         greg_t *g = ((ucontext_t *)uc)->uc_mcontext.gregs;
-        if ((uintptr_t)g[REG_RIP] == (uintptr_t)lw_abi_exit_time) {
+        uintptr_t pc = (uintptr_t)g[REG_RIP];
+        if (pc == (uintptr_t)lw_abi_exit_time) {
             /* Between the fast exit's visit and its time: the time now,
              * and the instruction skipped (abi.h). */
             ((lw_node *)g[REG_RDX])->incl += (uint64_t)g[REG_RAX];
             g[REG_RIP] = (greg_t)(uintptr_t)lw_abi_exit_timed;
+        } else if (pc == (uintptr_t)lw_abi_untimed_count || pc == (uintptr_t)lw_abi_untimed_exit_count) {
+            /* Between a throttled call's visit and its count as not
+             * timed: the count now, and the instruction skipped. */
+            ((lw_node *)g[REG_RCX])->unmeasured++;
+            g[REG_RIP] = (greg_t)(uintptr_t)(pc == (uintptr_t)lw_abi_untimed_count ? lw_abi_untimed_counted
+                                                                                   : lw_abi_untimed_exit_counted);
         }
         lw_tls.busy_pc = (uintptr_t)g[REG_RIP];
 #elif defined(__aarch64__)
-        lw_tls.busy_pc = (uintptr_t)((ucontext_t *)uc)->uc_mcontext.pc;
+        mcontext_t *m = &((ucontext_t *)uc)->uc_mcontext;
+        if (m->pc == (uintptr_t)lw_abi_untimed_count || m->pc == (uintptr_t)lw_abi_untimed_exit_count) {
+            /* Between a throttled call's visit and its count as not
+             * timed: the count stored now, and the store skipped. */
+            ((lw_node *)m->regs[11])->unmeasured = m->regs[13];
+            m->pc = (uintptr_t)(m->pc == (uintptr_t)lw_abi_untimed_count ? lw_abi_untimed_counted
+                                                                          : lw_abi_untimed_exit_counted);
+        }
+        lw_tls.busy_pc = (uintptr_t)m->pc;
 #else
         lw_tls.busy_pc = 0;
 #endif
@@ -78,14 +93,21 @@ static void lw_sig_dispatch(int sig, siginfo_t *si, void *uc)
     lw_tls.busy_pc = busy_pc;
 }
 
-/* A step of the runtime interrupted at `pc` can be abandoned: the fast path
- * of the ABI trampoline, whose every instruction leaves the runtime
- * consistent (at worst the visit of the call it was closing is lost). */
+/* A step of the runtime interrupted at `pc` can be abandoned: the fast
+ * paths of the ABI trampoline, throttled calls' included, whose every
+ * instruction leaves the runtime consistent (at worst the visit of the call
+ * it was closing is lost). */
 static int lw_sig_abandon_safe(uintptr_t pc)
 {
 #if defined(__x86_64__) || defined(__aarch64__)
-    return (pc >= (uintptr_t)lw_abi_hot_begin && pc < (uintptr_t)lw_abi_hot_end) ||
-           (pc >= (uintptr_t)lw_abi_hot2_begin && pc < (uintptr_t)lw_abi_hot2_end);
+    static const char *const ranges[][2] = {{lw_abi_hot_begin, lw_abi_hot_end},
+                                            {lw_abi_hot2_begin, lw_abi_hot2_end},
+                                            {lw_abi_hot3_begin, lw_abi_hot3_end},
+                                            {lw_abi_hot4_begin, lw_abi_hot4_end}};
+    for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++)
+        if (pc >= (uintptr_t)ranges[i][0] && pc < (uintptr_t)ranges[i][1])
+            return 1;
+    return 0;
 #else
     (void)pc;
     return 0;

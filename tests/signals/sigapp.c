@@ -72,6 +72,12 @@ __attribute__((noinline)) void window_ready(void)
     __asm__ __volatile__("" ::: "memory");
 }
 
+/* Where signals.sh's debugger stops after the handler jumped. */
+__attribute__((noinline)) void untimed_jumped(void)
+{
+    __asm__ __volatile__("" ::: "memory");
+}
+
 static void on_alarm_nested(int sig)
 {
     on_alarm(sig);
@@ -125,7 +131,7 @@ static void regs_until(long *count, long want, long *bad)
 int main(int argc, char **argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "usage: sigapp regs|cloop|nested|jump|window|zlib COUNTS\n");
+        fprintf(stderr, "usage: sigapp regs|cloop|nested|jump|window|untimed|zlib COUNTS\n");
         return 2;
     }
     const char *scenario = argv[1];
@@ -217,6 +223,28 @@ int main(int argc, char **argv)
         }
         n_spin = calls;
         printf("window: %d jumps\n", jumps);
+    } else if (!strcmp(scenario, "untimed")) {
+        /* sig_add throttled after 4,096 calls (LIBWRAP_THROTTLE,
+         * signals.sh): a debugger sends SIGUSR1 at one instruction of a
+         * call that is not timed, and the handler leaves by siglongjmp. */
+        handle(SIGUSR1, on_usr1_jump, 0);
+        volatile int jumps = 0;
+        volatile long calls = 0;
+        while (calls < 5000) {
+            calls++;
+            sig_add(calls, 1);
+        }
+        window_ready();
+        if (sigsetjmp(jump_env, 1)) {
+            jumps++;
+            untimed_jumped();
+        }
+        while (calls < 10000) {
+            calls++;
+            sig_add(calls, 1);
+        }
+        n_add = calls;
+        printf("untimed: %d jumps\n", jumps);
     } else if (!strcmp(scenario, "zlib")) {
         for (size_t i = 0; i < sizeof zbuf; i++)
             zbuf[i] = (unsigned char)(i * 7);

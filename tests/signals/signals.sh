@@ -14,7 +14,10 @@
 # the handlers' included. ABI-level wrappers again with every function
 # throttled after 4,096 calls (LIBWRAP_THROTTLE): the registers loop and
 # zlib, whose adler32 calls adler32_z and keeps its frames; and with a
-# listener that takes each call.
+# listener that takes each call. Under gdb (x86-64; AArch64 through the
+# emulator's debugger stub): a handler that jumps out of the fast exit
+# between a visit and its time (window), or out of a throttled call
+# between its visit and its count as not timed (untimed).
 set -euo pipefail
 
 kind=$1
@@ -128,6 +131,53 @@ if [ $kind = abi ] && [ -z "${LW_TEST_HOST:-}" ]; then
             fail "$scenario-preload-listener: the listener saw $(cat clobber-$scenario.txt), the profile $calls calls ($main outside handlers)"
     done
 fi
+# A throttled call that is not timed, stopped under a debugger between its
+# visit and its count as not timed (lw_abi_untimed_count), SIGUSR1 sent
+# there, and the handler leaves by siglongjmp: the dispatcher makes the
+# count first (one more), the runtime stays consistent, so the thread is
+# measured on without a warning, every call counted. On x86-64 here, for
+# AArch64 through the emulator's debugger stub (the node in x11).
+if [ $kind = abi ] && { [ -z "${LW_TEST_HOST:-}" ] && [ "$(uname -m)" = x86_64 ] ||
+    [ "${LW_TEST_HOST:-}" = aarch64-linux-gnu ]; }; then
+    gdb=$(command -v gdb-multiarch || command -v gdb) || fail "untimed: no gdb (scripts/install-deps.sh installs it)"
+    unmeasured=$(awk '$2 == "LW_N_UNMEASURED" { print $3 }' "$LIBWRAP_SOURCE_DIR/runtime/core/abi/abi.h")
+    env=(LD_PRELOAD="$preload" LIBWRAP_EXPERIMENT_DIRECTORY="$here/exp-untimed" LIBWRAP_THROTTLE=16:1000000000)
+    rm -rf exp-untimed untimed.out untimed.gdb
+    if [ -n "${LW_TEST_HOST:-}" ]; then
+        node='$x11'
+        port=$((20000 + RANDOM % 20000))
+        qemu=(timeout 300 qemu-aarch64-static -g $port -L /usr/$LW_TEST_HOST)
+        for e in "${env[@]}"; do qemu+=(-E "$e"); done
+        "${qemu[@]}" ./plain untimed untimed.counts > untimed.out 2>&1 &
+        start=(-ex 'set sysroot /' -ex "target remote :$port" -ex 'break window_ready' -ex 'continue'
+            -ex 'delete' -ex 'sharedlibrary')
+        prog=(./plain)
+    else
+        node='$rcx'
+        start=(-ex 'set startup-with-shell off')
+        for e in "${env[@]}"; do start+=(-ex "set environment $e"); done
+        start+=(-ex 'break window_ready' -ex 'run' -ex 'delete')
+        prog=(--args ./plain untimed untimed.counts)
+    fi
+    timeout 300 "$gdb" -nx -batch -ex 'set breakpoint pending on' "${start[@]}" \
+        -ex 'break lw_abi_untimed_count' -ex 'continue' -ex 'delete' \
+        -ex 'printf "stopped at the count: %d\n", $pc == (long)&lw_abi_untimed_count' \
+        -ex "set \$node = $node" -ex "set \$before = *(long *)(\$node + $unmeasured)" \
+        -ex 'break untimed_jumped' -ex 'signal SIGUSR1' -ex 'delete' \
+        -ex "printf \"counted: %d\\n\", *(long *)(\$node + $unmeasured) - \$before" -ex 'continue' \
+        "${prog[@]}" > untimed.gdb 2>&1 || true
+    wait
+    cat untimed.out >> untimed.gdb 2>/dev/null || true
+    grep -qx 'stopped at the count: 1' untimed.gdb ||
+        fail "untimed: no throttled call was stopped at lw_abi_untimed_count: $(tail -5 untimed.gdb)"
+    grep -qx 'untimed: 1 jumps' untimed.gdb || fail "untimed: the handler did not jump once: $(tail -5 untimed.gdb)"
+    grep -qx 'counted: 1' untimed.gdb || fail "untimed: the interrupted call is not counted as not timed: $(grep counted untimed.gdb)"
+    ! grep -q 'left by longjmp' untimed.gdb || fail "untimed: the jump stopped the thread's measurement"
+    adds=$(awk '$1 == "main_add" {print $2}' untimed.counts)
+    $CHECK exp-untimed "visits('sig_add') == $adds == 10000" "fn('sig_add').get('throttled')" ||
+        fail "untimed: sig_add's visits are not the calls made, or it was not throttled"
+    echo "ok untimed"
+fi
 # The jump: the output is the program's; the handler's calls are counted
 # exactly when no jump left the runtime, and never more than were made.
 # SIGNAL_JUMP_RUNS (1): runs of each linkage (tests/aarch64/signals.sh: 5).
@@ -182,3 +232,4 @@ if [ $kind = abi ] && [ -z "${LW_TEST_HOST:-}" ] && [ "$(uname -m)" = x86_64 ]; 
         fail "window: the interrupted call's time is not counted with its visit"
     echo "ok window"
 fi
+

@@ -137,10 +137,22 @@ static inline int lw_abi_is_return_point(const void *ra)
     return ra == (const void *)lw_abi_return_point || ra == (const void *)lw_abi_return_untimed;
 }
 
-/* The trampoline's code where its own fast path holds the guard
- * (abi_x86_64.S): a signal handler that interrupted it there may leave by
- * longjmp without harm (signal.c). */
+/* The trampoline's code where its own fast paths hold the guard (the
+ * entry and exit, then the throttled calls without and with frames): a
+ * signal handler that interrupted it there may leave by longjmp without
+ * harm (signal.c). */
 extern const char lw_abi_hot_begin[], lw_abi_hot_end[], lw_abi_hot2_begin[], lw_abi_hot2_end[];
+extern const char lw_abi_hot3_begin[], lw_abi_hot3_end[], lw_abi_hot4_begin[], lw_abi_hot4_end[];
+
+/* A throttled call's visit and its count as not timed (lw_node.unmeasured)
+ * are two stores: at the second (`count`, that of a call without frame;
+ * `exit_count`, that of a call with one), a signal handler has the count
+ * made first (signal.c), so that every visit stays counted as timed or
+ * not whether it returns or leaves by longjmp; the code resumes at
+ * `counted`. x86-64: `incq` of the node in %rcx; AArch64: the store of x13
+ * to the node in x11. */
+extern const char lw_abi_untimed_count[], lw_abi_untimed_counted[];
+extern const char lw_abi_untimed_exit_count[], lw_abi_untimed_exit_counted[];
 
 /* The x86-64 fast exit's one instruction between a visit and its time,
  * and the one after it: a signal handler that interrupts there has the

@@ -487,10 +487,16 @@ lw_abi_hot2_end:
 	 * timestamp, no frame and no return slot, and the original is
 	 * branched to; one call in LW_THROTTLE_SAMPLE, and any call the checks
 	 * below do not allow (tail calls among them), takes the fast path and
-	 * is timed. Not in the ranges of lw_abi_hot_begin: a signal handler
-	 * that leaves by longjmp from here stops the thread's measurement, as
-	 * anywhere else in the runtime.
+	 * is timed. From here to lw_abi_hot3_end, as on the fast path, every
+	 * step leaves the runtime consistent: a signal handler that
+	 * interrupts it may leave by longjmp (signal.c). Between the visit and
+	 * its count as not timed (lw_abi_untimed_count, the node in x11, the
+	 * count in x13), the dispatcher stores the count before the handler
+	 * runs.
 	 */
+	.globl	lw_abi_hot3_begin
+	.hidden	lw_abi_hot3_begin
+lw_abi_hot3_begin:
 .Lthrottled:
 	PUSH_SCRATCH
 	.cfi_remember_state
@@ -513,10 +519,16 @@ lw_abi_hot2_end:
 	add	x12, x12, #1
 	tst	x12, #LW_THROTTLE_SAMPLE-1
 	b.eq	.Lthrottled_timed		/* the sampled call: its exit counts it */
+	ldr	x13, [x11, #LW_N_UNMEASURED]
+	add	x13, x13, #1
 	str	x12, [x11, #LW_N_VISITS]
-	ldr	x12, [x11, #LW_N_UNMEASURED]
-	add	x12, x12, #1
-	str	x12, [x11, #LW_N_UNMEASURED]
+	.globl	lw_abi_untimed_count
+	.hidden	lw_abi_untimed_count
+lw_abi_untimed_count:
+	str	x13, [x11, #LW_N_UNMEASURED]
+	.globl	lw_abi_untimed_counted
+	.hidden	lw_abi_untimed_counted
+lw_abi_untimed_counted:
 	str	wzr, [x14, #LW_T_GUARD]
 	POP_SCRATCH
 	ldr	x17, [x16, #LW_E_ORIG]
@@ -526,6 +538,9 @@ lw_abi_hot2_end:
 	str	wzr, [x14, #LW_T_GUARD]
 	POP_SCRATCH
 	b	.Lfast_start
+	.globl	lw_abi_hot3_end
+	.hidden	lw_abi_hot3_end
+lw_abi_hot3_end:
 
 	/*
 	 * A region whose parameters or result are recorded, as on x86-64: the
@@ -583,9 +598,14 @@ lw_abi_hot2_end:
 	 * fast path up to the node, then, unless the call is the sampled one,
 	 * no timestamp: the frame's start says LW_FRAME_UNTIMED and the
 	 * original returns to lw_abi_return_untimed, whose exit counts the
-	 * visit. The calls below it find their parent's frame as always. Not
-	 * in the ranges of lw_abi_hot_begin either.
+	 * visit. The calls below it find their parent's frame as always. Each
+	 * step leaves the runtime consistent, as the fast path's do (to
+	 * lw_abi_hot4_end); the exit counts its visit as the leaf's does
+	 * (lw_abi_untimed_exit_count).
 	 */
+	.globl	lw_abi_hot4_begin
+	.hidden	lw_abi_hot4_begin
+lw_abi_hot4_begin:
 .Lthrottled_framed:
 	PUSH_SCRATCH
 	GUARD_TAKE .Lfast_busy
@@ -623,12 +643,21 @@ lw_abi_return_untimed:
 	ldr	x11, [x19, #LW_RA_FRAME]
 	ldr	x11, [x11, #LW_F_NODE]
 	ldr	x12, [x11, #LW_N_VISITS]
+	ldr	x13, [x11, #LW_N_UNMEASURED]
 	add	x12, x12, #1
+	add	x13, x13, #1
 	str	x12, [x11, #LW_N_VISITS]
-	ldr	x12, [x11, #LW_N_UNMEASURED]
-	add	x12, x12, #1
-	str	x12, [x11, #LW_N_UNMEASURED]
+	.globl	lw_abi_untimed_exit_count
+	.hidden	lw_abi_untimed_exit_count
+lw_abi_untimed_exit_count:
+	str	x13, [x11, #LW_N_UNMEASURED]
+	.globl	lw_abi_untimed_exit_counted
+	.hidden	lw_abi_untimed_exit_counted
+lw_abi_untimed_exit_counted:
 	b	.Lexit_release
+	.globl	lw_abi_hot4_end
+	.hidden	lw_abi_hot4_end
+lw_abi_hot4_end:
 
 	/* lw_throttle_check(node) through the gate, every register kept:
 	 * x0-x8 and x15-x18 here, x14 (the TLS block) too, x9-x13 below. */

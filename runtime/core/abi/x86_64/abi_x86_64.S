@@ -778,8 +778,16 @@ lw_abi_hot2_end:
 	 * path that exists under the top frame, with no timestamp, no frame
 	 * and no return slot, and the original is jumped to; one call in
 	 * LW_THROTTLE_SAMPLE, and any call the checks below do not allow,
-	 * takes the fast path above and is timed.
+	 * takes the fast path above and is timed. From here to
+	 * lw_abi_hot3_end, as on the fast path, every step leaves the runtime
+	 * consistent: a signal handler that interrupts it may leave by
+	 * longjmp (signal.c). The visit and its count as not timed are two
+	 * instructions: between them (lw_abi_untimed_count, the node in
+	 * %rcx), the dispatcher counts it before the handler runs.
 	 */
+	.globl	lw_abi_hot3_begin
+	.hidden	lw_abi_hot3_begin
+lw_abi_hot3_begin:
 .Lthrottled:
 	.cfi_remember_state
 	ENTRY_PUSH
@@ -801,7 +809,13 @@ lw_abi_hot2_end:
 	testl	$LW_THROTTLE_SAMPLE-1, %eax
 	jz	.Lthrottled_timed		/* the sampled call: its exit counts it */
 	movq	%rax, LW_N_VISITS(%rcx)
+	.globl	lw_abi_untimed_count
+	.hidden	lw_abi_untimed_count
+lw_abi_untimed_count:
 	incq	LW_N_UNMEASURED(%rcx)
+	.globl	lw_abi_untimed_counted
+	.hidden	lw_abi_untimed_counted
+lw_abi_untimed_counted:
 	movq	lw_tls@gottpoff(%rip), %rcx
 	/* Its cost out of its callers' times (compensate.c). */
 	movq	%fs:LW_T_HOT(%rcx), %rdx
@@ -845,10 +859,16 @@ lw_abi_hot2_end:
 	 * LW_FRAME_UNTIMED and the original returns to lw_abi_return_untimed,
 	 * whose exit counts the visit. The calls below it find their parent's
 	 * frame as always. Tail calls, a node not among the last four, and any
-	 * check that fails take the timed path. Not in the ranges of
-	 * lw_abi_hot_begin: a signal handler that leaves by longjmp from here
-	 * stops the thread's measurement, as anywhere else in the runtime.
+	 * check that fails take the timed path. Each step leaves the runtime
+	 * consistent, as the fast path's do (to lw_abi_hot4_end); the exit
+	 * counts its visit as the leaf's does (lw_abi_untimed_exit_count).
 	 */
+	.globl	lw_abi_hot3_end
+	.hidden	lw_abi_hot3_end
+lw_abi_hot3_end:
+	.globl	lw_abi_hot4_begin
+	.hidden	lw_abi_hot4_begin
+lw_abi_hot4_begin:
 .Lthrottled_framed:
 	.cfi_remember_state
 	ENTRY_PUSH
@@ -876,11 +896,20 @@ lw_abi_return_untimed:
 	decl	LW_TH_DEPTH(%rdx)
 	movq	lw_cost_untimed+LW_COST_UNTIMED_FRAMED(%rip), %rcx
 	addq	%rcx, LW_TH_OVERHEAD(%rdx)
-	movq	LW_RA_FRAME(%rbx), %rdx
-	movq	LW_F_NODE(%rdx), %rdx
-	incq	LW_N_VISITS(%rdx)
-	incq	LW_N_UNMEASURED(%rdx)
+	movq	LW_RA_FRAME(%rbx), %rcx
+	movq	LW_F_NODE(%rcx), %rcx
+	incq	LW_N_VISITS(%rcx)
+	.globl	lw_abi_untimed_exit_count
+	.hidden	lw_abi_untimed_exit_count
+lw_abi_untimed_exit_count:
+	incq	LW_N_UNMEASURED(%rcx)
+	.globl	lw_abi_untimed_exit_counted
+	.hidden	lw_abi_untimed_exit_counted
+lw_abi_untimed_exit_counted:
 	jmp	.Lexit_release
+	.globl	lw_abi_hot4_end
+	.hidden	lw_abi_hot4_end
+lw_abi_hot4_end:
 	.cfi_restore_state
 
 	/*
