@@ -102,6 +102,19 @@ LW_AT(lw_node, args, LW_N_ARGS);
 LW_AT(lw_thread, listen, LW_TH_LISTEN);
 LW_AT(lw_thread, args.blocks, LW_TH_ARG_BLOCKS);
 LW_AT(lw_argblock, ints, LW_B_INTS);
+LW_AT(lw_argblock, nslots, LW_B_NSLOTS);
+LW_AT(lw_argblock, slot, LW_B_SLOT);
+LW_AT(lw_argslot, shift, LW_S_SHIFT);
+LW_AT(lw_argslot, sign, LW_S_SIGN);
+LW_AT(lw_argslot, result, LW_S_RESULT);
+LW_AT(lw_argslot, at, LW_S_AT);
+LW_AT(lw_thread, args.pend_slot, LW_TH_PEND_SLOT);
+LW_AT(lw_thread, args.pend_val, LW_TH_PEND_VAL);
+LW_AT(lw_thread, args.npend, LW_TH_NPEND);
+_Static_assert(LW_ARG_PEND_ASM == LW_ARG_PEND, "LW_ARG_PEND");
+_Static_assert(sizeof(((lw_argslot *)0)->at) == 2 && sizeof(((lw_argblock *)0)->nslots) == 4 &&
+                   sizeof(((lw_thread *)0)->args.npend) == 4,
+               "the recording path's assembly reads them at these widths");
 _Static_assert(sizeof(((lw_node *)0)->args) == 4 && sizeof(((lw_thread *)0)->listen) == 4 &&
                    sizeof(((lw_argblock *)0)->ints) == 4,
                "the recording path's checks read 4 bytes each");
@@ -356,6 +369,11 @@ lw_node *lw_abi_record_hot(lw_thread *t, lw_node *n, void **sp)
 void lw_abi_record_add(lw_argblock *b, void **sp, lw_thread *t)
 {
     lw_args_add(t, b, LW_VALUES_ABI, sp, 0);
+}
+
+void lw_abi_record_reduce(lw_thread *t)
+{
+    lw_args_reduce(t);
 }
 #endif
 

@@ -55,6 +55,9 @@
 #define LW_TH_HASH 128     /* tree.hash */
 #define LW_TH_HASH_MASK 136 /* tree.hash_mask */
 #define LW_TH_ARG_BLOCKS 568 /* args.blocks */
+#define LW_TH_PEND_SLOT 608 /* args.pend_slot */
+#define LW_TH_PEND_VAL 616 /* args.pend_val */
+#define LW_TH_NPEND 624    /* args.npend, 4 bytes */
 #define LW_COST_ABI 8      /* lw_cost_ticks[LW_KIND_ABI] */
 #define LW_COST_UNTIMED_LEAF 0   /* lw_cost_untimed[LW_UNTIMED_LEAF] */
 #define LW_COST_UNTIMED_FRAMED 8 /* lw_cost_untimed[LW_UNTIMED_FRAMED] */
@@ -74,7 +77,14 @@
 #define LW_N_MAX 104
 #define LW_N_UNMEASURED 112
 #define LW_N_ARGS 4        /* args: a block's number, 0 none */
+#define LW_B_NSLOTS 4      /* lw_argblock.nslots, 4 bytes */
 #define LW_B_INTS 24       /* lw_argblock.ints */
+#define LW_B_SLOT 32       /* slot[0] */
+#define LW_S_SHIFT 1       /* lw_argslot, a byte each */
+#define LW_S_SIGN 2
+#define LW_S_RESULT 3
+#define LW_S_AT 4          /* 2 bytes, signed */
+#define LW_ARG_PEND_ASM 512 /* LW_ARG_PEND */
 #define LW_RA_RA 0         /* lw_ra */
 #define LW_RA_RBX 8
 #define LW_RA_ENTRY 16
@@ -172,6 +182,10 @@ lw_node *lw_abi_record_hot(lw_thread *t, lw_node *n, void **sp);
 #else
 void lw_abi_record_add(lw_argblock *b, void **sp, lw_thread *t);
 #endif
+
+/* A full buffer of integers set aside by the x86-64 recording path's
+ * assembly into their statistics (lw_args_reduce). */
+void lw_abi_record_reduce(lw_thread *t);
 
 /* What the x86-64 recording path adds to a call after its timestamp
  * (lw_abi_record_add and the registers around it), in ticks: the thread's

@@ -322,15 +322,46 @@
 .endm
 
 /* The integers into the block at %rsi of the thread whose state is at
- * 0(%rsp) (lw_abi_record_add reads them below the return address, at
- * 104(%rsp)), then the thread's measurement clock moved on by what that
- * costs. */
+ * 0(%rsp), read below the return address (at 104(%rsp)) and above it,
+ * then the thread's measurement clock moved on by what that costs. The
+ * common case, one parameter: set aside here, as lw_args_add does (its
+ * slot's `at` eightbytes from the return address, extended, into the
+ * thread's buffer; a full buffer into the statistics through
+ * lw_abi_record_reduce). Else lw_abi_record_add. Every register but %rsp
+ * and %rbx is scratch. */
 .macro RECORD_ADD
-	movq	%rsi, %rdi
+	cmpl	$1, LW_B_NSLOTS(%rsi)
+	jne	4f
+	cmpb	$0, LW_B_SLOT+LW_S_RESULT(%rsi)
+	jne	4f
+	movswq	LW_B_SLOT+LW_S_AT(%rsi), %rax
+	movq	104(%rsp,%rax,8), %rax		/* the value */
+	movzbl	LW_B_SLOT+LW_S_SHIFT(%rsi), %ecx
+	shlq	%cl, %rax
+	cmpb	$0, LW_B_SLOT+LW_S_SIGN(%rsi)
+	je	5f
+	sarq	%cl, %rax
+	jmp	6f
+5:	shrq	%cl, %rax
+6:	movq	0(%rsp), %rcx
+	addq	$LW_B_SLOT, %rsi		/* the slot */
+	movl	LW_TH_NPEND(%rcx), %edx
+	movq	LW_TH_PEND_SLOT(%rcx), %rdi
+	movq	%rsi, (%rdi,%rdx,8)
+	movq	LW_TH_PEND_VAL(%rcx), %rdi
+	movq	%rax, (%rdi,%rdx,8)
+	incl	%edx
+	movl	%edx, LW_TH_NPEND(%rcx)
+	cmpl	$LW_ARG_PEND_ASM, %edx
+	jne	7f
+	movq	%rcx, %rdi
+	call	lw_abi_record_reduce
+	jmp	7f
+4:	movq	%rsi, %rdi
 	leaq	104(%rsp), %rsi			/* the return address */
 	movq	0(%rsp), %rdx
 	call	lw_abi_record_add
-	movq	0(%rsp), %rcx
+7:	movq	0(%rsp), %rcx
 	movq	lw_abi_cost_record(%rip), %rax
 	addq	%rax, LW_TH_OVERHEAD(%rcx)
 .endm
@@ -916,8 +947,8 @@ lw_abi_hot4_end:
 	 * A region whose parameters or result are recorded: the entry's fast
 	 * path up to the frame and the timestamp; then, with the node's block
 	 * of integers and no listener (lw_args_int_block, checked here),
-	 * lw_abi_record_add (general registers only) records the
-	 * integers, reading the
+	 * RECORD_ADD sets the integers aside (one here, several through
+	 * lw_abi_record_add, general registers only), reading the
 	 * argument registers where the C hooks leave them (LW_ABI_SAVED_GPRS:
 	 * 88 bytes below the return address) and the stack arguments above
 	 * it, and the thread's measurement clock moves on by the recording's
