@@ -188,12 +188,28 @@ static inline __attribute__((always_inline)) uint64_t lw_arg_extend(const libwra
 }
 
 /* The histogram's bucket of an integer's magnitude (lw_argnum), without
- * a branch. */
-static inline __attribute__((always_inline)) unsigned lw_arg_bucket(uint64_t magnitude)
+ * a branch; `lz`: through LZCNT, which counts 64 for 0 (only where
+ * lw_cpu_lzcnt says the CPU has it: elsewhere its encoding runs as BSR). */
+#if defined(__x86_64__)
+extern int lw_cpu_lzcnt;
+#endif
+static inline __attribute__((always_inline)) unsigned lw_arg_bucket_by(uint64_t magnitude, int lz)
 {
-    unsigned b = 63u - (unsigned)__builtin_clzll(magnitude | 1) + (magnitude != 0);
+    unsigned b;
+#if defined(__x86_64__)
+    if (lz) {
+        uint64_t zeros;
+        __asm__("lzcnt %1, %0" : "=r"(zeros) : "rm"(magnitude) : "cc");
+        b = 64u - (unsigned)zeros;
+    } else
+#endif
+    {
+        (void)lz;
+        b = 63u - (unsigned)__builtin_clzll(magnitude | 1) + (magnitude != 0);
+    }
     return b - (b >> 6); /* 64 (magnitude >= 2^63) into the last bucket */
 }
+
 
 /* The extremes of empty statistics `a` of a `kind` integer
  * (LIBWRAP_PARAM_*) at the type's limits: lw_argnum_add_ints tests no
@@ -211,9 +227,9 @@ static inline void lw_argnum_limits(lw_argnum *a, unsigned kind)
 /* `n` integers (extended) into statistics `a`, whose extremes start at
  * the type's limits (lw_argnum_limits): no test of the count. The
  * extremes, sum and count stay in registers over them, the histogram in
- * memory. */
-static inline __attribute__((always_inline)) void lw_argnum_add_ints(lw_argnum *a, const uint64_t *v,
-                                                                      unsigned n, int is_signed)
+ * memory; `lz`: its buckets through LZCNT (lw_arg_bucket_by). */
+static inline __attribute__((always_inline)) void lw_argnum_add_ints_by(lw_argnum *a, const uint64_t *v,
+                                                                         unsigned n, int is_signed, int lz)
 {
     if (!n)
         return;
@@ -226,7 +242,7 @@ static inline __attribute__((always_inline)) void lw_argnum_add_ints(lw_argnum *
             hi = x > hi ? x : hi;
             sum += x;
             uint64_t *h = x < 0 ? a->neg : a->pos;
-            h[lw_arg_bucket(x < 0 ? -v[i] : v[i])]++;
+            h[lw_arg_bucket_by(x < 0 ? -v[i] : v[i], lz)]++;
         }
         a->min.i = lo;
         a->max.i = hi;
@@ -238,13 +254,37 @@ static inline __attribute__((always_inline)) void lw_argnum_add_ints(lw_argnum *
             lo = v[i] < lo ? v[i] : lo;
             hi = v[i] > hi ? v[i] : hi;
             sum += v[i];
-            a->pos[lw_arg_bucket(v[i])]++;
+            a->pos[lw_arg_bucket_by(v[i], lz)]++;
         }
         a->min.u = lo;
         a->max.u = hi;
         a->sum.u = sum;
     }
     a->count += n;
+}
+
+static inline __attribute__((always_inline)) void lw_argnum_add_ints(lw_argnum *a, const uint64_t *v,
+                                                                      unsigned n, int is_signed)
+{
+#if defined(__x86_64__)
+    if (lw_cpu_lzcnt) {
+        lw_argnum_add_ints_by(a, v, n, is_signed, 1);
+        return;
+    }
+#endif
+    lw_argnum_add_ints_by(a, v, n, is_signed, 0);
+}
+
+/* The integers of thread state `a` set aside into their slots'
+ * statistics, a run of one slot at a time (lw_args_reduce). */
+static inline __attribute__((always_inline)) void lw_args_runs(lw_args_thread *a, int lz)
+{
+    for (uint32_t i = 0, j; i < a->npend; i = j) {
+        lw_argslot *s = a->pend_slot[i];
+        for (j = i + 1; j < a->npend && a->pend_slot[j] == s; j++)
+            ;
+        lw_argnum_add_ints_by(&s->agg.num, a->pend_val + i, j - i, s->sign, lz);
+    }
 }
 
 /* The integers thread `t` set aside (lw_args_add) into their slots'
@@ -257,12 +297,12 @@ static __attribute__((noinline, cold, unused)) void lw_args_reduce(lw_thread *t)
     uint64_t t0 = lw_timer_tsc ? lw_rdtsc() : 0;
 #endif
     lw_args_thread *a = &t->args;
-    for (uint32_t i = 0, j; i < a->npend; i = j) {
-        lw_argslot *s = a->pend_slot[i];
-        for (j = i + 1; j < a->npend && a->pend_slot[j] == s; j++)
-            ;
-        lw_argnum_add_ints(&s->agg.num, a->pend_val + i, j - i, s->sign);
-    }
+#if defined(__x86_64__)
+    if (lw_cpu_lzcnt)
+        lw_args_runs(a, 1);
+    else
+#endif
+        lw_args_runs(a, 0);
     __atomic_store_n(&a->npend, 0, __ATOMIC_RELEASE);
 #if LW_CLOCK_KEPT
     if (t0)

@@ -17,6 +17,10 @@
  */
 #include "core/arguments/arguments.h"
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,8 +53,17 @@ static void lw_trim(char **s, size_t *n)
         (*n)--;
 }
 
+#if defined(__x86_64__)
+int lw_cpu_lzcnt;
+#endif
+
 void lw_args_init(void)
 {
+#if defined(__x86_64__)
+    /* CPUID 0x80000001: ECX bit 5, LZCNT (ABM). */
+    unsigned eax, ebx, ecx, edx;
+    lw_cpu_lzcnt = __get_cpuid(0x80000001u, &eax, &ebx, &ecx, &edx) && (ecx >> 5 & 1);
+#endif
     lw_region_args_select = lw_args_select;
     const char *v = lw_cfg.arguments;
     if (!v)
