@@ -112,12 +112,10 @@ LW_AT(lw_thread, args.pend_slot, LW_TH_PEND_SLOT);
 LW_AT(lw_thread, args.pend_val, LW_TH_PEND_VAL);
 LW_AT(lw_thread, args.npend, LW_TH_NPEND);
 _Static_assert(LW_ARG_PEND_ASM == LW_ARG_PEND, "LW_ARG_PEND");
-_Static_assert(sizeof(((lw_argslot *)0)->at) == 2 && sizeof(((lw_argblock *)0)->nslots) == 4 &&
-                   sizeof(((lw_thread *)0)->args.npend) == 4,
-               "the recording path's assembly reads them at these widths");
 _Static_assert(sizeof(((lw_node *)0)->args) == 4 && sizeof(((lw_thread *)0)->listen) == 4 &&
-                   sizeof(((lw_argblock *)0)->ints) == 4,
-               "the recording path's checks read 4 bytes each");
+                   sizeof(((lw_argblock *)0)->ints) == 4 && sizeof(((lw_argblock *)0)->nslots) == 4 &&
+                   sizeof(((lw_thread *)0)->args.npend) == 4 && sizeof(((lw_argslot *)0)->at) == 2,
+               "the recording path reads them at these widths");
 _Static_assert(LW_KIND_ABI * sizeof(uint64_t) == LW_COST_ABI, "lw_cost_ticks[LW_KIND_ABI]");
 _Static_assert(LW_UNTIMED_LEAF * sizeof(uint64_t) == LW_COST_UNTIMED_LEAF, "lw_cost_untimed[LEAF]");
 _Static_assert(LW_UNTIMED_FRAMED * sizeof(uint64_t) == LW_COST_UNTIMED_FRAMED, "lw_cost_untimed[FRAMED]");
