@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <unistd.h>
 #include <zlib.h>
 
 long sig_reg_loop(long n);
@@ -73,7 +74,7 @@ __attribute__((noinline)) void window_ready(void)
 }
 
 /* Where signals.sh's debugger stops after the handler jumped. */
-__attribute__((noinline)) void untimed_jumped(void)
+__attribute__((noinline)) void jumped(void)
 {
     __asm__ __volatile__("" ::: "memory");
 }
@@ -131,7 +132,7 @@ static void regs_until(long *count, long want, long *bad)
 int main(int argc, char **argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "usage: sigapp regs|cloop|nested|jump|window|untimed|zlib COUNTS\n");
+        fprintf(stderr, "usage: sigapp regs|cloop|nested|jump|window|untimed|entry|zlib COUNTS\n");
         return 2;
     }
     const char *scenario = argv[1];
@@ -237,7 +238,7 @@ int main(int argc, char **argv)
         window_ready();
         if (sigsetjmp(jump_env, 1)) {
             jumps++;
-            untimed_jumped();
+            jumped();
         }
         while (calls < 10000) {
             calls++;
@@ -245,6 +246,27 @@ int main(int argc, char **argv)
         }
         n_add = calls;
         printf("untimed: %d jumps\n", jumps);
+    } else if (!strcmp(scenario, "entry")) {
+        /* Calls of sig_spin at one depth, 200 ms apart; a debugger sends
+         * SIGUSR1 at the fast entry's timestamp (lw_abi_enter_time) of a
+         * call in between, and the handler leaves by siglongjmp: that
+         * call never reaches the library. */
+        handle(SIGUSR1, on_usr1_jump, 0);
+        volatile int jumps = 0;
+        sig_spin(1000);
+        n_spin = 1;
+        usleep(200000);
+        window_ready();
+        if (sigsetjmp(jump_env, 1)) {
+            jumps++;
+            jumped();
+        } else {
+            sig_spin(1000);
+            n_spin++;
+        }
+        sig_spin(1000);
+        n_spin++;
+        printf("entry: %d jumps\n", jumps);
     } else if (!strcmp(scenario, "zlib")) {
         for (size_t i = 0; i < sizeof zbuf; i++)
             zbuf[i] = (unsigned char)(i * 7);

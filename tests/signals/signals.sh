@@ -14,10 +14,11 @@
 # the handlers' included. ABI-level wrappers again with every function
 # throttled after 4,096 calls (LIBWRAP_THROTTLE): the registers loop and
 # zlib, whose adler32 calls adler32_z and keeps its frames; and with a
-# listener that takes each call. Under gdb (x86-64; AArch64 through the
-# emulator's debugger stub): a handler that jumps out of the fast exit
-# between a visit and its time (window), or out of a throttled call
-# between its visit and its count as not timed (untimed).
+# listener that takes each call. Under gdb: a handler that jumps out of
+# the fast exit between a visit and its time (window, x86-64), out of a
+# throttled call between its visit and its count as not timed (untimed),
+# or out of an entry at its timestamp (entry; these two on AArch64 too,
+# through the emulator's debugger stub).
 set -euo pipefail
 
 kind=$1
@@ -131,52 +132,70 @@ if [ $kind = abi ] && [ -z "${LW_TEST_HOST:-}" ]; then
             fail "$scenario-preload-listener: the listener saw $(cat clobber-$scenario.txt), the profile $calls calls ($main outside handlers)"
     done
 fi
-# A throttled call that is not timed, stopped under a debugger between its
-# visit and its count as not timed (lw_abi_untimed_count), SIGUSR1 sent
-# there, and the handler leaves by siglongjmp: the dispatcher makes the
-# count first (one more), the runtime stays consistent, so the thread is
-# measured on without a warning, every call counted. On x86-64 here, for
-# AArch64 through the emulator's debugger stub (the node in x11).
-if [ $kind = abi ] && { [ -z "${LW_TEST_HOST:-}" ] && [ "$(uname -m)" = x86_64 ] ||
-    [ "${LW_TEST_HOST:-}" = aarch64-linux-gnu ]; }; then
-    gdb=$(command -v gdb-multiarch || command -v gdb) || fail "untimed: no gdb (scripts/install-deps.sh installs it)"
-    unmeasured=$(awk '$2 == "LW_N_UNMEASURED" { print $3 }' "$LIBWRAP_SOURCE_DIR/runtime/core/abi/abi.h")
-    env=(LD_PRELOAD="$preload" LIBWRAP_EXPERIMENT_DIRECTORY="$here/exp-untimed" LIBWRAP_THROTTLE=16:1000000000)
-    rm -rf exp-untimed untimed.out untimed.gdb
+# Under a debugger, on x86-64 here and for AArch64 through the emulator's
+# debugger stub, a call stopped at one instruction of the trampoline, SIGUSR1
+# sent there, and the handler leaves by siglongjmp:
+#   - untimed: a throttled call that is not timed, between its visit and its
+#     count as not timed (lw_abi_untimed_count): the dispatcher makes the
+#     count first (one more), the thread is measured on without a warning,
+#     every call counted;
+#   - entry: a call at its fast entry's timestamp (lw_abi_enter_time), 200
+#     ms after a call at the same depth: its frame is not on the thread's
+#     stack yet, so no call is counted with that call's start.
+# debug_jump SCENARIO LABEL NODE_REG [VAR=VALUE...]: gdb's output and the
+# program's in SCENARIO.gdb, the profile in exp-SCENARIO; "counted: N" is
+# what lw_node.unmeasured of the node in NODE_REG gained across the jump.
+debug_jump() {
+    local scenario=$1 label=$2 reg=$3 start prog port
+    shift 3
+    local env=(LD_PRELOAD="$preload" LIBWRAP_EXPERIMENT_DIRECTORY="$here/exp-$scenario" "$@")
+    rm -rf exp-$scenario $scenario.out $scenario.gdb
     if [ -n "${LW_TEST_HOST:-}" ]; then
-        node='$x11'
         port=$((20000 + RANDOM % 20000))
-        qemu=(timeout 300 qemu-aarch64-static -g $port -L /usr/$LW_TEST_HOST)
+        local qemu=(timeout 300 qemu-aarch64-static -g $port -L /usr/$LW_TEST_HOST)
         for e in "${env[@]}"; do qemu+=(-E "$e"); done
-        "${qemu[@]}" ./plain untimed untimed.counts > untimed.out 2>&1 &
+        "${qemu[@]}" ./plain $scenario $scenario.counts > $scenario.out 2>&1 &
         start=(-ex 'set sysroot /' -ex "target remote :$port" -ex 'break window_ready' -ex 'continue'
             -ex 'delete' -ex 'sharedlibrary')
         prog=(./plain)
     else
-        node='$rcx'
         start=(-ex 'set startup-with-shell off')
         for e in "${env[@]}"; do start+=(-ex "set environment $e"); done
         start+=(-ex 'break window_ready' -ex 'run' -ex 'delete')
-        prog=(--args ./plain untimed untimed.counts)
+        prog=(--args ./plain $scenario $scenario.counts)
     fi
     timeout 300 "$gdb" -nx -batch -ex 'set breakpoint pending on' "${start[@]}" \
-        -ex 'break lw_abi_untimed_count' -ex 'continue' -ex 'delete' \
-        -ex 'printf "stopped at the count: %d\n", $pc == (long)&lw_abi_untimed_count' \
-        -ex "set \$node = $node" -ex "set \$before = *(long *)(\$node + $unmeasured)" \
-        -ex 'break untimed_jumped' -ex 'signal SIGUSR1' -ex 'delete' \
+        -ex "break $label" -ex 'continue' -ex 'delete' \
+        -ex "printf \"stopped at $label: %d\\n\", \$pc == (long)&$label" \
+        -ex "set \$node = $reg" -ex "set \$before = *(long *)(\$node + $unmeasured)" \
+        -ex 'break jumped' -ex 'signal SIGUSR1' -ex 'delete' \
         -ex "printf \"counted: %d\\n\", *(long *)(\$node + $unmeasured) - \$before" -ex 'continue' \
-        "${prog[@]}" > untimed.gdb 2>&1 || true
+        "${prog[@]}" > $scenario.gdb 2>&1 || true
     wait
-    cat untimed.out >> untimed.gdb 2>/dev/null || true
-    grep -qx 'stopped at the count: 1' untimed.gdb ||
-        fail "untimed: no throttled call was stopped at lw_abi_untimed_count: $(tail -5 untimed.gdb)"
-    grep -qx 'untimed: 1 jumps' untimed.gdb || fail "untimed: the handler did not jump once: $(tail -5 untimed.gdb)"
+    cat $scenario.out >> $scenario.gdb 2>/dev/null || true
+    grep -qx "stopped at $label: 1" $scenario.gdb ||
+        fail "$scenario: no call was stopped at $label: $(tail -5 $scenario.gdb)"
+    grep -qx "$scenario: 1 jumps" $scenario.gdb || fail "$scenario: the handler did not jump once: $(tail -5 $scenario.gdb)"
+    ! grep -q 'left by longjmp' $scenario.gdb || fail "$scenario: the jump stopped the thread's measurement"
+}
+if [ $kind = abi ] && { [ -z "${LW_TEST_HOST:-}" ] && [ "$(uname -m)" = x86_64 ] ||
+    [ "${LW_TEST_HOST:-}" = aarch64-linux-gnu ]; }; then
+    gdb=$(command -v gdb-multiarch || command -v gdb) || fail "no gdb (scripts/install-deps.sh installs it)"
+    unmeasured=$(awk '$2 == "LW_N_UNMEASURED" { print $3 }' "$LIBWRAP_SOURCE_DIR/runtime/core/abi/abi.h")
+    if [ -n "${LW_TEST_HOST:-}" ]; then node='$x11'; else node='$rcx'; fi
+    debug_jump untimed lw_abi_untimed_count "$node" LIBWRAP_THROTTLE=16:1000000000
     grep -qx 'counted: 1' untimed.gdb || fail "untimed: the interrupted call is not counted as not timed: $(grep counted untimed.gdb)"
-    ! grep -q 'left by longjmp' untimed.gdb || fail "untimed: the jump stopped the thread's measurement"
     adds=$(awk '$1 == "main_add" {print $2}' untimed.counts)
     $CHECK exp-untimed "visits('sig_add') == $adds == 10000" "fn('sig_add').get('throttled')" ||
         fail "untimed: sig_add's visits are not the calls made, or it was not throttled"
     echo "ok untimed"
+    # The node register means nothing at the entry's timestamp: "counted"
+    # is not read there.
+    debug_jump entry lw_abi_enter_time '$sp'
+    spins=$(awk '$1 == "spin" {print $2}' entry.counts)
+    $CHECK exp-entry "visits('sig_spin') == $spins == 2" "fn('sig_spin')['max_ns'] < 100e6" ||
+        fail "entry: the interrupted call was counted, or with another call's start"
+    echo "ok entry"
 fi
 # The jump: the output is the program's; the handler's calls are counted
 # exactly when no jump left the runtime, and never more than were made.

@@ -158,6 +158,11 @@
 	str	x16, [x12, #LW_F_NODE]
 	str	x10, [x12, #LW_F_REGION]	/* and inherited = 0 */
 	str	x12, [x11, #LW_RA_FRAME]
+.endm
+/* The frame onto the thread's stack, once its start is stored too: a
+ * signal handler that leaves by longjmp before never finds it there with
+ * another call's start. */
+.macro FRAME_PUSH
 	ldr	w13, [x9, #LW_TH_DEPTH]
 	add	w13, w13, #1
 	str	w13, [x9, #LW_TH_DEPTH]
@@ -262,8 +267,12 @@ lw_abi_hot_begin:
 	 * x11, the thread in x9 (.Lthrottled_framed comes here too). */
 .Lfound:
 	FRAME_FILL
+	.globl	lw_abi_enter_time
+	.hidden	lw_abi_enter_time
+lw_abi_enter_time:
 	mrs	x13, cntvct_el0
 	str	x13, [x12, #LW_F_START]
+	FRAME_PUSH
 	str	wzr, [x14, #LW_T_GUARD]
 	.globl	lw_abi_hot_end
 	.hidden	lw_abi_hot_end
@@ -617,6 +626,7 @@ lw_abi_hot4_begin:
 	FRAME_FILL
 	mov	x13, #LW_F_UNTIMED
 	str	x13, [x12, #LW_F_START]
+	FRAME_PUSH
 	str	wzr, [x14, #LW_T_GUARD]
 	CALL_SETUP
 	ldr	x17, [x16, #LW_E_ORIG]

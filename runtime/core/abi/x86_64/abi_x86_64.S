@@ -225,13 +225,14 @@
 	LAST_HIT %rdx, %rax, %r11d, \miss
 .endm
 
-/* The frame's node and region filled, the slot pointing to it, the
- * frame on the stack. */
+/* The frame's node and region filled, the slot pointing to it. The frame
+ * goes onto the thread's stack (`incl LW_TH_DEPTH(%rcx)`) once its start
+ * is stored too: a signal handler that leaves by longjmp before never
+ * finds it there with another call's start. */
 .macro FRAME_FILL
 	movq	%rax, LW_F_NODE(%rdx)
 	movq	%r11, LW_F_REGION(%rdx)		/* and inherited = 0 */
 	movq	%rdx, LW_RA_FRAME(%rbx)
-	incl	LW_TH_DEPTH(%rcx)
 .endm
 
 /* The guard given back, the scratch registers popped, the caller's %rbx
@@ -381,6 +382,11 @@
 .Lfound\ev:
 	FRAME_FILL
 	movq	%rdx, %r11
+.if \ev == 0
+	.globl	lw_abi_enter_time
+	.hidden	lw_abi_enter_time
+lw_abi_enter_time:
+.endif
 	rdtsc
 	shlq	$32, %rdx
 	orq	%rdx, %rax
@@ -392,6 +398,7 @@
 	/* The start on the thread's measurement clock (measure.h). */
 	subq	LW_TH_OVERHEAD(%rcx), %rax
 	movq	%rax, LW_F_START(%r11)
+	incl	LW_TH_DEPTH(%rcx)
 .if \ev
 	movq	LW_F_REGION(%r11), %rax
 	movq	%rax, 8(%rdx)
@@ -910,6 +917,7 @@ lw_abi_hot4_begin:
 	jz	.Lfound0			/* the sampled call: timed */
 	FRAME_FILL
 	movq	$LW_F_UNTIMED, LW_F_START(%rdx)
+	incl	LW_TH_DEPTH(%rcx)
 	CALL_SETUP
 	call	*LW_E_ORIG(%r11)
 	.globl	lw_abi_return_untimed
@@ -976,6 +984,7 @@ lw_abi_hot4_end:
 	orq	%rdx, %rax
 	subq	LW_TH_OVERHEAD(%rcx), %rax
 	movq	%rax, LW_F_START(%r11)
+	incl	LW_TH_DEPTH(%rcx)
 	/* The common case, checked after the timestamp (the checks' loads
 	 * would hold its read up): the node's block of integers, and no
 	 * listener (lw_args_int_block). */
