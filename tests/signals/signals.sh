@@ -143,11 +143,17 @@ fi
 #     ms after a call at the same depth: its frame is not on the thread's
 #     stack yet, so no call is counted with that call's start.
 # debug_jump SCENARIO LABEL NODE_REG [VAR=VALUE...]: gdb's output and the
-# program's in SCENARIO.gdb, the profile in exp-SCENARIO; "counted: N" is
-# what lw_node.unmeasured of the node in NODE_REG gained across the jump.
+# program's in SCENARIO.gdb, the profile in exp-SCENARIO; with a NODE_REG,
+# "counted: N" is what lw_node.unmeasured of the node in that register
+# gained across the jump.
 debug_jump() {
     local scenario=$1 label=$2 reg=$3 start prog port qemu_pid try
     shift 3
+    local before=() after=()
+    if [ -n "$reg" ]; then
+        before=(-ex "set \$node = $reg" -ex "set \$before = *(long *)(\$node + $unmeasured)")
+        after=(-ex "printf \"counted: %d\\n\", *(long *)(\$node + $unmeasured) - \$before")
+    fi
     local env=(LD_PRELOAD="$preload" LIBWRAP_EXPERIMENT_DIRECTORY="$here/exp-$scenario" "$@")
     # A port of the emulator's stub that another process took: another try.
     for try in 1 2 3; do
@@ -170,9 +176,7 @@ debug_jump() {
         timeout 300 "$gdb" -nx -batch -ex 'set breakpoint pending on' "${start[@]}" \
             -ex "break $label" -ex 'continue' -ex 'delete' \
             -ex "printf \"stopped at $label: %d\\n\", \$pc == (long)&$label" \
-            -ex "set \$node = $reg" -ex "set \$before = *(long *)(\$node + $unmeasured)" \
-            -ex 'break jumped' -ex 'signal SIGUSR1' -ex 'delete' \
-            -ex "printf \"counted: %d\\n\", *(long *)(\$node + $unmeasured) - \$before" -ex 'continue' \
+            "${before[@]}" -ex 'break jumped' -ex 'signal SIGUSR1' -ex 'delete' "${after[@]}" -ex 'continue' \
             "${prog[@]}" > $scenario.gdb 2>&1 || true
         if [ -n "${LW_TEST_HOST:-}" ]; then
             # Ended with the program; still waiting for a debugger if gdb
@@ -200,9 +204,7 @@ if [ $kind = abi ] && { [ -z "${LW_TEST_HOST:-}" ] && [ "$(uname -m)" = x86_64 ]
     $CHECK exp-untimed "visits('sig_add') == $adds == 10000" "fn('sig_add').get('throttled')" ||
         fail "untimed: sig_add's visits are not the calls made, or it was not throttled"
     echo "ok untimed"
-    # The node register means nothing at the entry's timestamp: "counted"
-    # is not read there.
-    debug_jump entry lw_abi_enter_time '$sp'
+    debug_jump entry lw_abi_enter_time ''
     spins=$(awk '$1 == "spin" {print $2}' entry.counts)
     $CHECK exp-entry "visits('sig_spin') == $spins == 2" "fn('sig_spin')['max_ns'] < 100e6" ||
         fail "entry: the interrupted call was counted, or with another call's start"

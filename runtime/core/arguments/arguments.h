@@ -275,18 +275,6 @@ static inline __attribute__((always_inline)) void lw_argnum_add_ints(lw_argnum *
     lw_argnum_add_ints_by(a, v, n, is_signed, 0);
 }
 
-/* The integers of thread state `a` set aside into their slots'
- * statistics, a run of one slot at a time (lw_args_reduce). */
-static inline __attribute__((always_inline)) void lw_args_runs(lw_args_thread *a, int lz)
-{
-    for (uint32_t i = 0, j; i < a->npend; i = j) {
-        lw_argslot *s = a->pend_slot[i];
-        for (j = i + 1; j < a->npend && a->pend_slot[j] == s; j++)
-            ;
-        lw_argnum_add_ints_by(&s->agg.num, a->pend_val + i, j - i, s->sign, lz);
-    }
-}
-
 /* The integers thread `t` set aside (lw_args_add) into their slots'
  * statistics, a run of one slot at a time, out of the thread's
  * measurement clock (its calls' times leave them out). Out of line: once
@@ -297,12 +285,12 @@ static __attribute__((noinline, cold, unused)) void lw_args_reduce(lw_thread *t)
     uint64_t t0 = lw_timer_tsc ? lw_rdtsc() : 0;
 #endif
     lw_args_thread *a = &t->args;
-#if defined(__x86_64__)
-    if (lw_cpu_lzcnt)
-        lw_args_runs(a, 1);
-    else
-#endif
-        lw_args_runs(a, 0);
+    for (uint32_t i = 0, j; i < a->npend; i = j) {
+        lw_argslot *s = a->pend_slot[i];
+        for (j = i + 1; j < a->npend && a->pend_slot[j] == s; j++)
+            ;
+        lw_argnum_add_ints(&s->agg.num, a->pend_val + i, j - i, s->sign);
+    }
     __atomic_store_n(&a->npend, 0, __ATOMIC_RELEASE);
 #if LW_CLOCK_KEPT
     if (t0)
