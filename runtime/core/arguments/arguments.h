@@ -279,7 +279,7 @@ static inline __attribute__((always_inline)) void lw_argnum_add_ints(lw_argnum *
  * statistics, a run of one slot at a time, out of the thread's
  * measurement clock (its calls' times leave them out). Out of line: once
  * in LW_ARG_PEND values. */
-static __attribute__((noinline, cold, unused)) void lw_args_reduce(lw_thread *t)
+static __attribute__((noinline, unused)) void lw_args_reduce(lw_thread *t)
 {
 #if LW_CLOCK_KEPT
     uint64_t t0 = lw_timer_tsc ? lw_rdtsc() : 0;
