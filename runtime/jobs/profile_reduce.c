@@ -308,11 +308,6 @@ typedef struct lw_rflat {
     double metrics[LW_MAX_METRICS];
 } lw_rflat;
 
-static uint64_t lw_call_ns(int32_t region, uint64_t v)
-{
-    return lw_ticks_to_ns(lw_minmax_c(region, v));
-}
-
 /* A thread's subtree below `n` into the job's paths below `to`, and into
  * the rank's functions (inclusive time of the outermost activation only). */
 static int lw_add_thread(lw_rtree *t, lw_rnode *to, const lw_thread *th, const lw_node *n,
@@ -329,7 +324,10 @@ static int lw_add_thread(lw_rtree *t, lw_rnode *to, const lw_thread *th, const l
         for (size_t i = 0; i < lw_nmetrics; i++)
             m[i] = (double)c->metrics[i];
         uint64_t incl = lw_ticks_to_ns(c->incl_c), excl = lw_ticks_to_ns(c->excl_c);
-        uint64_t mn = lw_call_ns(c->region, c->min), mx = lw_call_ns(c->region, c->max);
+        uint64_t mn, mx;
+        lw_node_minmax(c, &mn, &mx);
+        mn = lw_ticks_to_ns(mn);
+        mx = lw_ticks_to_ns(mx);
         d->visits += c->visits;
         d->incl += incl;
         d->excl += excl;

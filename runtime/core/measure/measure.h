@@ -271,11 +271,14 @@ enum lw_wrapper_kind lw_region_kind(int32_t id);
  * wrapper kind, in ticks per call: `inside` lands in the measured call's
  * own interval (from its entry timestamp to the original's first
  * instruction, and from the original's return to the exit timestamp),
- * `total` is the whole cost a call adds to its caller's interval. Both 0
- * when compensation is off (LIBWRAP_COMPENSATE=false, or not calibrated).
+ * `total` is the whole cost a call adds to its caller's interval,
+ * `fastest` the least that lands in a call's interval (the fastest
+ * calibration call's, at most `inside`): what a call's shortest time
+ * loses (lw_call_c). All 0 when compensation is off
+ * (LIBWRAP_COMPENSATE=false, or not calibrated).
  */
 typedef struct lw_cost {
-    double inside, total;
+    double inside, total, fastest;
 } lw_cost;
 extern lw_cost lw_costs[LW_NKINDS];
 /* `total` in whole ticks, what each finished call adds to its thread's

@@ -24,8 +24,9 @@ void lw_json_metric_defs(struct lw_json *j, size_t n);
 
 /* Derives the exclusive and compensated times of a call tree (idempotent). */
 void lw_tree_finish(lw_node *n);
-/* A call's min or max in ticks, less its own measurement's cost. */
-uint64_t lw_minmax_c(int32_t region, uint64_t v);
+/* A call path's shortest and longest call in ticks, less their own
+ * measurement's cost, within its mean (after lw_tree_finish). */
+void lw_node_minmax(const lw_node *n, uint64_t *min_c, uint64_t *max_c);
 
 #pragma GCC visibility pop
 

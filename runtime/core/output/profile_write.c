@@ -87,26 +87,34 @@ void lw_tree_finish(lw_node *n)
     lw_tree_finish_rest(n);
 }
 
-/* A call's min or max, less its own measurement's cost: the calls below it
- * cost nothing in it already (the measurement clock). */
-uint64_t lw_minmax_c(int32_t region, uint64_t v)
+/* A call's time `v`, its shortest (`fastest`) or its longest, less its own
+ * measurement's cost: the calls below it cost nothing in it already (the
+ * measurement clock). The longest loses the mean cost; the shortest the
+ * least cost a call had at calibration: it was short partly because its
+ * measurement was, and the mean cost would make a call of a function as
+ * short as that cost 0 (some ns), less than any call takes. */
+static uint64_t lw_call_c(int32_t region, uint64_t v, int fastest)
 {
-    double c = (double)v - lw_costs[lw_region_kind(region)].inside;
+    const lw_cost *k = &lw_costs[lw_region_kind(region)];
+    double c = (double)v - (fastest ? k->fastest : k->inside);
     return c > 0 ? (uint64_t)(c + 0.5) : 0;
 }
 
 /*
  * A node's compensated min and max: each call's own time, so that min <=
  * mean <= max holds as it does for the calls themselves; the bound by the
- * mean only absorbs rounding (the mean is an integer division). A
+ * mean absorbs rounding (the mean is an integer division) and, for the
+ * min, a path whose calls all took about as long (the mean loses the mean
+ * cost, the min the least). The job's reduced profile takes them here
+ * too (profile_reduce.c). A
  * function's min and max are those of its nodes: its own mean is no bound,
  * for the inclusive time of a recursive function counts its outermost
  * calls only (visits all of them).
  */
-static void lw_node_minmax(const lw_node *n, uint64_t *min_c, uint64_t *max_c)
+void lw_node_minmax(const lw_node *n, uint64_t *min_c, uint64_t *max_c)
 {
-    *min_c = lw_minmax_c(n->region, n->min);
-    *max_c = lw_minmax_c(n->region, n->max);
+    *min_c = lw_call_c(n->region, n->min, 1);
+    *max_c = lw_call_c(n->region, n->max, 0);
     if (n->visits) {
         uint64_t mean = n->incl_c / n->visits;
         *min_c = *min_c < mean ? *min_c : mean;
