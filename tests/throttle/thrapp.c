@@ -1,6 +1,7 @@
 /* thrapp.c - calls a tiny function 300,000 times directly, 300,000
  * times inside another wrapped function and 200,000 times as the tail call
- * of a third (throttle.sh). */
+ * of a third; and another tiny one 8,192 times on each of four call paths:
+ * directly, and inside three other wrapped functions (throttle.sh). */
 #include "thrlib.h"
 
 #include <stdio.h>
@@ -16,6 +17,9 @@ int main(void)
         s += thr_tail(i);
     for (int k = 0; k < 5; k++)
         s += thr_other(k);
+    for (long i = 0; i < 8192; i++)
+        s += thr_spread(i);
+    s += thr_via1(8192) + thr_via2(8192) + thr_via3(8192);
     printf("%ld\n", s);
     return 0;
 }

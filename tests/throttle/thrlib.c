@@ -22,6 +22,35 @@ long thr_other(long x)
     return x + 1;
 }
 
+long thr_spread(long x)
+{
+    return x ^ 3;
+}
+
+long thr_via1(long n)
+{
+    long s = 0;
+    for (long i = 0; i < n; i++)
+        s += thr_spread(i);
+    return s;
+}
+
+long thr_via2(long n)
+{
+    long s = 1;
+    for (long i = 0; i < n; i++)
+        s += thr_spread(i);
+    return s;
+}
+
+long thr_via3(long n)
+{
+    long s = 2;
+    for (long i = 0; i < n; i++)
+        s += thr_spread(i);
+    return s;
+}
+
 long thr_tail(long x)
 {
     /* A tail call through the PLT: `jmp thr_leaf@PLT` (throttle.sh checks). */

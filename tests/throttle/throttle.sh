@@ -12,7 +12,9 @@
 # trampoline's fast path, timed and throttled; thr_tail, whose callee is
 # wrapped under LD_PRELOAD, is throttled keeping its frames. Every mode
 # gives the call paths that the C hooks give (the clock_gettime timer
-# takes them). Off, profile.txt
+# takes them). A function called on four call paths, CALLS times on none
+# of them, is throttled once its calls on all of them add up to CALLS
+# (counted 4,096 at a time). Off, profile.txt
 # names the functions the suggested setting would throttle. A malformed
 # value is one warning. LW_TEST_HOST (tests/aarch64/throttle.sh): the same
 # for another machine, CC its compiler, its runtime in lib/HOST.
@@ -51,13 +53,14 @@ named() {
 }
 preload=(env LD_PRELOAD=$here/libwrap_thr_runtime.so ./plain)
 for m in preload linktime; do
-    if [ $m = preload ]; then cmd=("${preload[@]}"); nested=300000 tail=200000
-    else cmd=(./linked); nested=0 tail=0; fi
+    if [ $m = preload ]; then cmd=("${preload[@]}"); nested=300000 tail=200000 via=8192
+    else cmd=(./linked); nested=0 tail=0 via=0; fi
     run $m-timed "${cmd[@]}"
     run $m-throttled env LIBWRAP_THROTTLE=1000:1000000000 "${cmd[@]}"
     run $m-hooks env LIBWRAP_TIMER=clock_gettime "${cmd[@]}"
     paths="path('thr_leaf') == 300000 and path('thr_parent') == 300 and path('thr_parent/thr_leaf') == $nested \
-        and path('thr_tail') == 200000 and path('thr_tail/thr_leaf') == $tail"
+        and path('thr_tail') == 200000 and path('thr_tail/thr_leaf') == $tail and path('thr_spread') == 8192 \
+        and all(path('thr_via%d' % k) == 1 and path('thr_via%d/thr_spread' % k) == $via for k in (1, 2, 3))"
     $CHECK exp-$m-timed "$paths" "'throttled' not in fn('thr_leaf')" || fail "$m: timed visits"
     $CHECK exp-$m-hooks "$paths" || fail "$m: visits through the C hooks"
     $CHECK exp-$m-hooks "paths == paths_of('exp-$m-timed')" "paths == paths_of('exp-$m-throttled')" ||
@@ -69,7 +72,16 @@ for m in preload linktime; do
         "all(c.get('throttled') for t in threads for c in t['callpath'] if c['symbol'] == 'thr_leaf')" ||
         fail "$m: throttled visits or marks"
     [ "$(named 'throttled (LIBWRAP_THROTTLE): visits exact, times estimated from one call in 64:' \
-        exp-$m-throttled/profile.txt)" = "thr_leaf thr_tail " ] || fail "$m: profile.txt does not say what is throttled"
+        exp-$m-throttled/profile.txt)" = "thr_leaf thr_spread thr_tail " ] ||
+        fail "$m: profile.txt does not say what is throttled"
+    # thr_spread: 8,192 calls on each of its paths, under CALLS; under
+    # LD_PRELOAD 32,768 in all, throttled at the check that counts 12,288.
+    run $m-spread env LIBWRAP_THROTTLE=10000:1000000000 "${cmd[@]}"
+    if [ $m = preload ]; then spread="fn('thr_spread')['throttled']['after'] == 12288"
+    else spread="'throttled' not in fn('thr_spread')"; fi
+    $CHECK exp-$m-spread "$paths" "$spread" "fn('thr_leaf')['throttled']['after'] >= 10000" ||
+        fail "$m: a function called on several call paths"
+    $CHECK exp-$m-spread "paths == paths_of('exp-$m-timed')" || fail "$m: spread: the call paths differ"
     grep -q 'thr_leaf \[throttled 1/64\]' <("$LIBWRAP_STAGE/bin/libwrap-report" exp-$m-throttled) ||
         fail "$m: libwrap-report does not show thr_leaf as throttled"
     # The estimate: the mean of the timed calls, scaled to every visit, so

@@ -4,8 +4,10 @@
  *
  * Every 4,096th visit of a call path, the trampoline's fast exit asks
  * lw_throttle_check whether the path's region may be throttled: called
- * CALLS times or more there, a mean time per call under NS (its own, less
- * its measurement's). The region's ABI entry then says, when no wrapped
+ * CALLS times or more, on all its call paths and threads together (counted
+ * 4,096 at a time, at these checks), with a mean time per call under NS on
+ * the path checked (its own, less its measurement's). The region's ABI
+ * entry then says, when no wrapped
  * callee is below it, LW_ABI_STATE_THROTTLED: its calls count a visit on
  * the call path under the top frame and jump to the original, with no
  * timestamp, frame or return slot; when it calls wrapped functions,
@@ -21,15 +23,47 @@
 #include "core/measure/hot.h"
 
 #include <stddef.h>
+#include <sys/mman.h>
 
 #define LW_THROTTLED_MAX 4096
 
-/* The regions throttled, and the visits of the path that decided it. */
+/* The regions throttled, and their calls counted when it was decided. */
 static struct {
     int32_t id;
     uint64_t after;
 } lw_throttled[LW_THROTTLED_MAX];
 static uint32_t lw_nthrottled;
+
+/* The calls of each region counted by the checks so far, indexed by
+ * region id, LW_THROTTLE_CHECK at a check: a function called from many
+ * call paths, none of them CALLS times, is throttled once they add up to
+ * CALLS. Mapped at the first check; a region beyond the table, or a run
+ * without the memory, counts the visits of the path checked alone. */
+#define LW_THROTTLE_CHECK 4096 /* the exits' `testl $0xfff`, `tst x10, #0xfff` */
+#define LW_THROTTLE_COUNTED 65536
+static uint64_t *lw_throttle_counted;
+
+/* Region `id`'s calls counted with this check of path `n`. */
+static uint64_t lw_throttle_count(const lw_node *n)
+{
+    uint64_t *c = __atomic_load_n(&lw_throttle_counted, __ATOMIC_ACQUIRE);
+    if (!c) {
+        uint64_t *fresh = lw_map(LW_THROTTLE_COUNTED * sizeof *fresh), *none = NULL;
+        if (!fresh)
+            return n->visits;
+        if (__atomic_compare_exchange_n(&lw_throttle_counted, &none, fresh, 0, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_ACQUIRE))
+            c = fresh;
+        else {
+            munmap(fresh, LW_THROTTLE_COUNTED * sizeof *fresh);
+            c = none;
+        }
+    }
+    if (n->region >= LW_THROTTLE_COUNTED)
+        return n->visits;
+    uint64_t calls = __atomic_add_fetch(&c[n->region], LW_THROTTLE_CHECK, __ATOMIC_RELAXED);
+    return calls > n->visits ? calls : n->visits;
+}
 
 #if LW_ABI_THROTTLES
 /* The ABI entry of region `id`, or NULL for a typed wrapper's. Region
@@ -60,8 +94,10 @@ uintptr_t lw_throttle_check(uintptr_t node, uintptr_t unused)
     lw_node *n = (lw_node *)node;
     uint64_t timed = n->visits - n->unmeasured;
     /* Tracing and listeners need every call's events. */
-    if (!lw_cfg.throttle_calls || n->visits < lw_cfg.throttle_calls || !timed || n->region <= 0 ||
-        lw_nlisteners)
+    if (!lw_cfg.throttle_calls || !timed || n->region <= 0 || lw_nlisteners)
+        return 0;
+    uint64_t calls = lw_throttle_count(n);
+    if (calls < lw_cfg.throttle_calls)
         return 0;
     /* The call's own time: less its callees' (their timed calls' mean
      * over all their visits) and its measurement's cost inside it. */
@@ -76,12 +112,12 @@ uintptr_t lw_throttle_check(uintptr_t node, uintptr_t unused)
     if (e && __atomic_load_n(&e->state, __ATOMIC_RELAXED) == LW_ABI_STATE_FAST &&
         lw_nthrottled < LW_THROTTLED_MAX) {
         lw_throttled[lw_nthrottled].id = n->region;
-        lw_throttled[lw_nthrottled].after = n->visits;
+        lw_throttled[lw_nthrottled].after = calls;
         __atomic_store_n(&lw_nthrottled, lw_nthrottled + 1, __ATOMIC_RELEASE);
         __atomic_store_n(&e->state, n->first_child ? LW_ABI_STATE_THROTTLED_FRAMED : LW_ABI_STATE_THROTTLED,
                          __ATOMIC_RELAXED);
         lw_log(LW_LOG_PROFILE, "%s throttled after %llu calls (mean %.1f ns%s): one call in %d timed",
-               e->region.symbol, (unsigned long long)n->visits, mean_ns,
+               e->region.symbol, (unsigned long long)calls, mean_ns,
                n->first_child ? ", with wrapped callees" : "", LW_THROTTLE_SAMPLE);
     }
     lw_region_unlock();
