@@ -109,6 +109,28 @@
 9:
 .endm
 
+/* The same, where a register is free for the parent: `parent` holds it
+ * (kept), so each try is a comparison and a branch, and the hit's child
+ * is read once. */
+.macro LAST_HIT_OF parent, node, id, miss
+	cmpl	\id, LW_N_LAST_REGION(\parent)
+	je	5f
+	cmpl	\id, LW_N_LAST_REGION+4(\parent)
+	je	6f
+	cmpl	\id, LW_N_LAST_REGION+8(\parent)
+	je	7f
+	cmpl	\id, LW_N_LAST_REGION+12(\parent)
+	jne	\miss
+	movq	LW_N_LAST_HIT+24(\parent), \node
+	jmp	9f
+5:	movq	LW_N_LAST_HIT(\parent), \node
+	jmp	9f
+6:	movq	LW_N_LAST_HIT+8(\parent), \node
+	jmp	9f
+7:	movq	LW_N_LAST_HIT+16(\parent), \node
+9:
+.endm
+
 /* The fast path's scratch registers, pushed and popped with their CFI. */
 .macro PUSH reg
 	pushq	\reg
@@ -830,18 +852,19 @@ lw_abi_hot3_begin:
 	.cfi_remember_state
 	ENTRY_PUSH
 	GUARD_TAKE
-	movq	%fs:LW_T_HOT(%rcx), %rcx
-	movl	LW_TH_DEPTH(%rcx), %edx
-	cmpl	LW_TH_CAP(%rcx), %edx
+	movq	%fs:LW_T_HOT(%rcx), %rbx	/* the thread, to the end */
+	movl	LW_TH_DEPTH(%rbx), %edx
+	cmpl	LW_TH_CAP(%rbx), %edx
 	jae	.Lthrottled_timed		/* no thread, no room, or events */
 	shlq	$5, %rdx
-	addq	LW_TH_STACK(%rcx), %rdx
+	addq	LW_TH_STACK(%rbx), %rdx
 	leaq	32(%rsp), %rax			/* the call's identity */
 	cmpq	%rax, LW_F_FRAME-LW_F_SIZE(%rdx)
 	jbe	.Lthrottled_tail		/* a tail call, or an abandoned frame */
 .Lthrottled_live:
+	movq	LW_F_NODE-LW_F_SIZE(%rdx), %rdx	/* the parent */
 	movl	LW_E_ID(%r11), %eax
-	LAST_HIT %rdx, %rcx, %eax, .Lthrottled_timed
+	LAST_HIT_OF %rdx, %rcx, %eax, .Lthrottled_timed
 	movq	LW_N_VISITS(%rcx), %rax
 	incq	%rax
 	testl	$LW_THROTTLE_SAMPLE-1, %eax
@@ -854,11 +877,10 @@ lw_abi_untimed_count:
 	.globl	lw_abi_untimed_counted
 	.hidden	lw_abi_untimed_counted
 lw_abi_untimed_counted:
-	movq	lw_tls@gottpoff(%rip), %rcx
 	/* Its cost out of its callers' times (compensate.c). */
-	movq	%fs:LW_T_HOT(%rcx), %rdx
 	movq	lw_cost_untimed+LW_COST_UNTIMED_LEAF(%rip), %rax
-	addq	%rax, LW_TH_OVERHEAD(%rdx)
+	addq	%rax, LW_TH_OVERHEAD(%rbx)
+	movq	lw_tls@gottpoff(%rip), %rcx
 	movl	$0, %fs:LW_T_GUARD(%rcx)
 	ENTRY_POP
 	jmp	*LW_E_ORIG(%r11)
@@ -870,16 +892,16 @@ lw_abi_untimed_counted:
 	.cfi_remember_state
 	.cfi_adjust_cfa_offset 32
 	.cfi_offset %rbx, -16
-	RETURN_POINT %rax, %rbx, .Lthrottled_timed
-	movq	lw_tls@gottpoff(%rip), %rbx
-	movq	%fs:LW_T_RA_TOP(%rbx), %rbx
-	testq	%rbx, %rbx
+	RETURN_POINT %rax, %rcx, .Lthrottled_timed
+	movq	lw_tls@gottpoff(%rip), %rcx
+	movq	%fs:LW_T_RA_TOP(%rcx), %rcx
+	testq	%rcx, %rcx
 	jz	.Lthrottled_timed		/* no slots yet */
-	cmpq	%rax, LW_RA_SP-LW_RA_SIZE(%rbx)
+	cmpq	%rax, LW_RA_SP-LW_RA_SIZE(%rcx)
 	jne	.Lthrottled_timed
-	movq	LW_RA_FRAME-LW_RA_SIZE(%rbx), %rbx
-	addq	$LW_F_SIZE, %rbx
-	cmpq	%rbx, %rdx
+	movq	LW_RA_FRAME-LW_RA_SIZE(%rcx), %rcx
+	addq	$LW_F_SIZE, %rcx
+	cmpq	%rcx, %rdx
 	je	.Lthrottled_live
 .Lthrottled_timed:
 	.cfi_restore_state
