@@ -92,42 +92,29 @@
 /* The child of region `id` (a 32-bit register) among the last four that
  * the parent called, into `node` (a 64-bit register), or a jump to `miss`.
  * `frame` points to the new frame: the parent is the node of the one below,
- * read again for each try (`node` is the only register free on the fast
- * path). The region compared and the child read are both the parent's
- * (lw_node.last_region): one load after the parent, not two. */
+ * read into `node` (the only register free on the fast path), which the
+ * child read replaces once a region compared is `id`'s: a try is a
+ * comparison and a branch. The region compared and the child read are
+ * both the parent's (lw_node.last_region): one load after the parent, not
+ * two. The latest child, the loop's, is the shortest way through (the
+ * same four instructions as a try that reads the child with the region). */
 .macro LAST_HIT frame, node, id, miss
-.irp k, 0, 1, 2
 	movq	LW_F_NODE-LW_F_SIZE(\frame), \node
-	cmpl	\id, LW_N_LAST_REGION+4*\k(\node)
-	movq	LW_N_LAST_HIT+8*\k(\node), \node
-	je	9f
-.endr
-	movq	LW_F_NODE-LW_F_SIZE(\frame), \node
-	cmpl	\id, LW_N_LAST_REGION+12(\node)
-	movq	LW_N_LAST_HIT+24(\node), \node
-	jne	\miss
-9:
-.endm
-
-/* The same, where a register is free for the parent: `parent` holds it
- * (kept), so each try is a comparison and a branch, and the hit's child
- * is read once. */
-.macro LAST_HIT_OF parent, node, id, miss
-	cmpl	\id, LW_N_LAST_REGION(\parent)
+	cmpl	\id, LW_N_LAST_REGION(\node)
 	je	5f
-	cmpl	\id, LW_N_LAST_REGION+4(\parent)
+	cmpl	\id, LW_N_LAST_REGION+4(\node)
 	je	6f
-	cmpl	\id, LW_N_LAST_REGION+8(\parent)
+	cmpl	\id, LW_N_LAST_REGION+8(\node)
 	je	7f
-	cmpl	\id, LW_N_LAST_REGION+12(\parent)
+	cmpl	\id, LW_N_LAST_REGION+12(\node)
 	jne	\miss
-	movq	LW_N_LAST_HIT+24(\parent), \node
+	movq	LW_N_LAST_HIT+24(\node), \node
 	jmp	9f
-5:	movq	LW_N_LAST_HIT(\parent), \node
+6:	movq	LW_N_LAST_HIT+8(\node), \node
 	jmp	9f
-6:	movq	LW_N_LAST_HIT+8(\parent), \node
+7:	movq	LW_N_LAST_HIT+16(\node), \node
 	jmp	9f
-7:	movq	LW_N_LAST_HIT+16(\parent), \node
+5:	movq	LW_N_LAST_HIT(\node), \node
 9:
 .endm
 
@@ -862,9 +849,8 @@ lw_abi_hot3_begin:
 	cmpq	%rax, LW_F_FRAME-LW_F_SIZE(%rdx)
 	jbe	.Lthrottled_tail		/* a tail call, or an abandoned frame */
 .Lthrottled_live:
-	movq	LW_F_NODE-LW_F_SIZE(%rdx), %rdx	/* the parent */
 	movl	LW_E_ID(%r11), %eax
-	LAST_HIT_OF %rdx, %rcx, %eax, .Lthrottled_timed
+	LAST_HIT %rdx, %rcx, %eax, .Lthrottled_timed
 	movq	LW_N_VISITS(%rcx), %rax
 	incq	%rax
 	testl	$LW_THROTTLE_SAMPLE-1, %eax
