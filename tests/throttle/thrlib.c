@@ -9,13 +9,18 @@ long thr_leaf(long x)
     return s & 0xff;
 }
 
-long thr_parent(long n)
-{
-    long s = 0;
-    for (long i = 0; i < n; i++)
-        s += thr_leaf(i);
-    return s;
-}
+/* A function that calls `callee` n times through the PLT; each its own
+ * `first`, so that no two have the same code for the compiler to fold. */
+#define THR_CALLER(name, callee, first)                                                            \
+    long name(long n)                                                                              \
+    {                                                                                              \
+        long s = first;                                                                            \
+        for (long i = 0; i < n; i++)                                                               \
+            s += callee(i);                                                                        \
+        return s;                                                                                  \
+    }
+
+THR_CALLER(thr_parent, thr_leaf, 0)
 
 long thr_other(long x)
 {
@@ -27,29 +32,10 @@ long thr_spread(long x)
     return x ^ 3;
 }
 
-long thr_via1(long n)
-{
-    long s = 0;
-    for (long i = 0; i < n; i++)
-        s += thr_spread(i);
-    return s;
-}
-
-long thr_via2(long n)
-{
-    long s = 1;
-    for (long i = 0; i < n; i++)
-        s += thr_spread(i);
-    return s;
-}
-
-long thr_via3(long n)
-{
-    long s = 2;
-    for (long i = 0; i < n; i++)
-        s += thr_spread(i);
-    return s;
-}
+/* Three call paths of thr_spread besides main's. */
+THR_CALLER(thr_via1, thr_spread, 1)
+THR_CALLER(thr_via2, thr_spread, 2)
+THR_CALLER(thr_via3, thr_spread, 3)
 
 long thr_tail(long x)
 {
