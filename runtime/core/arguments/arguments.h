@@ -210,7 +210,6 @@ static inline __attribute__((always_inline)) unsigned lw_arg_bucket_by(uint64_t 
     return b - (b >> 6); /* 64 (magnitude >= 2^63) into the last bucket */
 }
 
-
 /* The extremes of empty statistics `a` of a `kind` integer
  * (LIBWRAP_PARAM_*) at the type's limits: lw_argnum_add_ints tests no
  * count. */

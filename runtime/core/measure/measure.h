@@ -313,7 +313,7 @@ void lw_compensate_calibrate(const lw_calib_abi *abi);
 /* The ticks per call of the best of LW_CALIB_ROUNDS rounds of
  * `round(ctx)`, which makes LW_CALIB_CALLS calls and returns the ticks
  * of its own that the measurement clock left out (arguments set aside
- * entering their statistics, lw_argslot_reduce), rounded; 0 when no
+ * entering their statistics, lw_args_reduce), rounded; 0 when no
  * round took time. */
 uint64_t lw_calib_ticks(uint64_t (*round)(void *ctx), void *ctx);
 int lw_compensating(void);
