@@ -10,6 +10,9 @@
  *   HAND_ADDS_AFTER   the same after it
  *   HAND_LOADS        6 loads, each needing the one before, after the
  *                     exit's rdtsc (as a lookup through pointers does)
+ *   HAND_STORES       20 stores, none needing another, before the exit's
+ *                     rdtsc (as a wrapper that saves registers and fills
+ *                     a return slot and a frame does)
  */
 #include <stdint.h>
 
@@ -32,11 +35,14 @@ static inline uint64_t ticks(void)
 }
 #endif
 
+#define HAND_STORES_MAX 80
+
 static __thread struct {
     uint64_t start[256];
     uint32_t depth;
     uint64_t visits, ticks;
     void *ring[8]; /* HAND_LOADS: each points to the next */
+    uint64_t stored[HAND_STORES_MAX]; /* HAND_STORES: one word a cache line's half */
 } hand_stack __attribute__((tls_model("initial-exec")));
 
 #define ADD4 "addq $1, %%r8\n\taddq $1, %%r9\n\taddq $1, %%r10\n\taddq $1, %%r11\n\t"
@@ -49,6 +55,11 @@ int __wrap_bench_fn(int x)
     int r = __real_bench_fn(x);
 #ifdef HAND_ADDS_BEFORE
     ADDS();
+#endif
+#ifdef HAND_STORES
+    _Pragma("GCC unroll 32") for (int i = 0; i < HAND_STORES; i++)
+        hand_stack.stored[i * 4] = (uint64_t)r + i;
+    __asm__ __volatile__("" ::: "memory"); /* before the rdtsc */
 #endif
     uint64_t end = ticks();
 #ifdef HAND_ADDS_AFTER

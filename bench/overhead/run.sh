@@ -107,6 +107,7 @@ link hand-noclock "$here/hand_wrap.c" -DHAND_NO_RDTSC -Wl,--wrap=bench_fn
 link hand-adds-before "$here/hand_wrap.c" -DHAND_ADDS_BEFORE -Wl,--wrap=bench_fn
 link hand-adds-after "$here/hand_wrap.c" -DHAND_ADDS_AFTER -Wl,--wrap=bench_fn
 link hand-loads "$here/hand_wrap.c" -DHAND_LOADS=6 -Wl,--wrap=bench_fn
+link hand-stores "$here/hand_wrap.c" -DHAND_STORES=20 -Wl,--wrap=bench_fn
 link profile wrap.o $wrapflags -L. -llibwrap_runtime
 link nop wrap.o $wrapflags -L. -llibwrap_runtime_nop
 printf 'LIBWRAP_REGION_NAMES_BEGIN\n  EXCLUDE bench_fn\nLIBWRAP_REGION_NAMES_END\n' >exclude.filter
@@ -122,6 +123,7 @@ export LD_LIBRARY_PATH=$dir/deps${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 variants="plain hand profile excluded trace nop listener listener-percall args"
 placing=""
 [ ! -x hand-loads ] || placing="hand-noclock hand-adds-before hand-adds-after hand-loads"
+[ ! -x hand-stores ] || placing="$placing hand-stores"
 variants="$variants $placing"
 typed_variant=""
 if [ -x typed ]; then
@@ -131,7 +133,7 @@ fi
 
 # The variants of one binary, as VARIANT=BINARY [VAR=VALUE...].
 declare -A bin=([plain]=plain [hand]=hand [hand-noclock]=hand-noclock [hand-adds-before]=hand-adds-before
-    [hand-adds-after]=hand-adds-after [hand-loads]=hand-loads [profile]=profile [excluded]=profile [trace]=profile
+    [hand-adds-after]=hand-adds-after [hand-loads]=hand-loads [hand-stores]=hand-stores [profile]=profile [excluded]=profile [trace]=profile
     [nop]=nop [typed]=typed [listener]=profile [listener-percall]=profile [args]=profile
     [typed-args]=typed)
 declare -A vars=([excluded]="LIBWRAP_FILTERING_FILE=$dir/exclude.filter"
@@ -179,11 +181,12 @@ if [ -n "$placing" ]; then
     echo "where the time goes (the hand wrapper's variants, hand_wrap.c):"
     printf '  %-44s %8.2f ns (hand less its two rdtsc)\n' "its work with a counter for a clock" \
         "$(minus "${ns[hand-noclock]}" "${ns[plain]}")"
-    for v in hand-adds-before hand-adds-after hand-loads; do
+    for v in ${placing#hand-noclock }; do
         case $v in
             hand-adds-before) what="60 additions before the exit's rdtsc" ;;
             hand-adds-after) what="60 additions after it" ;;
             hand-loads) what="6 dependent loads after it" ;;
+            hand-stores) what="20 independent stores before it" ;;
         esac
         printf '  %-44s %+8.2f ns\n' "$what" "$(minus "${ns[$v]}" "${ns[hand]}")"
     done
