@@ -18,11 +18,11 @@
 #             (LIBWRAP_ARGUMENTS=bench_fn:x, docs/arguments.md)
 #   typed-args  the same with the typed wrapper
 # and prints, in one run: ns per call and ratios against "hand";
-# instructions per call under callgrind (when valgrind is installed); the
-# accuracy of the profile (the mean exclusive time it reports for bench_fn,
-# which does nothing, less the plain call's cost), with overhead
-# compensation on and off, with and without its argument recorded; the
-# trace's bytes per event; and the targets:
+# instructions and stores per call under callgrind (when valgrind is
+# installed); the accuracy of the profile (the mean exclusive time it
+# reports for bench_fn, which does nothing, less the plain call's cost),
+# with overhead compensation on and off, with and without its argument
+# recorded; the trace's bytes per event; and the targets:
 #   profile: <= 100 instructions per call, profile/hand <= 1.1,
 #   accuracy within 5 ns (with an argument recorded too), trace/hand <= 1.5,
 #   excluded - plain <= 3 ns,
@@ -234,32 +234,36 @@ printf 'trace: %d events, %d bytes in the archive, %.2f bytes per event\n' "$eve
     "$(awk -v b="$bytes" -v e="$events" 'BEGIN { print b / e }')"
 
 if command -v valgrind >/dev/null; then
-    # Instructions per call: the difference of two loop lengths cancels
-    # start-up and finalisation. Collected inside main only, so that the
-    # trace archive written at the end is shown apart ("trace + end").
-    ir() { # ir VARIANT CALLS [valgrind options...]
+    # Instructions and stores per call: the difference of two loop lengths
+    # cancels start-up and finalisation. Collected inside main only, so
+    # that the trace archive written at the end is shown apart ("trace +
+    # end"). Stores are what each call costs most of on CPUs whose
+    # timestamps wait for them (docs/runtime.md, "On Intel Xeon").
+    ir() { # ir VARIANT CALLS [valgrind options...]: "instructions stores"
         local v=$1 calls=$2
         shift 2
         rm -rf "$work"/exp*
-        env ${vars[$v]:-} valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" \
+        env ${vars[$v]:-} valgrind --tool=callgrind --cache-sim=yes --callgrind-out-file=/dev/null "$@" \
             "./${bin[$v]}" "$calls" 1 2>&1 >/dev/null |
-            sed -n 's/.*Collected : *\([0-9]*\).*/\1/p'
+            sed -n 's/.*Collected : *\([0-9]*\) *[0-9]* *\([0-9]*\).*/\1 \2/p'
     }
-    per_call() { # per_call VARIANT [valgrind options...]
+    per_call() { # per_call VARIANT [valgrind options...]: "instructions stores" per call
         local v=$1 a b
         shift
         a=$(ir $v 100000 "$@")
         b=$(ir $v 200000 "$@")
-        awk -v a="$a" -v b="$b" 'BEGIN { printf "%.1f", (b - a) / 100000 }'
+        awk -v a="$a" -v b="$b" 'BEGIN { split(a, x, " "); split(b, y, " ")
+            printf "%.1f %.1f", (y[1] - x[1]) / 100000, (y[2] - x[2]) / 100000 }'
     }
-    echo "instructions per call (callgrind):"
+    echo "instructions and stores per call (callgrind):"
     for v in plain hand profile $typed_variant trace excluded nop listener listener-percall args; do
-        result[ir_$v]=$(per_call $v --toggle-collect=main)
-        printf '  %-17s %8s\n' "$v" "${result[ir_$v]}"
+        read -r result[ir_$v] st <<< "$(per_call $v --toggle-collect=main)"
+        printf '  %-17s %8s %8s\n' "$v" "${result[ir_$v]}" "$st"
     done
-    printf '  %-17s %8s   (with the archive written at the end)\n' "trace + end" "$(per_call trace)"
+    read -r i st <<< "$(per_call trace)"
+    printf '  %-17s %8s %8s   (with the archive written at the end)\n' "trace + end" "$i" "$st"
 else
-    echo "instructions per call: valgrind not installed"
+    echo "instructions and stores per call: valgrind not installed"
 fi
 
 echo "targets:"

@@ -201,7 +201,9 @@ for c in ${CASES:-sqlite3 python cxx}; do
         printf '%-8s %-9s %10s %7s %9s %12s %10s\n' $c $m "${wall[$m]}" \
             "$(awk -v a="${wall[$m]}" -v b="${wall[plain]}" 'BEGIN { printf "%.2f", a / b }')" \
             "$(awk -v a="${best[$m]}" -v b="${best[plain]}" 'BEGIN { printf "%.2f", a / b }')" "$calls" "$per"
-        [ $m = profile ] && [ "$calls" != - ] && printf '%-8s %-9s %10s %7s\n' $c limit - \
-            "$(awk -v c="$calls" -v t="$tsc_ns" -v b="${wall[plain]}" 'BEGIN { printf "%.2f", (b + c * 2 * t / 1e9) / b }')"
+        if [ $m = profile ] && [ "$calls" != - ]; then
+            printf '%-8s %-9s %10s %7s\n' $c limit - \
+                "$(awk -v c="$calls" -v t="$tsc_ns" -v b="${wall[plain]}" 'BEGIN { printf "%.2f", (b + c * 2 * t / 1e9) / b }')"
+        fi
     done
 done
