@@ -58,21 +58,11 @@ for name in sqlite3 zlib tinyxml2; do
     cp "$work/$name/libwrap_${name}_runtime.so" .
 done
 
-sql() { # sql ROWS: the sqlite3 script
-    echo "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, qty INT, price REAL);"
-    echo "BEGIN;"
-    awk -v n="$1" 'BEGIN { for (i = 1; i <= n; i++) printf "INSERT INTO t(name, qty, price) VALUES(%cname%d%c, %d, %d.25);\n", 39, i, 39, (i * 37) % 1009, i % 17 }'
-    echo "COMMIT;"
-    echo "CREATE INDEX t_qty ON t(qty);"
-    echo "SELECT count(*), sum(qty), printf('%.2f', sum(qty * price)) FROM t;"
-    echo "SELECT qty % 10, count(*), max(name) FROM t GROUP BY 1 ORDER BY 1;"
-    echo "SELECT count(*) FROM t WHERE qty BETWEEN 100 AND 200;"
-}
 # Timed: ROWS rows. Counted under callgrind (50 times slower): a tenth and
 # a hundredth, whose difference is the cost of the rows between.
-sql "$rows" > big.sql
-sql "$((rows / 10))" > irbig.sql
-sql "$((rows / 100))" > irsmall.sql
+for f in "big $rows" "irbig $((rows / 10))" "irsmall $((rows / 100))"; do
+    bash "$here/bench/real/sql.sh" ${f#* } > ${f% *}.sql
+done
 cp "$here/bench/real/blobs.py" blobs.py
 c++ -O2 -o "$cxx_prog" "$here/bench/real/xmlbench.cc" -ltinyxml2 2> "$work/cxx.log" || rm -f "$cxx_prog"
 # What a timestamp costs here (rdtsc, the default timer): a tool that times

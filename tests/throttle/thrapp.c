@@ -1,7 +1,8 @@
 /* thrapp.c - calls a tiny function 300,000 times directly, 300,000
  * times inside another wrapped function and 200,000 times as the tail call
- * of a third; and another tiny one 8,192 times on each of four call paths:
- * directly, and inside three other wrapped functions (throttle.sh). */
+ * of a third; another tiny one 8,192 times on each of four call paths:
+ * directly, and inside three other wrapped functions; and two that call a
+ * wrapped function on one call path and not on another (throttle.sh). */
 #include "thrlib.h"
 
 #include <stdio.h>
@@ -20,6 +21,18 @@ int main(void)
     for (long i = 0; i < 8192; i++)
         s += thr_spread(i);
     s += thr_via1(8192) + thr_via2(8192) + thr_via3(8192);
+    /* A function with wrapped callees on one call path (4,000 calls, no
+     * throttle check yet) and none on another, where it is checked and
+     * throttled; then on the first path again. */
+    s += thr_maybe_via(4000);
+    for (long i = 0; i < 8192; i++)
+        s += thr_maybe(i, 0);
+    s += thr_maybe_via(4000);
+    /* One throttled before any call of it has had a callee, then called
+     * on a path where every call has one. */
+    for (long i = 0; i < 8192; i++)
+        s += thr_later(i, 0);
+    s += thr_later_via(8192);
     printf("%ld\n", s);
     return 0;
 }

@@ -42,3 +42,27 @@ long thr_tail(long x)
     /* A tail call through the PLT: `jmp thr_leaf@PLT` (throttle.sh checks). */
     return thr_leaf(x ^ 5);
 }
+
+long thr_inner(long x)
+{
+    return x * 7;
+}
+
+/* A function that calls thr_inner only when asked to, and one that calls
+ * it n times asking: a function with wrapped callees on one call path and
+ * none on another. Each its own `first`, as above. */
+#define THR_MAYBE(name, via, first)                                                                \
+    long name(long x, long call)                                                                   \
+    {                                                                                              \
+        return call ? thr_inner(x) + first : x + first;                                            \
+    }                                                                                              \
+    long via(long n)                                                                               \
+    {                                                                                              \
+        long s = first;                                                                            \
+        for (long i = 0; i < n; i++)                                                               \
+            s += name(i, 1);                                                                       \
+        return s;                                                                                  \
+    }
+
+THR_MAYBE(thr_maybe, thr_maybe_via, 4)
+THR_MAYBE(thr_later, thr_later_via, 5)

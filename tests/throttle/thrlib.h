@@ -9,4 +9,9 @@ long thr_spread(long x);     /* tiny, called on four call paths: */
 long thr_via1(long n);       /* calls thr_spread n times through the PLT */
 long thr_via2(long n);       /* likewise */
 long thr_via3(long n);       /* likewise */
+long thr_inner(long x);      /* tiny, called by the two below */
+long thr_maybe(long x, long call); /* calls thr_inner when `call` is not 0 */
+long thr_maybe_via(long n);  /* calls thr_maybe(i, 1) n times */
+long thr_later(long x, long call); /* the same as thr_maybe */
+long thr_later_via(long n);  /* calls thr_later(i, 1) n times */
 #endif

@@ -14,7 +14,12 @@
 # gives the call paths that the C hooks give (the clock_gettime timer
 # takes them). A function called on four call paths, CALLS times on none
 # of them, is throttled once its calls on all of them add up to CALLS
-# (counted 4,096 at a time). Off, profile.txt
+# (counted 4,096 at a time). A function throttled on a call path where
+# it calls no wrapped function, while it does on another (thr_maybe), or
+# before it ever has (thr_later), keeps its callees on their call paths:
+# only a function none of whose calls has had a callee is throttled
+# without a frame, and the first callee seen gives it its frames back.
+# Off, profile.txt
 # names the functions the suggested setting would throttle. A malformed
 # value is one warning. LW_TEST_HOST (tests/aarch64/throttle.sh): the same
 # for another machine, CC its compiler, its runtime in lib/HOST.
@@ -53,14 +58,18 @@ named() {
 }
 preload=(env LD_PRELOAD=$here/libwrap_thr_runtime.so ./plain)
 for m in preload linktime; do
-    if [ $m = preload ]; then cmd=("${preload[@]}"); nested=300000 tail=200000 via=8192
-    else cmd=(./linked); nested=0 tail=0 via=0; fi
+    if [ $m = preload ]; then cmd=("${preload[@]}"); nested=300000 tail=200000 via=8192 maybe=8000 later=8192
+    else cmd=(./linked); nested=0 tail=0 via=0 maybe=0 later=0; fi
     run $m-timed "${cmd[@]}"
     run $m-throttled env LIBWRAP_THROTTLE=1000:1000000000 "${cmd[@]}"
     run $m-hooks env LIBWRAP_TIMER=clock_gettime "${cmd[@]}"
     paths="path('thr_leaf') == 300000 and path('thr_parent') == 300 and path('thr_parent/thr_leaf') == $nested \
         and path('thr_tail') == 200000 and path('thr_tail/thr_leaf') == $tail and path('thr_spread') == 8192 \
-        and all(path('thr_via%d' % k) == 1 and path('thr_via%d/thr_spread' % k) == $via for k in (1, 2, 3))"
+        and all(path('thr_via%d' % k) == 1 and path('thr_via%d/thr_spread' % k) == $via for k in (1, 2, 3)) \
+        and path('thr_maybe') == 8192 and path('thr_maybe_via') == 2 and path('thr_maybe_via/thr_maybe') == $maybe \
+        and path('thr_maybe_via/thr_maybe/thr_inner') == $maybe and path('thr_maybe_via/thr_inner') == 0 \
+        and path('thr_later') == 8192 and path('thr_later_via') == 1 and path('thr_later_via/thr_later') == $later \
+        and path('thr_later_via/thr_later/thr_inner') == $later and path('thr_later_via/thr_inner') == 0"
     $CHECK exp-$m-timed "$paths" "'throttled' not in fn('thr_leaf')" || fail "$m: timed visits"
     $CHECK exp-$m-hooks "$paths" || fail "$m: visits through the C hooks"
     $CHECK exp-$m-hooks "paths == paths_of('exp-$m-timed')" "paths == paths_of('exp-$m-throttled')" ||
@@ -71,8 +80,10 @@ for m in preload linktime; do
         "fn('thr_tail')['throttled']['sampled'] == '1/64'" \
         "all(c.get('throttled') for t in threads for c in t['callpath'] if c['symbol'] == 'thr_leaf')" ||
         fail "$m: throttled visits or marks"
+    throttled="thr_later thr_leaf thr_maybe thr_spread thr_tail "
+    [ $m = linktime ] || throttled="thr_inner $throttled"
     [ "$(named 'throttled (LIBWRAP_THROTTLE): visits exact, times estimated from one call in 64:' \
-        exp-$m-throttled/profile.txt)" = "thr_leaf thr_spread thr_tail " ] ||
+        exp-$m-throttled/profile.txt)" = "$throttled" ] ||
         fail "$m: profile.txt does not say what is throttled"
     # thr_spread: 8,192 calls on each of its paths, under CALLS; under
     # LD_PRELOAD 32,768 in all, throttled at the check that counts 12,288.

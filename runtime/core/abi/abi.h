@@ -305,8 +305,9 @@ extern const char lw_abi_calib_stub_throttled[], lw_abi_calib_stub_framed[];
 uintptr_t lw_throttle_check(uintptr_t node, uintptr_t unused);
 /* The visits after which region `id` was throttled, 0 if it is not. */
 uint64_t lw_throttled_after(int32_t id);
-/* A call path below region `parent` was made: it is timed again (the
- * hook throttled_callee). */
+/* A call path below region `parent` was made while it is throttled as a
+ * function without wrapped callees: its calls keep their frames from now
+ * on (the hook throttled_callee). */
 void lw_throttle_callee(int32_t parent);
 /* A node's inclusive time estimated from its timed visits (once, when the
  * profile is written). */

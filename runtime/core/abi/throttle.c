@@ -7,16 +7,17 @@
  * CALLS times or more, on all its call paths and threads together (counted
  * 4,096 at a time, at these checks), with a mean time per call under NS on
  * the path checked (its own, less its measurement's). The region's ABI
- * entry then says, when no wrapped
- * callee is below it, LW_ABI_STATE_THROTTLED: its calls count a visit on
- * the call path under the top frame and jump to the original, with no
- * timestamp, frame or return slot; when it calls wrapped functions,
+ * entry then says, when no call of it on any path or thread has had a
+ * wrapped callee (lw_region_flags), LW_ABI_STATE_THROTTLED: its calls
+ * count a visit on the call path under the top frame and jump to the
+ * original, with no timestamp, frame or return slot; when it calls wrapped functions,
  * LW_ABI_STATE_THROTTLED_FRAMED: its calls keep their frame and return
  * slot, so that the calls below them stay on their call paths, and take no
  * timestamp (abi_x86_64.S, abi_aarch64.S). One call in LW_THROTTLE_SAMPLE
  * is timed either way. The profile estimates the times from the timed calls
  * (lw_throttle_estimate). A region throttled as a leaf that turns out to
- * call wrapped functions keeps its frames from then on
+ * call wrapped functions keeps its frames from then on: the first node
+ * made below one of its nodes, by a timed call of it, switches it
  * (lw_throttle_callee). Typed wrappers are not throttled.
  */
 #include "core/abi/abi.h"
@@ -114,11 +115,16 @@ uintptr_t lw_throttle_check(uintptr_t node, uintptr_t unused)
         lw_throttled[lw_nthrottled].id = n->region;
         lw_throttled[lw_nthrottled].after = calls;
         __atomic_store_n(&lw_nthrottled, lw_nthrottled + 1, __ATOMIC_RELEASE);
-        __atomic_store_n(&e->state, n->first_child ? LW_ABI_STATE_THROTTLED_FRAMED : LW_ABI_STATE_THROTTLED,
+        /* Without a frame only when no call of it on any path or thread
+         * has called a wrapped function: its other paths' callees would
+         * be counted on its callers' paths. A callee seen later switches
+         * it (lw_throttle_callee, from the tree's first node under it). */
+        int callees = n->first_child || (lw_region_flags(n->region, LW_REGION_LEAF) & LW_REGION_CALLS);
+        __atomic_store_n(&e->state, callees ? LW_ABI_STATE_THROTTLED_FRAMED : LW_ABI_STATE_THROTTLED,
                          __ATOMIC_RELAXED);
         lw_log(LW_LOG_PROFILE, "%s throttled after %llu calls (mean %.1f ns%s): one call in %d timed",
-               e->region.symbol, (unsigned long long)calls, mean_ns,
-               n->first_child ? ", with wrapped callees" : "", LW_THROTTLE_SAMPLE);
+               e->region.symbol, (unsigned long long)calls, mean_ns, callees ? ", with wrapped callees" : "",
+               LW_THROTTLE_SAMPLE);
     }
     lw_region_unlock();
 #else

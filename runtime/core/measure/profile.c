@@ -28,6 +28,17 @@
 
 lw_node lw_node_none; /* region 0: no lookup ever matches it */
 
+#define LW_REGION_FLAGS 65536
+static uint8_t lw_region_flag[LW_REGION_FLAGS];
+
+uint8_t lw_region_flags(int32_t id, uint8_t set)
+{
+    if (id <= 0 || id >= LW_REGION_FLAGS)
+        return LW_REGION_CALLS;
+    return set ? __atomic_fetch_or(&lw_region_flag[id], set, __ATOMIC_ACQ_REL)
+               : __atomic_load_n(&lw_region_flag[id], __ATOMIC_ACQUIRE);
+}
+
 static size_t lw_node_bytes(void)
 {
     return (sizeof(lw_node) + lw_nmetrics * sizeof(uint64_t) + 15) & ~(size_t)15;
@@ -54,6 +65,7 @@ static lw_node *lw_node_new(lw_tree *tree, lw_node *parent, int32_t region)
     }
     n->min = UINT64_MAX;
     if (parent) {
+        lw_region_flags(parent->region, LW_REGION_CALLS);
         n->next_sibling = parent->first_child;
         /* Published complete: the finaliser may walk a running thread's tree. */
         __atomic_store_n(&parent->first_child, n, __ATOMIC_RELEASE);
@@ -229,9 +241,10 @@ static __attribute__((noinline)) int lw_enter_slow(lw_thread *t, int32_t id, voi
             grew = 1;
         }
         lw_note_hit(parent, n);
-        /* A throttled region that calls wrapped functions (this call of
-         * it was a timed one): its calls are timed again. */
-        if (lw_unlikely(parent->unmeasured) && !n->visits)
+        /* The first callee seen of a function throttled as one that has
+         * none (this call of it is a timed one): its calls keep their
+         * frames from now on, so that their callees stay on their paths. */
+        if (lw_unlikely(lw_region_flags(parent->region, 0) & LW_REGION_LEAF) && !n->visits)
             lw_hook->throttled_callee(parent->region);
     }
     if (grew)
