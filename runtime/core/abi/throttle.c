@@ -10,10 +10,10 @@
  * entry then says, when no call of it on any path or thread has had a
  * wrapped callee (lw_region_flags), LW_ABI_STATE_THROTTLED: its calls
  * count a visit on the call path under the top frame and jump to the
- * original, with no timestamp, frame or return slot; when it calls wrapped functions,
- * LW_ABI_STATE_THROTTLED_FRAMED: its calls keep their frame and return
- * slot, so that the calls below them stay on their call paths, and take no
- * timestamp (abi_x86_64.S, abi_aarch64.S). One call in LW_THROTTLE_SAMPLE
+ * original, with no timestamp, frame or return slot; when it calls
+ * wrapped functions, LW_ABI_STATE_THROTTLED_FRAMED: its calls keep their
+ * frame and return slot, so that the calls below them stay on their call
+ * paths, and take no timestamp (abi_x86_64.S, abi_aarch64.S). One call in LW_THROTTLE_SAMPLE
  * is timed either way. The profile estimates the times from the timed calls
  * (lw_throttle_estimate). A region throttled as a leaf that turns out to
  * call wrapped functions keeps its frames from then on: the first node

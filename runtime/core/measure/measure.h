@@ -104,10 +104,11 @@ lw_node *lw_tree_child(lw_tree *tree, lw_node *parent, int32_t region);
 
 /* What is known of a wrapped function (a region id) on every call path and
  * thread: LW_REGION_CALLS once a node of it has a child (it calls wrapped
- * functions), LW_REGION_LEAF once it is throttled as a function that does
- * not (throttle.c). lw_region_flags adds `set` and returns the flags before
- * it; a region beyond the table reads LW_REGION_CALLS, which keeps it off
- * the throttled path without a frame. */
+ * functions), LW_REGION_LEAF once it is throttled with no callee on the
+ * path checked (throttle.c: without a frame unless LW_REGION_CALLS; a
+ * callee seen from then on gives it its frames). lw_region_flags adds
+ * `set` and returns the flags before it; a region beyond the table reads
+ * LW_REGION_CALLS, which keeps it off the throttled path without a frame. */
 #define LW_REGION_CALLS 1
 #define LW_REGION_LEAF 2
 uint8_t lw_region_flags(int32_t id, uint8_t set);
