@@ -13,18 +13,17 @@
  * original, with no timestamp, frame or return slot; when it calls
  * wrapped functions, LW_ABI_STATE_THROTTLED_FRAMED: its calls keep their
  * frame and return slot, so that the calls below them stay on their call
- * paths, and take no timestamp (abi_x86_64.S, abi_aarch64.S). One call in LW_THROTTLE_SAMPLE
- * is timed either way. The profile estimates the times from the timed calls
- * (lw_throttle_estimate). A region throttled as a leaf that turns out to
- * call wrapped functions keeps its frames from then on: the first node
- * made below one of its nodes, by a timed call of it, switches it
- * (lw_throttle_callee). Typed wrappers are not throttled.
+ * paths, and take no timestamp (abi_x86_64.S, abi_aarch64.S). One call in
+ * LW_THROTTLE_SAMPLE is timed either way. The profile estimates the times
+ * from the timed calls (lw_throttle_estimate). A region throttled as a
+ * leaf that turns out to call wrapped functions keeps its frames from then
+ * on: the first node made below one of its nodes, by a timed call of it,
+ * switches it (lw_throttle_callee). Typed wrappers are not throttled.
  */
 #include "core/abi/abi.h"
 #include "core/measure/hot.h"
 
 #include <stddef.h>
-#include <sys/mman.h>
 
 #define LW_THROTTLED_MAX 4096
 
@@ -38,31 +37,18 @@ static uint32_t lw_nthrottled;
 /* The calls of each region counted by the checks so far, indexed by
  * region id, LW_THROTTLE_CHECK at a check: a function called from many
  * call paths, none of them CALLS times, is throttled once they add up to
- * CALLS. Mapped at the first check; a region beyond the table, or a run
- * without the memory, counts the visits of the path checked alone. */
+ * CALLS. Its pages are touched only when throttling is on; a region
+ * beyond the table counts the visits of the path checked alone. */
 #define LW_THROTTLE_CHECK 4096 /* the exits' `testl $0xfff`, `tst x10, #0xfff` */
-#define LW_THROTTLE_COUNTED 65536
-static uint64_t *lw_throttle_counted;
+static uint64_t lw_throttle_counted[LW_REGION_TABLE];
 
 /* Region `id`'s calls counted with this check of path `n`. */
 static uint64_t lw_throttle_count(const lw_node *n)
 {
-    uint64_t *c = __atomic_load_n(&lw_throttle_counted, __ATOMIC_ACQUIRE);
-    if (!c) {
-        uint64_t *fresh = lw_map(LW_THROTTLE_COUNTED * sizeof *fresh), *none = NULL;
-        if (!fresh)
-            return n->visits;
-        if (__atomic_compare_exchange_n(&lw_throttle_counted, &none, fresh, 0, __ATOMIC_ACQ_REL,
-                                        __ATOMIC_ACQUIRE))
-            c = fresh;
-        else {
-            munmap(fresh, LW_THROTTLE_COUNTED * sizeof *fresh);
-            c = none;
-        }
-    }
-    if (n->region >= LW_THROTTLE_COUNTED)
+    if (n->region >= LW_REGION_TABLE)
         return n->visits;
-    uint64_t calls = __atomic_add_fetch(&c[n->region], LW_THROTTLE_CHECK, __ATOMIC_RELAXED);
+    uint64_t calls =
+        __atomic_add_fetch(&lw_throttle_counted[n->region], LW_THROTTLE_CHECK, __ATOMIC_RELAXED);
     return calls > n->visits ? calls : n->visits;
 }
 
@@ -119,12 +105,15 @@ uintptr_t lw_throttle_check(uintptr_t node, uintptr_t unused)
          * has called a wrapped function: its other paths' callees would
          * be counted on its callers' paths. A callee seen later switches
          * it (lw_throttle_callee, from the tree's first node under it). */
-        int callees = n->first_child || (lw_region_flags(n->region, LW_REGION_LEAF) & LW_REGION_CALLS);
-        __atomic_store_n(&e->state, callees ? LW_ABI_STATE_THROTTLED_FRAMED : LW_ABI_STATE_THROTTLED,
+        int callees =
+            n->first_child || (lw_region_flags(n->region, LW_REGION_LEAF) & LW_REGION_CALLS);
+        __atomic_store_n(&e->state,
+                         callees ? LW_ABI_STATE_THROTTLED_FRAMED : LW_ABI_STATE_THROTTLED,
                          __ATOMIC_RELAXED);
-        lw_log(LW_LOG_PROFILE, "%s throttled after %llu calls (mean %.1f ns%s): one call in %d timed",
-               e->region.symbol, (unsigned long long)calls, mean_ns, callees ? ", with wrapped callees" : "",
-               LW_THROTTLE_SAMPLE);
+        lw_log(LW_LOG_PROFILE,
+               "%s throttled after %llu calls (mean %.1f ns%s): one call in %d timed",
+               e->region.symbol, (unsigned long long)calls, mean_ns,
+               callees ? ", with wrapped callees" : "", LW_THROTTLE_SAMPLE);
     }
     lw_region_unlock();
 #else

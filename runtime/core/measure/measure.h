@@ -102,6 +102,10 @@ int lw_tree_init(lw_tree *tree);
  * without memory). Making one marks parent's region LW_REGION_CALLS. */
 lw_node *lw_tree_child(lw_tree *tree, lw_node *parent, int32_t region);
 
+/* The wrapped functions (region ids below this) that per-function tables
+ * hold: lw_region_flags here, the throttle's counts (throttle.c). */
+#define LW_REGION_TABLE 65536
+
 /* What is known of a wrapped function (a region id) on every call path and
  * thread: LW_REGION_CALLS once a node of it has a child (it calls wrapped
  * functions), LW_REGION_LEAF once it is throttled with no callee on the

@@ -28,12 +28,11 @@
 
 lw_node lw_node_none; /* region 0: no lookup ever matches it */
 
-#define LW_REGION_FLAGS 65536
-static uint8_t lw_region_flag[LW_REGION_FLAGS];
+static uint8_t lw_region_flag[LW_REGION_TABLE];
 
 uint8_t lw_region_flags(int32_t id, uint8_t set)
 {
-    if (id <= 0 || id >= LW_REGION_FLAGS)
+    if (id <= 0 || id >= LW_REGION_TABLE)
         return LW_REGION_CALLS;
     return set ? __atomic_fetch_or(&lw_region_flag[id], set, __ATOMIC_ACQ_REL)
                : __atomic_load_n(&lw_region_flag[id], __ATOMIC_ACQUIRE);
