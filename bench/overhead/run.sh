@@ -133,9 +133,9 @@ fi
 
 # The variants of one binary, as VARIANT=BINARY [VAR=VALUE...].
 declare -A bin=([plain]=plain [hand]=hand [hand-noclock]=hand-noclock [hand-adds-before]=hand-adds-before
-    [hand-adds-after]=hand-adds-after [hand-loads]=hand-loads [hand-stores]=hand-stores [profile]=profile [excluded]=profile [trace]=profile
-    [nop]=nop [typed]=typed [listener]=profile [listener-percall]=profile [args]=profile
-    [typed-args]=typed)
+    [hand-adds-after]=hand-adds-after [hand-loads]=hand-loads [hand-stores]=hand-stores [profile]=profile
+    [excluded]=profile [trace]=profile [nop]=nop [typed]=typed [listener]=profile
+    [listener-percall]=profile [args]=profile [typed-args]=typed)
 declare -A vars=([excluded]="LIBWRAP_FILTERING_FILE=$dir/exclude.filter"
     [trace]="LIBWRAP_ENABLE_TRACING=true LIBWRAP_TOTAL_MEMORY=64M"
     [listener]="LIBWRAP_LISTENERS=$dir/libwrap_plugin_empty.so"

@@ -299,9 +299,10 @@ compensate)
     # on by default): never more than measured, never below 0, exclusive
     # within inclusive and callees within their caller (check_profile.py);
     # the calibration is in config.txt, with the least cost a call had
-    # (`fastest`, which the shortest calls lose: below the mean cost). Switched off, the measured times
-    # are the ones written. (How close the times come to the truth is
-    # bench/overhead's to show, not a timed test's.)
+    # (`fastest`, which the shortest calls lose: below the mean cost).
+    # Switched off, the measured times are the ones written. (How close the
+    # times come to the truth is bench/overhead's to show, not a timed
+    # test's.)
     run 0 threads 1 100000
     $CHECK exp "prof['compensation']['enabled']" \
         "prof['compensation']['typed']['total_ns'] > 0" \

@@ -9,18 +9,19 @@ long thr_leaf(long x)
     return s & 0xff;
 }
 
-/* A function that calls `callee` n times through the PLT; each its own
- * `first`, so that no two have the same code for the compiler to fold. */
-#define THR_CALLER(name, callee, first)                                                            \
+/* A function that makes the call `call` (of `i`) n times through the PLT;
+ * each its own `first`, so that no two have the same code for the
+ * compiler to fold. */
+#define THR_CALLER(name, call, first)                                                              \
     long name(long n)                                                                              \
     {                                                                                              \
         long s = first;                                                                            \
         for (long i = 0; i < n; i++)                                                               \
-            s += callee(i);                                                                        \
+            s += call;                                                                             \
         return s;                                                                                  \
     }
 
-THR_CALLER(thr_parent, thr_leaf, 0)
+THR_CALLER(thr_parent, thr_leaf(i), 0)
 
 long thr_other(long x)
 {
@@ -33,9 +34,9 @@ long thr_spread(long x)
 }
 
 /* Three call paths of thr_spread besides main's. */
-THR_CALLER(thr_via1, thr_spread, 1)
-THR_CALLER(thr_via2, thr_spread, 2)
-THR_CALLER(thr_via3, thr_spread, 3)
+THR_CALLER(thr_via1, thr_spread(i), 1)
+THR_CALLER(thr_via2, thr_spread(i), 2)
+THR_CALLER(thr_via3, thr_spread(i), 3)
 
 long thr_tail(long x)
 {
@@ -56,13 +57,7 @@ long thr_inner(long x)
     {                                                                                              \
         return call ? thr_inner(x) + first : x + first;                                            \
     }                                                                                              \
-    long via(long n)                                                                               \
-    {                                                                                              \
-        long s = first;                                                                            \
-        for (long i = 0; i < n; i++)                                                               \
-            s += name(i, 1);                                                                       \
-        return s;                                                                                  \
-    }
+    THR_CALLER(via, name(i, 1), first)
 
 THR_MAYBE(thr_maybe, thr_maybe_via, 4)
 THR_MAYBE(thr_later, thr_later_via, 5)
