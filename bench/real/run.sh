@@ -15,7 +15,9 @@
 # CASES (default "sqlite3 python cxx") selects them.
 # Prints per case: the median wall time of ROUNDS (default 5) interleaved
 # runs each and its ratio to the plain run's, the ratio of the fastest runs
-# (the least disturbed on a shared machine), the wrapped calls made, and the
+# (the least disturbed on a shared machine), the median of each round's
+# ratio to that round's plain run (a virtual machine's slow and fast phases
+# last longer than a round, and cancel there), the wrapped calls made, and the
 # instructions per wrapped call under callgrind: the difference of two
 # sizes of the same run (which cancels start-up and the end), minus the
 # plain program's difference, over the difference in wrapped calls. And
@@ -164,7 +166,7 @@ rt=$stage/lib/liblibwrap_runtime.so
 if grep -q LIBWRAP_THROTTLE "$rt" 2>/dev/null; then modes="$modes throttle"; fi
 echo "libwrap on real programs: $rows rows; $(nproc) cpus, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 echo "rdtsc: $tsc_ns ns; the limit below: the plain run plus two of them per wrapped call"
-printf '%-8s %-9s %10s %7s %9s %12s %10s\n' case mode wall_s ratio min_ratio calls ins/call
+printf '%-8s %-9s %10s %7s %9s %9s %12s %10s\n' case mode wall_s ratio min_ratio rnd_ratio calls ins/call
 for c in ${CASES:-sqlite3 python cxx}; do
     [ $c = cxx ] && [ -z "$cxx_prog" ] && continue
     declare -A wall=() best=()
@@ -188,9 +190,11 @@ for c in ${CASES:-sqlite3 python cxx}; do
                     'BEGIN { printf "%.0f", ((a - b) - (pa - pb)) / (va - vb) }')
             fi
         fi
-        printf '%-8s %-9s %10s %7s %9s %12s %10s\n' $c $m "${wall[$m]}" \
+        printf '%-8s %-9s %10s %7s %9s %9s %12s %10s\n' $c $m "${wall[$m]}" \
             "$(awk -v a="${wall[$m]}" -v b="${wall[plain]}" 'BEGIN { printf "%.2f", a / b }')" \
-            "$(awk -v a="${best[$m]}" -v b="${best[plain]}" 'BEGIN { printf "%.2f", a / b }')" "$calls" "$per"
+            "$(awk -v a="${best[$m]}" -v b="${best[plain]}" 'BEGIN { printf "%.2f", a / b }')" \
+            "$(paste "times-$c-$m" "times-$c-plain" | awk '{ printf "%.4f\n", $1 / $2 }' | median | awk '{ printf "%.2f", $1 }')" \
+            "$calls" "$per"
         if [ $m = profile ] && [ "$calls" != - ]; then
             printf '%-8s %-9s %10s %7s\n' $c limit - \
                 "$(awk -v c="$calls" -v t="$tsc_ns" -v b="${wall[plain]}" 'BEGIN { printf "%.2f", (b + c * 2 * t / 1e9) / b }')"
