@@ -182,6 +182,19 @@ static bool exported_function(const GElf_Sym *sym, bool relocatable)
            (relocatable || vis == STV_DEFAULT || vis == STV_PROTECTED);
 }
 
+/* A Fortran compiler's run-time library, by its DT_NEEDED name: GNU,
+ * LLVM (flang, old and new), Intel, NVIDIA/PGI. */
+static bool fortran_runtime_lib(const char *needed)
+{
+    static const char *const prefixes[] = {"libgfortran.", "libflang.", "libFortranRuntime.",
+                                           "libflang_rt.", "libifcore", "libifport.", "libpgf90",
+                                           "libnvf."};
+    for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
+        if (strncmp(needed, prefixes[i], strlen(prefixes[i])) == 0)
+            return true;
+    return false;
+}
+
 /* Reads one ELF object: .dynsym of a shared object (with its versions and
  * DT_SONAME), .symtab of a relocatable object (an archive member). */
 static int read_elf(lwg_libset *set, Elf *elf, uint32_t file, const char *path)
@@ -213,12 +226,13 @@ static int read_elf(lwg_libset *set, Elf *elf, uint32_t file, const char *path)
         gelf_getshdr(dynscn, &dsh);
         GElf_Dyn dyn;
         for (int i = 0; d && gelf_getdyn(d, i, &dyn); i++) {
-            if (dyn.d_tag == DT_SONAME) {
-                const char *so = elf_strptr(elf, dsh.sh_link, dyn.d_un.d_val);
-                if (so)
-                    set->files.files[file].soname = xstrdup(so);
-                break;
-            }
+            const char *str = dyn.d_tag == DT_SONAME || dyn.d_tag == DT_NEEDED
+                                  ? elf_strptr(elf, dsh.sh_link, dyn.d_un.d_val)
+                                  : NULL;
+            if (str && dyn.d_tag == DT_SONAME)
+                set->files.files[file].soname = xstrdup(str);
+            if (str && dyn.d_tag == DT_NEEDED && fortran_runtime_lib(str))
+                set->files.files[file].fortran_runtime = true;
             if (dyn.d_tag == DT_NULL)
                 break;
         }
@@ -237,7 +251,15 @@ static int read_elf(lwg_libset *set, Elf *elf, uint32_t file, const char *path)
     size_t nsyms = symsh.sh_entsize ? symsh.sh_size / symsh.sh_entsize : 0;
     for (size_t i = 0; i < nsyms; i++) {
         GElf_Sym sym;
-        if (!gelf_getsym(data, (int)i, &sym) || !exported_function(&sym, eh.e_type == ET_REL))
+        if (!gelf_getsym(data, (int)i, &sym))
+            continue;
+        if (sym.st_shndx == SHN_UNDEF) {
+            const char *name = elf_strptr(elf, symsh.sh_link, sym.st_name);
+            if (name && strncmp(name, "_gfortran_", 10) == 0)
+                set->files.files[file].fortran_runtime = true;
+            continue;
+        }
+        if (!exported_function(&sym, eh.e_type == ET_REL))
             continue;
         const char *name = elf_strptr(elf, symsh.sh_link, sym.st_name);
         if (!name || !*name)

@@ -28,6 +28,9 @@ typedef struct lwg_libfile {
     char *path;        /* resolved ELF file or archive */
     char *soname;      /* DT_SONAME, or NULL (archives) */
     bool is_static;
+    /* It needs a Fortran compiler's run-time library (libgfortran,
+     * libflang, Intel's libifcore...) or calls into one (_gfortran_*). */
+    bool fortran_runtime;
 } lwg_libfile;
 
 /* Resolves `ldflags` and `libs` (shell-like word splitting, quotes honoured).

@@ -300,10 +300,13 @@ static int symbol_check(lwg_inventory *inv, const gen_options *o, char **soname,
     if (libset_count(targets)) {
         lwg_strv fortran = {0};
         libset_each(targets, add_fortran_name, &fortran);
+        bool fortran_runtime = false;
+        for (size_t i = 0; i < libset_count(targets); i++)
+            fortran_runtime |= libset_file(targets, i)->fortran_runtime;
         const lwg_libfile *lib = libset_file(targets, 0);
         const char *base = strrchr(lib->path, '/');
-        fortran_undeclared(inv, &fortran, lib->soname ? lib->soname : base ? base + 1 : lib->path,
-                           o->cppflags);
+        fortran_undeclared(inv, &fortran, fortran_runtime,
+                           lib->soname ? lib->soname : base ? base + 1 : lib->path, o->cppflags);
         strv_free(&fortran);
     }
     if (o->probed && apply_probes(inv, o, targets, probed, probe_changes) != 0) {

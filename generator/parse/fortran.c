@@ -30,23 +30,50 @@ bool fortran_name(const char *s)
 
 typedef struct collect {
     lwg_symindex *declared;
+    bool fortran;   /* the library is Fortran's (c_internal) */
     lwg_strv names;
 } collect;
-
-static void collect_one(const char *name, void *data)
-{
-    collect *c = data;
-    size_t n = 0;
-    lwg_function **hits = symindex_find(c->declared, name, &n);
-    for (size_t i = 0; i < n; i++)
-        if (hits[i]->skip != LWG_SKIP_OUT_OF_SCOPE)
-            return;
-    strv_push(&c->names, name);
-}
 
 static int cmp_str(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool declared_in_scope(const collect *c, const char *name)
+{
+    size_t n = 0;
+    lwg_function **hits = symindex_find(c->declared, name, &n);
+    for (size_t i = 0; i < n; i++)
+        if (hits[i]->skip != LWG_SKIP_OUT_OF_SCOPE)
+            return true;
+    return false;
+}
+
+static bool inner_underscore(const char *name)
+{
+    return strchr(name, '_') != name + strlen(name) - 1;
+}
+
+/*
+ * A C library may name functions of its own with a trailing '_' too
+ * (libevent's bufferevent_add_event_, evmap_delete_all_, and
+ * evutil_gettime_monotonic_ beside its API's evutil_gettime_monotonic).
+ * Unless the library is Fortran's (c->fortran: it needs a Fortran run-time
+ * library; or it exports names with g77's two trailing '_' too,
+ * mpi_send__, as the Fortran bindings that C libraries write give them; or
+ * most such names have no '_' inside, as FORTRAN 77 names them: BLAS's
+ * dgemm_), a name with a '_' inside is taken for one of those.
+ */
+static bool c_internal(const collect *c, const char *name)
+{
+    return !c->fortran && inner_underscore(name);
+}
+
+static void collect_one(const char *name, void *data)
+{
+    collect *c = data;
+    if (!declared_in_scope(c, name) && !c_internal(c, name))
+        strv_push(&c->names, name);
 }
 
 static bool in_names(const lwg_strv *names, const char *s)
@@ -173,12 +200,32 @@ static void scan_dir(const char *dir, const char *libwrap_h, CXIndex index, cons
     strv_free(&files);
 }
 
-size_t fortran_undeclared(lwg_inventory *inv, const lwg_strv *exported, const char *label,
-                          const char *cppflags)
+/* Are `name` and `name` with one more '_' both among the sorted names? */
+static bool g77_pair(const lwg_strv *sorted, const char *name)
+{
+    char *twin = xstrdup_printf("%s_", name);
+    bool both = bsearch(&twin, sorted->v, sorted->n, sizeof *sorted->v, cmp_str) != NULL;
+    free(twin);
+    return both;
+}
+
+size_t fortran_undeclared(lwg_inventory *inv, const lwg_strv *exported, bool fortran_runtime,
+                          const char *label, const char *cppflags)
 {
     lwg_symindex declared;
     symindex_build(&declared, inv, false);
-    collect c = {&declared, {0}};
+    collect c = {&declared, fortran_runtime, {0}};
+    lwg_strv sorted = {0};
+    for (size_t i = 0; i < exported->n; i++)
+        strv_push(&sorted, exported->v[i]);
+    qsort(sorted.v, sorted.n, sizeof *sorted.v, cmp_str);
+    size_t plain = 0;
+    for (size_t i = 0; i < sorted.n; i++) {
+        plain += !inner_underscore(sorted.v[i]);
+        c.fortran = c.fortran || g77_pair(&sorted, sorted.v[i]);
+    }
+    c.fortran = c.fortran || 2 * plain > sorted.n;
+    strv_free(&sorted);
     for (size_t i = 0; i < exported->n; i++)
         collect_one(exported->v[i], &c);
     symindex_free(&declared);

@@ -51,4 +51,33 @@ assert "jobz" not in args, args
 assert args["jobz_len"]["sum"] == 2 and args["jobz_len"]["count"] == 2, args
 PY
 done
+
+step "a C library's own names with a trailing '_' are not taken for Fortran's"
+cd "$scratch"
+echo 'int cint_open(void);' > cint.h
+cat > cint.c <<'C'
+int cint_open(void) { return 1; }
+int cint_open_(void) { return 1; } /* as libevent's evutil_gettime_monotonic_ */
+int evq_scan_(void) { return 3; }  /* as libevent's evmap_delete_all_ */
+C
+# None of them; then, the library needing gfortran's run-time library (a
+# Fortran library's names), cint_open_ and evq_scan_.
+for rt in c fortran; do
+    extra=()
+    [ $rt = c ] || extra=(-Wl,--no-as-needed -lgfortran)
+    $CC -O2 -fPIC -shared cint.c -o libcint.so "${extra[@]}"
+    rm -rf cint-$rt
+    run_ok init-$rt.log libwrap-init --name cint -x c --cppflags "-I$scratch" \
+        --ldflags "-L$scratch -Wl,-rpath,$scratch" --libs -lcint --prefix "$scratch/prefix" cint-$rt
+    echo '#include "cint.h"' > cint-$rt/libwrap.h
+    printf '#include "cint.h"\nint main(void) { return cint_open() == 1 ? 0 : 1; }\n' > cint-$rt/main.c
+    run_ok make-cint-$rt.log make -C cint-$rt
+    cat make-cint-$rt.log
+    if [ $rt = c ]; then
+        ! grep -q Fortran make-cint-$rt.log || fail "c: a C library's names taken for Fortran's"
+    else
+        want="exports 2 Fortran-ABI functions (cint_open_, evq_scan_) that"
+        grep -qF "$want" make-cint-$rt.log || fail "fortran: not the warning \"$want\""
+    fi
+done
 echo PASS
