@@ -10,8 +10,9 @@
  * NAME.dropped, which the generator reads (--drop) and lists as `compile`
  * in NAME.skipped.txt. The Makefile calls it when the wrappers do not
  * compile, regenerates and compiles again. An error it cannot attribute to
- * a wrapper (a missing header, a broken compiler) fails: that is not one
- * function's problem. When the compiler quotes the source line (gcc's
+ * a wrapper (a missing header, a broken compiler) fails, and so do errors
+ * in every wrapper left: that is not one function's problem. When the
+ * compiler quotes the source line (gcc's
  * "  LINE | text") and NAME.wrappers.c no longer has it there, the file was
  * generated again while it compiled (make -j): nothing is dropped, and the
  * exit status 3 says to compile again.
@@ -146,7 +147,21 @@ int drop_record(const drop_options *opt)
             continue;
         sb_printf(&dropped, "%s\t%s:%lu: %s\n", inv.funcs[n].symbol, base, lineno, err + 9);
     }
+    /* Every wrapper left would be dropped: the same error in each (a broken
+     * template, compiler or flags), not one function's problem. */
+    size_t left = 0, now = 0;
+    for (size_t i = 0; i < inv.nfuncs; i++) {
+        left += inv.funcs[i].skip == LWG_WRAP;
+        now += inv.funcs[i].skip == LWG_WRAP && seen[i];
+    }
     free(seen);
+    if (left > 1 && now == left) {
+        fprintf(stderr, "libwrap-gen drop: %s: every one of the %zu wrappers of %s fails to compile: "
+                        "not one function's problem; see the compiler's messages\n",
+                log, left, wrappers);
+        sb_free(&dropped);
+        goto out;
+    }
     if (errors == 0 || attributed < errors) {
         fprintf(stderr, "libwrap-gen drop: %s: %zu of %zu errors are in no wrapper of %s: "
                         "not one function's problem; see the compiler's messages\n",

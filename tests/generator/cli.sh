@@ -72,6 +72,25 @@ printf '#include <stdio.h>\n#include "empty.h"\n' > libwrap2.h
 check "nothing in scope exits 1" [ $? = 1 ]
 check "names the scope step" grep -q 'nothing left to wrap after the scope' scope.err
 
+# libwrap-gen drop: a wrapper that does not compile is left out; errors in
+# every wrapper left (a broken template, compiler or flags) fail.
+errs() { # N...: an error in the typed wrapper of each function N (its index)
+    for n in "$@"; do
+        echo "outt/demo.wrappers.c:$(grep -n "libwrap_[a-z]*_$n\b" outt/demo.wrappers.c | head -1 | cut -d: -f1):5: error: expected ';'"
+    done
+}
+drop() { "$gen" drop --inventory outt/demo.inventory.json --wrappers outt/demo.wrappers.c --log "$1" --out "$2"; }
+ns=$(grep -o 'libwrap_w_[0-9]*' outt/demo.wrappers.c | sed 's/libwrap_w_//' | sort -un)
+errs ${ns%%$'\n'*} > one.log
+drop one.log one.dropped 2> one.err
+check "one wrapper's error: dropped" [ $? = 0 ]
+check "the one dropped" [ "$(cut -f1 one.dropped)" = demo_open ]
+errs $ns > every.log
+drop every.log every.dropped 2> every.err
+check "every wrapper's error: fails" [ $? = 1 ]
+check "says every wrapper fails" grep -q 'every one of the 3 wrappers of outt/demo.wrappers.c fails to compile' every.err
+check "nothing dropped" [ ! -s every.dropped ]
+
 # Manual twins and usage errors.
 "$gen" --name demo --dump --va-twin demo_log=demo_vlog libwrap.i 2> twin.err > /dev/null
 check "unknown twin exits 1" [ $? = 1 ]
