@@ -30,7 +30,7 @@ bool fortran_name(const char *s)
 
 typedef struct collect {
     lwg_symindex *declared;
-    bool fortran;   /* the library is Fortran's (c_internal) */
+    bool fortran; /* the library is Fortran's (c_internal) */
     lwg_strv names;
 } collect;
 

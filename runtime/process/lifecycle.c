@@ -191,6 +191,7 @@ static void lw_start(void)
     lw_dir_init();
     /* Metric sources and listeners, the trace writer among them. */
     lw_plugins_load();
+    lw_throttle_start();
     lw_membarrier_ok = syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
     pthread_atfork(lw_fork_prepare, lw_fork_parent, lw_fork_child);
     lw_install_signal_handlers();

@@ -127,4 +127,17 @@ LIBWRAP_THROTTLE=lots LIBWRAP_EXPERIMENT_DIRECTORY=$here/exp-bad "${preload[@]}"
 [ "$(cat bad.err)" = 'libwrap: warning: LIBWRAP_THROTTLE="lots" is not valid (accepted: CALLS:NS, two positive numbers such as 100000:200); using off' ] ||
     fail "malformed value: $(cat bad.err)"
 grep -qx 'LIBWRAP_THROTTLE=off' exp-bad/config.txt || fail "malformed value: config.txt"
+
+# Where every call takes the C hooks (the clock_gettime timer, metrics read
+# at every call, a listener): one warning with the reason, nothing
+# throttled, the output as unwrapped.
+for why in "LIBWRAP_TIMER=clock_gettime:the clock_gettime timer" "LIBWRAP_ENABLE_TRACING=true:a listener"; do
+    rm -rf exp-why
+    env "${why%%:*}" LIBWRAP_THROTTLE=1000:1000000000 LIBWRAP_EXPERIMENT_DIRECTORY=$here/exp-why \
+        "${preload[@]}" > why.out 2> why.err || fail "${why%%:*}: exit status $?"
+    cmp -s plain.out why.out || fail "${why%%:*}: stdout differs"
+    [ "$(grep -c . why.err)" = 1 ] && grep -q "^libwrap: warning: LIBWRAP_THROTTLE: not applied with ${why#*:}" why.err ||
+        fail "${why%%:*}: not the one warning: $(cat why.err)"
+    grep -q '^throttled (LIBWRAP_THROTTLE)' exp-why/profile.txt && fail "${why%%:*}: a function was throttled"
+done
 echo "ok"

@@ -313,6 +313,10 @@ void lw_throttle_callee(int32_t parent);
  * profile is written). */
 void lw_throttle_estimate(lw_node *n);
 int lw_throttle_sample(void); /* one call in this many is timed */
+/* Once the timer and the plugins are known: one warning when
+ * LIBWRAP_THROTTLE is set but cannot apply (a timer other than the TSC,
+ * metrics, listeners), with the reason. */
+void lw_throttle_start(void);
 
 /* One warning when the executable defines functions of a wrapped library
  * itself (linked statically): their calls are not measured (static_target.c). */

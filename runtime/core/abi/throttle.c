@@ -122,6 +122,19 @@ uintptr_t lw_throttle_check(uintptr_t node, uintptr_t unused)
     return 0;
 }
 
+void lw_throttle_start(void)
+{
+#if LW_ABI_THROTTLES
+    const char *why = !lw_cfg.throttle_calls ? NULL
+                      : !lw_timer_tsc        ? "the clock_gettime timer (LIBWRAP_TIMER, or no usable TSC)"
+                      : lw_nmetrics          ? "metrics read at every call (LIBWRAP_METRIC_*)"
+                      : lw_nlisteners        ? "a listener (tracing, a plugin), which needs every call"
+                                             : NULL;
+    if (why)
+        lw_warn("LIBWRAP_THROTTLE: not applied with %s: every call is timed, visits exact", why);
+#endif
+}
+
 uint64_t lw_throttled_after(int32_t id)
 {
     uint32_t n = __atomic_load_n(&lw_nthrottled, __ATOMIC_ACQUIRE);
