@@ -6,7 +6,7 @@
  * the wrappers: symbol lookup in a handle's scope never sees a preloaded
  * object. So a lookup whose answer is the original that a wrapper of this
  * process forwards to is answered with that wrapper. Every ABI wrapper
- * library registers its table here (libwrap_abi_preload); a lookup is
+ * library registers its table here (libwrap_abi_register); a lookup is
  * answered by the runtime only when its name is in a table and it comes
  * from neither the runtime nor a wrapper library (they look for
  * originals). RTLD_NEXT lookups, and RTLD_DEFAULT ones under LD_PRELOAD
@@ -302,7 +302,7 @@ static void *lw_dl_wrapper_for(void *p, const char *name, const char *version)
                 continue;
             void *orig = __atomic_load_n(&e->orig, __ATOMIC_ACQUIRE);
             if (orig == p)
-                return (void *)e->self;
+                return (void *)lw_abi_wrapper(e);
             if (orig || !e->lib || !e->lib->soname ||
                 __atomic_load_n(&e->state, __ATOMIC_RELAXED) == LW_ABI_STATE_MISSING)
                 continue;
@@ -314,7 +314,7 @@ static void *lw_dl_wrapper_for(void *p, const char *name, const char *version)
                 void *none = NULL;
                 __atomic_compare_exchange_n(&e->orig, &none, p, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
                 lw_log(LW_LOG_RESOLVE, "dlsym(%s): answered with its wrapper", name);
-                return (void *)e->self;
+                return (void *)lw_abi_wrapper(e);
             }
         }
     return p;
@@ -360,7 +360,7 @@ static void lw_dl_check_deepbind(const char *file)
                 e = &t->entries[i];
         void *p = e ? LW_REAL_DLSYM(h, e->region.symbol) : NULL;
         Dl_info info;
-        if (!p || p == e->self || !dladdr(p, &info))
+        if (!p || p == lw_abi_wrapper(e) || !dladdr(p, &info))
             continue;
         /* The target itself: the program's dlsym lookups in it are answered
          * with the wrappers. */

@@ -78,6 +78,8 @@ static inline uintptr_t lw_abi_gate(uintptr_t (*fn)(uintptr_t, uintptr_t), uintp
 /* The offsets the trampoline's assembly uses (abi.h). */
 #define LW_AT(type, field, off) _Static_assert(offsetof(type, field) == (off), #type "." #field)
 LW_AT(libwrap_abi_entry, orig, LW_E_ORIG);
+LW_AT(libwrap_abi_entry, dispatch, LW_E_DISPATCH);
+_Static_assert(LW_E_DISPATCH == LIBWRAP_ABI_DISPATCH, "LIBWRAP_ABI_DISPATCH");
 LW_AT(libwrap_abi_entry, flags, LW_E_FLAGS);
 LW_AT(libwrap_abi_entry, state, LW_E_STATE);
 _Static_assert(LW_E_NO_VECTOR == LIBWRAP_ABI_NO_VECTOR, "LIBWRAP_ABI_NO_VECTOR");
@@ -323,8 +325,8 @@ uintptr_t lw_abi_enter(libwrap_abi_entry *e, void **sp)
         if (lw_unlikely(LW_LOAD(lw_tls.guard)))
             return lw_abi_enter_busy(e, sp);
 #ifdef LIBWRAP_NOP
-        /* Nothing is measured: the trampoline jumps straight from now on. */
-        __atomic_store_n(&e->state, LW_ABI_STATE_EXCLUDED, __ATOMIC_RELAXED);
+        /* Nothing is measured: the wrapper jumps straight from now on. */
+        lw_abi_set_state(e, LW_ABI_STATE_EXCLUDED);
         return LW_ABI_PASS;
 #else
         int32_t id = __atomic_load_n(&e->region.id, __ATOMIC_ACQUIRE);

@@ -34,6 +34,7 @@
  * case of lw_enter_fast and lw_exit_fast (hot.h) without events.
  */
 #define LW_E_ORIG 0        /* libwrap_abi_entry */
+#define LW_E_DISPATCH 16   /* LIBWRAP_ABI_DISPATCH */
 #define LW_E_FLAGS 24
 #define LW_E_STATE 28
 #define LW_E_NO_VECTOR 0x20 /* LIBWRAP_ABI_NO_VECTOR */
@@ -241,6 +242,26 @@ static inline libwrap_params *lw_abi_params(const libwrap_abi_entry *e)
 {
     return &e->lib->params[LIBWRAP_ABI_INDEX(e->flags)];
 }
+
+/* The entry's wrapper: what a lookup of its original skips (NULL for the
+ * runtime's own entries). */
+static inline const void *lw_abi_wrapper(const libwrap_abi_entry *e)
+{
+    return e->lib && e->lib->wrappers ? e->lib->wrappers[LIBWRAP_ABI_INDEX(e->flags)] : NULL;
+}
+
+/*
+ * The trampoline's paths, where a wrapper jumps with its entry (its
+ * `dispatch`) in each state: the generic entry (libwrap_trampoline, which
+ * reads the state, for every state), the fast path, the throttled ones
+ * and the recording path.
+ */
+extern const char lw_abi_trampoline[], lw_abi_path_fast[], lw_abi_path_throttled[],
+    lw_abi_path_throttled_framed[], lw_abi_path_record[];
+
+/* Sets the entry's state, and its dispatch to the path for it
+ * (abi_slow.c): the one place either changes. */
+void lw_abi_set_state(libwrap_abi_entry *e, int32_t state);
 
 /* values[i] for each bit i of `mask`, from where the ABI put parameter i:
  * a saved general register, a vector register (`xmm`), the stack

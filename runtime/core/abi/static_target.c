@@ -151,7 +151,7 @@ void lw_static_target_check(const libwrap_abi_entry *entries, uint32_t n)
         uintptr_t a = lw_exe_defines(sym, len);
         /* The wrapper's own definition (a wrapper archive linked into the
          * program) is not the library's. */
-        if (!a || a == (uintptr_t)entries[i].self)
+        if (!a || a == (uintptr_t)lw_abi_wrapper(&entries[i]))
             continue;
         if (!found++) {
             example = sym;

@@ -107,9 +107,7 @@ uintptr_t lw_throttle_check(uintptr_t node, uintptr_t unused)
          * it (lw_throttle_callee, from the tree's first node under it). */
         int callees =
             n->first_child || (lw_region_flags(n->region, LW_REGION_LEAF) & LW_REGION_CALLS);
-        __atomic_store_n(&e->state,
-                         callees ? LW_ABI_STATE_THROTTLED_FRAMED : LW_ABI_STATE_THROTTLED,
-                         __ATOMIC_RELAXED);
+        lw_abi_set_state(e, callees ? LW_ABI_STATE_THROTTLED_FRAMED : LW_ABI_STATE_THROTTLED);
         lw_log(LW_LOG_PROFILE,
                "%s throttled after %llu calls (mean %.1f ns%s): one call in %d timed",
                e->region.symbol, (unsigned long long)calls, mean_ns,
@@ -152,7 +150,7 @@ void lw_throttle_callee(int32_t parent)
     lw_region_lock();
     libwrap_abi_entry *e = lw_throttle_entry(parent);
     if (e && __atomic_load_n(&e->state, __ATOMIC_RELAXED) == LW_ABI_STATE_THROTTLED) {
-        __atomic_store_n(&e->state, LW_ABI_STATE_THROTTLED_FRAMED, __ATOMIC_RELAXED);
+        lw_abi_set_state(e, LW_ABI_STATE_THROTTLED_FRAMED);
         lw_log(LW_LOG_PROFILE, "%s calls wrapped functions: its calls keep their frames", e->region.symbol);
     }
     lw_region_unlock();

@@ -35,6 +35,7 @@
 #define LIBWRAP_LIBWRAP_H
 
 #include <stdint.h>
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -284,8 +285,8 @@ LIBWRAP_API LIBWRAP_HOT_CALL int libwrap_enter_params(int32_t id, void *frame, l
 
 /*
  * ABI-level forwarding (x86-64 System V; docs/abi.md). A generated wrapper
- * is then two instructions, `lea ENTRY(%rip), %r11; jmp libwrap_trampoline`,
- * and one table entry: no type of the wrapped library is spelled or
+ * is then two instructions, `lea ENTRY(%rip), %r11; jmp *DISPATCH(%r11)`
+ * (ENTRY's `dispatch`), and one table entry: no type of the wrapped library is spelled or
  * compiled. The trampoline calls the runtime with the argument registers
  * preserved, calls the original with the caller's exact argument state (the
  * stack arguments in place, any number of them, variadic or not) and returns
@@ -300,6 +301,9 @@ typedef struct libwrap_abi_library {
      * read only for entries flagged LIBWRAP_ABI_PARAMS (wrappers generated
      * before argument recording have neither). */
     libwrap_params *params;
+    /* The wrappers themselves, indexed as params: what a lookup of the
+     * original must skip. */
+    const void *const *wrappers;
 } libwrap_abi_library;
 
 /* libwrap_abi_entry.flags: set by the generator, but LIBWRAP_ABI_RECORD* */
@@ -313,7 +317,8 @@ typedef struct libwrap_abi_library {
                                      * pointers, structs in memory; prototyped, not variadic) by
                                      * the x86-64 System V classes: the per-call listeners'
                                      * callbacks need not keep them (read on x86-64 only) */
-/* The entry's index in its table, in the bits above the flags. */
+/* The entry's index in its table (lib->params, lib->wrappers), in the bits
+ * above the flags. */
 #define LIBWRAP_ABI_INDEX_SHIFT 8
 #define LIBWRAP_ABI_INDEX(flags) ((flags) >> LIBWRAP_ABI_INDEX_SHIFT)
 
@@ -321,7 +326,11 @@ typedef struct libwrap_abi_library {
 typedef struct libwrap_abi_entry {
     void *orig;                      /* the original; NULL until found (run time) */
     const libwrap_abi_library *lib;
-    const void *self;                /* the wrapper itself, skipped by the fallback lookup */
+    /* Where the wrapper jumps with the entry in %r11 (x16 on AArch64):
+     * runtime-owned, the runtime's trampoline at first (through a stub of
+     * the wrappers' own), then its path for the entry's `state`, or the
+     * original itself when the function is excluded. */
+    const void *dispatch;
     uint32_t flags;                  /* LIBWRAP_ABI_* */
     int32_t state;                   /* runtime-owned, 0 at first: how the trampoline takes
                                       * the calls (its own fast path, a straight jump, the
@@ -330,17 +339,22 @@ typedef struct libwrap_abi_entry {
 } libwrap_abi_entry;
 
 #define LIBWRAP_ABI_ENTRY_SIZE 64
-#if defined(__x86_64__) && defined(__cplusplus)
+#define LIBWRAP_ABI_DISPATCH 16 /* offsetof(libwrap_abi_entry, dispatch) */
+#if (defined(__x86_64__) || defined(__aarch64__)) && defined(__cplusplus)
 static_assert(sizeof(libwrap_abi_entry) == LIBWRAP_ABI_ENTRY_SIZE, "libwrap_abi_entry layout");
-#elif defined(__x86_64__)
+static_assert(offsetof(libwrap_abi_entry, dispatch) == LIBWRAP_ABI_DISPATCH, "libwrap_abi_entry layout");
+#elif defined(__x86_64__) || defined(__aarch64__)
 _Static_assert(sizeof(libwrap_abi_entry) == LIBWRAP_ABI_ENTRY_SIZE, "libwrap_abi_entry layout");
+_Static_assert(offsetof(libwrap_abi_entry, dispatch) == LIBWRAP_ABI_DISPATCH, "libwrap_abi_entry layout");
 #endif
-#define LIBWRAP_ABI_ENTRY_INIT(orig, lib, self, flags, symbol, name, file, line) \
-    {(orig), (lib), (self), (flags), 0, LIBWRAP_REGION_INIT(symbol, name, file, line)}
+#define LIBWRAP_ABI_ENTRY_INIT(orig, lib, dispatch, flags, symbol, name, file, line) \
+    {(orig), (lib), (dispatch), (flags), 0, LIBWRAP_REGION_INIT(symbol, name, file, line)}
 
-/* Looks up the originals of a run-time wrapper's `n` entries at load time
- * (quietly: the target may be loaded later; the first call looks again). */
-LIBWRAP_API void libwrap_abi_preload(libwrap_abi_entry *entries, uint32_t n);
+/* Registers a wrapper object's `n` entries (the program's dlsym lookups of
+ * their functions are answered with the wrappers), and looks up the
+ * originals of a run-time wrapper's at load time (quietly: the target may
+ * be loaded later; the first call looks again). */
+LIBWRAP_API void libwrap_abi_register(libwrap_abi_entry *entries, uint32_t n);
 
 /*
  * Warns once (per `what` pointer) on stderr, prefixed "libwrap: warning: ",

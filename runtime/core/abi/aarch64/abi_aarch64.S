@@ -3,8 +3,13 @@
  * docs/abi.md, "AArch64").
  *
  * Every generated wrapper puts its libwrap_abi_entry in x16 and branches to
- * libwrap_trampoline through the GOT (x16 and x17 are the registers a call
- * may lose to a veneer or a PLT entry anyway).
+ * the entry's `dispatch` with x17 (x16 and x17 are the registers a call may
+ * lose to a veneer or a PLT entry anyway): the runtime sets it with the
+ * state (lw_abi_set_state) to this file's path for the state
+ * (lw_abi_path_fast, lw_abi_path_throttled, lw_abi_path_throttled_framed,
+ * lw_abi_path_record), to the original itself when the function is
+ * excluded, else to libwrap_trampoline, the generic entry, which reads the
+ * state and takes the same paths.
  *
  * The common case of a measured call runs in the trampoline itself (its fast
  * paths, below); everything else goes to the C hooks. For those it
@@ -231,6 +236,8 @@
 	.type	libwrap_trampoline, %function
 	.p2align 4
 libwrap_trampoline:
+	.globl	lw_abi_trampoline
+	.hidden	lw_abi_trampoline
 lw_abi_trampoline:
 	.cfi_startproc
 	.cfi_personality 0x1b, lw_abi_personality
@@ -238,6 +245,9 @@ lw_abi_trampoline:
 	cmp	w17, #LW_ABI_STATE_FAST
 	b.ne	.Lnot_fast
 	.cfi_remember_state
+	.globl	lw_abi_path_fast
+	.hidden	lw_abi_path_fast
+lw_abi_path_fast:
 .Lfast_start:
 
 	/*
@@ -506,6 +516,9 @@ lw_abi_hot2_end:
 	.globl	lw_abi_hot3_begin
 	.hidden	lw_abi_hot3_begin
 lw_abi_hot3_begin:
+	.globl	lw_abi_path_throttled
+	.hidden	lw_abi_path_throttled
+lw_abi_path_throttled:
 .Lthrottled:
 	PUSH_SCRATCH
 	.cfi_remember_state
@@ -565,6 +578,9 @@ lw_abi_hot3_end:
 	 * call, values other than integers), a node not among the last four
 	 * and tail calls take the C hooks.
 	 */
+	.globl	lw_abi_path_record
+	.hidden	lw_abi_path_record
+lw_abi_path_record:
 .Lrecord:
 	.cfi_remember_state
 	PUSH_SCRATCH
@@ -615,6 +631,9 @@ lw_abi_hot3_end:
 	.globl	lw_abi_hot4_begin
 	.hidden	lw_abi_hot4_begin
 lw_abi_hot4_begin:
+	.globl	lw_abi_path_throttled_framed
+	.hidden	lw_abi_path_throttled_framed
+lw_abi_path_throttled_framed:
 .Lthrottled_framed:
 	PUSH_SCRATCH
 	GUARD_TAKE .Lfast_busy
@@ -703,7 +722,8 @@ lw_abi_calib_stub:
 	.cfi_startproc
 	adrp	x16, lw_abi_calib_entry
 	add	x16, x16, :lo12:lw_abi_calib_entry
-	b	lw_abi_trampoline
+	ldr	x17, [x16, #LW_E_DISPATCH]
+	br	x17
 	.cfi_endproc
 	.size	lw_abi_calib_stub, .-lw_abi_calib_stub
 

@@ -1,8 +1,13 @@
 /*
  * abi_x86_64.S - ABI-level forwarding for x86-64 System V (docs/abi.md).
  *
- * Every generated wrapper is `lea ENTRY(%rip), %r11; jmp libwrap_trampoline`
- * with ENTRY its libwrap_abi_entry. The trampoline
+ * Every generated wrapper is `lea ENTRY(%rip), %r11; jmp *DISPATCH(%r11)`
+ * with ENTRY its libwrap_abi_entry, whose `dispatch` the runtime sets with
+ * its state (lw_abi_set_state): this file's path for the state
+ * (lw_abi_path_fast, lw_abi_path_throttled, lw_abi_path_throttled_framed,
+ * lw_abi_path_record), the original itself when the function is excluded,
+ * else libwrap_trampoline, the generic entry, which reads the state and
+ * takes the same paths. The trampoline
  *
  *  1. saves the argument registers (%rdi %rsi %rdx %rcx %r8 %r9, %rax which
  *     holds the vector-register count of a variadic call, %r10 the static
@@ -422,11 +427,16 @@ lw_abi_enter_time:
 	.type	libwrap_trampoline, @function
 	.p2align 4
 libwrap_trampoline:
+	.globl	lw_abi_trampoline
+	.hidden	lw_abi_trampoline
 lw_abi_trampoline:
 	.cfi_startproc
 	.cfi_personality 0x1b, lw_abi_personality
 	cmpl	$LW_ABI_STATE_FAST, LW_E_STATE(%r11)
 	jne	.Lnot_fast
+	.globl	lw_abi_path_fast
+	.hidden	lw_abi_path_fast
+lw_abi_path_fast:
 .Lfast_start:
 	.cfi_remember_state
 	ENTRY_PUSH
@@ -835,6 +845,9 @@ lw_abi_hot2_end:
 	.globl	lw_abi_hot3_begin
 	.hidden	lw_abi_hot3_begin
 lw_abi_hot3_begin:
+	.globl	lw_abi_path_throttled
+	.hidden	lw_abi_path_throttled
+lw_abi_path_throttled:
 .Lthrottled:
 	.cfi_remember_state
 	ENTRY_PUSH
@@ -915,6 +928,9 @@ lw_abi_hot3_end:
 	.globl	lw_abi_hot4_begin
 	.hidden	lw_abi_hot4_begin
 lw_abi_hot4_begin:
+	.globl	lw_abi_path_throttled_framed
+	.hidden	lw_abi_path_throttled_framed
+lw_abi_path_throttled_framed:
 .Lthrottled_framed:
 	.cfi_remember_state
 	ENTRY_PUSH
@@ -975,6 +991,9 @@ lw_abi_hot4_end:
 	 * the last four, and everything else (a node's first recorded call,
 	 * values other than integers, listeners) take the C hooks.
 	 */
+	.globl	lw_abi_path_record
+	.hidden	lw_abi_path_record
+lw_abi_path_record:
 .Lrecord:
 	.cfi_remember_state
 	ENTRY_PUSH
@@ -1131,7 +1150,7 @@ lw_abi_record_timed:
 lw_abi_calib_stub:
 	.cfi_startproc
 	leaq	lw_abi_calib_entry(%rip), %r11
-	jmp	lw_abi_trampoline
+	jmp	*LW_E_DISPATCH(%r11)
 	.cfi_endproc
 	.size	lw_abi_calib_stub, .-lw_abi_calib_stub
 
@@ -1142,7 +1161,7 @@ lw_abi_calib_stub:
 lw_abi_calib_stub_throttled:
 	.cfi_startproc
 	leaq	lw_abi_calib_entry_throttled(%rip), %r11
-	jmp	lw_abi_trampoline
+	jmp	*LW_E_DISPATCH(%r11)
 	.cfi_endproc
 	.size	lw_abi_calib_stub_throttled, .-lw_abi_calib_stub_throttled
 
@@ -1153,7 +1172,7 @@ lw_abi_calib_stub_throttled:
 lw_abi_calib_stub_framed:
 	.cfi_startproc
 	leaq	lw_abi_calib_entry_framed(%rip), %r11
-	jmp	lw_abi_trampoline
+	jmp	*LW_E_DISPATCH(%r11)
 	.cfi_endproc
 	.size	lw_abi_calib_stub_framed, .-lw_abi_calib_stub_framed
 
