@@ -16,6 +16,9 @@
 #   listener-percall  the same listener, one enter and one exit callback a call
 #   args      the profile binary recording bench_fn's integer argument
 #             (LIBWRAP_ARGUMENTS=bench_fn:x, docs/arguments.md)
+#   throttled the profile binary with bench_fn throttled after its first
+#             4,096 calls (LIBWRAP_THROTTLE=4096:1e9, docs/runtime.md): its
+#             visits counted, one call in 64 timed
 #   typed-args  the same with the typed wrapper
 # and prints, in one run: ns per call and ratios against "hand";
 # instructions and stores per call under callgrind (when valgrind is
@@ -120,7 +123,7 @@ fi
 fi
 wrapper=$(cat wrapper.txt)
 export LD_LIBRARY_PATH=$dir/deps${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-variants="plain hand profile excluded trace nop listener listener-percall args"
+variants="plain hand profile excluded trace nop listener listener-percall args throttled"
 placing=""
 [ ! -x hand-loads ] || placing="hand-noclock hand-adds-before hand-adds-after hand-loads"
 [ ! -x hand-stores ] || placing="$placing hand-stores"
@@ -135,12 +138,13 @@ fi
 declare -A bin=([plain]=plain [hand]=hand [hand-noclock]=hand-noclock [hand-adds-before]=hand-adds-before
     [hand-adds-after]=hand-adds-after [hand-loads]=hand-loads [hand-stores]=hand-stores [profile]=profile
     [excluded]=profile [trace]=profile [nop]=nop [typed]=typed [listener]=profile
-    [listener-percall]=profile [args]=profile [typed-args]=typed)
+    [listener-percall]=profile [args]=profile [typed-args]=typed [throttled]=profile)
 declare -A vars=([excluded]="LIBWRAP_FILTERING_FILE=$dir/exclude.filter"
     [trace]="LIBWRAP_ENABLE_TRACING=true LIBWRAP_TOTAL_MEMORY=64M"
     [listener]="LIBWRAP_LISTENERS=$dir/libwrap_plugin_empty.so"
     [listener-percall]="LIBWRAP_LISTENERS=$dir/libwrap_plugin_empty_percall.so"
-    [args]="LIBWRAP_ARGUMENTS=bench_fn:x" [typed-args]="LIBWRAP_ARGUMENTS=bench_fn:x")
+    [args]="LIBWRAP_ARGUMENTS=bench_fn:x" [typed-args]="LIBWRAP_ARGUMENTS=bench_fn:x"
+    [throttled]="LIBWRAP_THROTTLE=4096:1000000000")
 
 export LIBWRAP_EXPERIMENT_DIRECTORY=$work/exp
 measure() { # measure VARIANT [VAR=VALUE...]: best ns per call; the results stay in $work/exp
@@ -256,7 +260,7 @@ if command -v valgrind >/dev/null; then
             printf "%.1f %.1f", (y[1] - x[1]) / 100000, (y[2] - x[2]) / 100000 }'
     }
     echo "instructions and stores per call (callgrind):"
-    for v in plain hand profile $typed_variant trace excluded nop listener listener-percall args; do
+    for v in plain hand profile $typed_variant trace excluded nop listener listener-percall args throttled; do
         read -r result[ir_$v] st <<< "$(per_call $v --toggle-collect=main)"
         printf '  %-17s %8s %8s\n' "$v" "${result[ir_$v]}" "$st"
     done
