@@ -154,7 +154,9 @@ ir() { # ir CASE SIZE MODE: instructions of the run (callgrind, children traced)
     # there whatever their time, much the set that the timed run throttles.
     [ $mode = throttle ] && env+=(LIBWRAP_THROTTLE=100000:100000000)
     rm -rf "$work"/ir-$c-$size-$mode*
-    env "${env[@]}" valgrind --tool=callgrind --callgrind-out-file=/dev/null $(cmd $c $size) \
+    # Python's string hashing is seeded at random, and with it the
+    # instructions a run takes: one seed for every count.
+    env "${env[@]}" PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/dev/null $(cmd $c $size) \
         < "$(input $c $size)" 2>&1 >/dev/null | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p'
 }
 
