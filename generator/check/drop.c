@@ -156,8 +156,9 @@ int drop_record(const drop_options *opt)
     }
     free(seen);
     if (left > 1 && now == left) {
-        fprintf(stderr, "libwrap-gen drop: %s: every one of the %zu wrappers of %s fails to compile: "
-                        "not one function's problem; see the compiler's messages\n",
+        fprintf(stderr,
+                "libwrap-gen drop: %s: every one of the %zu wrappers of %s fails to compile: "
+                "not one function's problem; see the compiler's messages\n",
                 log, left, wrappers);
         sb_free(&dropped);
         goto out;

@@ -260,7 +260,8 @@ extern const char lw_abi_trampoline[], lw_abi_path_fast[], lw_abi_path_throttled
     lw_abi_path_throttled_framed[], lw_abi_path_record[];
 
 /* Sets the entry's state, and its dispatch to the path for it
- * (abi_slow.c): the one place either changes. */
+ * (abi_slow.c): the one place either changes, but for the state of
+ * wrappers generated before `dispatch` (libwrap_abi_preload). */
 void lw_abi_set_state(libwrap_abi_entry *e, int32_t state);
 
 /* values[i] for each bit i of `mask`, from where the ABI put parameter i:

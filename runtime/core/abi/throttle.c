@@ -74,14 +74,26 @@ static double lw_throttle_incl(const lw_node *n)
     return timed ? (double)n->incl * (double)n->visits / (double)timed : 0;
 }
 
+#if LW_ABI_THROTTLES
+/* Why this run's calls cannot be throttled, or NULL. Throttling is the
+ * trampoline's fast paths': the TSC timer and no metric read at every call
+ * (lw_thread_paths), and no listener, which needs every call's events. */
+static const char *lw_throttle_unapplied(void)
+{
+    return !lw_timer_tsc ? "the clock_gettime timer (LIBWRAP_TIMER, or no usable TSC)"
+           : lw_nmetrics ? "metrics read at every call (LIBWRAP_METRIC_*)"
+           : lw_nlisteners ? "a listener (tracing, a plugin), which needs every call"
+                           : NULL;
+}
+#endif
+
 uintptr_t lw_throttle_check(uintptr_t node, uintptr_t unused)
 {
     (void)unused;
 #if LW_ABI_THROTTLES
     lw_node *n = (lw_node *)node;
     uint64_t timed = n->visits - n->unmeasured;
-    /* Tracing and listeners need every call's events. */
-    if (!lw_cfg.throttle_calls || !timed || n->region <= 0 || lw_nlisteners)
+    if (!lw_cfg.throttle_calls || !timed || n->region <= 0 || lw_throttle_unapplied())
         return 0;
     uint64_t calls = lw_throttle_count(n);
     if (calls < lw_cfg.throttle_calls)
@@ -123,11 +135,7 @@ uintptr_t lw_throttle_check(uintptr_t node, uintptr_t unused)
 void lw_throttle_start(void)
 {
 #if LW_ABI_THROTTLES
-    const char *why = !lw_cfg.throttle_calls ? NULL
-                      : !lw_timer_tsc        ? "the clock_gettime timer (LIBWRAP_TIMER, or no usable TSC)"
-                      : lw_nmetrics          ? "metrics read at every call (LIBWRAP_METRIC_*)"
-                      : lw_nlisteners        ? "a listener (tracing, a plugin), which needs every call"
-                                             : NULL;
+    const char *why = lw_cfg.throttle_calls ? lw_throttle_unapplied() : NULL;
     if (why)
         lw_warn("LIBWRAP_THROTTLE: not applied with %s: every call is timed, visits exact", why);
 #endif

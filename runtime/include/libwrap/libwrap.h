@@ -286,11 +286,12 @@ LIBWRAP_API LIBWRAP_HOT_CALL int libwrap_enter_params(int32_t id, void *frame, l
 /*
  * ABI-level forwarding (x86-64 System V; docs/abi.md). A generated wrapper
  * is then two instructions, `lea ENTRY(%rip), %r11; jmp *DISPATCH(%r11)`
- * (ENTRY's `dispatch`), and one table entry: no type of the wrapped library is spelled or
- * compiled. The trampoline calls the runtime with the argument registers
- * preserved, calls the original with the caller's exact argument state (the
- * stack arguments in place, any number of them, variadic or not) and returns
- * with every register the original set as the original left it.
+ * (ENTRY's `dispatch`), and one table entry: no type of the wrapped
+ * library is spelled or compiled. The trampoline calls the runtime with the
+ * argument registers preserved, calls the original with the caller's exact
+ * argument state (the stack arguments in place, any number of them,
+ * variadic or not) and returns with every register the original set as the
+ * original left it.
  */
 typedef struct libwrap_abi_library {
     const char *soname; /* the target's soname, for the run-time fallback lookup */
@@ -342,10 +343,12 @@ typedef struct libwrap_abi_entry {
 #define LIBWRAP_ABI_DISPATCH 16 /* offsetof(libwrap_abi_entry, dispatch) */
 #if (defined(__x86_64__) || defined(__aarch64__)) && defined(__cplusplus)
 static_assert(sizeof(libwrap_abi_entry) == LIBWRAP_ABI_ENTRY_SIZE, "libwrap_abi_entry layout");
-static_assert(offsetof(libwrap_abi_entry, dispatch) == LIBWRAP_ABI_DISPATCH, "libwrap_abi_entry layout");
+static_assert(offsetof(libwrap_abi_entry, dispatch) == LIBWRAP_ABI_DISPATCH,
+              "libwrap_abi_entry layout");
 #elif defined(__x86_64__) || defined(__aarch64__)
 _Static_assert(sizeof(libwrap_abi_entry) == LIBWRAP_ABI_ENTRY_SIZE, "libwrap_abi_entry layout");
-_Static_assert(offsetof(libwrap_abi_entry, dispatch) == LIBWRAP_ABI_DISPATCH, "libwrap_abi_entry layout");
+_Static_assert(offsetof(libwrap_abi_entry, dispatch) == LIBWRAP_ABI_DISPATCH,
+               "libwrap_abi_entry layout");
 #endif
 #define LIBWRAP_ABI_ENTRY_INIT(orig, lib, dispatch, flags, symbol, name, file, line) \
     {(orig), (lib), (dispatch), (flags), 0, LIBWRAP_REGION_INIT(symbol, name, file, line)}
