@@ -381,8 +381,12 @@ void libwrap_mpi_before_finalize(void)
         lw_log(LW_LOG_JOB, "MPI_Finalize: a rank measured");
         /* Decided alike on every rank: the settings, MPI's size and `any`
          * are shared. */
-        if (lw_cfg.profiling && !lw_job_parts_on())
+        if (lw_cfg.profiling && !lw_job_parts_on()) {
+            /* The rate fixed here for the job's profile and the rank's
+             * later results alike (timer.c). */
+            lw_timer_calibrate();
             lw_mpi_reduce_profile();
+        }
     }
     M.comm_free(&M.comm);
     M.have_comm = 0;

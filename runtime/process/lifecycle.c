@@ -326,7 +326,6 @@ static void lw_finish_as(const char *why, enum lw_end end)
             lw_thread_close_frames(t, end_ticks);
         measured |= lw_tree_has_visits(t->tree.root);
     }
-    lw_timer_calibrate();
 
     /* A rank of an MPI job where any rank measured writes its part even
      * without calls of its own (mpi.c): the job's end can then be counted. */
@@ -362,6 +361,11 @@ static void lw_finish_as(const char *why, enum lw_end end)
      * last process reduces them, so that the job's profile and its parts
      * always agree. */
     int part_record = to_records && lw_job_parts_on();
+    /* The tick rate, for what is written (a process without results, such
+     * as a shell's command that calls nothing measured, does not wait for
+     * it: timer.c). */
+    if (write || records || lw_nlisteners)
+        lw_timer_calibrate();
     const char *dir = NULL;
     if (write)
         dir = lw_experiment_dir();

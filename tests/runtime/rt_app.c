@@ -91,6 +91,28 @@ static int run_nest(void)
     return 0;
 }
 
+/* One call of 3 ms, timed by the program as well: a run of a few ms, whose
+ * tick rate is measured over that span alone (timer.c). */
+static int sleep_us(int us)
+{
+    struct timespec ts = {0, us * 1000L};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+    return us;
+}
+
+static int run_timer(void)
+{
+    struct timespec a, b;
+    lib_call(sleep_us, 1); /* the measurement's one-time costs */
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    int r = lib_call(sleep_us, 3000);
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    printf("timer %d %lld\n", r,
+           (long long)(b.tv_sec - a.tv_sec) * 1000000000LL + (b.tv_nsec - a.tv_nsec));
+    return 0;
+}
+
 /* A library function whose calls each make 5000 measured calls, 20 times:
  * its per-call times (min, max) must be its own, not its callees'
  * measurement (docs/runtime.md, "Overhead and its compensation"). The
@@ -372,6 +394,8 @@ int main(int argc, char **argv)
         return run_nest();
     if (!strcmp(s, "percall"))
         return run_percall();
+    if (!strcmp(s, "timer"))
+        return run_timer();
     if (!strcmp(s, "longjmp"))
         return run_longjmp();
     if (!strcmp(s, "errno"))

@@ -328,8 +328,26 @@ compensate)
     ! grep -q "calibration" exp/config.txt || fail "config.txt: a calibration while switched off"
     ;;
 nothing)
-    run 0 none
+    LIBWRAP_VERBOSE=timer run 0 none
     [ ! -e exp ] || fail "a run without measured calls must leave no directory"
+    # Nothing to write: no tick rate, and no wait for one (timer.c).
+    ! grep -q 'calibrated' err.txt || fail "a run without results calibrated its timer: $(cat err.txt)"
+    ;;
+timer)
+    # A run of a few ms: its 3 ms call (after one that takes the
+    # measurement's one-time costs) as long in the profile as the program's
+    # own clock says, with the tick rate measured over that span alone.
+    for timer in tsc clock_gettime; do
+        rm -rf exp
+        LIBWRAP_TIMER=$timer LIBWRAP_VERBOSE=timer run 0 timer
+        ns=$(sed -n 's/^timer [0-9]* //p' out.txt)
+        [ -n "$ns" ] || fail "$timer: program output lost: $(cat out.txt)"
+        $CHECK exp "visits('lib_call') == 2" \
+            "$ns * 0.99 - 20000 <= fn('lib_call')['max_ns'] <= $ns * 1.01 + 1000" ||
+            fail "$timer: the call's time is not the program's $ns ns"
+        [ $timer = clock_gettime ] || grep -q '\[timer\] calibrated: .* over ' err.txt ||
+            fail "$timer: no calibration: $(cat err.txt)"
+    done
     ;;
 *)
     fail "unknown scenario"

@@ -2,7 +2,8 @@
  * times inside another wrapped function and 200,000 times as the tail call
  * of a third; another tiny one 8,192 times on each of four call paths:
  * directly, and inside three other wrapped functions; and two that call a
- * wrapped function on one call path and not on another (throttle.sh). */
+ * wrapped function on one call path and not on another; and one of some
+ * 1,000 ns 8,192 times (throttle.sh). */
 #include "thrlib.h"
 
 #include <stdio.h>
@@ -33,6 +34,9 @@ int main(void)
     for (long i = 0; i < 8192; i++)
         s += thr_later(i, 0);
     s += thr_later_via(8192);
+    /* Long enough a call for its mean to tell ns from ticks. */
+    for (long i = 0; i < 8192; i++)
+        s += thr_work(i);
     printf("%ld\n", s);
     return 0;
 }

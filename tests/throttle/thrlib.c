@@ -61,3 +61,12 @@ long thr_inner(long x)
 
 THR_MAYBE(thr_maybe, thr_maybe_via, 4)
 THR_MAYBE(thr_later, thr_later_via, 5)
+
+long thr_work(long x)
+{
+    /* A chain of dependent steps, some 1,000 ns natively. */
+    volatile long s = x;
+    for (int i = 0; i < 400; i++)
+        s = s * 3 + i;
+    return s & 0xff;
+}

@@ -14,4 +14,5 @@ long thr_maybe(long x, long call); /* calls thr_inner when `call` is not 0 */
 long thr_maybe_via(long n);  /* calls thr_maybe(i, 1) n times */
 long thr_later(long x, long call); /* the same as thr_maybe */
 long thr_later_via(long n);  /* calls thr_later(i, 1) n times */
+long thr_work(long x);       /* some 1,000 ns of work: its mean in ns */
 #endif

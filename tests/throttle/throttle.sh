@@ -19,6 +19,7 @@
 # before it ever has (thr_later), keeps its callees on their call paths:
 # only a function none of whose calls has had a callee is throttled
 # without a frame, and the first callee seen gives it its frames back.
+# NS is compared with a mean in ns, while the program runs.
 # Off, profile.txt
 # names the functions the suggested setting would throttle. A malformed
 # value is one warning. LW_TEST_HOST (tests/aarch64/throttle.sh): the same
@@ -80,7 +81,7 @@ for m in preload linktime; do
         "fn('thr_tail')['throttled']['sampled'] == '1/64'" \
         "all(c.get('throttled') for t in threads for c in t['callpath'] if c['symbol'] == 'thr_leaf')" ||
         fail "$m: throttled visits or marks"
-    throttled="thr_later thr_leaf thr_maybe thr_spread thr_tail "
+    throttled="thr_later thr_leaf thr_maybe thr_spread thr_tail thr_work "
     [ $m = linktime ] || throttled="thr_inner $throttled"
     [ "$(named 'throttled (LIBWRAP_THROTTLE): visits exact, times estimated from one call in 64:' \
         exp-$m-throttled/profile.txt)" = "$throttled" ] ||
@@ -109,6 +110,23 @@ print("thr_leaf: timed on every call %d ns, estimated %d ns (%.2f); estimate's m
 sys.exit(not (e["inclusive_ns"] > 0 and e["min_ns"] <= mean + 1 and mean <= e["max_ns"] + 1))
 PY
 done
+# NS is in ns while the program runs: the mean that throttling decides on
+# (said under LIBWRAP_VERBOSE=profile) is the profile's mean, not a mean in
+# ticks of the timer (some 2 to 4 per ns on x86-64's TSC, under 0.1 on
+# AArch64's virtual counter).
+rm -rf exp-ns
+LIBWRAP_VERBOSE=profile LIBWRAP_THROTTLE=1000:1000000000 LIBWRAP_EXPERIMENT_DIRECTORY=$here/exp-ns \
+    "${preload[@]}" > ns.out 2> ns.err || fail "ns: exit status $?"
+cmp -s plain.out ns.out || fail "ns: stdout differs"
+python3 - exp-ns ns.err <<'PY' || fail "throttling decides on a mean that is not in ns"
+import json, re, sys
+f = next(f for f in json.load(open(sys.argv[1] + "/profile.json"))["functions"] if f["symbol"] == "thr_work")
+m = re.search(r"thr_work throttled after \d+ calls \(mean (-?[\d.]+) ns", open(sys.argv[2]).read())
+mean = f["exclusive_ns"] / f["visits"]
+print("thr_work: mean %s ns when throttled, %.1f ns in the profile" % (m and m.group(1), mean))
+sys.exit(not (m and 0.67 * mean < float(m.group(1)) < 1.5 * mean))
+PY
+
 # Off: the line naming what 100000:200 would throttle, by the functions'
 # times. Under an emulator (LW_TEST_HOST) a call of thr_leaf takes 100 to
 # 300 ns of the host's time: whether it is under 200 ns depends on the load.

@@ -169,9 +169,11 @@ static inline uint64_t lw_ticks(void)
 
 void lw_timer_init(enum lw_timer_kind requested);
 const char *lw_timer_name(void);
-/* Fixes the tick rate from the whole run (start to now; waits a few ms for a
- * very short run). Idempotent after the first call. */
+/* Fixes the tick rate from the whole run, start to now (a run shorter than
+ * some 0.5 ms waits for the rest). Idempotent after the first call. */
 void lw_timer_calibrate(void);
+/* The rate fixed by lw_timer_calibrate, or before it the rate from the start
+ * to now (two clock reads: not for a loop). */
 double lw_timer_ns_per_tick(void);
 uint64_t lw_timer_start_ticks(void);
 uint64_t lw_timer_epoch_ns(void); /* CLOCK_REALTIME at start */
