@@ -18,15 +18,33 @@ void lw_json_init(lw_json *j, FILE *f)
 
 static void lw_json_indent(lw_json *j)
 {
+    static const char spaces[] = "                                                                ";
     fputc('\n', j->f);
-    for (int i = 0; i < j->depth; i++)
-        fputs("  ", j->f);
+    for (size_t n = 2 * (size_t)j->depth; n;) {
+        size_t k = n < sizeof spaces - 1 ? n : sizeof spaces - 1;
+        fwrite(spaces, 1, k, j->f);
+        n -= k;
+    }
+}
+
+/* Printable ASCII but '"' and '\\': written as it is. */
+static int lw_json_plain(unsigned char c)
+{
+    return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
 }
 
 static void lw_json_quoted(FILE *f, const char *s)
 {
     fputc('"', f);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (lw_json_plain(*p)) {
+            const unsigned char *q = p + 1;
+            while (lw_json_plain(*q))
+                q++;
+            fwrite(p, 1, (size_t)(q - p), f);
+            p = q - 1;
+            continue;
+        }
         switch (*p) {
         case '"': fputs("\\\"", f); break;
         case '\\': fputs("\\\\", f); break;
@@ -123,16 +141,30 @@ void lw_json_string(lw_json *j, const char *key, const char *s)
     fputc('"', j->f);
 }
 
+/* v in decimal, a '-' before it when `minus`. */
+static void lw_json_digits(FILE *f, uint64_t v, int minus)
+{
+    char b[21];
+    size_t i = sizeof b;
+    do {
+        b[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    if (minus)
+        b[--i] = '-';
+    fwrite(b + i, 1, sizeof b - i, f);
+}
+
 void lw_json_uint(lw_json *j, const char *key, uint64_t v)
 {
     lw_json_key(j, key);
-    fprintf(j->f, "%" PRIu64, v);
+    lw_json_digits(j->f, v, 0);
 }
 
 void lw_json_int(lw_json *j, const char *key, int64_t v)
 {
     lw_json_key(j, key);
-    fprintf(j->f, "%" PRId64, v);
+    lw_json_digits(j->f, v < 0 ? -(uint64_t)v : (uint64_t)v, v < 0);
 }
 
 void lw_json_double(lw_json *j, const char *key, double v)

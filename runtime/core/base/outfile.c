@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,7 +16,11 @@ FILE *lw_out_open(lw_out *o)
 {
     o->buf = NULL;
     o->len = 0;
-    return o->f = open_memstream(&o->buf, &o->len);
+    o->f = open_memstream(&o->buf, &o->len);
+    /* One thread writes it: no lock taken at each character. */
+    if (o->f)
+        __fsetlocking(o->f, FSETLOCKING_BYCALLER);
+    return o->f;
 }
 
 int lw_out_write_fd(lw_out *o, int fd)
