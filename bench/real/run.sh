@@ -11,8 +11,12 @@
 #   python    Debian's python3 inserting zlib-compressed blobs into sqlite3
 #             (the zlib and sqlite3 wrappers preloaded together);
 #   cxx       xmlbench.cc: a C++ program that parses and walks an XML
-#             document ROWS/20 times with tinyxml2 (libtinyxml2 wrapper).
-# CASES (default "sqlite3 python cxx") selects them.
+#             document ROWS/20 times with tinyxml2 (libtinyxml2 wrapper);
+#   shell     a shell script under LD_PRELOAD (the sqlite3 wrapper) that
+#             runs ROWS/2000 short commands: each a sqlite3 shell making
+#             one query, and `true`, which calls nothing wrapped (what a
+#             process's start and end cost, not its calls).
+# CASES (default "sqlite3 python cxx shell") selects them.
 # Prints per case: the median wall time of ROUNDS (default 5) interleaved
 # runs each and its ratio to the plain run's, the ratio of the fastest runs
 # (the least disturbed on a shared machine), the median of each round's
@@ -66,6 +70,13 @@ for f in "big $rows" "irbig $((rows / 10))" "irsmall $((rows / 100))"; do
     bash "$here/bench/real/sql.sh" ${f#* } > ${f% *}.sql
 done
 cp "$here/bench/real/blobs.py" blobs.py
+cat > short.sh <<'SH'
+# short.sh SQLITE3 N: N short commands, each a query and a /bin/true
+for ((i = 0; i < $2; i++)); do
+    echo "select $i;" | "$1" -batch -init /dev/null :memory:
+    /bin/true
+done
+SH
 c++ -O2 -o "$cxx_prog" "$here/bench/real/xmlbench.cc" -ltinyxml2 2> "$work/cxx.log" || rm -f "$cxx_prog"
 # What a timestamp costs here (rdtsc, the default timer): a tool that times
 # every call reads it twice, so CALLS x 2 of it is the least any such tool
@@ -114,12 +125,13 @@ cmd() {
         sqlite3) echo "$sqlite3 -batch -init /dev/null :memory:" ;;
         python) echo "$py $dir/blobs.py $(case $size in big) echo $((rows / 4)) ;; irbig) echo $((rows / 40)) ;; *) echo $((rows / 400)) ;; esac)" ;;
         cxx) echo "$cxx_prog $(case $size in big) echo $((rows / 20)) ;; irbig) echo $((rows / 200)) ;; *) echo $((rows / 2000)) ;; esac)" ;;
+        shell) echo "bash $dir/short.sh $sqlite3 $(case $size in big) echo $((rows / 2000)) ;; irbig) echo $((rows / 20000)) ;; *) echo $((rows / 200000)) ;; esac)" ;;
     esac
 }
 input() { case $1 in sqlite3) echo "$dir/$2.sql" ;; *) echo /dev/null ;; esac; }
 preload() {
     case $1 in
-        sqlite3) pre sqlite3 ;;
+        sqlite3 | shell) pre sqlite3 ;;
         python) echo "$(pre zlib) $(pre sqlite3)" ;;
         cxx) pre tinyxml2 ;;
     esac
@@ -169,7 +181,7 @@ if grep -q LIBWRAP_THROTTLE "$rt" 2>/dev/null; then modes="$modes throttle"; fi
 echo "libwrap on real programs: $rows rows; $(nproc) cpus, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 echo "rdtsc: $tsc_ns ns; the limit below: the plain run plus two of them per wrapped call"
 printf '%-8s %-9s %10s %7s %9s %9s %12s %10s\n' case mode wall_s ratio min_ratio rnd_ratio calls ins/call
-for c in ${CASES:-sqlite3 python cxx}; do
+for c in ${CASES:-sqlite3 python cxx shell}; do
     [ $c = cxx ] && [ -z "$cxx_prog" ] && continue
     declare -A wall=() best=()
     for m in $modes; do : > "times-$c-$m"; done
@@ -184,7 +196,8 @@ for c in ${CASES:-sqlite3 python cxx}; do
         calls=- per=-
         if [ $m != plain ]; then
             calls=$(visits "$work/exp-$c-big-$m")
-            if command -v valgrind > /dev/null; then
+            # (shell: callgrind follows the script, not its commands)
+            if [ $c != shell ] && command -v valgrind > /dev/null; then
                 a=$(ir $c irbig $m); b=$(ir $c irsmall $m)
                 pa=$(ir $c irbig plain); pb=$(ir $c irsmall plain)
                 va=$(visits "$work/ir-$c-irbig-$m"); vb=$(visits "$work/ir-$c-irsmall-$m")
