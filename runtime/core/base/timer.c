@@ -169,7 +169,7 @@ void lw_timer_calibrate(void)
         uint64_t err = (lw_start.width + now.width) / 2 + 2;
         uint64_t span = now.ticks > lw_start.ticks ? now.ticks - lw_start.ticks : 0;
         uint64_t waited = now.mono - lw_start.mono;
-        if (rate > 0 && (span >= err * 10000 || waited >= 20000000))
+        if (waited >= 20000000 || (rate > 0 && span >= err * 10000))
             break;
         uint64_t rest = rate > 0 ? (uint64_t)((double)(err * 10000 - span) * rate) + 1000 : 100000;
         if (rest > 20000000 - waited)
@@ -180,7 +180,7 @@ void lw_timer_calibrate(void)
         now = lw_clock_pair_read();
         rate = lw_rate_to(&now);
     }
-    lw_ns_per_tick = rate;
+    lw_ns_per_tick = rate > 0 ? rate : 1.0;
     __atomic_store_n(&lw_calibrated, 1, __ATOMIC_RELEASE);
     lw_log(LW_LOG_TIMER, "calibrated: %.6f ns per tick (%.1f MHz), over %.3f ms", lw_ns_per_tick,
            1e3 / lw_ns_per_tick, (double)(now.mono - lw_start.mono) / 1e6);
