@@ -139,9 +139,7 @@ void lw_timer_init(enum lw_timer_kind requested)
     struct timespec rt;
     clock_gettime(CLOCK_REALTIME, &rt);
     lw_epoch = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec;
-    lw_start = lw_timer_tsc ? lw_clock_pair_read() : (lw_clock_pair){lw_mono_ns(), 0, 0};
-    if (!lw_timer_tsc)
-        lw_start.ticks = lw_start.mono;
+    lw_start = lw_clock_pair_read();
     __atomic_store_n(&lw_calibrated, 0, __ATOMIC_RELAXED);
     lw_ns_per_tick = 1.0;
     lw_log(LW_LOG_TIMER, "timer %s", lw_timer_name());

@@ -43,7 +43,6 @@ static struct {
     const char *why_not; /* when LIBWRAP_COMPENSATE=true but nothing is compensated */
     const char *mode;    /* "profile", "trace" (buffered events), "listeners" */
     double plain;        /* ticks of a plain call of the empty function */
-    double ns_per_tick;  /* measured over the calibration, for config.txt */
 } lw_cal;
 
 /* The empty function: what a trivial library function costs when called. */
@@ -217,7 +216,6 @@ void lw_compensate_calibrate(const lw_calib_abi *abi_fns)
 
     struct timespec m0, m1;
     clock_gettime(CLOCK_MONOTONIC, &m0);
-    uint64_t k0 = lw_ticks();
     /* A first round of each kind creates the node and the ABI return
      * slots (the slow paths); then the measured rounds, interleaved. */
     lw_best typed = {INFINITY, INFINITY, INFINITY}, abi = typed, skip = typed;
@@ -241,7 +239,6 @@ void lw_compensate_calibrate(const lw_calib_abi *abi_fns)
         untimed[LW_UNTIMED_LEAF] = lw_calib_untimed(t, abi_fns->throttled, s, abi.total, plain);
         untimed[LW_UNTIMED_FRAMED] = lw_calib_untimed(t, abi_fns->framed, s, abi.total, plain);
     }
-    uint64_t k1 = lw_ticks();
     clock_gettime(CLOCK_MONOTONIC, &m1);
 
     LW_STORE(lw_tls.guard, guard);
@@ -275,7 +272,6 @@ void lw_compensate_calibrate(const lw_calib_abi *abi_fns)
     }
     lw_cal.plain = plain;
     double ns = (double)(m1.tv_sec - m0.tv_sec) * 1e9 + (double)(m1.tv_nsec - m0.tv_nsec);
-    lw_cal.ns_per_tick = lw_timer_tsc ? (k1 > k0 ? ns / (double)(k1 - k0) : 0) : 1.0;
     lw_cal.done = 1;
     lw_log(LW_LOG_TIMER,
            "compensation (%s, %s): plain call %.1f ticks; ABI wrapper %.1f inside (%.1f at the "
@@ -295,7 +291,7 @@ void lw_compensate_config_write(FILE *out)
                 lw_cal.why_not ? lw_cal.why_not : "profiling is off");
     if (!lw_cal.done)
         return;
-    double s = lw_cal.ns_per_tick;
+    double s = lw_timer_ns_per_tick();
     fprintf(out,
             "# LIBWRAP_COMPENSATE calibration: timer=%s mode=%s plain_ns=%.2f abi_inside_ns=%.2f "
             "abi_total_ns=%.2f abi_fastest_ns=%.2f typed_inside_ns=%.2f typed_total_ns=%.2f "
