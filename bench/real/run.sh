@@ -14,7 +14,7 @@
 #             document ROWS/20 times with tinyxml2 (libtinyxml2 wrapper);
 #   shell     a shell script under LD_PRELOAD (the sqlite3 wrapper) that
 #             runs ROWS/2000 short commands: each a sqlite3 shell making
-#             one query, and `true`, which calls nothing wrapped (what a
+#             one query, and /bin/true, which calls nothing wrapped (what a
 #             process's start and end cost, not its calls).
 # CASES (default "sqlite3 python cxx shell") selects them.
 # Prints per case: the median wall time of ROUNDS (default 5) interleaved

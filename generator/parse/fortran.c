@@ -204,7 +204,7 @@ static void scan_dir(const char *dir, const char *libwrap_h, CXIndex index, cons
 static bool g77_pair(const lwg_strv *sorted, const char *name)
 {
     char *twin = xstrdup_printf("%s_", name);
-    bool both = bsearch(&twin, sorted->v, sorted->n, sizeof *sorted->v, cmp_str) != NULL;
+    bool both = in_names(sorted, twin);
     free(twin);
     return both;
 }
