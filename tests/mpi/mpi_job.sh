@@ -289,6 +289,24 @@ preload_x)
     d=$(only_dir trace)
     check_job "$d" $NP $steps
     check_trace "$d" $NP $steps
+    # The job's profile, reduced at MPI_Finalize, in ns as the trace is:
+    # mlib_chain's 8 calls of some 100 us take as long in both (its ticks
+    # read as ns would make it 2 to 4 times as long on x86-64).
+    python3 - "$d/profile.json" events.txt defs.txt <<'PY' || fail "the job's profile is not in ns"
+import json, re, sys
+p = json.load(open(sys.argv[1]))
+prof = next(f["inclusive_ns"] for f in p["functions"] if f["symbol"] == "mlib_chain")
+tps = int(re.search(r"Ticks per Seconds: (\d+)", open(sys.argv[3]).read()).group(1))
+start, trace = {}, 0
+for line in open(sys.argv[2]):
+    m = re.match(r'(ENTER|LEAVE) +(\d+) +(\d+) +Region: "mlib_chain"', line)
+    if m and m[1] == "ENTER":
+        start[m[2]] = int(m[3])
+    elif m:
+        trace += (int(m[3]) - start.pop(m[2])) * 1e9 / tps
+print("mlib_chain: %d ns in the job's profile, %d ns in its trace" % (prof, trace))
+sys.exit(not (0.9 * trace < prof < 1.1 * trace))
+PY
     [ "$(report_total "$d")" = $((NP * steps)) ] || fail "libwrap-report: not the job's total visits"
     # Rank 2 calls nothing: the ranks agree at MPI_Finalize that one of them
     # measured, so rank 2 writes an empty part and the last rank merges.
