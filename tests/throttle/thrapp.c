@@ -3,7 +3,8 @@
  * of a third; another tiny one 8,192 times on each of four call paths:
  * directly, and inside three other wrapped functions; and two that call a
  * wrapped function on one call path and not on another; and one of some
- * 1,000 ns 8,192 times (throttle.sh). */
+ * 1,000 ns 8,192 times; and twelve in turn, 10,000 times each, six tiny
+ * and six that call a wrapped one (throttle.sh). */
 #include "thrlib.h"
 
 #include <stdio.h>
@@ -37,6 +38,12 @@ int main(void)
     /* Long enough a call for its mean to tell ns from ticks. */
     for (long i = 0; i < 8192; i++)
         s += thr_work(i);
+    /* Twelve children of main's call path in turn, 10,000 calls each:
+     * never among the four it keeps at hand. */
+    long (*const rot[12])(long) = {thr_rot0,  thr_rot1,  thr_rot2,  thr_rot3,  thr_rot4,  thr_rot5,
+                                   thr_frot0, thr_frot1, thr_frot2, thr_frot3, thr_frot4, thr_frot5};
+    for (long i = 0; i < 120000; i++)
+        s += rot[i % 12](i);
     printf("%ld\n", s);
     return 0;
 }

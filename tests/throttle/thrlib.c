@@ -70,3 +70,20 @@ long thr_work(long x)
         s = s * 3 + i;
     return s & 0xff;
 }
+
+/* Each its own constant, so that no two have the same code to fold. */
+#define THR_ROT(k)                                                                                 \
+    long thr_rot##k(long x)                                                                        \
+    {                                                                                              \
+        return x + k;                                                                              \
+    }                                                                                              \
+    long thr_frot##k(long x)                                                                       \
+    {                                                                                              \
+        return thr_inner(x) + k;                                                                   \
+    }
+THR_ROT(0)
+THR_ROT(1)
+THR_ROT(2)
+THR_ROT(3)
+THR_ROT(4)
+THR_ROT(5)

@@ -15,4 +15,18 @@ long thr_maybe_via(long n);  /* calls thr_maybe(i, 1) n times */
 long thr_later(long x, long call); /* the same as thr_maybe */
 long thr_later_via(long n);  /* calls thr_later(i, 1) n times */
 long thr_work(long x);       /* some 1,000 ns of work: its mean in ns */
+/* Called in turn from main, more children of its call path than the four
+ * it keeps at hand: six tiny ones, and six that call thr_inner. */
+long thr_rot0(long x);
+long thr_rot1(long x);
+long thr_rot2(long x);
+long thr_rot3(long x);
+long thr_rot4(long x);
+long thr_rot5(long x);
+long thr_frot0(long x);
+long thr_frot1(long x);
+long thr_frot2(long x);
+long thr_frot3(long x);
+long thr_frot4(long x);
+long thr_frot5(long x);
 #endif

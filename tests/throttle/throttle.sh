@@ -59,8 +59,8 @@ named() {
 }
 preload=(env LD_PRELOAD=$here/libwrap_thr_runtime.so ./plain)
 for m in preload linktime; do
-    if [ $m = preload ]; then cmd=("${preload[@]}"); nested=300000 tail=200000 via=8192 maybe=8000 later=8192
-    else cmd=(./linked); nested=0 tail=0 via=0 maybe=0 later=0; fi
+    if [ $m = preload ]; then cmd=("${preload[@]}"); nested=300000 tail=200000 via=8192 maybe=8000 later=8192 turn=10000
+    else cmd=(./linked); nested=0 tail=0 via=0 maybe=0 later=0 turn=0; fi
     run $m-timed "${cmd[@]}"
     run $m-throttled env LIBWRAP_THROTTLE=1000:1000000000 "${cmd[@]}"
     run $m-hooks env LIBWRAP_TIMER=clock_gettime "${cmd[@]}"
@@ -70,7 +70,9 @@ for m in preload linktime; do
         and path('thr_maybe') == 8192 and path('thr_maybe_via') == 2 and path('thr_maybe_via/thr_maybe') == $maybe \
         and path('thr_maybe_via/thr_maybe/thr_inner') == $maybe and path('thr_maybe_via/thr_inner') == 0 \
         and path('thr_later') == 8192 and path('thr_later_via') == 1 and path('thr_later_via/thr_later') == $later \
-        and path('thr_later_via/thr_later/thr_inner') == $later and path('thr_later_via/thr_inner') == 0"
+        and path('thr_later_via/thr_later/thr_inner') == $later and path('thr_later_via/thr_inner') == 0 \
+        and all(path('thr_rot%d' % k) == 10000 and path('thr_frot%d' % k) == 10000 \
+                and path('thr_frot%d/thr_inner' % k) == $turn for k in range(6))"
     $CHECK exp-$m-timed "$paths" "'throttled' not in fn('thr_leaf')" || fail "$m: timed visits"
     $CHECK exp-$m-hooks "$paths" || fail "$m: visits through the C hooks"
     $CHECK exp-$m-hooks "paths == paths_of('exp-$m-timed')" "paths == paths_of('exp-$m-throttled')" ||
@@ -81,8 +83,8 @@ for m in preload linktime; do
         "fn('thr_tail')['throttled']['sampled'] == '1/64'" \
         "all(c.get('throttled') for t in threads for c in t['callpath'] if c['symbol'] == 'thr_leaf')" ||
         fail "$m: throttled visits or marks"
-    throttled="thr_later thr_leaf thr_maybe thr_spread thr_tail thr_work "
-    [ $m = linktime ] || throttled="thr_inner $throttled"
+    throttled=$(echo thr_later thr_leaf thr_maybe thr_spread thr_tail thr_work thr_{,f}rot{0..5} \
+        $([ $m = linktime ] || echo thr_inner) | tr ' ' '\n' | sort | tr '\n' ' ')
     [ "$(named 'throttled (LIBWRAP_THROTTLE): visits exact, times estimated from one call in 64:' \
         exp-$m-throttled/profile.txt)" = "$throttled" ] ||
         fail "$m: profile.txt does not say what is throttled"
@@ -108,6 +110,31 @@ print("thr_leaf: timed on every call %d ns, estimated %d ns (%.2f); estimate's m
       % (t["inclusive_ns"], e["inclusive_ns"], e["inclusive_ns"] / max(t["inclusive_ns"], 1), mean,
          e["min_ns"], e["max_ns"]))
 sys.exit(not (e["inclusive_ns"] > 0 and e["min_ns"] <= mean + 1 and mean <= e["max_ns"] + 1))
+PY
+    # Twelve children of main's call path in turn, more than the four it
+    # keeps at hand: each is found in the tree's table on the throttled
+    # paths too (leaf, and with a frame under LD_PRELOAD), so that after
+    # the throttling one call in 64 is timed (said under
+    # LIBWRAP_VERBOSE=profile), not every call.
+    rm -rf exp-$m-turn
+    LIBWRAP_VERBOSE=profile LIBWRAP_THROTTLE=1000:1000000000 LIBWRAP_EXPERIMENT_DIRECTORY=$here/exp-$m-turn \
+        "${cmd[@]}" > $m-turn.out 2> $m-turn.err || fail "$m: turn: exit status $?"
+    cmp -s plain.out $m-turn.out || fail "$m: turn: stdout differs"
+    $CHECK exp-$m-turn "$paths" || fail "$m: turn: visits"
+    python3 - $m-turn.err <<'PY' || fail "$m: functions called in turn are timed on more than one call in 64"
+import re, sys
+err, ok = open(sys.argv[1]).read(), True
+for name in ["thr_rot%d" % k for k in range(6)] + ["thr_frot%d" % k for k in range(6)]:
+    m = re.search(r"\] %s: (\d+) visits, (\d+) of them timed \(throttled after (\d+) calls" % name, err)
+    if not m:
+        print("%s: no line of its timed calls" % name)
+        ok = False
+        continue
+    visits, timed, after = map(int, m.groups())
+    most = after + (visits - after) // 64 + 1
+    print("%s: %d visits, %d timed, at most %d expected" % (name, visits, timed, most))
+    ok = ok and visits == 10000 and timed <= most
+sys.exit(not ok)
 PY
 done
 # NS is in ns while the program runs: the mean that throttling decides on

@@ -167,11 +167,31 @@ void lw_throttle_callee(int32_t parent)
 #endif
 }
 
+/* The timed visits of each region's call paths, summed as the profile is
+ * written, for its log line (lw_throttle_log): its pages are touched only
+ * with LIBWRAP_VERBOSE=profile and something throttled. */
+static uint64_t lw_throttle_timed[LW_REGION_TABLE];
+
 void lw_throttle_estimate(lw_node *n)
 {
+    if ((lw_cfg.verbose & LW_LOG_PROFILE) && lw_nthrottled && n->region > 0 && n->region < LW_REGION_TABLE)
+        lw_throttle_timed[n->region] += n->visits - n->unmeasured;
     if (n->unmeasured && n->visits > n->unmeasured)
         n->incl = (uint64_t)(lw_throttle_incl(n) + 0.5);
     n->unmeasured = 0;
+}
+
+void lw_throttle_log(int32_t id, uint64_t visits)
+{
+    if (!(lw_cfg.verbose & LW_LOG_PROFILE) || id <= 0 || id >= LW_REGION_TABLE)
+        return;
+    uint64_t after = lw_throttled_after(id);
+    if (!after)
+        return;
+    lw_log(LW_LOG_PROFILE, "%s: %llu visits, %llu of them timed (throttled after %llu calls: one in %d timed)",
+           lw_region_name(id), (unsigned long long)visits, (unsigned long long)lw_throttle_timed[id],
+           (unsigned long long)after, lw_throttle_sample());
+    lw_throttle_timed[id] = 0;
 }
 
 int lw_throttle_sample(void)

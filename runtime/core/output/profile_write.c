@@ -181,6 +181,8 @@ static void lw_throttle_txt(FILE *f, const lw_flat *flat, size_t nflat)
     size_t n = 0;
     for (size_t i = 0; i < nflat; i++) {
         int throttled = lw_throttled_after(flat[i].region) != 0;
+        if (throttled)
+            lw_throttle_log(flat[i].region, flat[i].visits);
         int would = !lw_cfg.throttle_calls && flat[i].visits >= LW_THROTTLE_SUGGEST_CALLS &&
                     lw_ticks_to_ns(flat[i].excl_c) < LW_THROTTLE_SUGGEST_NS * flat[i].visits;
         if (!throttled && !would)

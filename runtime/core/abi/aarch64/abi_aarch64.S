@@ -157,6 +157,75 @@
 9:
 .endm
 
+/*
+ * The node of region `id` (w10) under the parent (x13) in the table of the
+ * thread (x9), as lw_tree_find (hot.h) finds it: any child of any parent,
+ * not only the last four. Found, into `out`, it becomes the parent's
+ * latest (lw_note_hit) and the path goes on at `found`; not found (a new
+ * call path), at `miss`. x0-x3 are saved below the stack pointer and
+ * restored, x17 is scratch. Reads, and stores of the parent's last four:
+ * each of them changes as its region 0 (no lookup matches it), its child,
+ * its region, so that every step leaves them consistent, as the fast
+ * paths' steps must (a signal handler may leave by longjmp, signal.c).
+ */
+.macro PROBE out, found, miss
+	stp	x0, x1, [sp, #-32]!
+	.cfi_adjust_cfa_offset 32
+	stp	x2, x3, [sp, #16]
+	mov	w0, w10				/* lw_hash */
+	movz	x1, #0x7c15
+	movk	x1, #0x7f4a, lsl #16
+	movk	x1, #0x79b9, lsl #32
+	movk	x1, #0x9e37, lsl #48
+	mul	x0, x0, x1
+	eor	x0, x0, x13, lsr #4
+	eor	x0, x0, x0, lsr #29
+	movz	x1, #0xe5b9
+	movk	x1, #0x1ce4, lsl #16
+	movk	x1, #0x476d, lsl #32
+	movk	x1, #0xbf58, lsl #48
+	mul	x0, x0, x1
+	eor	x0, x0, x0, lsr #32
+	ldr	x1, [x9, #LW_TH_HASH]
+	ldr	x2, [x9, #LW_TH_HASH_MASK]
+1:	and	x0, x0, x2
+	ldr	x3, [x1, x0, lsl #3]
+	cbz	x3, 3f
+	add	x0, x0, #1
+	ldr	x17, [x3, #LW_N_PARENT]
+	cmp	x17, x13
+	b.ne	1b
+	ldr	w17, [x3, #LW_N_REGION]
+	cmp	w17, w10
+	b.ne	1b
+	LAST_MOVE 2, 3
+	LAST_MOVE 1, 2
+	LAST_MOVE 0, 1
+	str	wzr, [x13, #LW_N_LAST_REGION]
+	str	x3, [x13, #LW_N_LAST_HIT]
+	str	w10, [x13, #LW_N_LAST_REGION]
+	mov	\out, x3
+	ldp	x2, x3, [sp, #16]
+	ldp	x0, x1, [sp], #32
+	.cfi_adjust_cfa_offset -32
+	b	\found
+	.cfi_adjust_cfa_offset 32
+3:	ldp	x2, x3, [sp, #16]
+	ldp	x0, x1, [sp], #32
+	.cfi_adjust_cfa_offset -32
+	b	\miss
+.endm
+
+/* The parent's (x13) last child `from` into place `to` (PROBE), x17
+ * scratch. */
+.macro LAST_MOVE from, to
+	str	wzr, [x13, #LW_N_LAST_REGION+4*\to]
+	ldr	x17, [x13, #LW_N_LAST_HIT+8*\from]
+	str	x17, [x13, #LW_N_LAST_HIT+8*\to]
+	ldr	w17, [x13, #LW_N_LAST_REGION+4*\from]
+	str	w17, [x13, #LW_N_LAST_REGION+4*\to]
+.endm
+
 /* The frame at x12 filled (node x16, region w10), the slot at x11 pointing
  * to it, the frame on the thread's (x9) stack. */
 .macro FRAME_FILL
@@ -271,8 +340,8 @@ lw_abi_path_fast:
 	.hidden	lw_abi_hot_begin
 lw_abi_hot_begin:
 	SLOT_FRAME .Lfast_to_c_noslot, .Lfast_to_c
-	/* Not among the last four: the C hook looks. */
-	LAST_HIT x13, x16, w10, w17, .Lfast_to_c_entry
+	/* Not among the last four: the tree's table (.Lprobe). */
+	LAST_HIT x13, x16, w10, w17, .Lprobe
 	/* The node in x16, the frame in x12, the region in w10, the slot in
 	 * x11, the thread in x9 (.Lthrottled_framed comes here too). */
 .Lfound:
@@ -536,7 +605,8 @@ lw_abi_path_throttled:
 	b.ls	.Lthrottled_timed		/* a tail call, or an abandoned frame */
 	ldr	w10, [x16, #LW_E_ID]
 	ldr	x13, [x12, #LW_F_NODE-LW_F_SIZE]	/* the parent */
-	LAST_HIT x13, x11, w10, w17, .Lthrottled_timed
+	LAST_HIT x13, x11, w10, w17, .Lthrottled_probe
+.Lthrottled_found:
 	ldr	x12, [x11, #LW_N_VISITS]
 	add	x12, x12, #1
 	tst	x12, #LW_THROTTLE_SAMPLE-1
@@ -555,6 +625,10 @@ lw_abi_untimed_counted:
 	POP_SCRATCH
 	ldr	x17, [x16, #LW_E_ORIG]
 	br	x17
+	/* Not among the parent's last four children: the table's. */
+.Lthrottled_probe:
+	.cfi_adjust_cfa_offset 48
+	PROBE	x11, .Lthrottled_found, .Lthrottled_timed
 .Lthrottled_timed:
 	.cfi_restore_state
 	str	wzr, [x14, #LW_T_GUARD]
@@ -638,7 +712,8 @@ lw_abi_path_throttled_framed:
 	PUSH_SCRATCH
 	GUARD_TAKE .Lfast_busy
 	SLOT_FRAME .Lthrottled_timed, .Lfast_to_c
-	LAST_HIT x13, x16, w10, w17, .Lfast_to_c_entry
+	LAST_HIT x13, x16, w10, w17, .Lframed_probe
+.Lframed_found:
 	ldr	x13, [x16, #LW_N_VISITS]
 	tst	x13, #LW_THROTTLE_SAMPLE-1
 	b.eq	.Lfound				/* the sampled call: timed */
@@ -684,6 +759,20 @@ lw_abi_untimed_exit_count:
 	.hidden	lw_abi_untimed_exit_counted
 lw_abi_untimed_exit_counted:
 	b	.Lexit_release
+
+	/* The fast path's and the framed path's nodes not among the parent's
+	 * last four children: the table's. Here, where a signal handler may
+	 * leave by longjmp (signal.c); the entry's state: the scratch
+	 * registers pushed, x19 and x30 the caller's. */
+	.cfi_remember_state
+	.cfi_def_cfa sp, 48
+	.cfi_restore x19
+	.cfi_restore x30
+.Lprobe:
+	PROBE	x16, .Lfound, .Lfast_to_c_entry
+.Lframed_probe:
+	PROBE	x16, .Lframed_found, .Lfast_to_c_entry
+	.cfi_restore_state
 	.globl	lw_abi_hot4_end
 	.hidden	lw_abi_hot4_end
 lw_abi_hot4_end:

@@ -133,6 +133,74 @@
 	.cfi_adjust_cfa_offset -8
 .endm
 
+/*
+ * The node of region `id` (a 32-bit register) under the parent, the node
+ * of the frame below `frame`, in the table of `thread`, as lw_tree_find
+ * (hot.h) finds it: any child of any parent, not only the last four. Found,
+ * into `out` (`out32` its low half; none of the three others), it becomes
+ * the parent's latest (lw_note_hit) and the path goes on at `found`; not
+ * found (a new call path), at `miss`. %rsi, %rdi and %r8 are pushed and
+ * popped around it. Reads, and stores of the parent's last four: each of
+ * them changes as its region 0 (no lookup matches it), its child, its
+ * region, so that every step leaves them consistent, as the fast paths'
+ * steps must (a signal handler may leave by longjmp, signal.c).
+ */
+.macro PROBE frame, id, thread, out, out32, found, miss
+	PUSH	%rsi
+	PUSH	%rdi
+	PUSH	%r8
+	movq	LW_F_NODE-LW_F_SIZE(\frame), %rsi	/* the parent */
+	movl	\id, \out32
+	movabsq	$0x9e3779b97f4a7c15, %rdi
+	imulq	%rdi, \out
+	movq	%rsi, %rdi
+	shrq	$4, %rdi
+	xorq	%rdi, \out
+	movq	\out, %rdi
+	shrq	$29, %rdi
+	xorq	%rdi, \out
+	movabsq	$0xbf58476d1ce4e5b9, %rdi
+	imulq	%rdi, \out
+	movq	\out, %rdi
+	shrq	$32, %rdi
+	xorq	%rdi, \out
+	movq	LW_TH_HASH(\thread), %rdi
+1:	andq	LW_TH_HASH_MASK(\thread), \out
+	movq	(%rdi,\out,8), %r8
+	testq	%r8, %r8
+	jz	3f
+	incq	\out
+	cmpq	%rsi, LW_N_PARENT(%r8)
+	jne	1b
+	cmpl	\id, LW_N_REGION(%r8)
+	jne	1b
+	LAST_MOVE 2, 3
+	LAST_MOVE 1, 2
+	LAST_MOVE 0, 1
+	movl	$0, LW_N_LAST_REGION(%rsi)
+	movq	%r8, LW_N_LAST_HIT(%rsi)
+	movl	\id, LW_N_LAST_REGION(%rsi)
+	movq	%r8, \out
+	POP	%r8
+	POP	%rdi
+	POP	%rsi
+	jmp	\found
+3:	POP	%r8
+	POP	%rdi
+	POP	%rsi
+	jmp	\miss
+.endm
+
+/* The parent's (%rsi) last child `from` into place `to` (PROBE), %edi
+ * scratch. */
+.macro LAST_MOVE from, to
+	movl	$0, LW_N_LAST_REGION+4*\to(%rsi)
+	movq	LW_N_LAST_HIT+8*\from(%rsi), %rdi
+	movq	%rdi, LW_N_LAST_HIT+8*\to(%rsi)
+	movl	LW_N_LAST_REGION+4*\from(%rsi), %edi
+	movl	%edi, LW_N_LAST_REGION+4*\to(%rsi)
+.endm
+
 	.text
 
 /*
@@ -689,70 +757,16 @@ lw_abi_hot2_begin:
 	CALL_SETUP
 	jmp	.Lcall_original
 
-	/*
-	 * The node of region %r11d under the parent (the node of the frame
-	 * below %rdx) in the thread's table (%rcx), as lw_tree_find (hot.h)
-	 * finds it: any child of any parent, not only the last four. Found, it
-	 * becomes the parent's latest (lw_note_hit) and the entry goes on where
-	 * LAST_HIT leaves it, %rax the node; not found (a new call path), the C
-	 * hook makes it. Reads only, and stores of node pointers: every step
-	 * leaves the tree consistent.
-	 */
+	/* A call path that exists already, not among the parent's last four
+	 * children: the tree's table (PROBE); a new one: the C hook. */
 .Lprobe:
 	.cfi_restore_state
 	.cfi_remember_state
-	PUSH	%rsi
-	PUSH	%rdi
-	PUSH	%r8
-	movq	LW_F_NODE-LW_F_SIZE(%rdx), %rsi	/* the parent */
-	movl	%r11d, %eax
-	movabsq	$0x9e3779b97f4a7c15, %rdi
-	imulq	%rdi, %rax
-	movq	%rsi, %rdi
-	shrq	$4, %rdi
-	xorq	%rdi, %rax
-	movq	%rax, %rdi
-	shrq	$29, %rdi
-	xorq	%rdi, %rax
-	movabsq	$0xbf58476d1ce4e5b9, %rdi
-	imulq	%rdi, %rax
-	movq	%rax, %rdi
-	shrq	$32, %rdi
-	xorq	%rdi, %rax
-	movq	LW_TH_HASH(%rcx), %rdi
-1:	andq	LW_TH_HASH_MASK(%rcx), %rax
-	movq	(%rdi,%rax,8), %r8
-	testq	%r8, %r8
-	jz	.Lprobe_miss
-	incq	%rax
-	cmpq	%rsi, LW_N_PARENT(%r8)
-	jne	1b
-	cmpl	%r11d, LW_N_REGION(%r8)
-	jne	1b
-	movq	LW_N_LAST_HIT+16(%rsi), %rax
-	movq	%rax, LW_N_LAST_HIT+24(%rsi)
-	movq	LW_N_LAST_HIT+8(%rsi), %rax
-	movq	%rax, LW_N_LAST_HIT+16(%rsi)
-	movq	LW_N_LAST_HIT(%rsi), %rax
-	movq	%rax, LW_N_LAST_HIT+8(%rsi)
-	movq	%r8, LW_N_LAST_HIT(%rsi)
-	movq	LW_N_LAST_REGION+4(%rsi), %rax	/* the regions: two at a time */
-	movq	%rax, LW_N_LAST_REGION+8(%rsi)
-	movl	LW_N_LAST_REGION(%rsi), %eax
-	movl	%eax, LW_N_LAST_REGION+4(%rsi)
-	movl	%r11d, LW_N_LAST_REGION(%rsi)
-	movq	%r8, %rax
-	POP	%r8
-	POP	%rdi
-	POP	%rsi
+	PROBE	%rdx, %r11d, %rcx, %rax, %eax, .Lprobe_found, .Lfast_to_c_r11
+.Lprobe_found:
 	cmpq	$0, LW_TH_EV_POS(%rcx)		/* which entry: with events or not */
 	jne	.Lfound1
 	jmp	.Lfound0
-.Lprobe_miss:
-	POP	%r8
-	POP	%rdi
-	POP	%rsi
-	jmp	.Lfast_to_c_r11
 
 	/*
 	 * A tail call that a measured original makes through this wrapper
@@ -832,10 +846,12 @@ lw_abi_hot2_end:
 
 	/*
 	 * A throttled region (throttle.c): the visit is counted on the call
-	 * path that exists under the top frame, with no timestamp, no frame
-	 * and no return slot, and the original is jumped to; one call in
-	 * LW_THROTTLE_SAMPLE, and any call the checks below do not allow,
-	 * takes the fast path above and is timed. From here to
+	 * path that exists under the top frame, whichever child of it the
+	 * region is (among its last four, else in the tree's table: PROBE),
+	 * with no timestamp, no frame and no return slot, and the original
+	 * is jumped to; one call in LW_THROTTLE_SAMPLE, a new call path, and
+	 * any call the checks below do not allow, take the fast path above
+	 * and are timed. From here to
 	 * lw_abi_hot3_end, as on the fast path, every step leaves the runtime
 	 * consistent: a signal handler that interrupts it may leave by
 	 * longjmp (signal.c). The visit and its count as not timed are two
@@ -863,7 +879,8 @@ lw_abi_path_throttled:
 	jbe	.Lthrottled_tail		/* a tail call, or an abandoned frame */
 .Lthrottled_live:
 	movl	LW_E_ID(%r11), %eax
-	LAST_HIT %rdx, %rcx, %eax, .Lthrottled_timed
+	LAST_HIT %rdx, %rcx, %eax, .Lthrottled_probe
+.Lthrottled_found:
 	movq	LW_N_VISITS(%rcx), %rax
 	incq	%rax
 	testl	$LW_THROTTLE_SAMPLE-1, %eax
@@ -902,6 +919,10 @@ lw_abi_untimed_counted:
 	addq	$LW_F_SIZE, %rcx
 	cmpq	%rcx, %rdx
 	je	.Lthrottled_live
+	jmp	.Lthrottled_timed
+	/* Not among the parent's last four children: the table's. */
+.Lthrottled_probe:
+	PROBE	%rdx, %eax, %rbx, %rcx, %ecx, .Lthrottled_found, .Lthrottled_timed
 .Lthrottled_timed:
 	.cfi_restore_state
 	.cfi_adjust_cfa_offset 32
@@ -917,8 +938,10 @@ lw_abi_untimed_counted:
 	 * call is the sampled one, no timestamp: the frame's start says
 	 * LW_FRAME_UNTIMED and the original returns to lw_abi_return_untimed,
 	 * whose exit counts the visit. The calls below it find their parent's
-	 * frame as always. Tail calls, a node not among the last four, and any
-	 * check that fails take the timed path. Each step leaves the runtime
+	 * frame as always. The node is found as the fast path finds it: among
+	 * the parent's last four children, else in the tree's table (PROBE);
+	 * a new call path takes the C hook, a tail call and any other check
+	 * that fails the timed path. Each step leaves the runtime
 	 * consistent, as the fast path's do (to lw_abi_hot4_end); the exit
 	 * counts its visit as the leaf's does (lw_abi_untimed_exit_count).
 	 */
@@ -936,7 +959,8 @@ lw_abi_path_throttled_framed:
 	ENTRY_PUSH
 	GUARD_TAKE
 	CLAIM_ROOM .Lthrottled_timed, .Lthrottled_timed, .Lfast_to_c
-	FRAME_NODE				/* not among the last four: timed */
+	FRAME_NODE .Lframed_probe
+.Lframed_found:
 	testl	$LW_THROTTLE_SAMPLE-1, LW_N_VISITS(%rax)
 	jz	.Lfound0			/* the sampled call: timed */
 	FRAME_FILL
@@ -970,6 +994,13 @@ lw_abi_untimed_exit_count:
 	.hidden	lw_abi_untimed_exit_counted
 lw_abi_untimed_exit_counted:
 	jmp	.Lexit_release
+	/* Not among the parent's last four children: the table's. */
+.Lframed_probe:
+	.cfi_restore_state
+	.cfi_remember_state
+	.cfi_adjust_cfa_offset 32
+	.cfi_offset %rbx, -16
+	PROBE	%rdx, %r11d, %rcx, %rax, %eax, .Lframed_found, .Lfast_to_c_r11
 	.globl	lw_abi_hot4_end
 	.hidden	lw_abi_hot4_end
 lw_abi_hot4_end:
