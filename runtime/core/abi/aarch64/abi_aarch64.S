@@ -266,11 +266,12 @@
 .endm
 
 /* A return slot claimed at x11 (else to `noslot`: none free, or one at or
- * below this call, a leftover or a tail call), the thread in x9, the new
- * frame in x12 with the call's identity (x10) and the slot filled (else to
- * `toc`, the slot to give back: no room, no thread, events, or the top
- * frame abandoned), the region in w10, the parent node in x13. */
-.macro SLOT_FRAME noslot, toc
+ * below this call, a leftover; `tail`, when given, for one at this call:
+ * a tail call, with the flags of the comparison), the thread in x9, the
+ * new frame in x12 with the call's identity (x10) and the slot filled
+ * (else to `toc`, the slot to give back: no room, no thread, events, or
+ * the top frame abandoned), the region in w10, the parent node in x13. */
+.macro SLOT_FRAME noslot, toc, tail
 	ldr	x11, [x14, #LW_T_RA_TOP]
 	ldr	x10, [x14, #LW_T_RA_END]
 	cmp	x11, x10
@@ -278,7 +279,18 @@
 	add	x10, sp, #40			/* the call's identity: the caller's sp - 8 */
 	ldr	x12, [x11, #LW_RA_SP-LW_RA_SIZE]
 	cmp	x12, x10
+.ifb \tail
 	b.ls	\noslot			/* a leftover, or a tail call */
+.else
+	b.ls	\tail				/* a leftover, or a tail call */
+.endif
+	SLOT_CLAIM \toc, x10
+.endm
+
+/* SLOT_FRAME's claim of the free slot at x11 for the call whose identity
+ * is x10 (the slot's), its frame's `frame_id` (x10, or just below the
+ * frame of the original that made a tail call). */
+.macro SLOT_CLAIM toc, frame_id
 	/* The slot is taken before it is filled: a call from a signal handler
 	 * that interrupts the rest takes the next one. */
 	add	x12, x11, #LW_RA_SIZE
@@ -294,11 +306,24 @@
 	ldr	x13, [x9, #LW_TH_STACK]
 	add	x12, x13, x12, lsl #5		/* the new frame */
 	ldr	x13, [x12, #LW_F_FRAME-LW_F_SIZE]
-	cmp	x13, x10
+	cmp	x13, \frame_id
 	b.ls	\toc				/* the top frame was abandoned */
-	str	x10, [x12, #LW_F_FRAME]
+	str	\frame_id, [x12, #LW_F_FRAME]
 	ldr	w10, [x16, #LW_E_ID]
 	ldr	x13, [x12, #LW_F_NODE-LW_F_SIZE]	/* the parent */
+.endm
+
+/* x30 is one of the trampoline's return points (abi.h,
+ * lw_abi_is_return_point): a measured original made a tail call. Else to
+ * `no`; `tmp` is scratch. */
+.macro RETURN_POINT tmp, no
+	adr	\tmp, lw_abi_return_point
+	cmp	x30, \tmp
+	b.eq	8f
+	adr	\tmp, lw_abi_return_untimed
+	cmp	x30, \tmp
+	b.ne	\no
+8:
 .endm
 
 	.globl	libwrap_trampoline
@@ -324,8 +349,10 @@ lw_abi_path_fast:
 	 * entry says LW_ABI_STATE_FAST, the thread is not inside the runtime
 	 * and may take the fast path without events (lw_tls.hot), a return
 	 * slot is free and no older one is a leftover at or below this call,
-	 * the frame stack has room and its top frame is live, and one of the
-	 * parent's four last-hit children is this region's node. Then the
+	 * the frame stack has room and its top frame is live, and the node of
+	 * this region under it exists (one of the parent's four last-hit
+	 * children, else in the thread's table: .Lprobe); a tail call made by
+	 * a measured original is nested in its frame (.Lfast_tail). Then the
 	 * slot (claimed before it is filled) and the frame are filled, the
 	 * timestamp taken last, and the original called with every register
 	 * as the caller left it. Anything else: the C hooks (.Lc_enter).
@@ -339,7 +366,7 @@ lw_abi_path_fast:
 	.globl	lw_abi_hot_begin
 	.hidden	lw_abi_hot_begin
 lw_abi_hot_begin:
-	SLOT_FRAME .Lfast_to_c_noslot, .Lfast_to_c
+	SLOT_FRAME .Lfast_to_c_noslot, .Lfast_to_c, .Lfast_tail
 	/* Not among the last four: the tree's table (.Lprobe). */
 	LAST_HIT x13, x16, w10, w17, .Lprobe
 	/* The node in x16, the frame in x12, the region in w10, the slot in
@@ -574,8 +601,8 @@ lw_abi_hot2_end:
 	 * on the call path that exists under the top frame, with no
 	 * timestamp, no frame and no return slot, and the original is
 	 * branched to; one call in LW_THROTTLE_SAMPLE, and any call the checks
-	 * below do not allow (tail calls among them), takes the fast path and
-	 * is timed. From here to lw_abi_hot3_end, as on the fast path, every
+	 * below do not allow, takes the fast path and is timed. The call path
+	 * is found as on the fast path, a tail call's too (.Lthrottled_tail). From here to lw_abi_hot3_end, as on the fast path, every
 	 * step leaves the runtime consistent: a signal handler that
 	 * interrupts it may leave by longjmp (signal.c). Between the visit and
 	 * its count as not timed (lw_abi_untimed_count, the node in x11, the
@@ -602,7 +629,8 @@ lw_abi_path_throttled:
 	add	x10, sp, #40			/* the call's identity */
 	ldr	x13, [x12, #LW_F_FRAME-LW_F_SIZE]
 	cmp	x13, x10
-	b.ls	.Lthrottled_timed		/* a tail call, or an abandoned frame */
+	b.ls	.Lthrottled_tail		/* a tail call, or an abandoned frame */
+.Lthrottled_live:
 	ldr	w10, [x16, #LW_E_ID]
 	ldr	x13, [x12, #LW_F_NODE-LW_F_SIZE]	/* the parent */
 	LAST_HIT x13, x11, w10, w17, .Lthrottled_probe
@@ -625,9 +653,24 @@ lw_abi_untimed_counted:
 	POP_SCRATCH
 	ldr	x17, [x16, #LW_E_ORIG]
 	br	x17
+	/* A tail call from the top frame's original (as .Lfast_tail): x30 is
+	 * the trampoline's return point, and the newest slot is at this call
+	 * and belongs to the top frame. Counted there. */
+.Lthrottled_tail:
+	.cfi_adjust_cfa_offset 48
+	RETURN_POINT x13, .Lthrottled_timed
+	ldr	x13, [x14, #LW_T_RA_TOP]
+	cbz	x13, .Lthrottled_timed		/* no slots yet */
+	ldr	x17, [x13, #LW_RA_SP-LW_RA_SIZE]
+	cmp	x17, x10
+	b.ne	.Lthrottled_timed
+	ldr	x13, [x13, #LW_RA_FRAME-LW_RA_SIZE]
+	add	x13, x13, #LW_F_SIZE
+	cmp	x13, x12
+	b.eq	.Lthrottled_live
+	b	.Lthrottled_timed
 	/* Not among the parent's last four children: the table's. */
 .Lthrottled_probe:
-	.cfi_adjust_cfa_offset 48
 	PROBE	x11, .Lthrottled_found, .Lthrottled_timed
 .Lthrottled_timed:
 	.cfi_restore_state
@@ -770,6 +813,35 @@ lw_abi_untimed_exit_counted:
 	.cfi_restore x30
 .Lprobe:
 	PROBE	x16, .Lfound, .Lfast_to_c_entry
+	/*
+	 * A tail call that a measured original makes through this wrapper
+	 * (sqlite3_free ends in `b sqlite3_mutex_leave`): x30 is the
+	 * trampoline's return point and the newest slot, at this call's
+	 * identity, is the top frame's. The call is nested in that frame with
+	 * the identity just below it (lw_abi_slot: at most LW_RA_TAIL_MAX tail
+	 * calls deep), the slot keeping the caller's, and goes on as any
+	 * other. Any other slot at or below this call is a leftover of a
+	 * longjmp: the C hook takes it back. The flags are still those of the
+	 * comparison with the newest slot (SLOT_FRAME).
+	 */
+.Lfast_tail:
+	b.ne	.Lfast_to_c_noslot		/* a leftover below this call */
+	RETURN_POINT x12, .Lfast_to_c_noslot	/* else a leftover at this call */
+	ldr	x9, [x14, #LW_T_HOT]
+	ldr	w12, [x9, #LW_TH_DEPTH]
+	sub	w12, w12, #1
+	ldr	w13, [x11, #LW_RA_DEPTH-LW_RA_SIZE]
+	cmp	w12, w13
+	b.ne	.Lfast_to_c_noslot		/* not the top frame's, or no thread */
+	ldr	x17, [x11, #LW_RA_FRAME-LW_RA_SIZE]
+	ldr	x17, [x17, #LW_F_FRAME]
+	sub	x17, x17, #1			/* the identity: just below the frame's */
+	sub	x13, x10, x17
+	cmp	x13, #LW_RA_TAIL_MAX
+	b.hi	.Lfast_to_c_noslot		/* deeper than LW_RA_TAIL_MAX tail calls */
+	SLOT_CLAIM .Lfast_to_c, x17
+	LAST_HIT x13, x16, w10, w17, .Lprobe
+	b	.Lfound
 .Lframed_probe:
 	PROBE	x16, .Lframed_found, .Lfast_to_c_entry
 	.cfi_restore_state
