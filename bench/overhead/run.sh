@@ -20,6 +20,11 @@
 #             4,096 calls (LIBWRAP_THROTTLE=4096:1e9, docs/runtime.md): its
 #             visits counted, one call in 64 timed
 #   typed-args  the same with the typed wrapper
+#   turn-plain, turn-profile, turn-throttled
+#             plain, profile and throttled with the loop calling eight
+#             functions in turn (BENCH_TURN=1, bench_main.c): more children
+#             of main's call path than the four it keeps at hand, each found
+#             in the thread's table
 # and prints, in one run: ns per call and ratios against "hand";
 # instructions and stores per call under callgrind (when valgrind is
 # installed); the accuracy of the profile (the mean exclusive time it
@@ -123,7 +128,7 @@ fi
 fi
 wrapper=$(cat wrapper.txt)
 export LD_LIBRARY_PATH=$dir/deps${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-variants="plain hand profile excluded trace nop listener listener-percall args throttled"
+variants="plain hand profile excluded trace nop listener listener-percall args throttled turn-plain turn-profile turn-throttled"
 placing=""
 [ ! -x hand-loads ] || placing="hand-noclock hand-adds-before hand-adds-after hand-loads"
 [ ! -x hand-stores ] || placing="$placing hand-stores"
@@ -138,13 +143,15 @@ fi
 declare -A bin=([plain]=plain [hand]=hand [hand-noclock]=hand-noclock [hand-adds-before]=hand-adds-before
     [hand-adds-after]=hand-adds-after [hand-loads]=hand-loads [hand-stores]=hand-stores [profile]=profile
     [excluded]=profile [trace]=profile [nop]=nop [typed]=typed [listener]=profile
-    [listener-percall]=profile [args]=profile [typed-args]=typed [throttled]=profile)
+    [listener-percall]=profile [args]=profile [typed-args]=typed [throttled]=profile
+    [turn-plain]=plain [turn-profile]=profile [turn-throttled]=profile)
 declare -A vars=([excluded]="LIBWRAP_FILTERING_FILE=$dir/exclude.filter"
     [trace]="LIBWRAP_ENABLE_TRACING=true LIBWRAP_TOTAL_MEMORY=64M"
     [listener]="LIBWRAP_LISTENERS=$dir/libwrap_plugin_empty.so"
     [listener-percall]="LIBWRAP_LISTENERS=$dir/libwrap_plugin_empty_percall.so"
     [args]="LIBWRAP_ARGUMENTS=bench_fn:x" [typed-args]="LIBWRAP_ARGUMENTS=bench_fn:x"
-    [throttled]="LIBWRAP_THROTTLE=4096:1000000000")
+    [throttled]="LIBWRAP_THROTTLE=4096:1000000000" [turn-plain]="BENCH_TURN=1" [turn-profile]="BENCH_TURN=1"
+    [turn-throttled]="BENCH_TURN=1 LIBWRAP_THROTTLE=4096:1000000000")
 
 export LIBWRAP_EXPERIMENT_DIRECTORY=$work/exp
 measure() { # measure VARIANT [VAR=VALUE...]: best ns per call; the results stay in $work/exp
@@ -260,7 +267,8 @@ if command -v valgrind >/dev/null; then
             printf "%.1f %.1f", (y[1] - x[1]) / 100000, (y[2] - x[2]) / 100000 }'
     }
     echo "instructions and stores per call (callgrind):"
-    for v in plain hand profile $typed_variant trace excluded nop listener listener-percall args throttled; do
+    for v in plain hand profile $typed_variant trace excluded nop listener listener-percall args throttled \
+        turn-plain turn-profile turn-throttled; do
         read -r result[ir_$v] st <<< "$(per_call $v --toggle-collect=main)"
         printf '  %-17s %8s %8s\n' "$v" "${result[ir_$v]}" "$st"
     done

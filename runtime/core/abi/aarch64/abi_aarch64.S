@@ -161,14 +161,16 @@
  * The node of region `id` (w10) under the parent (x13) in the table of the
  * thread (x9), as lw_tree_find (hot.h) finds it: any child of any parent,
  * not only the last four. Found, into `out`, it becomes the parent's
- * latest (lw_note_hit) and the path goes on at `found`; not found (a new
- * call path), at `miss`. x0-x3 are saved below the stack pointer and
- * restored, x17 is scratch. Reads, and stores of the parent's last four:
- * each of them changes as its region 0 (no lookup matches it), its child,
- * its region, so that every step leaves them consistent, as the fast
- * paths' steps must (a signal handler may leave by longjmp, signal.c).
+ * latest (lw_note_hit) when `note` is 1, and the path goes on at `found`;
+ * not found (a new call path), at `miss`. x0-x3 are saved below the stack
+ * pointer and restored, x17 is scratch. Reads, and stores of the parent's
+ * last four: each of them changes as its region 0 (no lookup matches it),
+ * its child, its region, so that every step leaves them consistent, as
+ * the fast paths' steps must (a signal handler may leave by longjmp,
+ * signal.c). The throttled paths leave them to the timed calls, as on
+ * x86-64.
  */
-.macro PROBE out, found, miss
+.macro PROBE out, found, miss, note=1
 	stp	x0, x1, [sp, #-32]!
 	.cfi_adjust_cfa_offset 32
 	stp	x2, x3, [sp, #16]
@@ -198,12 +200,14 @@
 	ldr	w17, [x3, #LW_N_REGION]
 	cmp	w17, w10
 	b.ne	1b
+.if \note
 	LAST_MOVE 2, 3
 	LAST_MOVE 1, 2
 	LAST_MOVE 0, 1
 	str	wzr, [x13, #LW_N_LAST_REGION]
 	str	x3, [x13, #LW_N_LAST_HIT]
 	str	w10, [x13, #LW_N_LAST_REGION]
+.endif
 	mov	\out, x3
 	ldp	x2, x3, [sp, #16]
 	ldp	x0, x1, [sp], #32
@@ -671,7 +675,7 @@ lw_abi_untimed_counted:
 	b	.Lthrottled_timed
 	/* Not among the parent's last four children: the table's. */
 .Lthrottled_probe:
-	PROBE	x11, .Lthrottled_found, .Lthrottled_timed
+	PROBE	x11, .Lthrottled_found, .Lthrottled_timed, 0
 .Lthrottled_timed:
 	.cfi_restore_state
 	str	wzr, [x14, #LW_T_GUARD]
@@ -843,7 +847,7 @@ lw_abi_untimed_exit_counted:
 	LAST_HIT x13, x16, w10, w17, .Lprobe
 	b	.Lfound
 .Lframed_probe:
-	PROBE	x16, .Lframed_found, .Lfast_to_c_entry
+	PROBE	x16, .Lframed_found, .Lfast_to_c_entry, 0
 	.cfi_restore_state
 	.globl	lw_abi_hot4_end
 	.hidden	lw_abi_hot4_end

@@ -138,14 +138,18 @@
  * of the frame below `frame`, in the table of `thread`, as lw_tree_find
  * (hot.h) finds it: any child of any parent, not only the last four. Found,
  * into `out` (`out32` its low half; none of the three others), it becomes
- * the parent's latest (lw_note_hit) and the path goes on at `found`; not
- * found (a new call path), at `miss`. %rsi, %rdi and %r8 are pushed and
- * popped around it. Reads, and stores of the parent's last four: each of
- * them changes as its region 0 (no lookup matches it), its child, its
- * region, so that every step leaves them consistent, as the fast paths'
- * steps must (a signal handler may leave by longjmp, signal.c).
+ * the parent's latest (lw_note_hit) when `note` is 1, and the path goes on
+ * at `found`; not found (a new call path), at `miss`. %rsi, %rdi and %r8
+ * are pushed and popped around it. Reads, and stores of the parent's last
+ * four: each of them changes as its region 0 (no lookup matches it), its
+ * child, its region, so that every step leaves them consistent, as the
+ * fast paths' steps must (a signal handler may leave by longjmp,
+ * signal.c). The throttled paths leave them to the timed calls (one in
+ * LW_THROTTLE_SAMPLE of each call path, and every call of a new one): a
+ * caller of more than four functions in turn would reorder them at every
+ * call for nothing.
  */
-.macro PROBE frame, id, thread, out, out32, found, miss
+.macro PROBE frame, id, thread, out, out32, found, miss, note=1
 	PUSH	%rsi
 	PUSH	%rdi
 	PUSH	%r8
@@ -174,12 +178,14 @@
 	jne	1b
 	cmpl	\id, LW_N_REGION(%r8)
 	jne	1b
+.if \note
 	LAST_MOVE 2, 3
 	LAST_MOVE 1, 2
 	LAST_MOVE 0, 1
 	movl	$0, LW_N_LAST_REGION(%rsi)
 	movq	%r8, LW_N_LAST_HIT(%rsi)
 	movl	\id, LW_N_LAST_REGION(%rsi)
+.endif
 	movq	%r8, \out
 	POP	%r8
 	POP	%rdi
@@ -922,7 +928,7 @@ lw_abi_untimed_counted:
 	jmp	.Lthrottled_timed
 	/* Not among the parent's last four children: the table's. */
 .Lthrottled_probe:
-	PROBE	%rdx, %eax, %rbx, %rcx, %ecx, .Lthrottled_found, .Lthrottled_timed
+	PROBE	%rdx, %eax, %rbx, %rcx, %ecx, .Lthrottled_found, .Lthrottled_timed, 0
 .Lthrottled_timed:
 	.cfi_restore_state
 	.cfi_adjust_cfa_offset 32
@@ -1000,7 +1006,7 @@ lw_abi_untimed_exit_counted:
 	.cfi_remember_state
 	.cfi_adjust_cfa_offset 32
 	.cfi_offset %rbx, -16
-	PROBE	%rdx, %r11d, %rcx, %rax, %eax, .Lframed_found, .Lfast_to_c_r11
+	PROBE	%rdx, %r11d, %rcx, %rax, %eax, .Lframed_found, .Lfast_to_c_r11, 0
 	.globl	lw_abi_hot4_end
 	.hidden	lw_abi_hot4_end
 lw_abi_hot4_end:
