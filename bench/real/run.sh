@@ -16,7 +16,8 @@
 #             runs ROWS/2000 short commands: each a sqlite3 shell making
 #             one query, and /bin/true, which calls nothing wrapped (what a
 #             process's start and end cost, not its calls).
-# CASES (default "sqlite3 python cxx shell") selects them.
+# CASES (default "sqlite3 python cxx shell") selects them; each round's
+# runs share one CPU (taskset; PIN=0: the scheduler's choice).
 # Prints per case: the median wall time of ROUNDS (default 5) interleaved
 # runs each and its ratio to the plain run's, the ratio of the fastest runs
 # (the least disturbed on a shared machine), the median of each round's
@@ -137,15 +138,24 @@ preload() {
     esac
 }
 
-# one CASE SIZE MODE: runs it once (MODE plain, profile, throttle)
+# one CASE SIZE MODE [ROUND]: runs it once (MODE plain, profile, throttle),
+# on ROUND's CPU (pin)
 one() {
     local c=$1 size=$2 mode=$3 env=()
     [ $mode = plain ] || env=(LD_PRELOAD="$(preload $c)" LIBWRAP_EXPERIMENT_DIRECTORY="$work/exp-$c-$size-$mode")
     [ $mode = throttle ] && env+=(LIBWRAP_THROTTLE=100000:200)
     rm -rf "$work/exp-$c-$size-$mode"
-    env "${env[@]}" $(cmd $c $size) < "$(input $c $size)" > /dev/null
+    $(pin ${4:-}) env "${env[@]}" $(cmd $c $size) < "$(input $c $size)" > /dev/null
 }
 secs() { local t0 t1; t0=$(date +%s.%N); "$@"; t1=$(date +%s.%N); awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f\n", b - a }'; }
+# pin ROUND: each round's runs on one CPU, the next round's on the next
+# (PIN=0 leaves them to the scheduler): a virtual machine's CPUs can run
+# at speeds far apart for long stretches, which the round's ratios then
+# share instead of mixing.
+pin() {
+    [ -n "${1:-}" ] && [ "${PIN:-1}" != 0 ] && command -v taskset > /dev/null || return 0
+    echo taskset -c $(($1 % $(nproc)))
+}
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 fastest() { sort -g | head -1; }
 visits() { # visits DIR...: wrapped calls recorded
@@ -186,7 +196,7 @@ for c in ${CASES:-sqlite3 python cxx shell}; do
     declare -A wall=() best=()
     for m in $modes; do : > "times-$c-$m"; done
     for ((r = 0; r < ${ROUNDS:-5}; r++)); do
-        for m in $modes; do secs one $c big $m >> "times-$c-$m"; done
+        for m in $modes; do secs one $c big $m $r >> "times-$c-$m"; done
     done
     for m in $modes; do
         wall[$m]=$(median < "times-$c-$m")
