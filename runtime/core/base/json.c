@@ -14,15 +14,48 @@ void lw_json_init(lw_json *j, FILE *f)
     j->f = f;
     j->depth = 0;
     j->count[0] = 0;
+    j->n = 0;
+}
+
+static void lw_json_flush(lw_json *j)
+{
+    if (j->n)
+        fwrite(j->buf, 1, j->n, j->f);
+    j->n = 0;
+}
+
+static void lw_json_put(lw_json *j, const void *s, size_t len)
+{
+    if (len > sizeof j->buf - j->n) {
+        lw_json_flush(j);
+        if (len > sizeof j->buf) {
+            fwrite(s, 1, len, j->f);
+            return;
+        }
+    }
+    memcpy(j->buf + j->n, s, len);
+    j->n += len;
+}
+
+static void lw_json_putc(lw_json *j, char c)
+{
+    if (j->n == sizeof j->buf)
+        lw_json_flush(j);
+    j->buf[j->n++] = c;
+}
+
+static void lw_json_puts(lw_json *j, const char *s)
+{
+    lw_json_put(j, s, strlen(s));
 }
 
 static void lw_json_indent(lw_json *j)
 {
     static const char spaces[] = "                                                                ";
-    fputc('\n', j->f);
+    lw_json_putc(j, '\n');
     for (size_t n = 2 * (size_t)j->depth; n;) {
         size_t k = n < sizeof spaces - 1 ? n : sizeof spaces - 1;
-        fwrite(spaces, 1, k, j->f);
+        lw_json_put(j, spaces, k);
         n -= k;
     }
 }
@@ -33,45 +66,47 @@ static int lw_json_plain(unsigned char c)
     return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
 }
 
-static void lw_json_quoted(FILE *f, const char *s)
+static void lw_json_quoted(lw_json *j, const char *s)
 {
-    fputc('"', f);
+    lw_json_putc(j, '"');
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         if (lw_json_plain(*p)) {
             const unsigned char *q = p + 1;
             while (lw_json_plain(*q))
                 q++;
-            fwrite(p, 1, (size_t)(q - p), f);
+            lw_json_put(j, p, (size_t)(q - p));
             p = q - 1;
             continue;
         }
         switch (*p) {
-        case '"': fputs("\\\"", f); break;
-        case '\\': fputs("\\\\", f); break;
-        case '\n': fputs("\\n", f); break;
-        case '\r': fputs("\\r", f); break;
-        case '\t': fputs("\\t", f); break;
-        case '\b': fputs("\\b", f); break;
-        case '\f': fputs("\\f", f); break;
+        case '"': lw_json_puts(j, "\\\""); break;
+        case '\\': lw_json_puts(j, "\\\\"); break;
+        case '\n': lw_json_puts(j, "\\n"); break;
+        case '\r': lw_json_puts(j, "\\r"); break;
+        case '\t': lw_json_puts(j, "\\t"); break;
+        case '\b': lw_json_puts(j, "\\b"); break;
+        case '\f': lw_json_puts(j, "\\f"); break;
         default:
-            if (*p < 0x20 || *p == 0x7f)
-                fprintf(f, "\\u%04x", *p);
-            else if (*p < 0x80)
-                fputc(*p, f);
+            if (*p < 0x20 || *p == 0x7f) {
+                char u[8];
+                snprintf(u, sizeof u, "\\u%04x", *p);
+                lw_json_puts(j, u);
+            } else if (*p < 0x80)
+                lw_json_putc(j, (char)*p);
             else {
                 /* A byte outside a valid UTF-8 sequence: U+FFFD, and the
                  * member KEY_bytes keeps the original (utf8.h). */
                 size_t n = lw_utf8_seq(p);
                 if (!n)
-                    fputs("\\ufffd", f);
+                    lw_json_puts(j, "\\ufffd");
                 else {
-                    fwrite(p, 1, n, f);
+                    lw_json_put(j, p, n);
                     p += n - 1;
                 }
             }
         }
     }
-    fputc('"', f);
+    lw_json_putc(j, '"');
 }
 
 /* The separator, indentation and key before a value. */
@@ -79,20 +114,20 @@ static void lw_json_key(lw_json *j, const char *key)
 {
     if (j->depth > 0) {
         if (j->count[j->depth])
-            fputc(',', j->f);
+            lw_json_putc(j, ',');
         j->count[j->depth] = 1;
         lw_json_indent(j);
     }
     if (key) {
-        lw_json_quoted(j->f, key);
-        fputs(": ", j->f);
+        lw_json_quoted(j, key);
+        lw_json_put(j, ": ", 2);
     }
 }
 
 static void lw_json_open(lw_json *j, const char *key, char open, char close)
 {
     lw_json_key(j, key);
-    fputc(open, j->f);
+    lw_json_putc(j, open);
     if (j->depth + 1 < LW_JSON_MAX_DEPTH)
         j->depth++;
     j->count[j->depth] = 0;
@@ -118,31 +153,33 @@ void lw_json_end(lw_json *j)
     j->depth--;
     if (had)
         lw_json_indent(j);
-    fputc(close, j->f);
+    lw_json_putc(j, close);
 }
 
 void lw_json_string(lw_json *j, const char *key, const char *s)
 {
     lw_json_key(j, key);
     if (!s) {
-        fputs("null", j->f);
+        lw_json_puts(j, "null");
         return;
     }
-    lw_json_quoted(j->f, s);
+    lw_json_quoted(j, s);
     if (!key || lw_utf8_valid(s))
         return;
     char bytes_key[128];
     if (snprintf(bytes_key, sizeof bytes_key, "%s_bytes", key) >= (int)sizeof bytes_key)
         return;
     lw_json_key(j, bytes_key);
-    fputc('"', j->f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        fprintf(j->f, "%02x", *p);
-    fputc('"', j->f);
+    lw_json_putc(j, '"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        lw_json_putc(j, "0123456789abcdef"[*p >> 4]);
+        lw_json_putc(j, "0123456789abcdef"[*p & 15]);
+    }
+    lw_json_putc(j, '"');
 }
 
 /* v in decimal, a '-' before it when `minus`. */
-static void lw_json_digits(FILE *f, uint64_t v, int minus)
+static void lw_json_digits(lw_json *j, uint64_t v, int minus)
 {
     char b[21];
     size_t i = sizeof b;
@@ -152,40 +189,42 @@ static void lw_json_digits(FILE *f, uint64_t v, int minus)
     } while (v);
     if (minus)
         b[--i] = '-';
-    fwrite(b + i, 1, sizeof b - i, f);
+    lw_json_put(j, b + i, sizeof b - i);
 }
 
 void lw_json_uint(lw_json *j, const char *key, uint64_t v)
 {
     lw_json_key(j, key);
-    lw_json_digits(j->f, v, 0);
+    lw_json_digits(j, v, 0);
 }
 
 void lw_json_int(lw_json *j, const char *key, int64_t v)
 {
     lw_json_key(j, key);
-    lw_json_digits(j->f, v < 0 ? -(uint64_t)v : (uint64_t)v, v < 0);
+    lw_json_digits(j, v < 0 ? -(uint64_t)v : (uint64_t)v, v < 0);
 }
 
 void lw_json_double(lw_json *j, const char *key, double v)
 {
     lw_json_key(j, key);
-    if (isfinite(v))
-        fprintf(j->f, "%.17g", v);
+    char d[32];
+    if (isfinite(v) && snprintf(d, sizeof d, "%.17g", v) < (int)sizeof d)
+        lw_json_puts(j, d);
     else
-        fputs("null", j->f);
+        lw_json_puts(j, "null");
 }
 
 void lw_json_bool(lw_json *j, const char *key, int v)
 {
     lw_json_key(j, key);
-    fputs(v ? "true" : "false", j->f);
+    lw_json_puts(j, v ? "true" : "false");
 }
 
 int lw_json_finish(lw_json *j)
 {
     while (j->depth > 0)
         lw_json_end(j);
-    fputc('\n', j->f);
+    lw_json_putc(j, '\n');
+    lw_json_flush(j);
     return ferror(j->f) ? -1 : 0;
 }

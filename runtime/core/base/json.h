@@ -3,7 +3,8 @@
  * (profile.json), so that the measured program needs no JSON library.
  *
  * Values are written as they come, pretty-printed ("key": value, two spaces
- * of indentation). Inside an object every value has a key; inside an array
+ * of indentation), through a buffer of the writer's that lw_json_finish
+ * empties into the stream. Inside an object every value has a key; inside an array
  * and at the top, key is NULL. Errors of the stream are kept in the FILE and
  * reported by lw_json_finish. Not thread-safe: one writer per stream.
  *
@@ -25,6 +26,10 @@ typedef struct lw_json {
     int depth;
     unsigned char count[LW_JSON_MAX_DEPTH]; /* 0: nothing written yet at that depth */
     char close[LW_JSON_MAX_DEPTH];          /* '}' or ']' */
+    /* The text not yet given to the stream: a document is many short
+     * pieces, each a stdio call of its own otherwise. */
+    size_t n;
+    char buf[8192];
 } lw_json;
 
 void lw_json_init(lw_json *j, FILE *f);
