@@ -191,6 +191,7 @@
 	POP	%rdi
 	POP	%rsi
 	jmp	\found
+	.cfi_adjust_cfa_offset 24
 3:	POP	%r8
 	POP	%rdi
 	POP	%rsi
