@@ -297,17 +297,59 @@ static void lw_json_callpath(lw_json *j, const lw_thread *t, const lw_node *n)
     free(kids);
 }
 
+/* A count right-aligned in `width` columns, as "%*llu" writes it; with
+ * `us`, ns as "%*.3f" writes ns / 1e3 (exactly so below 2^52 ns, 52 days,
+ * where the double's error is far under the last digit; printf beyond).
+ * A call path's line is some 20 pieces of printf's formatting otherwise. */
+static void lw_txt_num(FILE *f, int width, uint64_t v, int us)
+{
+    if (us && v >= (1ull << 52)) {
+        fprintf(f, "%*.3f", width, (double)v / 1e3);
+        return;
+    }
+    char b[40];
+    size_t i = sizeof b;
+    if (us) {
+        uint64_t frac = v % 1000;
+        b[--i] = (char)('0' + frac % 10);
+        b[--i] = (char)('0' + frac / 10 % 10);
+        b[--i] = (char)('0' + frac / 100);
+        b[--i] = '.';
+        v /= 1000;
+    }
+    do {
+        b[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (sizeof b - i < (size_t)width && i > 0)
+        b[--i] = ' ';
+    fwrite(b + i, 1, sizeof b - i, f);
+}
+
 static void lw_txt_tree(FILE *f, const lw_node *n, int depth)
 {
+    static const char spaces[] = "                                                                ";
     const lw_node **kids;
     size_t k = lw_children(n, &kids);
     for (size_t i = 0; i < k; i++) {
         const libwrap_region *r = lw_region_get(kids[i]->region);
         if (!r)
             continue;
-        fprintf(f, "%12llu %14.3f %14.3f  %*s%s\n", (unsigned long long)kids[i]->visits,
-                lw_ticks_to_ns(kids[i]->incl_c) / 1e3, lw_ticks_to_ns(kids[i]->excl_c) / 1e3,
-                2 * depth, "", lw_region_name(kids[i]->region));
+        /* "%12llu %14.3f %14.3f  %*s%s\n": visits, inclusive and exclusive
+         * us, the name indented by the depth. */
+        lw_txt_num(f, 12, kids[i]->visits, 0);
+        fputc(' ', f);
+        lw_txt_num(f, 14, lw_ticks_to_ns(kids[i]->incl_c), 1);
+        fputc(' ', f);
+        lw_txt_num(f, 14, lw_ticks_to_ns(kids[i]->excl_c), 1);
+        fputs("  ", f);
+        for (size_t left = 2 * (size_t)depth; left;) {
+            size_t w = left < sizeof spaces - 1 ? left : sizeof spaces - 1;
+            fwrite(spaces, 1, w, f);
+            left -= w;
+        }
+        fputs(lw_region_name(kids[i]->region), f);
+        fputc('\n', f);
         lw_txt_tree(f, kids[i], depth + 1);
     }
     free(kids);
@@ -340,9 +382,15 @@ static int lw_write_txt(const char *path, const lw_flat *flat, size_t nflat)
         fprintf(f, " %16s", lw_metric_info(k)->name);
     fprintf(f, "  %s\n", "function");
     for (size_t i = 0; i < nflat; i++) {
-        double incl = lw_ticks_to_ns(flat[i].incl_c) / 1e3;
-        fprintf(f, "%12llu %14.3f %14.3f %12.3f", (unsigned long long)flat[i].visits, incl,
-                lw_ticks_to_ns(flat[i].excl_c) / 1e3, incl / (double)flat[i].visits);
+        /* "%12llu %14.3f %14.3f %12.3f": visits, inclusive, exclusive and
+         * mean us. */
+        uint64_t incl = lw_ticks_to_ns(flat[i].incl_c);
+        lw_txt_num(f, 12, flat[i].visits, 0);
+        fputc(' ', f);
+        lw_txt_num(f, 14, incl, 1);
+        fputc(' ', f);
+        lw_txt_num(f, 14, lw_ticks_to_ns(flat[i].excl_c), 1);
+        fprintf(f, " %12.3f", incl / 1e3 / (double)flat[i].visits);
         for (size_t k = 0; k < lw_nmetrics; k++)
             fprintf(f, " %16llu", (unsigned long long)flat[i].metrics[k]);
         fprintf(f, "  %s%s\n", lw_region_name(flat[i].region), lw_throttled_after(flat[i].region) ? "  [throttled]" : "");
