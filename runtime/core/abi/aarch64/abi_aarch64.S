@@ -157,6 +157,14 @@
 9:
 .endm
 
+/* The 64-bit constant `value` into `reg`, 16 bits at a time. */
+.macro MOV64 reg, value
+	movz	\reg, #((\value) & 0xffff)
+	movk	\reg, #(((\value) >> 16) & 0xffff), lsl #16
+	movk	\reg, #(((\value) >> 32) & 0xffff), lsl #32
+	movk	\reg, #(((\value) >> 48) & 0xffff), lsl #48
+.endm
+
 /*
  * The node of region `id` (w10) under the parent (x13) in the table of the
  * thread (x9), as lw_tree_find (hot.h) finds it: any child of any parent,
@@ -175,17 +183,11 @@
 	.cfi_adjust_cfa_offset 32
 	stp	x2, x3, [sp, #16]
 	mov	w0, w10				/* lw_hash */
-	movz	x1, #0x7c15
-	movk	x1, #0x7f4a, lsl #16
-	movk	x1, #0x79b9, lsl #32
-	movk	x1, #0x9e37, lsl #48
+	MOV64	x1, 0x9e3779b97f4a7c15
 	mul	x0, x0, x1
 	eor	x0, x0, x13, lsr #4
 	eor	x0, x0, x0, lsr #29
-	movz	x1, #0xe5b9
-	movk	x1, #0x1ce4, lsl #16
-	movk	x1, #0x476d, lsl #32
-	movk	x1, #0xbf58, lsl #48
+	MOV64	x1, 0xbf58476d1ce4e5b9
 	mul	x0, x0, x1
 	eor	x0, x0, x0, lsr #32
 	ldr	x1, [x9, #LW_TH_HASH]
