@@ -85,19 +85,11 @@ void lw_fork_parent(void)
     LW_STORE(lw_tls.guard, 0);
 }
 
-/* The measurement's own cost: 0 not calibrated yet, 1 under way, 2 done
- * (lw_calibrate_once). */
-static int lw_calibrated;
-
 void lw_fork_child(void)
 {
     if (!lw_fork_locked)
         return;
     lw_fork_locked = 0;
-    /* A calibration under way in another thread of the parent: that
-     * thread is not in the child. */
-    if (__atomic_load_n(&lw_calibrated, __ATOMIC_ACQUIRE) == 1)
-        __atomic_store_n(&lw_calibrated, 0, __ATOMIC_RELEASE);
     lw_region_after_fork_child();
     lw_dir_after_fork_child();
     lw_process_set_pid(getpid());
@@ -211,47 +203,17 @@ static void lw_start(void)
 #if defined(__x86_64__)
     lw_calib_abi abi = {(int (*)(int))(void *)lw_abi_calib_stub, (int (*)(int))(void *)lw_abi_calib_stub_throttled,
                         (int (*)(int))(void *)lw_abi_calib_stub_framed, LW_THROTTLE_SAMPLE};
-    lw_compensate_plan(&abi);
+    lw_compensate_calibrate(&abi);
 #elif defined(__aarch64__)
     lw_calib_abi abi = {(int (*)(int))(void *)lw_abi_calib_stub, NULL, NULL, 0};
-    lw_compensate_plan(&abi);
+    lw_compensate_calibrate(&abi);
 #else
-    lw_compensate_plan(NULL);
+    lw_compensate_calibrate(NULL);
 #endif
+    lw_args_calibrate();
+    lw_abi_calibrate_record();
     LW_STORE(lw_tls.guard, 0);
     errno = saved;
-}
-
-/*
- * The measurement's own cost, calibrated once, at the process's first
- * measured call: in its thread's thread_begin, before the call is timed
- * and before a listener's first thread may claim the directory (whose
- * config.txt has the figures), its guard held and its signals blocked
- * (core/measure/thread.c). A process that calls nothing measured does
- * not pay for it. Another thread's first call waits for it (bounded), so
- * that no call is measured before the costs are known; a fork child of a
- * process that was calibrating calibrates anew.
- */
-static void lw_calibrate_once(void)
-{
-    int expected = 0;
-    if (__atomic_compare_exchange_n(&lw_calibrated, &expected, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-        lw_compensate_calibrate();
-        lw_args_calibrate();
-        lw_abi_calibrate_record();
-        __atomic_store_n(&lw_calibrated, 2, __ATOMIC_RELEASE);
-        return;
-    }
-    for (int i = 0; i < 20000 && __atomic_load_n(&lw_calibrated, __ATOMIC_ACQUIRE) == 1; i++) {
-        struct timespec ts = {0, 50000};
-        nanosleep(&ts, NULL);
-    }
-}
-
-static void lw_thread_begins(lw_thread *t)
-{
-    lw_calibrate_once();
-    lw_plugins_thread_begin(t);
 }
 
 /* From the interposer of __libc_start_main (interpose/exec_interpose.c). */
@@ -280,7 +242,7 @@ static int lw_config_txt(FILE *out, const char *dir)
 /* What the core and jobs/ tell the layers above (core/measure/hooks.h). */
 LW_HOOKS(lw_process_hooks) = {
     .start = lw_start_once,
-    .thread_begin = lw_thread_begins,
+    .thread_begin = lw_plugins_thread_begin,
     .thread_end = lw_plugins_thread_end,
     .fork_child = lw_plugins_fork_child,
     .region = lw_plugins_region,

@@ -1,7 +1,6 @@
 /*
- * compensate.c - the measurement's own cost, calibrated at the process's
- * first measured call and taken out of the profile's times
- * (LIBWRAP_COMPENSATE, docs/runtime.md).
+ * compensate.c - the measurement's own cost, calibrated at start and taken
+ * out of the profile's times (LIBWRAP_COMPENSATE, docs/runtime.md).
  *
  * A measured call's interval runs from the timestamp its entry takes to the
  * one its exit takes. Some of the wrapper's and the runtime's own work lies
@@ -41,8 +40,6 @@ uint64_t lw_cost_untimed[2];
 
 static struct {
     int done;       /* calibrated: lw_costs hold the figures */
-    int pending;    /* planned, not run yet (lw_compensate_plan) */
-    lw_calib_abi abi; /* the wrappers it calls (measured NULL: none) */
     const char *why_not; /* when LIBWRAP_COMPENSATE=true but nothing is compensated */
     const char *mode;    /* "profile", "trace" (buffered events), "listeners" */
     double plain;        /* ticks of a plain call of the empty function */
@@ -80,7 +77,7 @@ static __attribute__((noinline)) int lw_calib_typed(int x)
 
 int lw_compensating(void)
 {
-    return lw_cal.done || lw_cal.pending;
+    return lw_cal.done;
 }
 
 /* One round: ticks for `n` calls of fn. */
@@ -181,10 +178,10 @@ static double lw_calib_untimed(lw_thread *t, int (*fn)(int), int sample, double 
     return untimed > 0 ? untimed : 0;
 }
 
-void lw_compensate_plan(const lw_calib_abi *abi_fns)
+void lw_compensate_calibrate(const lw_calib_abi *abi_fns)
 {
-    lw_cal.done = lw_cal.pending = 0;
-    lw_cal.abi = abi_fns ? *abi_fns : (lw_calib_abi){NULL, NULL, NULL, 0};
+    int (*abi_fn)(int) = abi_fns ? abi_fns->measured : NULL;
+    lw_cal.done = 0;
     for (int k = 0; k < LW_NKINDS; k++) {
         lw_costs[k] = (lw_cost){0, 0, 0};
         lw_cost_ticks[k] = 0;
@@ -199,16 +196,6 @@ void lw_compensate_plan(const lw_calib_abi *abi_fns)
         lw_cal.why_not = "SYNC metrics are measured";
         return;
     }
-    lw_cal.pending = 1;
-}
-
-void lw_compensate_calibrate(void)
-{
-    if (!lw_cal.pending)
-        return;
-    const lw_calib_abi *abi_fns = &lw_cal.abi;
-    int (*abi_fn)(int) = abi_fns->measured;
-    lw_cal.pending = 0;
     lw_thread *t = lw_calib_thread();
     if (!t) {
         lw_cal.why_not = "out of memory";
@@ -298,11 +285,8 @@ void lw_compensate_calibrate(void)
 
 void lw_compensate_config_write(FILE *out)
 {
-    fprintf(out, "LIBWRAP_COMPENSATE=%s\n", lw_compensating() ? "true" : "false");
-    if (lw_cal.pending)
-        fprintf(out, "# LIBWRAP_COMPENSATE calibration: at the process's first measured call, not made "
-                     "when this was written\n");
-    else if (lw_cfg.compensate && !lw_cal.done)
+    fprintf(out, "LIBWRAP_COMPENSATE=%s\n", lw_cal.done ? "true" : "false");
+    if (lw_cfg.compensate && !lw_cal.done)
         fprintf(out, "# LIBWRAP_COMPENSATE as set: true (not applied: %s)\n",
                 lw_cal.why_not ? lw_cal.why_not : "profiling is off");
     if (!lw_cal.done)

@@ -283,11 +283,8 @@ enum lw_wrapper_kind lw_region_kind(int32_t id);
 /* ---- compensate.c: the measurement's own cost ------------------------- */
 
 /*
- * Calibrated at the process's first measured call (lw_compensate_calibrate,
- * from the top layer's thread_begin hook, before the call is timed; planned
- * at start by lw_compensate_plan, once the plugins are loaded), so that a
- * process that calls nothing measured (a shell's command, `make`, a
- * launcher) does not pay it; for the timer and the path the run uses, per
+ * Calibrated at start (lw_compensate_calibrate, from the constructor after
+ * the plugins are loaded) for the timer and the path the run uses, per
  * wrapper kind, in ticks per call: `inside` lands in the measured call's
  * own interval (from its entry timestamp to the original's first
  * instruction, and from the original's return to the exit timestamp),
@@ -321,12 +318,7 @@ typedef struct lw_calib_abi {
     int (*measured)(int), (*throttled)(int), (*framed)(int);
     int sample;
 } lw_calib_abi;
-/* At start: what calibration will run, and with which wrappers (`abi`,
- * kept); the costs 0 until it has. */
-void lw_compensate_plan(const lw_calib_abi *abi);
-/* The calibration planned: once, at the first measured call, with the
- * calling thread's guard held and its signals blocked. */
-void lw_compensate_calibrate(void);
+void lw_compensate_calibrate(const lw_calib_abi *abi);
 /* The calibration's region: no real region has this id, and its node lives
  * in the private thread's tree only. */
 #define LW_CALIB_ID INT32_MAX
@@ -341,8 +333,6 @@ void lw_compensate_calibrate(void);
  * entering their statistics, lw_args_reduce), rounded; 0 when no
  * round took time. */
 uint64_t lw_calib_ticks(uint64_t (*round)(void *ctx), void *ctx);
-/* Whether the run's times are compensated: calibrated, or to be at its
- * first measured call. */
 int lw_compensating(void);
 /* config.txt's lines, profile.json's "compensation", profile.txt's note. */
 void lw_compensate_config_write(FILE *out);
