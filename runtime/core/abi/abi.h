@@ -334,9 +334,10 @@ void lw_throttle_callee(int32_t parent);
 /* A node's inclusive time estimated from its timed visits (once, when the
  * profile is written). */
 void lw_throttle_estimate(lw_node *n);
-/* With LIBWRAP_VERBOSE=profile, a throttled region's line: its visits
- * (`visits`, all its call paths') and how many of them were timed. */
-void lw_throttle_log(int32_t id, uint64_t visits);
+/* With LIBWRAP_VERBOSE=profile, the line of a region throttled `after`
+ * calls (lw_throttled_after): its visits (`visits`, all its call paths')
+ * and how many of them were timed. */
+void lw_throttle_log(int32_t id, uint64_t visits, uint64_t after);
 int lw_throttle_sample(void); /* one call in this many is timed */
 /* Once the timer and the plugins are known: one warning when
  * LIBWRAP_THROTTLE is set but cannot apply (a timer other than the TSC,

@@ -181,12 +181,9 @@ void lw_throttle_estimate(lw_node *n)
     n->unmeasured = 0;
 }
 
-void lw_throttle_log(int32_t id, uint64_t visits)
+void lw_throttle_log(int32_t id, uint64_t visits, uint64_t after)
 {
     if (!(lw_cfg.verbose & LW_LOG_PROFILE) || id <= 0 || id >= LW_REGION_TABLE)
-        return;
-    uint64_t after = lw_throttled_after(id);
-    if (!after)
         return;
     lw_log(LW_LOG_PROFILE, "%s: %llu visits, %llu of them timed (throttled after %llu calls: one in %d timed)",
            lw_region_name(id), (unsigned long long)visits, (unsigned long long)lw_throttle_timed[id],

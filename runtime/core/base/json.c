@@ -2,6 +2,7 @@
  * json.c - the runtime's streaming JSON writer (json.h).
  */
 #include "core/base/json.h"
+#include "core/base/base.h"
 
 #include "utf8.h"
 
@@ -182,14 +183,10 @@ void lw_json_string(lw_json *j, const char *key, const char *s)
 static void lw_json_digits(lw_json *j, uint64_t v, int minus)
 {
     char b[21];
-    size_t i = sizeof b;
-    do {
-        b[--i] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
+    char *p = lw_decimal(b + sizeof b, v);
     if (minus)
-        b[--i] = '-';
-    lw_json_put(j, b + i, sizeof b - i);
+        *--p = '-';
+    lw_json_put(j, p, (size_t)(b + sizeof b - p));
 }
 
 void lw_json_uint(lw_json *j, const char *key, uint64_t v)

@@ -45,6 +45,15 @@ static uint64_t lw_epoch;
 static double lw_ns_per_tick = 1.0;
 static int lw_calibrated;
 
+/* Before calibration: the rate last measured from the start, and the tick
+ * of that measurement. Asked again within LW_RATE_KEEP ticks (some 0.5 ms),
+ * it is given as it is: a caller in a loop (a plugin's ns() for each of its
+ * events) reads the clocks once in a while, not four pairs a call. Each
+ * word is read and written whole; a reader that sees one measurement's
+ * tick and another's rate has a rate all the same. */
+#define LW_RATE_KEEP (1u << 20)
+static uint64_t lw_rate_at, lw_rate_bits;
+
 static uint64_t lw_mono_ns(void)
 {
     struct timespec ts;
@@ -140,6 +149,7 @@ void lw_timer_init(enum lw_timer_kind requested)
     clock_gettime(CLOCK_REALTIME, &rt);
     lw_epoch = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec;
     lw_start = lw_clock_pair_read();
+    __atomic_store_n(&lw_rate_at, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&lw_calibrated, 0, __ATOMIC_RELAXED);
     lw_ns_per_tick = 1.0;
     lw_log(LW_LOG_TIMER, "timer %s", lw_timer_name());
@@ -190,9 +200,22 @@ double lw_timer_ns_per_tick(void)
         return lw_ns_per_tick;
     if (!lw_timer_tsc)
         return 1.0;
+    uint64_t at = __atomic_load_n(&lw_rate_at, __ATOMIC_ACQUIRE);
+    double rate;
+    if (at && lw_ticks() - at < LW_RATE_KEEP) {
+        uint64_t bits = __atomic_load_n(&lw_rate_bits, __ATOMIC_RELAXED);
+        memcpy(&rate, &bits, sizeof rate);
+        return rate;
+    }
     lw_clock_pair now = lw_clock_pair_read();
-    double rate = lw_rate_to(&now);
-    return rate > 0 ? rate : 1.0;
+    rate = lw_rate_to(&now);
+    if (rate <= 0)
+        return 1.0;
+    uint64_t bits;
+    memcpy(&bits, &rate, sizeof bits);
+    __atomic_store_n(&lw_rate_bits, bits, __ATOMIC_RELAXED);
+    __atomic_store_n(&lw_rate_at, now.ticks, __ATOMIC_RELEASE);
+    return rate;
 }
 
 uint64_t lw_timer_start_ticks(void)

@@ -180,9 +180,10 @@ static void lw_throttle_txt(FILE *f, const lw_flat *flat, size_t nflat)
 {
     size_t n = 0;
     for (size_t i = 0; i < nflat; i++) {
-        int throttled = lw_throttled_after(flat[i].region) != 0;
+        uint64_t after = lw_throttled_after(flat[i].region);
+        int throttled = after != 0;
         if (throttled)
-            lw_throttle_log(flat[i].region, flat[i].visits);
+            lw_throttle_log(flat[i].region, flat[i].visits, after);
         int would = !lw_cfg.throttle_calls && flat[i].visits >= LW_THROTTLE_SUGGEST_CALLS &&
                     lw_ticks_to_ns(flat[i].excl_c) < LW_THROTTLE_SUGGEST_NS * flat[i].visits;
         if (!throttled && !would)
@@ -308,22 +309,19 @@ static void lw_txt_num(FILE *f, int width, uint64_t v, int us)
         return;
     }
     char b[40];
-    size_t i = sizeof b;
+    char *p = b + sizeof b;
     if (us) {
         uint64_t frac = v % 1000;
-        b[--i] = (char)('0' + frac % 10);
-        b[--i] = (char)('0' + frac / 10 % 10);
-        b[--i] = (char)('0' + frac / 100);
-        b[--i] = '.';
+        *--p = (char)('0' + frac % 10);
+        *--p = (char)('0' + frac / 10 % 10);
+        *--p = (char)('0' + frac / 100);
+        *--p = '.';
         v /= 1000;
     }
-    do {
-        b[--i] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    while (sizeof b - i < (size_t)width && i > 0)
-        b[--i] = ' ';
-    fwrite(b + i, 1, sizeof b - i, f);
+    p = lw_decimal(p, v);
+    while (b + sizeof b - p < width && p > b)
+        *--p = ' ';
+    fwrite(p, 1, (size_t)(b + sizeof b - p), f);
 }
 
 static void lw_txt_tree(FILE *f, const lw_node *n, int depth)
