@@ -59,7 +59,7 @@ static void lw_sig_dispatch(int sig, siginfo_t *si, void *uc)
         } else if (pc == (uintptr_t)lw_abi_untimed_count || pc == (uintptr_t)lw_abi_untimed_exit_count) {
             /* Between a throttled call's visit and its count as not
              * timed: the count now, and the instruction skipped. */
-            ((lw_node *)g[REG_RCX])->unmeasured++;
+            ((lw_node *)g[REG_RDX])->unmeasured++;
             g[REG_RIP] = (greg_t)(uintptr_t)(pc == (uintptr_t)lw_abi_untimed_count ? lw_abi_untimed_counted
                                                                                    : lw_abi_untimed_exit_counted);
         }

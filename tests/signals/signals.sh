@@ -197,7 +197,7 @@ if [ $kind = abi ] && { [ -z "${LW_TEST_HOST:-}" ] && [ "$(uname -m)" = x86_64 ]
     [ "${LW_TEST_HOST:-}" = aarch64-linux-gnu ]; }; then
     gdb=$(command -v gdb-multiarch || command -v gdb) || fail "no gdb (scripts/install-deps.sh installs it)"
     unmeasured=$(awk '$2 == "LW_N_UNMEASURED" { print $3 }' "$LIBWRAP_SOURCE_DIR/runtime/core/abi/abi.h")
-    if [ -n "${LW_TEST_HOST:-}" ]; then node='$x11'; else node='$rcx'; fi
+    if [ -n "${LW_TEST_HOST:-}" ]; then node='$x11'; else node='$rdx'; fi
     debug_jump untimed lw_abi_untimed_count "$node" LIBWRAP_THROTTLE=16:1000000000
     grep -qx 'counted: 1' untimed.gdb || fail "untimed: the interrupted call is not counted as not timed: $(grep counted untimed.gdb)"
     adds=$(awk '$1 == "main_add" {print $2}' untimed.counts)

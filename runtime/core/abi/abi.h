@@ -160,7 +160,7 @@ extern const char lw_abi_hot3_begin[], lw_abi_hot3_end[], lw_abi_hot4_begin[], l
  * `exit_count`, that of a call with one), a signal handler has the count
  * made first (signal.c), so that every visit stays counted as timed or
  * not whether it returns or leaves by longjmp; the code resumes at
- * `counted`. x86-64: `incq` of the node in %rcx; AArch64: the store of x13
+ * `counted`. x86-64: `incq` of the node in %rdx; AArch64: the store of x13
  * to the node in x11. */
 extern const char lw_abi_untimed_count[], lw_abi_untimed_counted[];
 extern const char lw_abi_untimed_exit_count[], lw_abi_untimed_exit_counted[];

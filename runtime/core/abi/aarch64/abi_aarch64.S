@@ -608,7 +608,8 @@ lw_abi_hot2_end:
 	 * timestamp, no frame and no return slot, and the original is
 	 * branched to; one call in LW_THROTTLE_SAMPLE, and any call the checks
 	 * below do not allow, takes the fast path and is timed. The call path
-	 * is found as on the fast path, a tail call's too (.Lthrottled_tail). From here to lw_abi_hot3_end, as on the fast path, every
+	 * is found as on the fast path, a tail call's too (.Lthrottled_tail).
+	 * From here to lw_abi_hot3_end, as on the fast path, every
 	 * step leaves the runtime consistent: a signal handler that
 	 * interrupts it may leave by longjmp (signal.c). Between the visit and
 	 * its count as not timed (lw_abi_untimed_count, the node in x11, the
@@ -659,22 +660,20 @@ lw_abi_untimed_counted:
 	POP_SCRATCH
 	ldr	x17, [x16, #LW_E_ORIG]
 	br	x17
-	/* A tail call from the top frame's original (as .Lfast_tail): x30 is
-	 * the trampoline's return point, and the newest slot is at this call
-	 * and belongs to the top frame. Counted there. */
+	/* At or above the top frame's identity (x13), as a tail call from
+	 * the top frame's original is (.Lfast_tail: its identity 0 to
+	 * LW_RA_TAIL_MAX above the frame's). It is one when x30 is one of the
+	 * trampoline's return points: the original that the trampoline
+	 * called with it, or its tail calls, run, and a frame that it left
+	 * by longjmp lies 16 bytes or more below. Counted in the top frame;
+	 * anything else is an abandoned frame, for the C hook. */
 .Lthrottled_tail:
 	.cfi_adjust_cfa_offset 48
+	sub	x13, x10, x13
+	cmp	x13, #LW_RA_TAIL_MAX
+	b.hi	.Lthrottled_timed
 	RETURN_POINT x13, .Lthrottled_timed
-	ldr	x13, [x14, #LW_T_RA_TOP]
-	cbz	x13, .Lthrottled_timed		/* no slots yet */
-	ldr	x17, [x13, #LW_RA_SP-LW_RA_SIZE]
-	cmp	x17, x10
-	b.ne	.Lthrottled_timed
-	ldr	x13, [x13, #LW_RA_FRAME-LW_RA_SIZE]
-	add	x13, x13, #LW_F_SIZE
-	cmp	x13, x12
-	b.eq	.Lthrottled_live
-	b	.Lthrottled_timed
+	b	.Lthrottled_live
 	/* Not among the parent's last four children: the table's. */
 .Lthrottled_probe:
 	PROBE	x11, .Lthrottled_found, .Lthrottled_timed, 0

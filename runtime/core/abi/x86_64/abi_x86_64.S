@@ -95,9 +95,10 @@
 .endm
 
 /* The child of region `id` (a 32-bit register) among the last four that
- * the parent called, into `node` (a 64-bit register), or a jump to `miss`.
- * `frame` points to the new frame: the parent is the node of the one below,
- * read into `node` (the only register free on the fast path), which the
+ * the parent called, into `node` (a 64-bit register), or a jump to `miss`
+ * with the parent in `node`. `frame` points to the new frame (or may be
+ * `node`): the parent is the node of the one below, read into `node` (the
+ * only register free on the fast path), which the
  * child read replaces once a region compared is `id`'s: a try is a
  * comparison and a branch. The region compared and the child read are
  * both the parent's (lw_node.last_region): one load after the parent, not
@@ -134,10 +135,11 @@
 .endm
 
 /*
- * The node of region `id` (a 32-bit register) under the parent, the node
- * of the frame below `frame`, in the table of `thread`, as lw_tree_find
+ * The node of region `id` (a 32-bit register) under the node `parent`, in
+ * the table of `thread`, as lw_tree_find
  * (hot.h) finds it: any child of any parent, not only the last four. Found,
- * into `out` (`out32` its low half; none of the three others), it becomes
+ * into `out` (`out32` its low half; `parent` may be it, none of the three
+ * others), it becomes
  * the parent's latest (lw_note_hit) when `note` is 1, and the path goes on
  * at `found`; not found (a new call path), at `miss`. %rsi, %rdi and %r8
  * are pushed and popped around it. Reads, and stores of the parent's last
@@ -149,11 +151,11 @@
  * caller of more than four functions in turn would reorder them at every
  * call for nothing.
  */
-.macro PROBE frame, id, thread, out, out32, found, miss, note=1
+.macro PROBE parent, id, thread, out, out32, found, miss, note=1
 	PUSH	%rsi
 	PUSH	%rdi
 	PUSH	%r8
-	movq	LW_F_NODE-LW_F_SIZE(\frame), %rsi	/* the parent */
+	movq	\parent, %rsi
 	movl	\id, \out32
 	movabsq	$0x9e3779b97f4a7c15, %rdi
 	imulq	%rdi, \out
@@ -769,7 +771,7 @@ lw_abi_hot2_begin:
 .Lprobe:
 	.cfi_restore_state
 	.cfi_remember_state
-	PROBE	%rdx, %r11d, %rcx, %rax, %eax, .Lprobe_found, .Lfast_to_c_r11
+	PROBE	%rax, %r11d, %rcx, %rax, %eax, .Lprobe_found, .Lfast_to_c_r11
 .Lprobe_found:
 	cmpq	$0, LW_TH_EV_POS(%rcx)		/* which entry: with events or not */
 	jne	.Lfound1
@@ -872,72 +874,91 @@ lw_abi_hot3_begin:
 	.hidden	lw_abi_path_throttled
 lw_abi_path_throttled:
 .Lthrottled:
+	/* Three scratch registers, %rcx the TLS offset to the end. */
 	.cfi_remember_state
-	ENTRY_PUSH
-	GUARD_TAKE
-	movq	%fs:LW_T_HOT(%rcx), %rbx	/* the thread, to the end */
-	movl	LW_TH_DEPTH(%rbx), %edx
-	cmpl	LW_TH_CAP(%rbx), %edx
+	PUSH	%rax
+	PUSH	%rdx
+	PUSH	%rcx
+	movq	lw_tls@gottpoff(%rip), %rcx
+	btsl	$0, %fs:LW_T_GUARD(%rcx)
+	jc	.Lthrottled_busy
+	movq	%fs:LW_T_HOT(%rcx), %rax	/* the thread */
+	movl	LW_TH_DEPTH(%rax), %edx
+	cmpl	LW_TH_CAP(%rax), %edx
 	jae	.Lthrottled_timed		/* no thread, no room, or events */
 	shlq	$5, %rdx
-	addq	LW_TH_STACK(%rbx), %rdx
-	leaq	32(%rsp), %rax			/* the call's identity */
+	addq	LW_TH_STACK(%rax), %rdx		/* above the top frame */
+	leaq	24(%rsp), %rax			/* the call's identity */
 	cmpq	%rax, LW_F_FRAME-LW_F_SIZE(%rdx)
 	jbe	.Lthrottled_tail		/* a tail call, or an abandoned frame */
 .Lthrottled_live:
 	movl	LW_E_ID(%r11), %eax
-	LAST_HIT %rdx, %rcx, %eax, .Lthrottled_probe
+	LAST_HIT %rdx, %rdx, %eax, .Lthrottled_probe
 .Lthrottled_found:
-	movq	LW_N_VISITS(%rcx), %rax
+	movq	LW_N_VISITS(%rdx), %rax
 	incq	%rax
 	testl	$LW_THROTTLE_SAMPLE-1, %eax
 	jz	.Lthrottled_timed		/* the sampled call: its exit counts it */
-	movq	%rax, LW_N_VISITS(%rcx)
+	movq	%rax, LW_N_VISITS(%rdx)
 	.globl	lw_abi_untimed_count
 	.hidden	lw_abi_untimed_count
 lw_abi_untimed_count:
-	incq	LW_N_UNMEASURED(%rcx)
+	incq	LW_N_UNMEASURED(%rdx)
 	.globl	lw_abi_untimed_counted
 	.hidden	lw_abi_untimed_counted
 lw_abi_untimed_counted:
-	/* Its cost out of its callers' times (compensate.c). */
+	/* Its cost out of its callers' times (compensate.c), on the thread
+	 * read again: the same one, or lw_thread_none once the finaliser
+	 * has stopped measurement (whose clock nothing reads). */
+	movq	%fs:LW_T_HOT(%rcx), %rdx
 	movq	lw_cost_untimed+LW_COST_UNTIMED_LEAF(%rip), %rax
-	addq	%rax, LW_TH_OVERHEAD(%rbx)
-	movq	lw_tls@gottpoff(%rip), %rcx
+	addq	%rax, LW_TH_OVERHEAD(%rdx)
 	movl	$0, %fs:LW_T_GUARD(%rcx)
-	ENTRY_POP
+	POP	%rcx
+	POP	%rdx
+	POP	%rax
 	jmp	*LW_E_ORIG(%r11)
-	/* A tail call from the top frame's original (.Lfast_tail): its
-	 * return address is the trampoline's return point, and the newest
-	 * slot is at this call and belongs to the top frame. Counted there. */
+	/*
+	 * At or above the top frame's identity (%rax), as a tail call from
+	 * the top frame's original is (.Lfast_tail: its identity 0 to
+	 * LW_RA_TAIL_MAX above the frame's). It is one when the return
+	 * address is one of the trampoline's return points: only the
+	 * trampoline's `call` of an original puts one at that stack pointer
+	 * and the exit takes it back, so the original called there runs, and
+	 * a frame it left by longjmp lies 8 bytes or more below it. Counted in
+	 * the top frame; anything else is an abandoned frame, for the C hook.
+	 */
 .Lthrottled_tail:
 	.cfi_restore_state
 	.cfi_remember_state
-	.cfi_adjust_cfa_offset 32
-	.cfi_offset %rbx, -16
-	RETURN_POINT %rax, %rcx, .Lthrottled_timed
-	movq	lw_tls@gottpoff(%rip), %rcx
-	movq	%fs:LW_T_RA_TOP(%rcx), %rcx
-	testq	%rcx, %rcx
-	jz	.Lthrottled_timed		/* no slots yet */
-	cmpq	%rax, LW_RA_SP-LW_RA_SIZE(%rcx)
-	jne	.Lthrottled_timed
-	movq	LW_RA_FRAME-LW_RA_SIZE(%rcx), %rcx
-	addq	$LW_F_SIZE, %rcx
-	cmpq	%rcx, %rdx
+	.cfi_adjust_cfa_offset 24
+	subq	LW_F_FRAME-LW_F_SIZE(%rdx), %rax
+	cmpq	$LW_RA_TAIL_MAX, %rax
+	ja	.Lthrottled_timed
+	movq	24(%rsp), %rax			/* the return address */
+	cmpq	lw_abi_return_points(%rip), %rax
+	je	.Lthrottled_live
+	cmpq	lw_abi_return_points+8(%rip), %rax
 	je	.Lthrottled_live
 	jmp	.Lthrottled_timed
 	/* Not among the parent's last four children: the table's. */
 .Lthrottled_probe:
-	PROBE	%rdx, %eax, %rbx, %rcx, %ecx, .Lthrottled_found, .Lthrottled_timed, 0
+	PUSH	%rbx
+	movq	%fs:LW_T_HOT(%rcx), %rbx
+	PROBE	%rdx, %eax, %rbx, %rdx, %edx, .Lthrottled_probed, .Lthrottled_unknown, 0
+.Lthrottled_probed:
+	POP	%rbx
+	jmp	.Lthrottled_found
+	.cfi_adjust_cfa_offset 8
+.Lthrottled_unknown:
+	POP	%rbx
 .Lthrottled_timed:
-	.cfi_restore_state
-	.cfi_adjust_cfa_offset 32
-	.cfi_offset %rbx, -16
-	movq	lw_tls@gottpoff(%rip), %rcx
 	movl	$0, %fs:LW_T_GUARD(%rcx)
-	ENTRY_POP
-	jmp	.Lfast_start
+.Lthrottled_busy:
+	POP	%rcx
+	POP	%rdx
+	POP	%rax
+	jmp	.Lfast_start			/* which takes the busy guard too */
 
 	/*
 	 * A throttled region that calls wrapped functions (throttle.c): the
@@ -965,7 +986,7 @@ lw_abi_path_throttled_framed:
 	.cfi_remember_state
 	ENTRY_PUSH
 	GUARD_TAKE
-	CLAIM_ROOM .Lthrottled_timed, .Lthrottled_timed, .Lfast_to_c
+	CLAIM_ROOM .Lframed_timed, .Lframed_timed, .Lfast_to_c
 	FRAME_NODE .Lframed_probe
 .Lframed_found:
 	testl	$LW_THROTTLE_SAMPLE-1, LW_N_VISITS(%rax)
@@ -990,13 +1011,13 @@ lw_abi_return_untimed:
 	decl	LW_TH_DEPTH(%rdx)
 	movq	lw_cost_untimed+LW_COST_UNTIMED_FRAMED(%rip), %rcx
 	addq	%rcx, LW_TH_OVERHEAD(%rdx)
-	movq	LW_RA_FRAME(%rbx), %rcx
-	movq	LW_F_NODE(%rcx), %rcx
-	incq	LW_N_VISITS(%rcx)
+	movq	LW_RA_FRAME(%rbx), %rdx
+	movq	LW_F_NODE(%rdx), %rdx
+	incq	LW_N_VISITS(%rdx)
 	.globl	lw_abi_untimed_exit_count
 	.hidden	lw_abi_untimed_exit_count
 lw_abi_untimed_exit_count:
-	incq	LW_N_UNMEASURED(%rcx)
+	incq	LW_N_UNMEASURED(%rdx)
 	.globl	lw_abi_untimed_exit_counted
 	.hidden	lw_abi_untimed_exit_counted
 lw_abi_untimed_exit_counted:
@@ -1007,7 +1028,13 @@ lw_abi_untimed_exit_counted:
 	.cfi_remember_state
 	.cfi_adjust_cfa_offset 32
 	.cfi_offset %rbx, -16
-	PROBE	%rdx, %r11d, %rcx, %rax, %eax, .Lframed_found, .Lfast_to_c_r11, 0
+	PROBE	%rax, %r11d, %rcx, %rax, %eax, .Lframed_found, .Lfast_to_c_r11, 0
+	/* No slot, or one at or below this call (a tail call, a leftover):
+	 * the timed path's checks. */
+.Lframed_timed:
+	movl	$0, %fs:LW_T_GUARD(%rcx)
+	ENTRY_POP
+	jmp	.Lfast_start
 	.globl	lw_abi_hot4_end
 	.hidden	lw_abi_hot4_end
 lw_abi_hot4_end:
@@ -1485,6 +1512,14 @@ lw_abi_calib_stub_framed:
 	ret
 	.cfi_endproc
 	.size	lw_abi_save_xmm, .-lw_abi_save_xmm
+
+/* The trampoline's return points (RETURN_POINT), for a comparison with
+ * no register to spare (.Lthrottled_tail). */
+	.section .data.rel.ro.local,"aw"
+	.p2align 3
+lw_abi_return_points:
+	.quad	lw_abi_return_point
+	.quad	lw_abi_return_untimed
 
 #endif
 
