@@ -456,6 +456,16 @@ static int generate(const gen_options *o)
         size_t dropped = count_skip(&inv, LWG_SKIP_COMPILE);
         if (dropped)
             printf(", %zu whose wrapper does not compile", dropped);
+        /* And the rest, so that the line adds up to the functions. */
+        size_t nosym = count_skip(&inv, LWG_SKIP_INLINE) + count_skip(&inv, LWG_SKIP_STATIC) +
+                       count_skip(&inv, LWG_SKIP_HIDDEN);
+        if (nosym)
+            printf(", %zu with no symbol (inline, static or hidden)", nosym);
+        size_t told = inventory_count_wrapped(&inv) + count_skip(&inv, LWG_SKIP_MISSING) +
+                      count_skip(&inv, LWG_SKIP_UNCERTAIN) +
+                      (o->abi ? 0 : count_skip(&inv, LWG_SKIP_VARIADIC)) + signals + diags + dropped + nosym;
+        if (in_scope > told)
+            printf(", %zu for other reasons", in_scope - told);
         printf(" (%s.skipped.txt)\n", o->name);
     }
     rc = 0;
