@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -473,6 +474,18 @@ int lwr_profile_parse(lwr_profile *p, const char *text, size_t len, const char *
     return rc;
 }
 
+int lwr_dir_unfinished(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    size_t n = slash ? (size_t)(slash - path) + 1 : 0;
+    char *config = lwr_xcalloc(1, n + sizeof "config.txt");
+    memcpy(config, path, n);
+    memcpy(config + n, "config.txt", sizeof "config.txt");
+    int there = access(config, R_OK) == 0;
+    free(config);
+    return there;
+}
+
 int lwr_profile_load(lwr_profile *p, const char *path)
 {
     size_t len = 0;
@@ -481,6 +494,10 @@ int lwr_profile_load(lwr_profile *p, const char *path)
         ctx c = {p, path};
         memset(p, 0, sizeof *p);
         p->path = lwr_xstrdup(path);
+        if (errno == ENOENT && lwr_dir_unfinished(path))
+            return fail(&c, "not written: the process that began this directory (its config.txt) "
+                            "ended before writing its results (SIGKILL, _exit, a signal handler of "
+                            "the program's that ended it) or is still running");
         if (errno == ENOENT)
             return fail(&c, "no such file; is this a libwrap experiment directory "
                             "(LIBWRAP_EXPERIMENT_DIRECTORY) with profiling on?");

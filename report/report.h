@@ -148,6 +148,10 @@ typedef struct lwr_profile {
 } lwr_profile;
 
 int lwr_profile_load(lwr_profile *p, const char *path);
+/* Whether the directory of `path` was begun by a process that ended before
+ * it wrote its results there (its config.txt alone): for the message that
+ * says so instead of asking whether this is an experiment directory. */
+int lwr_dir_unfinished(const char *path);
 /* Allocation that exits with perror(LWR_PROG) on failure (profile_read.c). */
 char *lwr_xstrdup(const char *s);
 void *lwr_xcalloc(size_t n, size_t sz);

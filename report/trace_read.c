@@ -335,8 +335,15 @@ int lwr_trace_read(const char *anchor, const lwr_trace_sink *sink, int64_t rank)
     reader r = {.anchor = anchor, .sink = sink, .rank = rank};
     FILE *probe = fopen(anchor, "rb");
     if (!probe) {
-        fprintf(stderr, "%s: %s: no trace here; run the program with LIBWRAP_ENABLE_TRACING=true\n", LWR_PROG,
-                anchor);
+        if (lwr_dir_unfinished(anchor))
+            fprintf(stderr,
+                    "%s: %s: not written: the process that began this directory (its config.txt) ended before "
+                    "writing its results (SIGKILL, _exit, a signal handler of the program's that ended it) or is "
+                    "still running\n",
+                    LWR_PROG, anchor);
+        else
+            fprintf(stderr, "%s: %s: no trace here; run the program with LIBWRAP_ENABLE_TRACING=true\n", LWR_PROG,
+                    anchor);
         return -1;
     }
     fclose(probe);

@@ -38,6 +38,10 @@ expect 1 'badnode/profile.json: threads\[0\]\.callpath\[0\]\.children\[0\]: miss
 echo '{"functions": []} trailing' | profile trailing
 expect 1 'trailing/profile.json: invalid JSON at byte 18: unexpected data' trailing
 expect 1 'nowhere/profile.json: no such file' nowhere
+# A directory whose process ended before writing (killed): said so.
+mkdir -p unfinished && echo 'LIBWRAP_ENABLE_TRACING=true' > unfinished/config.txt
+expect 1 'unfinished/profile.json: not written: the process that began this directory .* ended before writing' unfinished
+expect 1 'unfinished/traces.otf2: not written: the process that began this directory' --timeline unfinished
 # Deep nesting (a hostile file) is refused, not a stack overflow.
 python3 -c 'print("{\"functions\": " + "[" * 200000 + "]" * 200000 + "}")' | profile deep
 expect 1 'deep/profile.json: invalid JSON' deep
