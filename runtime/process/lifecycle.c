@@ -105,13 +105,19 @@ void lw_fork_child(void)
 enum lw_end { LW_END_EXEC, LW_END_DONE, LW_END_SIGNAL };
 static void lw_finish_as(const char *why, enum lw_end end);
 
+static size_t lw_fatal_index(int sig)
+{
+    size_t i = 0;
+    while (i < LW_NFATAL && lw_fatal_signals[i] != sig)
+        i++;
+    return i;
+}
+
 static void lw_fatal_handler(int sig, siginfo_t *si, void *uc)
 {
     (void)uc;
     int saved = errno;
-    size_t i = 0;
-    while (i < LW_NFATAL && lw_fatal_signals[i] != sig)
-        i++;
+    size_t i = lw_fatal_index(sig);
     /* A fault in a plugin's callback (the runtime's guard is set around
      * most of them) is named, and the plugin left out; the runtime's own
      * state is whole at a callback's boundary, so the results are written
@@ -123,7 +129,7 @@ static void lw_fatal_handler(int sig, siginfo_t *si, void *uc)
      * instead of hanging. */
     if ((in_plugin || !LW_LOAD(lw_tls.guard)) && LW_LOAD(lw_state) == 1) {
         struct sigaction dfl = {.sa_handler = SIG_DFL};
-        sigaction(SIGALRM, &dfl, NULL);
+        __sigaction(SIGALRM, &dfl, NULL);
         sigset_t set;
         sigemptyset(&set);
         sigaddset(&set, SIGALRM);
@@ -134,7 +140,7 @@ static void lw_fatal_handler(int sig, siginfo_t *si, void *uc)
         alarm(0);
     }
     if (i < LW_NFATAL)
-        sigaction(sig, &lw_old_actions[i], NULL);
+        __sigaction(sig, &lw_old_actions[i], NULL);
     /* A fault re-executes the faulting instruction on return and dies by the
      * default action; a sent signal is sent again. */
     if (si->si_code <= 0 || sig == SIGABRT || sig == SIGTERM || sig == SIGINT)
@@ -142,30 +148,61 @@ static void lw_fatal_handler(int sig, siginfo_t *si, void *uc)
     errno = saved;
 }
 
+/* The runtime's handler for lw_fatal_signals[i], in place of the
+ * program's default action `dfl` (which the handler restores). */
+static int lw_fatal_install(size_t i, const struct sigaction *dfl, struct sigaction *old)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = lw_fatal_handler;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    lw_old_actions[i] = *dfl;
+    return __sigaction(lw_fatal_signals[i], &sa, old);
+}
+
+static int lw_is_default(const struct sigaction *a)
+{
+    return !(a->sa_flags & SA_SIGINFO) && a->sa_handler == SIG_DFL;
+}
+
 static void lw_install_signal_handlers(void)
 {
     for (size_t i = 0; i < LW_NFATAL; i++) {
         struct sigaction old;
-        if (sigaction(lw_fatal_signals[i], NULL, &old) < 0)
-            continue;
         /* Only where the program keeps the default: its own handlers and
          * ignored signals are left alone. */
-        if ((old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL)
-            continue;
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_sigaction = lw_fatal_handler;
-        sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
-        sigemptyset(&sa.sa_mask);
-        if (sigaction(lw_fatal_signals[i], &sa, NULL) == 0)
-            lw_old_actions[i] = old;
+        if (__sigaction(lw_fatal_signals[i], NULL, &old) == 0 && lw_is_default(&old))
+            (void)lw_fatal_install(i, &old, NULL);
     }
+}
+
+int lw_fatal_keep(int sig, const struct sigaction *act, struct sigaction *old)
+{
+    size_t i = lw_fatal_index(sig);
+    if (i == LW_NFATAL || !act || !lw_is_default(act) || LW_LOAD(lw_state) != 1)
+        return -2;
+    struct sigaction before = lw_old_actions[i];
+    int r = lw_fatal_install(i, act, old);
+    if (r != 0)
+        lw_old_actions[i] = before;
+    else if (old && old->sa_sigaction == lw_fatal_handler)
+        *old = before;
+    return r;
+}
+
+void lw_fatal_view(int sig, struct sigaction *a)
+{
+    size_t i = lw_fatal_index(sig);
+    if (i < LW_NFATAL && (a->sa_flags & SA_SIGINFO) && a->sa_sigaction == lw_fatal_handler)
+        *a = lw_old_actions[i];
 }
 
 static void lw_start(void)
 {
     int saved = errno;
     LW_STORE(lw_tls.guard, 1);
+    lw_messages_hold();
     lw_process_set_pid(getpid());
     /* The job first: the settings' own warnings then name the rank. */
     lw_job_init();
@@ -178,6 +215,7 @@ static void lw_start(void)
         lw_log(LW_LOG_JOB, "%s is a launcher (%s): not measured (LIBWRAP_MEASURE_LAUNCHER=true measures it)",
                lw_program_name(), lw_job_info.launcher_program);
         LW_STORE(lw_state, 2);
+        lw_messages_held(lw_cfg.verbose != 0);
         LW_STORE(lw_tls.guard, 0);
         errno = saved;
         return;
@@ -212,6 +250,8 @@ static void lw_start(void)
 #endif
     lw_args_calibrate();
     lw_abi_calibrate_record();
+    /* Written with the process's first call of a wrapped function. */
+    lw_messages_held(lw_cfg.verbose != 0);
     LW_STORE(lw_tls.guard, 0);
     errno = saved;
 }

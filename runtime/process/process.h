@@ -8,6 +8,12 @@
 
 #include "core/base/base.h"
 
+#include <signal.h>
+
+/* libc's own sigaction, which no interposer (ours included) stands in for
+ * (libc's, not hidden). */
+extern int __sigaction(int sig, const struct sigaction *act, struct sigaction *old);
+
 /* Internal to the runtime's shared object: hidden, so that -fPIC code
  * reaches it directly instead of through the GOT. */
 #pragma GCC visibility push(hidden)
@@ -33,6 +39,19 @@ void lw_fork_prepare(void);
 void lw_fork_parent(void);
 void lw_fork_child(void);
 int lw_fork_pending(void);
+
+/*
+ * The runtime's handler of a signal that kills (SIGSEGV SIGBUS SIGFPE SIGILL
+ * SIGABRT SIGTERM SIGINT) writes the results, restores the program's
+ * action and raises the signal again. It stands wherever the program has
+ * the default action, at the start and whenever the program sets it:
+ * lw_fatal_keep installs it for `act` (the default; `old` as
+ * __sigaction's, in the program's view) while measurement runs, else
+ * returns -2 and does nothing. lw_fatal_view shows the program the action
+ * it set where `a` is the runtime's handler.
+ */
+int lw_fatal_keep(int sig, const struct sigaction *act, struct sigaction *old);
+void lw_fatal_view(int sig, struct sigaction *a);
 
 /* ---- exec.c, dl.c ------------------------------------------------------ */
 

@@ -24,9 +24,6 @@
 #include <errno.h>
 #include <ucontext.h>
 
-/* libc's own sigaction, which no interposer (ours included) stands in for. */
-extern int __sigaction(int sig, const struct sigaction *act, struct sigaction *old);
-
 #ifndef LIBWRAP_NOP
 
 typedef void (*lw_handler)(int, siginfo_t *, void *);
@@ -154,14 +151,21 @@ int libwrap_sigaction(int sig, const struct sigaction *act, struct sigaction *ol
         LW_STORE(lw_sig_handlers[sig], act->sa_sigaction);
         use = &mine;
     }
-    int r = __sigaction(sig, use, old);
+    /* The default action of a signal that kills (the program restoring it
+     * in its handler, to raise the signal again and die by it): the
+     * runtime's handler in its place writes the results first. */
+    int r = use == act ? lw_fatal_keep(sig, act, old) : -2;
+    if (r == -2)
+        r = __sigaction(sig, use, old);
     int saved = errno;
     if (r != 0 && use == &mine) {
         LW_STORE(lw_sig_handlers[sig], before);
         LW_STORE(lw_sig_siginfo[sig], before_siginfo);
     }
-    if (r == 0 && old)
+    if (r == 0 && old) {
         lw_sig_view(old, before, before_siginfo);
+        lw_fatal_view(sig, old);
+    }
     errno = saved;
     return r;
 }
@@ -180,9 +184,19 @@ void *libwrap_signal_adopt(int sig, void *prev)
         cur.sa_sigaction = lw_sig_dispatch;
         cur.sa_flags |= SA_SIGINFO;
         (void)__sigaction(sig, &cur, NULL);
+    } else if (prev != SIG_ERR) {
+        /* The default action set (libwrap_sigaction says why). */
+        (void)lw_fatal_keep(sig, &cur, NULL);
     }
     errno = saved;
-    return prev == (void *)lw_sig_dispatch ? (void *)before : prev;
+    if (prev == (void *)lw_sig_dispatch)
+        return (void *)before;
+    /* The runtime's handler of a signal that kills: the default, as the
+     * program knows it. */
+    struct sigaction view = {.sa_flags = SA_SIGINFO};
+    view.sa_sigaction = (lw_handler)prev;
+    lw_fatal_view(sig, &view);
+    return view.sa_sigaction == (lw_handler)prev ? prev : (void *)view.sa_handler;
 }
 
 void libwrap_signal_leave(void)

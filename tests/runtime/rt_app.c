@@ -341,6 +341,54 @@ static void *blocked_inside(void *arg)
 }
 
 /* Two threads still alive at exit, one inside a wrapped call. */
+/* A program that handles SIGTERM itself: its handler cleans up, restores
+ * the default action (sigaction, or signal() when `how` is 1) and raises
+ * the signal again, to die by it (xz, Python's KeyboardInterrupt). What it
+ * sees of the actions is its own. */
+static int reraise_how;
+static void reraise_say(const char *msg)
+{
+    ssize_t w = write(1, msg, strlen(msg));
+    (void)w;
+}
+
+static void reraise_handler(int sig)
+{
+    reraise_say("cleaning up\n");
+    if (reraise_how == 0) {
+        struct sigaction dfl, old;
+        memset(&dfl, 0, sizeof dfl);
+        dfl.sa_handler = SIG_DFL;
+        if (sigaction(sig, &dfl, &old) != 0 || (old.sa_flags & SA_SIGINFO) || old.sa_handler != reraise_handler)
+            reraise_say("sigaction: not the handler installed\n");
+    } else if (signal(sig, SIG_DFL) != reraise_handler) {
+        reraise_say("signal: not the handler installed\n");
+    }
+    raise(sig);
+}
+
+static int run_reraise(int how)
+{
+    reraise_how = how;
+    struct sigaction cur;
+    sigaction(SIGTERM, NULL, &cur);
+    printf("SIGTERM at the start: %s\n",
+           !(cur.sa_flags & SA_SIGINFO) && cur.sa_handler == SIG_DFL ? "the default" : "another action");
+    fflush(stdout);
+    if (how == 0) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = reraise_handler;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGTERM, &sa, NULL);
+    } else {
+        signal(SIGTERM, reraise_handler);
+    }
+    for (int i = 0; i < 4; i++)
+        lib_add(i, 1);
+    return lib_crash(2); /* SIGTERM raised inside the library */
+}
+
 static int run_running(void)
 {
     pthread_t a, b;
@@ -427,6 +475,8 @@ int main(int argc, char **argv)
         fflush(stdout);
         return lib_crash(n == 1 || n == 2 ? n : 0); /* a fault, SIGSEGV or SIGTERM sent */
     }
+    if (!strcmp(s, "reraise"))
+        return run_reraise(n);
     if (!strcmp(s, "none"))
         return 0;
     fprintf(stderr, "rt_app: unknown scenario %s\n", s);

@@ -163,6 +163,19 @@ crash)
         $CHECK exp "visits('lib_add') == 4" "visits('lib_crash') == 1"
         [ "$(cat out.txt)" = crashing ] || fail "output changed: $(cat out.txt)"
     done
+    # A program that handles SIGTERM, then restores the default action and
+    # raises it again (sigaction, signal()): the runtime's handler stands
+    # in for the default, out of the program's sight, and writes the
+    # results before the process dies by the signal.
+    [ -n "${RT_INTERPOSERS:-}" ] || fail "RT_INTERPOSERS not set"
+    for how in 0 1; do
+        rm -rf exp
+        LD_PRELOAD=$RT_INTERPOSERS run 143 reraise $how
+        printf 'SIGTERM at the start: the default\ncleaning up\n' | cmp -s - out.txt ||
+            fail "reraise $how: output changed: $(cat out.txt)"
+        [ ! -s err.txt ] || fail "reraise $how: unexpected messages: $(cat err.txt)"
+        $CHECK exp "visits('lib_add') == 4" "visits('lib_crash') == 1"
+    done
     ;;
 longjmp)
     run 0 longjmp
@@ -212,6 +225,15 @@ config)
         grep -q "^LIBWRAP_$v=" exp/config.txt || fail "config.txt lacks LIBWRAP_$v"
     done
     grep -qx "LIBWRAP_TOTAL_MEMORY=16777216" exp/config.txt || fail "TOTAL_MEMORY default"
+    rm -rf exp
+    # A process that calls nothing wrapped says nothing: the start-up's
+    # warnings wait for a first call.
+    LIBWRAP_TIMER=sundial LIBWRAP_THROTTLE=lots run 0 none
+    [ ! -s err.txt ] || fail "a process that measured nothing warned: $(cat err.txt)"
+    [ ! -e exp ] || fail "a process that measured nothing left a directory"
+    LIBWRAP_TIMER=sundial LIBWRAP_VERBOSE=lifecycle run 0 none
+    grep -q 'LIBWRAP_TIMER="sundial" is not valid' err.txt ||
+        fail "LIBWRAP_VERBOSE: the start-up's warnings not written at once: $(cat err.txt)"
     rm -rf exp
     LIBWRAP_TIMER=clock_gettime LIBWRAP_TOTAL_MEMORY=1G run 0 nest
     $CHECK exp "prof['timer'] == 'clock_gettime'" "visits('lib_recurse') == 8"

@@ -114,6 +114,13 @@ void lw_message_who(const char *who);
 void lw_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void lw_vwarn(const char *fmt, va_list ap);
 void lw_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The start-up's messages (from lw_messages_hold in the thread that runs
+ * it to lw_messages_held) are held: written at once if `show` (verbose
+ * runs), else by the first lw_messages_release (the process's first call
+ * of a wrapped function, or a later message), else never. */
+void lw_messages_hold(void);
+void lw_messages_held(int show);
+void lw_messages_release(void);
 
 /* What the ABI trampolines (core/abi/ARCH/) do on this machine, for the C
  * code that must agree with them. LW_ABI_THROTTLES: they throttle

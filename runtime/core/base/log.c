@@ -5,13 +5,18 @@
  * "libwrap: [rank N: ][domain] ...", written with one write(2): no stdio
  * state of the measured program is touched, lines of several threads do
  * not interleave, and errno is kept. Plugins speak through the same path
- * (libwrap_host.warn, .verbose).
+ * (libwrap_host.warn, .verbose). What the start-up says is held until the
+ * process calls a wrapped function (lw_messages_release): a process that
+ * inherits LD_PRELOAD and never calls the library (a shell, `nice`,
+ * `md5sum` in the pipeline of a measured program) says nothing.
  */
 #include "core/base/base.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 /* The names of LIBWRAP_VERBOSE's domains, bit i of lw_log_domain. */
@@ -32,6 +37,49 @@ void lw_message_who(const char *who)
     snprintf(lw_who, sizeof lw_who, "%s", who);
 }
 
+/* The start-up's messages: gathered by the one thread that runs it (the
+ * others wait for it in pthread_once) while `lw_holding`, then written by
+ * whichever thread comes first, once, or never. */
+static char lw_held[8192];
+static size_t lw_held_len;
+static int lw_holding, lw_held_pending;
+static pthread_t lw_holder;
+
+static void lw_write_all(const char *buf, size_t len)
+{
+    int saved = errno;
+    while (len) {
+        ssize_t w = write(STDERR_FILENO, buf, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            break;
+        buf += w;
+        len -= (size_t)w;
+    }
+    errno = saved;
+}
+
+void lw_messages_hold(void)
+{
+    lw_holder = pthread_self();
+    LW_STORE(lw_holding, 1);
+}
+
+void lw_messages_held(int show)
+{
+    LW_STORE(lw_holding, 0);
+    __atomic_store_n(&lw_held_pending, lw_held_len > 0, __ATOMIC_RELEASE);
+    if (show)
+        lw_messages_release();
+}
+
+void lw_messages_release(void)
+{
+    if (LW_LOAD(lw_held_pending) && __atomic_exchange_n(&lw_held_pending, 0, __ATOMIC_ACQ_REL))
+        lw_write_all(lw_held, lw_held_len);
+}
+
 /* Messages go straight to fd 2 with one write(2): no stdio state of the
  * program is touched, and lines of several threads do not interleave. */
 static void lw_vmessage(const char *prefix, const char *fmt, va_list ap)
@@ -45,6 +93,18 @@ static void lw_vmessage(const char *prefix, const char *fmt, va_list ap)
     if (len > sizeof buf - 2)
         len = sizeof buf - 2; /* a long message is cut, never overrun */
     buf[len++] = '\n';
+    if (LW_LOAD(lw_holding) && pthread_equal(pthread_self(), lw_holder)) {
+        if (lw_held_len + len <= sizeof lw_held) {
+            memcpy(lw_held + lw_held_len, buf, len);
+            lw_held_len += len;
+            return;
+        }
+        /* More than the start-up ever says: no longer held. */
+        LW_STORE(lw_holding, 0);
+        __atomic_store_n(&lw_held_pending, lw_held_len > 0, __ATOMIC_RELEASE);
+    }
+    /* A later message comes after the held ones. */
+    lw_messages_release();
     int saved = errno;
     ssize_t w = write(STDERR_FILENO, buf, len);
     (void)w;

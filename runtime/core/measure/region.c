@@ -93,6 +93,8 @@ static int32_t lw_register(libwrap_region *region, libwrap_params *params, libwr
         lw_signals_release(&held);
         return LW_REGION_FILTERED;
     }
+    /* The process calls the library: what its start-up said. */
+    lw_messages_release();
 
     int saved = errno;
     LW_STORE(lw_tls.guard, 1);
