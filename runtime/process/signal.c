@@ -22,6 +22,7 @@
 #endif
 
 #include <errno.h>
+#include <string.h>
 #include <ucontext.h>
 
 #ifndef LIBWRAP_NOP
@@ -32,6 +33,10 @@ typedef void (*lw_handler)(int, siginfo_t *, void *);
  * whether the program asked for SA_SIGINFO (for what sigaction shows it). */
 static lw_handler lw_sig_handlers[_NSIG];
 static unsigned char lw_sig_siginfo[_NSIG];
+/* And whether it asked for SA_RESETHAND: the kernel restores the default
+ * action as it delivers the signal, where the runtime's handler of a signal
+ * that kills then stands in for it (lw_fatal_keep). */
+static unsigned char lw_sig_resethand[_NSIG];
 
 /* Threads whose signal handler left the runtime by longjmp. */
 static uint64_t lw_sig_abandoned;
@@ -83,6 +88,14 @@ static void lw_sig_dispatch(int sig, siginfo_t *si, void *uc)
         LW_STORE(lw_tls.guard, guard | LW_GUARD_SIGNAL);
     }
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (fn && LW_LOAD(lw_sig_resethand[sig])) {
+        struct sigaction dfl;
+        memset(&dfl, 0, sizeof dfl);
+        dfl.sa_handler = SIG_DFL;
+        int saved = errno;
+        (void)lw_fatal_keep(sig, &dfl, NULL);
+        errno = saved;
+    }
     if (fn)
         fn(sig, si, uc);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -137,6 +150,7 @@ int libwrap_sigaction(int sig, const struct sigaction *act, struct sigaction *ol
         return __sigaction(sig, act, old);
     lw_handler before = LW_LOAD(lw_sig_handlers[sig]);
     int before_siginfo = LW_LOAD(lw_sig_siginfo[sig]);
+    int before_reset = LW_LOAD(lw_sig_resethand[sig]);
     struct sigaction mine;
     const struct sigaction *use = act;
     /* Another copy of the interposers passing the dispatcher on, or a
@@ -148,6 +162,7 @@ int libwrap_sigaction(int sig, const struct sigaction *act, struct sigaction *ol
         /* Recorded before it is installed: a signal arriving in between
          * runs the new handler, which is being installed anyway. */
         LW_STORE(lw_sig_siginfo[sig], (act->sa_flags & SA_SIGINFO) != 0);
+        LW_STORE(lw_sig_resethand[sig], (act->sa_flags & SA_RESETHAND) != 0);
         LW_STORE(lw_sig_handlers[sig], act->sa_sigaction);
         use = &mine;
     }
@@ -161,6 +176,7 @@ int libwrap_sigaction(int sig, const struct sigaction *act, struct sigaction *ol
     if (r != 0 && use == &mine) {
         LW_STORE(lw_sig_handlers[sig], before);
         LW_STORE(lw_sig_siginfo[sig], before_siginfo);
+        LW_STORE(lw_sig_resethand[sig], before_reset);
     }
     if (r == 0 && old) {
         lw_sig_view(old, before, before_siginfo);
@@ -180,6 +196,7 @@ void *libwrap_signal_adopt(int sig, void *prev)
     if (__sigaction(sig, NULL, &cur) == 0 && cur.sa_sigaction != lw_sig_dispatch &&
         lw_sig_handler_is_function(&cur)) {
         LW_STORE(lw_sig_siginfo[sig], (cur.sa_flags & SA_SIGINFO) != 0);
+        LW_STORE(lw_sig_resethand[sig], (cur.sa_flags & SA_RESETHAND) != 0);
         LW_STORE(lw_sig_handlers[sig], cur.sa_sigaction);
         cur.sa_sigaction = lw_sig_dispatch;
         cur.sa_flags |= SA_SIGINFO;

@@ -342,9 +342,10 @@ static void *blocked_inside(void *arg)
 
 /* Two threads still alive at exit, one inside a wrapped call. */
 /* A program that handles SIGTERM itself: its handler cleans up, restores
- * the default action (sigaction, or signal() when `how` is 1) and raises
- * the signal again, to die by it (xz, Python's KeyboardInterrupt). What it
- * sees of the actions is its own. */
+ * the default action (sigaction, or signal() when `how` is 1, or the
+ * kernel as it delivers the signal when `how` is 2: SA_RESETHAND) and
+ * raises the signal again, to die by it (xz, Python's KeyboardInterrupt).
+ * What it sees of the actions is its own. */
 static int reraise_how;
 static void reraise_say(const char *msg)
 {
@@ -361,8 +362,13 @@ static void reraise_handler(int sig)
         dfl.sa_handler = SIG_DFL;
         if (sigaction(sig, &dfl, &old) != 0 || (old.sa_flags & SA_SIGINFO) || old.sa_handler != reraise_handler)
             reraise_say("sigaction: not the handler installed\n");
-    } else if (signal(sig, SIG_DFL) != reraise_handler) {
-        reraise_say("signal: not the handler installed\n");
+    } else if (reraise_how == 1) {
+        if (signal(sig, SIG_DFL) != reraise_handler)
+            reraise_say("signal: not the handler installed\n");
+    } else {
+        struct sigaction cur;
+        if (sigaction(sig, NULL, &cur) != 0 || (cur.sa_flags & SA_SIGINFO) || cur.sa_handler != SIG_DFL)
+            reraise_say("SA_RESETHAND: not the default action\n");
     }
     raise(sig);
 }
@@ -375,10 +381,11 @@ static int run_reraise(int how)
     printf("SIGTERM at the start: %s\n",
            !(cur.sa_flags & SA_SIGINFO) && cur.sa_handler == SIG_DFL ? "the default" : "another action");
     fflush(stdout);
-    if (how == 0) {
+    if (how != 1) {
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = reraise_handler;
+        sa.sa_flags = how == 2 ? SA_RESETHAND : 0;
         sigemptyset(&sa.sa_mask);
         sigaction(SIGTERM, &sa, NULL);
     } else {
