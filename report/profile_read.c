@@ -474,16 +474,42 @@ int lwr_profile_parse(lwr_profile *p, const char *text, size_t len, const char *
     return rc;
 }
 
-int lwr_dir_unfinished(const char *path)
+/* `name` beside `path` (in its directory), allocated. */
+static char *lwr_beside(const char *path, const char *name)
 {
     const char *slash = strrchr(path, '/');
-    size_t n = slash ? (size_t)(slash - path) + 1 : 0;
-    char *config = lwr_xcalloc(1, n + sizeof "config.txt");
-    memcpy(config, path, n);
-    memcpy(config + n, "config.txt", sizeof "config.txt");
-    int there = access(config, R_OK) == 0;
-    free(config);
+    size_t n = slash ? (size_t)(slash - path) + 1 : 0, len = strlen(name);
+    char *p = lwr_xcalloc(1, n + len + 1);
+    memcpy(p, path, n);
+    memcpy(p + n, name, len);
+    return p;
+}
+
+static int lwr_beside_exists(const char *path, const char *name)
+{
+    char *p = lwr_beside(path, name);
+    int there = access(p, F_OK) == 0;
+    free(p);
     return there;
+}
+
+int lwr_dir_unfinished(const char *path, const char *setting)
+{
+    if (lwr_beside_exists(path, "profile.json") || lwr_beside_exists(path, "traces.otf2"))
+        return 0;
+    char *config = lwr_beside(path, "config.txt");
+    FILE *f = fopen(config, "r");
+    free(config);
+    if (!f)
+        return 0;
+    char line[4096];
+    size_t n = strlen(setting);
+    int on = 0;
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, setting, n) && line[n] == '=')
+            on = !strncmp(line + n + 1, "true", 4);
+    fclose(f);
+    return on;
 }
 
 int lwr_profile_load(lwr_profile *p, const char *path)
@@ -494,7 +520,7 @@ int lwr_profile_load(lwr_profile *p, const char *path)
         ctx c = {p, path};
         memset(p, 0, sizeof *p);
         p->path = lwr_xstrdup(path);
-        if (errno == ENOENT && lwr_dir_unfinished(path))
+        if (errno == ENOENT && lwr_dir_unfinished(path, "LIBWRAP_ENABLE_PROFILING"))
             return fail(&c, "not written: the process that began this directory (its config.txt) "
                             "ended before writing its results (SIGKILL, _exit, a signal handler of "
                             "the program's that ended it) or is still running");

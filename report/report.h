@@ -149,9 +149,11 @@ typedef struct lwr_profile {
 
 int lwr_profile_load(lwr_profile *p, const char *path);
 /* Whether the directory of `path` was begun by a process that ended before
- * it wrote its results there (its config.txt alone): for the message that
- * says so instead of asking whether this is an experiment directory. */
-int lwr_dir_unfinished(const char *path);
+ * it wrote its results there: its config.txt says `setting` (the profile's
+ * or the trace's) was true, and neither profile.json nor traces.otf2 is
+ * there. For the message that says so instead of asking whether this is an
+ * experiment directory. */
+int lwr_dir_unfinished(const char *path, const char *setting);
 /* Allocation that exits with perror(LWR_PROG) on failure (profile_read.c). */
 char *lwr_xstrdup(const char *s);
 void *lwr_xcalloc(size_t n, size_t sz);

@@ -335,7 +335,7 @@ int lwr_trace_read(const char *anchor, const lwr_trace_sink *sink, int64_t rank)
     reader r = {.anchor = anchor, .sink = sink, .rank = rank};
     FILE *probe = fopen(anchor, "rb");
     if (!probe) {
-        if (lwr_dir_unfinished(anchor))
+        if (lwr_dir_unfinished(anchor, "LIBWRAP_ENABLE_TRACING"))
             fprintf(stderr,
                     "%s: %s: not written: the process that began this directory (its config.txt) ended before "
                     "writing its results (SIGKILL, _exit, a signal handler of the program's that ended it) or is "

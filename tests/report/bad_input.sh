@@ -38,10 +38,19 @@ expect 1 'badnode/profile.json: threads\[0\]\.callpath\[0\]\.children\[0\]: miss
 echo '{"functions": []} trailing' | profile trailing
 expect 1 'trailing/profile.json: invalid JSON at byte 18: unexpected data' trailing
 expect 1 'nowhere/profile.json: no such file' nowhere
-# A directory whose process ended before writing (killed): said so.
-mkdir -p unfinished && echo 'LIBWRAP_ENABLE_TRACING=true' > unfinished/config.txt
+# A directory whose process ended before writing (killed): said so; not
+# one whose results are there, without the file asked for.
+mkdir -p unfinished && printf 'LIBWRAP_ENABLE_PROFILING=true\nLIBWRAP_ENABLE_TRACING=true\n' > unfinished/config.txt
 expect 1 'unfinished/profile.json: not written: the process that began this directory .* ended before writing' unfinished
 expect 1 'unfinished/traces.otf2: not written: the process that began this directory' --timeline unfinished
+mkdir -p untraced && cp "$good" untraced/ &&
+    printf 'LIBWRAP_ENABLE_PROFILING=true\nLIBWRAP_ENABLE_TRACING=false\n' > untraced/config.txt
+expect 1 'untraced/traces.otf2: no trace here; run the program with LIBWRAP_ENABLE_TRACING=true' --timeline untraced
+mkdir -p forkchild && cp "$good" forkchild/ &&
+    printf 'LIBWRAP_ENABLE_PROFILING=true\nLIBWRAP_ENABLE_TRACING=true\n' > forkchild/config.txt
+expect 1 'forkchild/traces.otf2: no trace here' --timeline forkchild
+mkdir -p untraced_killed && printf 'LIBWRAP_ENABLE_PROFILING=true\nLIBWRAP_ENABLE_TRACING=false\n' > untraced_killed/config.txt
+expect 1 'untraced_killed/traces.otf2: no trace here' --timeline untraced_killed
 # Deep nesting (a hostile file) is refused, not a stack overflow.
 python3 -c 'print("{\"functions\": " + "[" * 200000 + "]" * 200000 + "}")' | profile deep
 expect 1 'deep/profile.json: invalid JSON' deep
