@@ -941,17 +941,16 @@ lw_abi_untimed_counted:
 	cmpq	lw_abi_return_points+8(%rip), %rax
 	je	.Lthrottled_live
 	jmp	.Lthrottled_timed
-	/* Not among the parent's last four children: the table's. */
+	/* Not among the parent's last four children: the table's, with the
+	 * thread in %rcx, and the TLS offset read again after. */
 .Lthrottled_probe:
-	PUSH	%rbx
-	movq	%fs:LW_T_HOT(%rcx), %rbx
-	PROBE	%rdx, %eax, %rbx, %rdx, %edx, .Lthrottled_probed, .Lthrottled_unknown, 0
+	movq	%fs:LW_T_HOT(%rcx), %rcx
+	PROBE	%rdx, %eax, %rcx, %rdx, %edx, .Lthrottled_probed, .Lthrottled_unknown, 0
 .Lthrottled_probed:
-	POP	%rbx
+	movq	lw_tls@gottpoff(%rip), %rcx
 	jmp	.Lthrottled_found
-	.cfi_adjust_cfa_offset 8
 .Lthrottled_unknown:
-	POP	%rbx
+	movq	lw_tls@gottpoff(%rip), %rcx
 .Lthrottled_timed:
 	movl	$0, %fs:LW_T_GUARD(%rcx)
 .Lthrottled_busy:
