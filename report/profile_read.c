@@ -521,9 +521,7 @@ int lwr_profile_load(lwr_profile *p, const char *path)
         memset(p, 0, sizeof *p);
         p->path = lwr_xstrdup(path);
         if (errno == ENOENT && lwr_dir_unfinished(path, "LIBWRAP_ENABLE_PROFILING"))
-            return fail(&c, "not written: the process that began this directory (its config.txt) "
-                            "ended before writing its results (SIGKILL, _exit, a signal handler of "
-                            "the program's that ended it) or is still running");
+            return fail(&c, "%s", LWR_UNFINISHED);
         if (errno == ENOENT)
             return fail(&c, "no such file; is this a libwrap experiment directory "
                             "(LIBWRAP_EXPERIMENT_DIRECTORY) with profiling on?");

@@ -154,6 +154,9 @@ int lwr_profile_load(lwr_profile *p, const char *path);
  * there. For the message that says so instead of asking whether this is an
  * experiment directory. */
 int lwr_dir_unfinished(const char *path, const char *setting);
+#define LWR_UNFINISHED                                                                             \
+    "not written: the process that began this directory (its config.txt) ended before writing its " \
+    "results (SIGKILL, _exit, a signal handler of the program's that ended it) or is still running"
 /* Allocation that exits with perror(LWR_PROG) on failure (profile_read.c). */
 char *lwr_xstrdup(const char *s);
 void *lwr_xcalloc(size_t n, size_t sz);

@@ -336,11 +336,7 @@ int lwr_trace_read(const char *anchor, const lwr_trace_sink *sink, int64_t rank)
     FILE *probe = fopen(anchor, "rb");
     if (!probe) {
         if (lwr_dir_unfinished(anchor, "LIBWRAP_ENABLE_TRACING"))
-            fprintf(stderr,
-                    "%s: %s: not written: the process that began this directory (its config.txt) ended before "
-                    "writing its results (SIGKILL, _exit, a signal handler of the program's that ended it) or is "
-                    "still running\n",
-                    LWR_PROG, anchor);
+            fprintf(stderr, "%s: %s: %s\n", LWR_PROG, anchor, LWR_UNFINISHED);
         else
             fprintf(stderr, "%s: %s: no trace here; run the program with LIBWRAP_ENABLE_TRACING=true\n", LWR_PROG,
                     anchor);

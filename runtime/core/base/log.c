@@ -105,10 +105,7 @@ static void lw_vmessage(const char *prefix, const char *fmt, va_list ap)
     }
     /* A later message comes after the held ones. */
     lw_messages_release();
-    int saved = errno;
-    ssize_t w = write(STDERR_FILENO, buf, len);
-    (void)w;
-    errno = saved;
+    lw_write_all(buf, len);
 }
 
 void lw_log(unsigned domain, const char *fmt, ...)
