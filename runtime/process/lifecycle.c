@@ -5,7 +5,7 @@
  * comes from another library's constructor first (pthread_once).
  * End: the ELF destructor of the runtime (after the program's atexit
  * handlers and C++ static destructors, so their calls are measured), an
- * explicit libwrap_finalize, exec (exec.c), or a fatal signal. Once ended,
+ * explicit libwrap_finalize, exec (exec.c), or a fatal signal (fatal.c). Once ended,
  * every entry point is a no-op: calls from later destructors record nothing.
  *
  * The experiment directory is claimed in jobs/directory.c; this file writes
@@ -38,9 +38,6 @@ static int lw_finishing;
 static int lw_membarrier_ok;
 static __thread int lw_fork_locked __attribute__((tls_model("initial-exec")));
 
-static const int lw_fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT};
-#define LW_NFATAL (sizeof lw_fatal_signals / sizeof *lw_fatal_signals)
-static struct sigaction lw_old_actions[LW_NFATAL];
 
 /* A full barrier on every thread of the process, so that a thread that has
  * set its guard and not yet seen lw_state == 2 is visible to the finaliser
@@ -93,6 +90,7 @@ void lw_fork_child(void)
     lw_region_after_fork_child();
     lw_dir_after_fork_child();
     lw_process_set_pid(getpid());
+    lw_fatal_fork_child();
     lw_job_after_fork_child();
     /* Last: the plugins' fork callbacks and the child's thread_begin may
      * ask for the child's own directory. */
@@ -104,99 +102,6 @@ void lw_fork_child(void)
  * done (exit, libwrap_finalize), or it is dying by a signal. */
 enum lw_end { LW_END_EXEC, LW_END_DONE, LW_END_SIGNAL };
 static void lw_finish_as(const char *why, enum lw_end end);
-
-static size_t lw_fatal_index(int sig)
-{
-    size_t i = 0;
-    while (i < LW_NFATAL && lw_fatal_signals[i] != sig)
-        i++;
-    return i;
-}
-
-static void lw_fatal_handler(int sig, siginfo_t *si, void *uc)
-{
-    (void)uc;
-    int saved = errno;
-    size_t i = lw_fatal_index(sig);
-    /* A fault in a plugin's callback (the runtime's guard is set around
-     * most of them) is named, and the plugin left out; the runtime's own
-     * state is whole at a callback's boundary, so the results are written
-     * as for a crash in the program. */
-    int in_plugin = lw_plugin_fault(sig);
-    /* Writing results is not async-signal-safe (allocation, stdio). If the
-     * signal hit the runtime itself, skip it; if it hit the allocator with
-     * its lock held, the alarm ends the wait: the process dies by SIGALRM
-     * instead of hanging. */
-    if ((in_plugin || !LW_LOAD(lw_tls.guard)) && LW_LOAD(lw_state) == 1) {
-        struct sigaction dfl = {.sa_handler = SIG_DFL};
-        __sigaction(SIGALRM, &dfl, NULL);
-        sigset_t set;
-        sigemptyset(&set);
-        sigaddset(&set, SIGALRM);
-        pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-        alarm(10);
-        lw_log(LW_LOG_LIFECYCLE, "signal %d: writing results", sig);
-        lw_finish_as("fatal signal", LW_END_SIGNAL);
-        alarm(0);
-    }
-    if (i < LW_NFATAL)
-        __sigaction(sig, &lw_old_actions[i], NULL);
-    /* A fault re-executes the faulting instruction on return and dies by the
-     * default action; a sent signal is sent again. */
-    if (si->si_code <= 0 || sig == SIGABRT || sig == SIGTERM || sig == SIGINT)
-        raise(sig);
-    errno = saved;
-}
-
-/* The runtime's handler for lw_fatal_signals[i], in place of the
- * program's default action `dfl` (which the handler restores). */
-static int lw_fatal_install(size_t i, const struct sigaction *dfl, struct sigaction *old)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = lw_fatal_handler;
-    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
-    sigemptyset(&sa.sa_mask);
-    lw_old_actions[i] = *dfl;
-    return __sigaction(lw_fatal_signals[i], &sa, old);
-}
-
-static int lw_is_default(const struct sigaction *a)
-{
-    return !(a->sa_flags & SA_SIGINFO) && a->sa_handler == SIG_DFL;
-}
-
-static void lw_install_signal_handlers(void)
-{
-    for (size_t i = 0; i < LW_NFATAL; i++) {
-        struct sigaction old;
-        /* Only where the program keeps the default: its own handlers and
-         * ignored signals are left alone. */
-        if (__sigaction(lw_fatal_signals[i], NULL, &old) == 0 && lw_is_default(&old))
-            (void)lw_fatal_install(i, &old, NULL);
-    }
-}
-
-int lw_fatal_keep(int sig, const struct sigaction *act, struct sigaction *old)
-{
-    size_t i = lw_fatal_index(sig);
-    if (i == LW_NFATAL || !act || !lw_is_default(act) || LW_LOAD(lw_state) != 1)
-        return -2;
-    struct sigaction before = lw_old_actions[i];
-    int r = lw_fatal_install(i, act, old);
-    if (r != 0)
-        lw_old_actions[i] = before;
-    else if (old && old->sa_sigaction == lw_fatal_handler)
-        *old = before;
-    return r;
-}
-
-void lw_fatal_view(int sig, struct sigaction *a)
-{
-    size_t i = lw_fatal_index(sig);
-    if (i < LW_NFATAL && (a->sa_flags & SA_SIGINFO) && a->sa_sigaction == lw_fatal_handler)
-        *a = lw_old_actions[i];
-}
 
 static void lw_start(void)
 {
@@ -232,7 +137,7 @@ static void lw_start(void)
     lw_throttle_start();
     lw_membarrier_ok = syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
     pthread_atfork(lw_fork_prepare, lw_fork_parent, lw_fork_child);
-    lw_install_signal_handlers();
+    lw_fatal_start();
     if (lw_cfg.verbose & LW_LOG_EXEC)
         lw_exec_check();
     lw_log(LW_LOG_LIFECYCLE, "started in %s (pid %ld)", lw_program_name(), (long)getpid());
@@ -459,6 +364,10 @@ static void lw_finish_as(const char *why, enum lw_end end)
     /* Counted once the part is complete; the last rank merges the traces. */
     if ((dir || records) && end != LW_END_EXEC)
         lw_job_finished(end == LW_END_SIGNAL);
+    /* A signal sent while the program was not at a safe point (fatal.c)
+     * ends it now, as it would have then. */
+    if (end != LW_END_SIGNAL)
+        lw_fatal_deferred_raise();
     LW_STORE(lw_tls.guard, guard);
     errno = saved;
 }
@@ -471,6 +380,11 @@ void lw_finish(const char *why)
 void lw_finish_for_exec(void)
 {
     lw_finish_as("exec", LW_END_EXEC);
+}
+
+void lw_finish_for_signal(void)
+{
+    lw_finish_as("fatal signal", LW_END_SIGNAL);
 }
 
 #ifndef LIBWRAP_NOP

@@ -1,6 +1,6 @@
 /*
- * process.h - the process's life (process/README.md): start, end, fork and
- * fatal signals (lifecycle.c), exec (exec.c), clone (clone.c), the
+ * process.h - the process's life (process/README.md): start, end and fork
+ * (lifecycle.c), fatal signals (fatal.c), exec (exec.c), clone (clone.c), the
  * program's signal handlers (signal.c) and its own dlsym (dl.c).
  */
 #ifndef LIBWRAP_RUNTIME_PROCESS_H
@@ -26,6 +26,8 @@ void lw_finish(const char *why);
 /* The same before an exec: the new image measures on, so a job's rank is
  * not finished yet. */
 void lw_finish_for_exec(void);
+/* The same in the handler of a fatal signal: nothing is checked first. */
+void lw_finish_for_signal(void);
 /*
  * The steps around a new process (the pthread_atfork handlers, and clone.c
  * for a clone() without CLONE_VM): prepare claims the parent's directory if
@@ -40,6 +42,8 @@ void lw_fork_parent(void);
 void lw_fork_child(void);
 int lw_fork_pending(void);
 
+/* ---- fatal.c ----------------------------------------------------------- */
+
 /*
  * The runtime's handler of a signal that kills (SIGSEGV SIGBUS SIGFPE SIGILL
  * SIGABRT SIGTERM SIGINT) writes the results, restores the program's
@@ -52,6 +56,15 @@ int lw_fork_pending(void);
  */
 int lw_fatal_keep(int sig, const struct sigaction *act, struct sigaction *old);
 void lw_fatal_view(int sig, struct sigaction *a);
+/* At the start: finds the code where a signal from outside must wait for a
+ * safe point (the allocator's, libc's, the loader's) and installs the
+ * handler. */
+void lw_fatal_start(void);
+/* At an end other than a fatal signal's, results written: a signal that
+ * waits for a safe point is raised now (the process dies by it). */
+void lw_fatal_deferred_raise(void);
+/* A fork child: no signal waits in it. */
+void lw_fatal_fork_child(void);
 
 /* ---- exec.c, dl.c ------------------------------------------------------ */
 

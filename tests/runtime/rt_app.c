@@ -10,6 +10,7 @@
 #include "rt_lib.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <sched.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -396,6 +397,53 @@ static int run_reraise(int how)
     return lib_crash(2); /* SIGTERM raised inside the library */
 }
 
+/* Allocates and frees until killed from outside (rt_scenario.sh sigsafe):
+ * glibc's malloc, interrupted half way, must not see the runtime's writing. */
+static _Noreturn void run_allocloop(void)
+{
+    for (int i = 0; i < 4; i++)
+        lib_add(i, 1);
+    printf("allocating\n");
+    fflush(stdout);
+    static void *p[4096];
+    for (unsigned i = 0;; i++) {
+        p[i % 4096] = malloc(24 + (i * 37) % 200);
+        if (i % 4096 == 4095) {
+            for (int j = 0; j < 4096; j++)
+                free(p[j]);
+            malloc_trim(0);
+        }
+    }
+}
+
+/* A SIGTERM from another process that comes as libc returns from unblocking
+ * it (not a safe point: the runtime defers it), and the program blocks it
+ * again and exits. Unmeasured, it dies by the signal at the unblocking;
+ * measured, it must die by it too, at the exit, with its results. */
+static int run_sendwait(void)
+{
+    for (int i = 0; i < 4; i++)
+        lib_add(i, 1);
+    printf("blocking\n");
+    fflush(stdout);
+    sigset_t term, pending;
+    sigemptyset(&term);
+    sigaddset(&term, SIGTERM);
+    sigprocmask(SIG_BLOCK, &term, NULL);
+    pid_t child = fork();
+    if (child == 0) {
+        kill(getppid(), SIGTERM);
+        _exit(0);
+    }
+    waitpid(child, NULL, 0);
+    do
+        sigpending(&pending);
+    while (!sigismember(&pending, SIGTERM));
+    sigprocmask(SIG_UNBLOCK, &term, NULL);
+    sigprocmask(SIG_BLOCK, &term, NULL);
+    return 3;
+}
+
 static int run_running(void)
 {
     pthread_t a, b;
@@ -484,6 +532,10 @@ int main(int argc, char **argv)
     }
     if (!strcmp(s, "reraise"))
         return run_reraise(n);
+    if (!strcmp(s, "allocloop"))
+        run_allocloop();
+    if (!strcmp(s, "sendwait"))
+        return run_sendwait();
     if (!strcmp(s, "none"))
         return 0;
     fprintf(stderr, "rt_app: unknown scenario %s\n", s);
