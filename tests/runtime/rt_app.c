@@ -416,6 +416,17 @@ static _Noreturn void run_allocloop(void)
     }
 }
 
+/* Calls the library until killed from outside (rt_scenario.sh sigsafe):
+ * the signal mostly lands inside the runtime, which then takes it at the
+ * end of the call. */
+static _Noreturn void run_callloop(void)
+{
+    printf("calling\n");
+    fflush(stdout);
+    for (int i = 0;; i++)
+        lib_add(i, 1);
+}
+
 /* A SIGTERM from another process that comes as libc returns from unblocking
  * it (not a safe point: the runtime defers it), and the program blocks it
  * again and exits. Unmeasured, it dies by the signal at the unblocking;
@@ -534,6 +545,8 @@ int main(int argc, char **argv)
         return run_reraise(n);
     if (!strcmp(s, "allocloop"))
         run_allocloop();
+    if (!strcmp(s, "callloop"))
+        run_callloop();
     if (!strcmp(s, "sendwait"))
         return run_sendwait();
     if (!strcmp(s, "none"))
