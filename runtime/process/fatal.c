@@ -57,9 +57,19 @@ static struct {
 static int lw_nbusy;
 
 struct lw_busy_find {
-    uintptr_t addr[3];
+    uintptr_t addr[2];
     int index;
 };
+
+/* Whether `path` names libc (LIBC_SO), in whatever folder. */
+static int lw_is_libc(const char *path)
+{
+    const char *base = path;
+    for (const char *c = path; *c; c++)
+        if (*c == '/')
+            base = c + 1;
+    return strcmp(base, LIBC_SO) == 0;
+}
 
 static int lw_busy_module(struct dl_phdr_info *info, size_t size, void *arg)
 {
@@ -69,12 +79,12 @@ static int lw_busy_module(struct dl_phdr_info *info, size_t size, void *arg)
      * has an allocator of its own, its every instruction would be busy. */
     if (f->index++ == 0)
         return 0;
-    int hit = 0;
+    int hit = (info->dlpi_name && lw_is_libc(info->dlpi_name)) ||
+              (f->addr[1] && info->dlpi_addr == f->addr[1]);
     for (int p = 0; p < info->dlpi_phnum; p++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[p];
         uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
-        for (int k = 0; k < 3 && ph->p_type == PT_LOAD; k++)
-            hit |= f->addr[k] >= lo && f->addr[k] < hi;
+        hit |= ph->p_type == PT_LOAD && f->addr[0] >= lo && f->addr[0] < hi;
     }
     for (int p = 0; hit && p < info->dlpi_phnum && lw_nbusy < LW_BUSY_MAX; p++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[p];
@@ -87,19 +97,14 @@ static int lw_busy_module(struct dl_phdr_info *info, size_t size, void *arg)
     return 0;
 }
 
-/* The allocator the program uses, libc's own, and the dynamic loader. */
+/* The allocator the program uses (the module of the first malloc), libc
+ * (by name: a wrapper of malloc may answer for it) and the dynamic loader
+ * (at AT_BASE). */
 static void lw_busy_find_code(void)
 {
     if (!lw_dl_available())
         return;
-    struct lw_busy_find f = {{0, 0, 0}, 0};
-    f.addr[0] = (uintptr_t)dlsym(RTLD_DEFAULT, "malloc");
-    void *libc = dlopen(LIBC_SO, RTLD_LAZY | RTLD_NOLOAD);
-    if (libc) {
-        f.addr[1] = (uintptr_t)dlsym(libc, "malloc");
-        dlclose(libc);
-    }
-    f.addr[2] = getauxval(AT_BASE);
+    struct lw_busy_find f = {{(uintptr_t)dlsym(RTLD_DEFAULT, "malloc"), getauxval(AT_BASE)}, 0};
     dl_iterate_phdr(lw_busy_module, &f);
 }
 
