@@ -5,8 +5,9 @@
  * comes from another library's constructor first (pthread_once).
  * End: the ELF destructor of the runtime (after the program's atexit
  * handlers and C++ static destructors, so their calls are measured), an
- * explicit libwrap_finalize, exec (exec.c), or a fatal signal (fatal.c). Once ended,
- * every entry point is a no-op: calls from later destructors record nothing.
+ * explicit libwrap_finalize, exec (exec.c), or a fatal signal (fatal.c).
+ * Once ended, every entry point is a no-op: calls from later destructors
+ * record nothing.
  *
  * The experiment directory is claimed in jobs/directory.c; this file writes
  * its config.txt (the hook config_txt).
@@ -26,7 +27,6 @@
 #include <linux/membarrier.h>
 #include <pthread.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -37,7 +37,6 @@ static pthread_once_t lw_once = PTHREAD_ONCE_INIT;
 static int lw_finishing;
 static int lw_membarrier_ok;
 static __thread int lw_fork_locked __attribute__((tls_model("initial-exec")));
-
 
 /* A full barrier on every thread of the process, so that a thread that has
  * set its guard and not yet seen lw_state == 2 is visible to the finaliser
