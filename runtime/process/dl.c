@@ -31,12 +31,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef LIBWRAP_STATIC
-
-/* libc's own functions, found in its dynamic symbol table: dlsym cannot be
- * asked for them, since dlsym may be this very interposer. */
-static void *lw_real[4];
-
 /* The bootstrap runs inside a sanitizer's start-up, before its
  * interceptors of the string functions work: its own comparisons. */
 static int lw_streq(const char *a, const char *b)
@@ -45,6 +39,21 @@ static int lw_streq(const char *a, const char *b)
         a++, b++;
     return *a == *b;
 }
+
+int lw_dl_names_libc(const char *path)
+{
+    const char *base = path;
+    for (const char *c = base; c && *c; c++)
+        if (*c == '/')
+            base = c + 1;
+    return base && lw_streq(base, LIBC_SO);
+}
+
+#ifndef LIBWRAP_STATIC
+
+/* libc's own functions, found in its dynamic symbol table: dlsym cannot be
+ * asked for them, since dlsym may be this very interposer. */
+static void *lw_real[4];
 
 struct lw_elf {
     ElfW(Addr) base;
@@ -113,11 +122,7 @@ static void lw_dl_find_real(void)
 {
     static const char *const names[] = {"dlsym", "dlvsym", "dlopen", "dlmopen"};
     for (struct link_map *l = _r_debug.r_map; l; l = l->l_next) {
-        const char *base = l->l_name;
-        for (const char *c = base; c && *c; c++)
-            if (*c == '/')
-                base = c + 1;
-        if (!base || !lw_streq(base, LIBC_SO))
+        if (!lw_dl_names_libc(l->l_name))
             continue;
         struct lw_elf o;
         lw_elf_read(&o, l->l_addr, l->l_ld);

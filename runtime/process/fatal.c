@@ -32,7 +32,6 @@
 #include "plugins/host/host.h"
 
 #include <errno.h>
-#include <gnu/lib-names.h>
 #include <link.h>
 #include <pthread.h>
 #include <signal.h>
@@ -57,19 +56,9 @@ static struct {
 static int lw_nbusy;
 
 struct lw_busy_find {
-    uintptr_t addr[2];
+    uintptr_t malloc_at, loader_base;
     int index;
 };
-
-/* Whether `path` names libc (LIBC_SO), in whatever folder. */
-static int lw_is_libc(const char *path)
-{
-    const char *base = path;
-    for (const char *c = path; *c; c++)
-        if (*c == '/')
-            base = c + 1;
-    return strcmp(base, LIBC_SO) == 0;
-}
 
 static int lw_busy_module(struct dl_phdr_info *info, size_t size, void *arg)
 {
@@ -79,12 +68,12 @@ static int lw_busy_module(struct dl_phdr_info *info, size_t size, void *arg)
      * has an allocator of its own, its every instruction would be busy. */
     if (f->index++ == 0)
         return 0;
-    int hit = (info->dlpi_name && lw_is_libc(info->dlpi_name)) ||
-              (f->addr[1] && info->dlpi_addr == f->addr[1]);
+    int hit =
+        lw_dl_names_libc(info->dlpi_name) || (f->loader_base && info->dlpi_addr == f->loader_base);
     for (int p = 0; p < info->dlpi_phnum; p++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[p];
         uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
-        hit |= ph->p_type == PT_LOAD && f->addr[0] >= lo && f->addr[0] < hi;
+        hit |= ph->p_type == PT_LOAD && f->malloc_at >= lo && f->malloc_at < hi;
     }
     for (int p = 0; hit && p < info->dlpi_phnum && lw_nbusy < LW_BUSY_MAX; p++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[p];
@@ -104,7 +93,7 @@ static void lw_busy_find_code(void)
 {
     if (!lw_dl_available())
         return;
-    struct lw_busy_find f = {{(uintptr_t)dlsym(RTLD_DEFAULT, "malloc"), getauxval(AT_BASE)}, 0};
+    struct lw_busy_find f = {(uintptr_t)dlsym(RTLD_DEFAULT, "malloc"), getauxval(AT_BASE), 0};
     dl_iterate_phdr(lw_busy_module, &f);
 }
 
@@ -235,6 +224,14 @@ static size_t lw_fatal_index(int sig)
     return i;
 }
 
+/* The program's action for `sig` back in place of the runtime's handler. */
+static void lw_fatal_restore(int sig)
+{
+    size_t i = lw_fatal_index(sig);
+    if (i < LW_NFATAL)
+        __sigaction(sig, &lw_old_actions[i], NULL);
+}
+
 static void lw_fatal_handler(int sig, siginfo_t *si, void *uc)
 {
     int saved = errno;
@@ -276,9 +273,7 @@ static void lw_fatal_handler(int sig, siginfo_t *si, void *uc)
         lw_finish_for_signal();
         alarm(0);
     }
-    size_t i = lw_fatal_index(sig);
-    if (i < LW_NFATAL)
-        __sigaction(sig, &lw_old_actions[i], NULL);
+    lw_fatal_restore(sig);
     /* A fault re-executes the faulting instruction on return and dies by the
      * default action; a sent signal is sent again. */
     if (si->si_code <= 0 || sig == SIGABRT || sig == SIGTERM || sig == SIGINT)
@@ -296,9 +291,7 @@ void lw_fatal_deferred_raise(void)
     lw_retries_stop();
     int sig = lw_retry_sig;
     lw_log(LW_LOG_LIFECYCLE, "signal %d, deferred: raised again", sig);
-    size_t i = lw_fatal_index(sig);
-    if (i < LW_NFATAL)
-        __sigaction(sig, &lw_old_actions[i], NULL);
+    lw_fatal_restore(sig);
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, sig);

@@ -75,6 +75,8 @@ void lw_dl_register(libwrap_abi_entry *entries, uint32_t n);
 void lw_dl_check_pending(void);
 void lw_exec_init(void); /* remembers LD_PRELOAD and LIBWRAP_* at start */
 void lw_exec_check(void); /* logs whether the exec interposers are in effect */
+/* dl.c: whether `path` (NULL: no) names libc, LIBC_SO, in whatever folder. */
+int lw_dl_names_libc(const char *path);
 
 /* ---- signal.c ---------------------------------------------------------- */
 
