@@ -100,8 +100,7 @@ static void lw_vmessage(const char *prefix, const char *fmt, va_list ap)
             return;
         }
         /* More than the start-up ever says: no longer held. */
-        LW_STORE(lw_holding, 0);
-        __atomic_store_n(&lw_held_pending, lw_held_len > 0, __ATOMIC_RELEASE);
+        lw_messages_held(0);
     }
     /* A later message comes after the held ones. */
     lw_messages_release();
