@@ -495,7 +495,7 @@ static int lwr_beside_exists(const char *path, const char *name)
 
 int lwr_dir_unfinished(const char *path, const char *setting)
 {
-    if (lwr_beside_exists(path, "profile.json") || lwr_beside_exists(path, "traces.otf2"))
+    if (lwr_beside_exists(path, LWP_FILE) || lwr_beside_exists(path, "traces.otf2"))
         return 0;
     char *config = lwr_beside(path, "config.txt");
     FILE *f = fopen(config, "r");

@@ -341,7 +341,6 @@ static void *blocked_inside(void *arg)
     return arg;
 }
 
-/* Two threads still alive at exit, one inside a wrapped call. */
 /* A program that handles SIGTERM itself: its handler cleans up, restores
  * the default action (sigaction, or signal() when `how` is 1, or the
  * kernel as it delivers the signal when `how` is 2: SA_RESETHAND) and
@@ -455,6 +454,7 @@ static int run_sendwait(void)
     return 3;
 }
 
+/* Two threads still alive at exit, one inside a wrapped call. */
 static int run_running(void)
 {
     pthread_t a, b;
