@@ -31,6 +31,13 @@ done
 # an LD_PRELOAD of the wrapper alone loads the library of the originals.
 readelf -d libwrap_ring_runtime.so | grep -q '(NEEDED).*\[libring\.so\]' ||
     fail "libwrap_ring_runtime.so has no NEEDED on libring.so: $(readelf -d libwrap_ring_runtime.so | grep NEEDED)"
+# docs/wrappers.md: the wrapper's table of its own functions is relocated
+# without a symbol lookup each: no absolute relocation names a symbol the
+# wrapper defines (the originals, undefined there, are looked up).
+for so in libwrap_ring_runtime.so libwrap_ring_linktime.so; do
+    own=$(readelf -rW $so | awk '$3 ~ /^R_(X86_64_64|AARCH64_ABS64)$/ && $4 !~ /^0+$/')
+    [ -z "$own" ] || fail "$so relocates its table of wrappers by symbol: $own"
+done
 run_ok make2.log make
 grep -q 'Nothing to be done\|is up to date' make2.log || { cat make2.log; fail "second make rebuilt something"; }
 touch ring.wrappers.c
