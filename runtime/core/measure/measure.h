@@ -324,9 +324,13 @@ void lw_compensate_calibrate(const lw_calib_abi *abi);
 #define LW_CALIB_ID INT32_MAX
 /* Each calibration takes the best of LW_CALIB_ROUNDS rounds of
  * LW_CALIB_CALLS calls (compensate.c, and the recordings',
- * lw_calib_ticks). */
+ * lw_calib_ticks). The start's own (lw_compensate_calibrate) stops
+ * sooner once LW_CALIB_SETTLED rounds in a row have made none of its
+ * bests lower by more than 1/256: a quiet machine settles in a few
+ * rounds, a busy one takes all of them. */
 #define LW_CALIB_CALLS 256u
 #define LW_CALIB_ROUNDS 24u
+#define LW_CALIB_SETTLED 4u
 /* The ticks per call of the best of LW_CALIB_ROUNDS rounds of
  * `round(ctx)`, which makes LW_CALIB_CALLS calls and returns the ticks
  * of its own that the measurement clock left out (arguments set aside
