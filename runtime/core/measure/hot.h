@@ -76,21 +76,33 @@ static inline __attribute__((always_inline)) lw_node *lw_last_hit(const lw_node 
     return NULL;
 }
 
-/* `n` found by a lookup under `parent`: the latest of those found last.
- * Written out, not as a loop: a compiler turns such a loop into a call of
- * memmove, whose vector registers the trampoline's hooks must not touch
- * (abi.c; tests/abi/hooks_calls.sh). */
+/* Place `to` of the parent's last children set to `n` and its region:
+ * the region 0 first (no lookup matches it), then the child, then the
+ * region, each store in that order (the signal fences), so that a lookup
+ * finds a region only beside its own child at every step, as the
+ * trampolines' PROBE leaves them (abi_x86_64.S, abi_aarch64.S). */
+static inline __attribute__((always_inline)) void lw_last_set(lw_node *parent, int to, lw_node *n,
+                                                              int32_t region)
+{
+    parent->last_region[to] = 0;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    parent->last_hit[to] = n;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    parent->last_region[to] = region;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+/* `n` found by a lookup under `parent`: the latest of those found last,
+ * the others one place older. Written out, not as a loop: a compiler
+ * turns such a loop into a call of memmove, whose vector registers the
+ * trampoline's hooks must not touch (abi.c; tests/abi/hooks_calls.sh). */
 static inline __attribute__((always_inline)) void lw_note_hit(lw_node *parent, lw_node *n)
 {
     _Static_assert(LW_LAST_HITS == 4, "four last hits");
-    parent->last_hit[3] = parent->last_hit[2];
-    parent->last_hit[2] = parent->last_hit[1];
-    parent->last_hit[1] = parent->last_hit[0];
-    parent->last_hit[0] = n;
-    parent->last_region[3] = parent->last_region[2];
-    parent->last_region[2] = parent->last_region[1];
-    parent->last_region[1] = parent->last_region[0];
-    parent->last_region[0] = n->region;
+    lw_last_set(parent, 3, parent->last_hit[2], parent->last_region[2]);
+    lw_last_set(parent, 2, parent->last_hit[1], parent->last_region[1]);
+    lw_last_set(parent, 1, parent->last_hit[0], parent->last_region[0]);
+    lw_last_set(parent, 0, n, n->region);
 }
 
 /* The slot of (parent, region) in a tree's hash table. */
