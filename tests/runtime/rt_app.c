@@ -415,6 +415,28 @@ static _Noreturn void run_allocloop(void)
     }
 }
 
+/* Stays inside libc until killed from outside (rt_scenario.sh sigsafe):
+ * memchr over 256 MiB, again and again, a few instructions of the
+ * program's own between calls that take milliseconds each. A signal sent
+ * from outside then never finds a safe point, and the runtime takes it
+ * where it lands once its tries are spent. */
+static _Noreturn void run_libcspin(void)
+{
+    for (int i = 0; i < 4; i++)
+        lib_add(i, 1);
+    size_t n = (size_t)256 << 20;
+    char *b = malloc(n);
+    if (!b)
+        exit(3);
+    memset(b, 'a', n);
+    void *(*volatile find)(const void *, int, size_t) = memchr;
+    printf("spinning\n");
+    fflush(stdout);
+    for (;;)
+        if (find(b, 'b', n))
+            exit(4);
+}
+
 /* Calls the library until killed from outside (rt_scenario.sh sigsafe):
  * the signal mostly lands inside the runtime, which then takes it at the
  * end of the call. */
@@ -547,6 +569,8 @@ int main(int argc, char **argv)
         run_allocloop();
     if (!strcmp(s, "callloop"))
         run_callloop();
+    if (!strcmp(s, "libcspin"))
+        run_libcspin();
     if (!strcmp(s, "sendwait"))
         return run_sendwait();
     if (!strcmp(s, "none"))
