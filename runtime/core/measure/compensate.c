@@ -18,7 +18,7 @@
  * plain call's, `inside` the mean interval recorded less the plain call's,
  * `fastest` the shortest interval of one call less the plain call's.
  * Until the bests settle (LW_CALIB_SETTLED rounds in a row lower none of
- * them by more than 1/256), at most LW_CALIB_ROUNDS rounds: some 5,000
+ * them by more than 1/256), at most LW_CALIB_ROUNDS rounds: some 6,000
  * calls on a quiet machine, 18,000 at most, well under a millisecond
  * with the TSC.
  *
