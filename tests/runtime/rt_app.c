@@ -418,7 +418,8 @@ static _Noreturn void run_allocloop(void)
 /* Stays inside libc until killed from outside (rt_scenario.sh sigsafe):
  * memchr over 256 MiB, again and again, a few instructions of the
  * program's own between calls that take milliseconds each. A signal sent
- * from outside then never finds a safe point, and the runtime takes it
+ * from outside then rarely finds a safe point (on a busy machine, about
+ * one run in ten finds one as memchr returns), and the runtime takes it
  * where it lands once its tries are spent. */
 static _Noreturn void run_libcspin(void)
 {
