@@ -113,11 +113,11 @@ typedef struct lw_best {
     double fastest;       /* ticks of the shortest call, any round */
 } lw_best;
 
-/* `v` into `*best` when lower: 1 when lower by more than 1/256 (the
- * calibration has not settled yet). */
+/* `v` into `*best` when lower: 1 when lower by more than 1/256, or the
+ * first figure at all (the calibration has not settled yet). */
 static int lw_calib_lower(double *best, double v)
 {
-    int much = v < *best - *best / 256;
+    int much = v < *best && (isinf(*best) || v < *best - *best / 256);
     if (v < *best)
         *best = v;
     return much;
