@@ -224,6 +224,15 @@ static size_t lw_fatal_index(int sig)
     return i;
 }
 
+/* `sig` unblocked on this thread (the program may have blocked it). */
+static void lw_fatal_unblock(int sig)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+}
+
 /* The program's action for `sig` back in place of the runtime's handler. */
 static void lw_fatal_restore(int sig)
 {
@@ -264,10 +273,7 @@ static void lw_fatal_handler(int sig, siginfo_t *si, void *uc)
     if (!busy && LW_LOAD(lw_state) == 1) {
         struct sigaction dfl = {.sa_handler = SIG_DFL};
         __sigaction(SIGALRM, &dfl, NULL);
-        sigset_t set;
-        sigemptyset(&set);
-        sigaddset(&set, SIGALRM);
-        pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+        lw_fatal_unblock(SIGALRM);
         alarm(10);
         lw_log(LW_LOG_LIFECYCLE, "signal %d: writing results", sig);
         lw_finish_for_signal();
@@ -292,10 +298,7 @@ void lw_fatal_deferred_raise(void)
     int sig = lw_retry_sig;
     lw_log(LW_LOG_LIFECYCLE, "signal %d, deferred: raised again", sig);
     lw_fatal_restore(sig);
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, sig);
-    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+    lw_fatal_unblock(sig);
     raise(sig);
 }
 
