@@ -18,9 +18,9 @@
  * plain call's, `inside` the mean interval recorded less the plain call's,
  * `fastest` the shortest interval of one call less the plain call's.
  * Until the bests settle (LW_CALIB_SETTLED rounds in a row lower none of
- * them by more than 1/256), at most LW_CALIB_ROUNDS rounds: some 6,000
- * calls on a quiet machine, 18,000 at most, well under a millisecond
- * with the TSC.
+ * them by more than 1/256), at most LW_CALIB_ROUNDS rounds: some 5,000
+ * to 12,000 calls, 18,000 at most, well under a millisecond with the
+ * TSC.
  *
  * Not calibrated, so not compensated: runs with SYNC metrics (reading them
  * costs more than the rest and varies), and the calls of listeners that
