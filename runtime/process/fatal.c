@@ -43,7 +43,15 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-static const int lw_fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT};
+/* The signals whose default action ends the process, but SIGKILL and
+ * SIGSTOP (which nothing can catch), SIGTRAP (a debugger's), SIGSYS (after
+ * a seccomp filter's the program goes on at the next instruction) and
+ * SIGXFSZ (writing the results would meet the same limit). The first four
+ * can be faults; a broken pipe (`prog | head`), a closed terminal, Ctrl-\,
+ * `alarm`, a CPU limit end the program as `kill` does. */
+static const int lw_fatal_signals[] = {SIGSEGV, SIGBUS,  SIGFPE,  SIGILL,  SIGABRT, SIGTERM,
+                                       SIGINT,  SIGHUP,  SIGQUIT, SIGPIPE, SIGALRM, SIGUSR1,
+                                       SIGUSR2, SIGXCPU, SIGVTALRM, SIGPROF};
 #define LW_NFATAL (sizeof lw_fatal_signals / sizeof *lw_fatal_signals)
 static struct sigaction lw_old_actions[LW_NFATAL];
 
@@ -281,8 +289,9 @@ static void lw_fatal_handler(int sig, siginfo_t *si, void *uc)
     }
     lw_fatal_restore(sig);
     /* A fault re-executes the faulting instruction on return and dies by the
-     * default action; a sent signal is sent again. */
-    if (si->si_code <= 0 || sig == SIGABRT || sig == SIGTERM || sig == SIGINT)
+     * default action; any other signal is sent again. */
+    int fault = (sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL) && si->si_code > 0;
+    if (!fault)
         raise(sig);
     errno = saved;
 }

@@ -562,7 +562,8 @@ int main(int argc, char **argv)
             lib_add(i, 1);
         printf("crashing\n");
         fflush(stdout);
-        return lib_crash(n == 1 || n == 2 ? n : 0); /* a fault, SIGSEGV or SIGTERM sent */
+        /* a fault, SIGSEGV or SIGTERM sent, a broken pipe, SIGHUP, SIGALRM */
+        return lib_crash(n >= 1 && n <= 5 ? n : 0);
     }
     if (!strcmp(s, "reraise"))
         return run_reraise(n);

@@ -45,6 +45,15 @@ int real_lib_crash(int how)
         raise(SIGSEGV);
     if (how == 2)
         raise(SIGTERM);
+    if (how == 3) { /* a write to a pipe nobody reads: SIGPIPE from the kernel */
+        int fd[2];
+        if (pipe(fd) == 0 && close(fd[0]) == 0)
+            return (int)write(fd[1], "x", 1);
+    }
+    if (how == 4)
+        raise(SIGHUP);
+    if (how == 5)
+        raise(SIGALRM);
     volatile int *p = (volatile int *)(uintptr_t)how;
     return *p; /* how == 0: a real fault */
 }

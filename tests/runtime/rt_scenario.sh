@@ -155,9 +155,10 @@ forkfinish)
     done
     ;;
 crash)
-    # A fault, a raised SIGSEGV, a SIGTERM: results written, the program
-    # still dies by its signal (the shell reports 128 + signal number).
-    for how in 0:139 1:139 2:143; do
+    # A fault, a raised SIGSEGV, a SIGTERM, a write to a broken pipe
+    # (`prog | head`), SIGHUP, SIGALRM: results written, the program still
+    # dies by its signal (the shell reports 128 + signal number).
+    for how in 0:139 1:139 2:143 3:141 4:129 5:142; do
         rm -rf exp
         run "${how#*:}" crash "${how%:*}"
         $CHECK exp "visits('lib_add') == 4" "visits('lib_crash') == 1"
