@@ -65,8 +65,9 @@ def main():
         flat[f["symbol"]] = f
     paths = {}
     tree_visits = {}
+    recursive = set()
 
-    def walk(nodes, prefix, parent_incl):
+    def walk(nodes, prefix, parent_incl, above=frozenset()):
         total = 0
         for n in nodes:
             for k in ("symbol", "name", "visits", "inclusive_ns", "exclusive_ns", "min_ns",
@@ -78,13 +79,15 @@ def main():
             tree_visits[n["symbol"]] = tree_visits.get(n["symbol"], 0) + n["visits"]
             if n["exclusive_ns"] > n["inclusive_ns"]:
                 fail("exclusive > inclusive at " + p)
-            # Times are rounded to ns each: 1 ns of slack.
-            if n["visits"] and not (n["min_ns"] <= n["inclusive_ns"] / n["visits"] + 1 and
-                                    n["inclusive_ns"] / n["visits"] <= n["max_ns"] + 1):
+            # Exactly, in the ns written (the min rounded down, the max up).
+            if n["visits"] and not (n["min_ns"] * n["visits"] <= n["inclusive_ns"] <=
+                                    n["max_ns"] * n["visits"]):
                 fail("min <= mean <= max does not hold at %s: %d, %.1f, %d" %
                      (p, n["min_ns"], n["inclusive_ns"] / n["visits"], n["max_ns"]))
+            if n["symbol"] in above:
+                recursive.add(n["symbol"])
             total += n["inclusive_ns"]
-            walk(n["children"], p, n["inclusive_ns"])
+            walk(n["children"], p, n["inclusive_ns"], above | {n["symbol"]})
         # ticks are rounded to ns per node: allow 1 ns per child
         if parent_incl is not None and total > parent_incl + len(nodes):
             fail("callees of %s take more time than it: %d > %d" % (prefix, total, parent_incl))
@@ -93,6 +96,13 @@ def main():
         if "id" not in t or "callpath" not in t:
             fail("thread entry lacks id or callpath")
         walk(t["callpath"], "", None)
+    # A function's inclusive time counts its outermost calls only: its
+    # mean bounds its min and max where it never calls itself.
+    for sym, f in flat.items():
+        if f["visits"] and sym not in recursive and not (
+                f["min_ns"] * f["visits"] <= f["inclusive_ns"] <= f["max_ns"] * f["visits"]):
+            fail("min <= mean <= max does not hold for %s: %d, %.1f, %d" %
+                 (sym, f["min_ns"], f["inclusive_ns"] / f["visits"], f["max_ns"]))
     for sym, v in tree_visits.items():
         if v and flat.get(sym, {}).get("visits") != v:
             fail("flat visits of %s differ from its call paths: %r vs %d" %

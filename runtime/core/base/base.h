@@ -189,6 +189,18 @@ static inline uint64_t lw_ticks_to_ns(uint64_t ticks)
 {
     return (uint64_t)((double)ticks * lw_timer_ns_per_tick() + 0.5);
 }
+/* Rounded down and up: a min and a max in ns that keep min <= mean <= max
+ * with the mean's inclusive time rounded to the nearest ns. */
+static inline uint64_t lw_ticks_to_ns_down(uint64_t ticks)
+{
+    return (uint64_t)((double)ticks * lw_timer_ns_per_tick());
+}
+static inline uint64_t lw_ticks_to_ns_up(uint64_t ticks)
+{
+    double ns = (double)ticks * lw_timer_ns_per_tick();
+    uint64_t down = (uint64_t)ns;
+    return down + ((double)down < ns);
+}
 
 /* `v` in decimal, written backwards ending just before `end` (21 bytes
  * hold any); returns where it begins. The result files' integers
