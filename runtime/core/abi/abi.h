@@ -348,6 +348,10 @@ void lw_throttle_start(void);
  * itself (linked statically): their calls are not measured (static_target.c). */
 void lw_static_target_check(const libwrap_abi_entry *entries, uint32_t n);
 
+/* `symbol` in the loaded object `soname`, else in any loaded object,
+ * skipping `self`; NULL, quietly, when found nowhere (resolve.c). */
+void *lw_resolve_lookup(const char *symbol, const char *soname, const void *self);
+
 #pragma GCC visibility pop
 
 #endif /* __ASSEMBLER__ */

@@ -36,6 +36,7 @@ __attribute__((aligned(64))) libwrap_abi_entry lw_abi_calib_entry_framed = {
 #endif
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <unwind.h>
@@ -76,6 +77,70 @@ void lw_abi_calibrate_record(void)
  * routine below, and then it is there. Weak: the runtime needs no libgcc_s. */
 extern _Unwind_Word _Unwind_GetCFA(struct _Unwind_Context *) __attribute__((weak));
 
+/*
+ * The tables of runtime wrappers registered while their target was not
+ * loaded (libwrap_abi_register): a process that does not use the library,
+ * or loads it later (dlopen, a Python extension's dependency). The
+ * originals of such a table are looked up together at the first call of
+ * any of its functions once the target is there.
+ */
+#define LW_ABI_PENDING_MAX 64
+static struct {
+    libwrap_abi_entry *entries;
+    uint32_t n;
+    int done;
+} lw_abi_pending[LW_ABI_PENDING_MAX];
+static int lw_abi_npending;
+static pthread_mutex_t lw_abi_pending_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+/* More tables than that: their functions are looked up one by one, each
+ * at its first call. */
+static void lw_abi_pending_add(libwrap_abi_entry *entries, uint32_t n)
+{
+    pthread_mutex_lock(&lw_abi_pending_mutex);
+    int k = lw_abi_npending;
+    if (k < LW_ABI_PENDING_MAX) {
+        lw_abi_pending[k].entries = entries;
+        lw_abi_pending[k].n = n;
+        __atomic_store_n(&lw_abi_npending, k + 1, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&lw_abi_pending_mutex);
+}
+
+/* The originals of e's table, when it is pending and its target is loaded
+ * now; those not found are left to their own first calls. */
+static void lw_abi_resolve_table(const libwrap_abi_entry *e)
+{
+    int k = __atomic_load_n(&lw_abi_npending, __ATOMIC_ACQUIRE);
+    for (int i = 0; i < k; i++) {
+        libwrap_abi_entry *t = lw_abi_pending[i].entries;
+        uint32_t n = lw_abi_pending[i].n, found = 0;
+        if (e < t || e >= t + n)
+            continue;
+        if (__atomic_load_n(&lw_abi_pending[i].done, __ATOMIC_ACQUIRE) || !libwrap_target_loaded(e->lib->soname) ||
+            __atomic_exchange_n(&lw_abi_pending[i].done, 1, __ATOMIC_ACQ_REL))
+            return;
+        for (uint32_t j = 0; j < n; j++) {
+            libwrap_abi_entry *x = &t[j];
+            if (__atomic_load_n(&x->orig, __ATOMIC_ACQUIRE) ||
+                __atomic_load_n(&x->state, __ATOMIC_RELAXED) == LW_ABI_STATE_MISSING)
+                continue;
+            /* RTLD_NEXT first, as at the start; then the target where it
+             * is, in the global scope or not. */
+            void *p = x->lib->next(x->region.symbol);
+            if (!p)
+                p = lw_resolve_lookup(x->region.symbol, x->lib->soname, lw_abi_wrapper(x));
+            if (p) {
+                __atomic_store_n(&x->orig, p, __ATOMIC_RELEASE);
+                found++;
+            }
+        }
+        lw_log(LW_LOG_RESOLVE, "%s loaded after its wrapper: %u of %u originals found at its first call",
+               e->lib->soname, found, n);
+        return;
+    }
+}
+
 static int lw_abi_resolve(libwrap_abi_entry *e)
 {
     if (__atomic_load_n(&e->state, __ATOMIC_RELAXED) == LW_ABI_STATE_MISSING || !e->lib || !e->lib->next)
@@ -87,7 +152,10 @@ static int lw_abi_resolve(libwrap_abi_entry *e)
     /* dlsym takes the loader's lock: signals held back (lw_signals_hold). */
     sigset_t old;
     lw_signals_hold(&old);
-    void *p = e->lib->next(e->region.symbol);
+    lw_abi_resolve_table(e);
+    void *p = __atomic_load_n(&e->orig, __ATOMIC_ACQUIRE);
+    if (!p)
+        p = e->lib->next(e->region.symbol);
     if (!p)
         p = libwrap_resolve_fallback(e->region.symbol, e->lib->soname, lw_abi_wrapper(e));
     lw_signals_release(&old);
@@ -107,6 +175,15 @@ void libwrap_abi_register(libwrap_abi_entry *entries, uint32_t n)
      * its library linked into the program; a link-time one's --wrap did. */
     if (n && entries[0].lib && entries[0].lib->next)
         lw_static_target_check(entries, n);
+    /* A runtime wrapper does not load its target (docs/wrappers.md): where
+     * the target is not loaded, nothing is looked up now. */
+    if (n && entries[0].lib && entries[0].lib->next && !libwrap_target_loaded(entries[0].lib->soname)) {
+        lw_log(LW_LOG_RESOLVE, "%s is not loaded: its %u originals are looked up at its first call",
+               entries[0].lib->soname, n);
+        lw_abi_pending_add(entries, n);
+        errno = saved;
+        return;
+    }
     for (uint32_t i = 0; i < n; i++) {
         libwrap_abi_entry *e = &entries[i];
         if (e->orig || !e->lib || !e->lib->next)

@@ -1,6 +1,7 @@
 /*
  * resolve.c - finding originals for runtime-mode wrappers when dlsym
- * (RTLD_NEXT) in the wrapper failed, and warning once about it.
+ * (RTLD_NEXT) in the wrapper failed, and warning once about it; whether a
+ * wrapper's target is loaded at all.
  */
 #include "core/abi/abi.h"
 
@@ -60,14 +61,15 @@ static int lw_lookup_object(struct dl_phdr_info *info, size_t size, void *data)
     return 0;
 }
 
-void *libwrap_resolve_fallback(const char *symbol, const char *soname, const void *self)
+/* `symbol` (a region's: "foo@V1" means exactly that version) in the
+ * object `soname`, if loaded, then in every loaded object, skipping
+ * `self`; NULL when found nowhere. Quiet. */
+void *lw_resolve_lookup(const char *symbol, const char *soname, const void *self)
 {
-    int saved = errno;
     void *p = NULL;
     libwrap_resolve_begin();
-    /* A versioned region symbol ("foo@V1", "foo@@V2") means exactly that
-     * version of foo. Without memory for the name the lookup fails, and
-     * the wrapper warns below. */
+    /* Without memory for the name the lookup fails, and the wrapper warns
+     * (libwrap_resolve_fallback). */
     const char *at = strchr(symbol, '@');
     char *name = at ? strndup(symbol, (size_t)(at - symbol)) : NULL;
     const char *version = at ? at + (at[1] == '@' ? 2 : 1) : NULL;
@@ -88,6 +90,13 @@ void *libwrap_resolve_fallback(const char *symbol, const char *soname, const voi
     }
     free(name);
     libwrap_resolve_end();
+    return p;
+}
+
+void *libwrap_resolve_fallback(const char *symbol, const char *soname, const void *self)
+{
+    int saved = errno;
+    void *p = lw_resolve_lookup(symbol, soname, self);
     if (p)
         lw_log(LW_LOG_RESOLVE, "%s found by the fallback lookup", symbol);
     else
@@ -97,6 +106,20 @@ void *libwrap_resolve_fallback(const char *symbol, const char *soname, const voi
                           symbol, soname ? " in " : "", soname ? soname : "");
     errno = saved;
     return p;
+}
+
+int libwrap_target_loaded(const char *soname)
+{
+    if (!soname || !lw_dl_available())
+        return 1;
+    int saved = errno;
+    libwrap_resolve_begin();
+    void *h = dlopen(soname, RTLD_LAZY | RTLD_NOLOAD);
+    if (h)
+        dlclose(h);
+    libwrap_resolve_end();
+    errno = saved;
+    return h != NULL;
 }
 
 int libwrap_is_version(const void *orig, const char *symbol)

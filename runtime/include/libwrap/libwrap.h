@@ -123,6 +123,15 @@ LIBWRAP_API LIBWRAP_HOT_CALL void libwrap_exit(int32_t id);
 LIBWRAP_API void *libwrap_resolve_fallback(const char *symbol, const char *soname, const void *self);
 
 /*
+ * Is the library `soname` loaded in this process (in any scope)? NULL
+ * counts as loaded. A runtime wrapper does not load its target itself (it
+ * has no DT_NEEDED on it): in a process that has not loaded the target,
+ * its constructor looks nothing up, and each original is found at its
+ * function's first call. Loads nothing; thread-safe.
+ */
+LIBWRAP_API int libwrap_target_loaded(const char *soname);
+
+/*
  * A typed wrapper in runtime mode registers each function it wraps when it
  * is loaded: `orig` is where it keeps the function's original (found by
  * then, or NULL: the library `soname`, or NULL, may be loaded later),

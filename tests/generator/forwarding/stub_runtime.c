@@ -116,6 +116,14 @@ void *libwrap_resolve_fallback(const char *symbol, const char *soname, const voi
 }
 
 /* The real runtime's: dlvsym of "foo@V1" in the global scope is orig. */
+int libwrap_target_loaded(const char *soname)
+{
+    void *h = soname ? dlopen(soname, RTLD_LAZY | RTLD_NOLOAD) : NULL;
+    if (h)
+        dlclose(h);
+    return !soname || h != NULL;
+}
+
 int libwrap_is_version(const void *orig, const char *symbol)
 {
     const char *at = orig ? strchr(symbol, '@') : NULL;
