@@ -679,6 +679,19 @@ bool lw_filter_excludes(const lw_filter *filter, const char *file, const char *m
         if (j != SIZE_MAX && (i == SIZE_MAX || j > i))
             i = j;
     }
+    /* A symbol's version (`foo@V1`, `foo@@V2`, docs/wrappers.md) likewise:
+     * `foo` takes every version, as the generation filter does. */
+    const char *at_m = strchr(mangled, '@'), *at_d = strchr(demangled, '@');
+    char base_m[512], base_d[512];
+    if (at_m && at_d && (size_t)(at_m - mangled) < sizeof base_m && (size_t)(at_d - demangled) < sizeof base_d) {
+        memcpy(base_m, mangled, (size_t)(at_m - mangled));
+        base_m[at_m - mangled] = '\0';
+        memcpy(base_d, demangled, (size_t)(at_d - demangled));
+        base_d[at_d - demangled] = '\0';
+        size_t j = last_match(&filter->region, base_d, base_m);
+        if (j != SIZE_MAX && (i == SIZE_MAX || j > i))
+            i = j;
+    }
     return i != SIZE_MAX && filter->region.v[i].exclude;
 }
 

@@ -266,6 +266,28 @@ static void test_cxx_parameters(void)
     lw_filter_free(f);
 }
 
+/* A versioned symbol (foo@V1, foo@@V2) is matched with and without its
+ * version, the later rule winning. */
+static void test_versions(void)
+{
+    lw_filter *f = parse("LIBWRAP_REGION_NAMES_BEGIN\n"
+                         "EXCLUDE numa_node_to_cpus\n"
+                         "INCLUDE numa_node_to_cpus@@libnuma_1.2\n"
+                         "EXCLUDE lzma_*@XZ_5.0 exp@*\n"
+                         "LIBWRAP_REGION_NAMES_END\n");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    CHECK(lw_filter_excludes(f, NULL, "numa_node_to_cpus@libnuma_1.1", "numa_node_to_cpus@libnuma_1.1"));
+    CHECK(!lw_filter_excludes(f, NULL, "numa_node_to_cpus@@libnuma_1.2", "numa_node_to_cpus@@libnuma_1.2"));
+    CHECK(lw_filter_excludes(f, NULL, "numa_node_to_cpus", "numa_node_to_cpus"));
+    CHECK(lw_filter_excludes(f, NULL, "lzma_code@XZ_5.0", "lzma_code@XZ_5.0"));
+    CHECK(!lw_filter_excludes(f, NULL, "lzma_code@@XZ_5.2", "lzma_code@@XZ_5.2"));
+    CHECK(lw_filter_excludes(f, NULL, "exp@@GLIBC_2.29", "exp@@GLIBC_2.29"));
+    CHECK(!lw_filter_excludes(f, NULL, "exp", "exp"));
+    lw_filter_free(f);
+}
+
 static void test_mangled(void)
 {
     lw_filter *f = parse("LIBWRAP_REGION_NAMES_BEGIN\n"
@@ -666,6 +688,7 @@ int main(void)
     test_last_match_wins();
     test_blocks_accumulate();
     test_mangled();
+    test_versions();
     test_cxx_parameters();
     test_lexical();
     test_errors();
