@@ -249,7 +249,19 @@ void libwrap_typed_register(void **orig, const char *symbol, const void *wrapper
     if (lw_ntyped < lw_typed_cap)
         lw_typed[lw_ntyped++] = (struct lw_typed){orig, symbol, wrapper, soname};
     __atomic_store_n(&lw_typed_any, 1, __ATOMIC_RELEASE);
+    /* A wrapper registers its functions one after the other with one
+     * soname: whether its target is loaded is asked once. */
+    static const char *asked;
+    int loaded = -1;
+    if (lw_abi_calibration_wanted() && soname != asked) {
+        asked = soname;
+        loaded = *orig || libwrap_target_loaded(soname);
+    }
     pthread_mutex_unlock(&lw_typed_mutex);
+    if (loaded == 1) /* calls come: calibrated now */
+        lw_abi_calibrate();
+    else if (loaded == 0)
+        lw_abi_calibrate_waits();
 }
 
 /* A typed wrapper wraps `name`. */
@@ -278,7 +290,7 @@ static void *lw_dl_typed_wrapper_for(void *p, const char *name, const char *vers
         if (orig == p) {
             w = t->wrapper;
         } else if (!orig && t->soname) {
-            void *h = LW_REAL_DLOPEN(t->soname, RTLD_LAZY | RTLD_NOLOAD);
+            void *h = LW_REAL_DLOPEN(t->soname, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
             void *q = !h ? NULL : version ? LW_REAL_DLVSYM(h, name, version) : LW_REAL_DLSYM(h, name);
             if (h)
                 dlclose(h);
@@ -311,7 +323,7 @@ static void *lw_dl_wrapper_for(void *p, const char *name, const char *version)
             if (orig || !e->lib || !e->lib->soname ||
                 __atomic_load_n(&e->state, __ATOMIC_RELAXED) == LW_ABI_STATE_MISSING)
                 continue;
-            void *h = LW_REAL_DLOPEN(e->lib->soname, RTLD_LAZY | RTLD_NOLOAD);
+            void *h = LW_REAL_DLOPEN(e->lib->soname, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
             void *q = !h ? NULL : version ? LW_REAL_DLVSYM(h, name, version) : LW_REAL_DLSYM(h, name);
             if (h)
                 dlclose(h);
@@ -455,7 +467,7 @@ void *libwrap_dl_route(void *a0, void *a1, void *a2, void *caller, int kind)
     int quiet = kind == LW_DL_SYM || kind == LW_DL_VSYM
                     ? a0 == RTLD_NEXT || (!__atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE) &&
                                           !__atomic_load_n(&lw_typed_any, __ATOMIC_ACQUIRE))
-                    : !__atomic_load_n(&lw_pending_any, __ATOMIC_ACQUIRE) &&
+                    : !__atomic_load_n(&lw_pending_any, __ATOMIC_ACQUIRE) && !lw_abi_calibration_wanted() &&
                           (kind == LW_DL_OPEN ? !((int)(intptr_t)a1 & RTLD_DEEPBIND)
                                               : (Lmid_t)(intptr_t)a0 == LM_ID_BASE);
     if (quiet)
@@ -484,6 +496,11 @@ void *libwrap_dl_route(void *a0, void *a1, void *a2, void *caller, int kind)
         case LW_DL_OPEN:
             if ((int)(intptr_t)a1 & RTLD_DEEPBIND)
                 lw_dl_note_load(a0, 1);
+            /* The load may bring a wrapper's target, whose calls come
+             * next: calibrated before (lw_abi_calibrate_later). */
+            if (lw_abi_calibration_wanted() && (__atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE) ||
+                                                __atomic_load_n(&lw_typed_any, __ATOMIC_ACQUIRE)))
+                lw_abi_calibrate();
             break;
         case LW_DL_MOPEN:
             if ((Lmid_t)(intptr_t)a0 != LM_ID_BASE)

@@ -21,6 +21,7 @@
 #include "jobs/jobs.h"
 #include "plugins/host/host.h"
 #include "core/abi/abi.h"
+#include "core/base/dl.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -141,19 +142,14 @@ static void lw_start(void)
         lw_exec_check();
     lw_log(LW_LOG_LIFECYCLE, "started in %s (pid %ld)", lw_program_name(), (long)getpid());
     LW_STORE(lw_state, 1);
-    /* With the plugins loaded: the paths the run takes are known. */
-#if defined(__x86_64__)
-    lw_calib_abi abi = {(int (*)(int))(void *)lw_abi_calib_stub, (int (*)(int))(void *)lw_abi_calib_stub_throttled,
-                        (int (*)(int))(void *)lw_abi_calib_stub_framed, LW_THROTTLE_SAMPLE};
-    lw_compensate_calibrate(&abi);
-#elif defined(__aarch64__)
-    lw_calib_abi abi = {(int (*)(int))(void *)lw_abi_calib_stub, NULL, NULL, 0};
-    lw_compensate_calibrate(&abi);
-#else
-    lw_compensate_calibrate(NULL);
-#endif
-    lw_args_calibrate();
-    lw_abi_calibrate_record();
+    /* With the plugins loaded: the paths the run takes are known. In a
+     * dynamic program the wrapper libraries say when (abi_slow.c), or the
+     * start of main where none registered: a process that does not use
+     * their libraries never calibrates. */
+    if (lw_dl_available())
+        lw_abi_calibrate_later();
+    else
+        lw_abi_calibrate();
     /* Written with the process's first call of a wrapped function. */
     lw_messages_held(lw_cfg.verbose != 0);
     LW_STORE(lw_tls.guard, 0);
@@ -164,8 +160,10 @@ static void lw_start(void)
 void libwrap_main_begins(void)
 {
     static int once;
-    if (!__atomic_exchange_n(&once, 1, __ATOMIC_SEQ_CST))
+    if (!__atomic_exchange_n(&once, 1, __ATOMIC_SEQ_CST)) {
         atexit(lw_exit_began);
+        lw_abi_calibrate_at_main();
+    }
 }
 
 static void lw_start_once(void)

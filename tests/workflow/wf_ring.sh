@@ -141,30 +141,43 @@ cat > late.c <<'EOF'
 int main(int argc, char **argv)
 {
     (void)argc;
-    void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL), *plugin = dlopen(argv[2], RTLD_NOW | RTLD_LOCAL);
-    if (!lib || !plugin)
-        return fprintf(stderr, "late: %s\n", dlerror()), 1;
-    void *(*new_)(size_t) = (void *(*)(size_t))dlsym(lib, "ring_new");
-    void (*free_)(void *) = (void (*)(void *))dlsym(lib, "ring_free");
-    int (*fill)(void *, int) = (int (*)(void *, int))dlsym(plugin, "ring_plugin_fill");
-    void *r = new_ ? new_(16) : NULL;
-    if (!r || !free_ || !fill)
-        return fprintf(stderr, "late: no ring\n"), 1;
-    printf("late: plugin filled %d\n", fill(r, 10));
-    free_(r);
+    /* Twice, closing both in between: the second round finds the library
+     * where its originals are. */
+    for (int round = 0; round < 2; round++) {
+        void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL), *plugin = dlopen(argv[2], RTLD_NOW | RTLD_LOCAL);
+        if (!lib || !plugin)
+            return fprintf(stderr, "late: %s\n", dlerror()), 1;
+        void *(*new_)(size_t) = (void *(*)(size_t))dlsym(lib, "ring_new");
+        void (*free_)(void *) = (void (*)(void *))dlsym(lib, "ring_free");
+        int (*fill)(void *, int) = (int (*)(void *, int))dlsym(plugin, "ring_plugin_fill");
+        void *r = new_ ? new_(16) : NULL;
+        if (!r || !free_ || !fill)
+            return fprintf(stderr, "late: no ring\n"), 1;
+        printf("late: plugin filled %d\n", fill(r, 10));
+        free_(r);
+        dlclose(plugin);
+        dlclose(lib);
+    }
     return 0;
 }
 EOF
 run_ok late-cc.log "$CC" -O2 -Wall -Werror late.c -o late -ldl
 ./late "$scratch/b/libring.so" "$scratch/b/ring_plugin.so" > late.out 2> late.err || fail "late: $(cat late.err)"
 LD_PRELOAD=$(libwrap-info preload ring) LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-late LIBWRAP_VERBOSE=resolve \
-    ./late "$scratch/b/libring.so" "$scratch/b/ring_plugin.so" > late.wrapped.out 2> late.wrapped.err
+    ./late "$scratch/b/libring.so" "$scratch/b/ring_plugin.so" > late.wrapped.out 2> late.wrapped.err ||
+    fail "late under LD_PRELOAD: $(cat late.wrapped.err)"
 cmp late.out late.wrapped.out || fail "LD_PRELOAD changed the output of a program that loads the library late"
 grep -q 'libring.so is not loaded: its .* originals are looked up at its first call' late.wrapped.err ||
     fail "no lookup deferred: $(cat late.wrapped.err)"
 visits exp-late | sort > got.txt
-printf '%s\n' 'ring_free 1' 'ring_new 1' 'ring_push 10' > want.txt
+printf '%s\n' 'ring_free 2' 'ring_new 2' 'ring_push 20' > want.txt
 diff want.txt got.txt || fail "visits of a library loaded after the wrapper"
+# Calibrated before the library's calls (at its dlopen), and not at all
+# in the program that does not use it.
+grep -qx 'LIBWRAP_COMPENSATE=true' exp-late/config.txt || fail "late: not compensated: $(grep COMPENSATE exp-late/config.txt)"
+LD_PRELOAD=$(libwrap-info preload ring) LIBWRAP_VERBOSE=timer grep -c '/libring\.so$' /proc/self/maps \
+    > none.out 2> none.err || true
+grep -q 'compensation (' none.err && fail "a program that does not use the library calibrated: $(cat none.err)"
 
 step "bad input leaves the directory usable"
 cp libwrap.h libwrap.h.good; cp main.c main.c.good; cp ring.filter ring.filter.good

@@ -229,7 +229,7 @@ static inline uint64_t lw_abi_lane_now(void)
  * the runtime (LW_GUARD_SIGNAL): the call goes to the thread's lane
  * (lane.h) with a return slot of its own, taken before it is filled.
  */
-static __attribute__((noinline)) uintptr_t lw_abi_enter_busy(libwrap_abi_entry *e, void **sp)
+__attribute__((noinline)) uintptr_t lw_abi_enter_busy(libwrap_abi_entry *e, void **sp)
 {
 #ifndef LIBWRAP_NOP
     if (!(LW_LOAD(lw_tls.guard) & LW_GUARD_SIGNAL) ||

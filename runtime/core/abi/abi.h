@@ -348,9 +348,26 @@ void lw_throttle_start(void);
  * itself (linked statically): their calls are not measured (static_target.c). */
 void lw_static_target_check(const libwrap_abi_entry *entries, uint32_t n);
 
+/* Compensation's calibration, once (abi_slow.c): lw_abi_calibrate where
+ * calls may come, in a thread outside the runtime; lw_abi_calibrate_later
+ * at the start of a dynamic program, where wrapper libraries will say
+ * (their registration, or a dlopen while lw_abi_calibration_wanted). */
+void lw_abi_calibrate(void);
+void lw_abi_calibrate_later(void);
+void lw_abi_calibrate_waits(void);   /* a wrapper registered before its target */
+void lw_abi_calibrate_at_main(void); /* main begins: none did, calibrated now */
+int lw_abi_calibration_wanted(void);
+
 /* `symbol` in the loaded object `soname`, else in any loaded object,
  * skipping `self`; NULL, quietly, when found nowhere (resolve.c). */
 void *lw_resolve_lookup(const char *symbol, const char *soname, const void *self);
+/* The object that defines `orig` (an original just found) is never
+ * unloaded: a wrapper keeps its originals, and no longer depends on its
+ * target to keep them there (dlclose would unmap them). */
+void lw_resolve_pin(const void *orig);
+/* A call made while the thread's guard is held (abi.c): a signal handler's
+ * that interrupted the runtime goes to the thread's lane. */
+uintptr_t lw_abi_enter_busy(libwrap_abi_entry *e, void **sp);
 
 #pragma GCC visibility pop
 

@@ -78,6 +78,78 @@ void lw_abi_calibrate_record(void)
 extern _Unwind_Word _Unwind_GetCFA(struct _Unwind_Context *) __attribute__((weak));
 
 /*
+ * Compensation's calibration (compensate.c, and the recordings' costs),
+ * once, in a thread outside the runtime. At the start of a static
+ * program; in a dynamic one (lw_abi_calibrate_later) where a wrapper
+ * library registers with its target loaded, at the start of main where
+ * none registered (the runtime's API called directly), or at the first
+ * dlopen of a process whose wrappers' targets were not loaded
+ * (lw_abi_calibrate_waits), before it can call them. A process that does
+ * not use the wrapped libraries never calibrates.
+ */
+static pthread_mutex_t lw_calib_mutex = PTHREAD_MUTEX_INITIALIZER;
+static int lw_calib_done, lw_calib_later;
+static int lw_calib_waiting; /* wrappers registered before their targets */
+
+void lw_abi_calibrate(void)
+{
+    if (__atomic_load_n(&lw_calib_done, __ATOMIC_ACQUIRE) || LW_LOAD(lw_state) != 1)
+        return;
+    int saved = errno;
+    int guard = LW_LOAD(lw_tls.guard);
+    LW_STORE(lw_tls.guard, 1);
+    /* Its calls run on a private thread state: a signal handler's calls
+     * would land there. Held back meanwhile (a fraction of a millisecond,
+     * once; before main but at a dlopen). */
+    sigset_t old;
+    lw_signals_hold(&old);
+    pthread_mutex_lock(&lw_calib_mutex);
+    if (!lw_calib_done) {
+#if defined(__x86_64__)
+        lw_calib_abi abi = {(int (*)(int))(void *)lw_abi_calib_stub,
+                            (int (*)(int))(void *)lw_abi_calib_stub_throttled,
+                            (int (*)(int))(void *)lw_abi_calib_stub_framed, LW_THROTTLE_SAMPLE};
+        lw_compensate_calibrate(&abi);
+#elif defined(__aarch64__)
+        lw_calib_abi abi = {(int (*)(int))(void *)lw_abi_calib_stub, NULL, NULL, 0};
+        lw_compensate_calibrate(&abi);
+#else
+        lw_compensate_calibrate(NULL);
+#endif
+        lw_args_calibrate();
+        lw_abi_calibrate_record();
+        __atomic_store_n(&lw_calib_done, 1, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&lw_calib_mutex);
+    lw_signals_release(&old);
+    LW_STORE(lw_tls.guard, guard);
+    errno = saved;
+}
+
+void lw_abi_calibrate_later(void)
+{
+    __atomic_store_n(&lw_calib_later, 1, __ATOMIC_RELEASE);
+    lw_compensate_not_yet("the wrapped library was loaded after the start other than by dlopen");
+}
+
+void lw_abi_calibrate_waits(void)
+{
+    __atomic_store_n(&lw_calib_waiting, 1, __ATOMIC_RELEASE);
+}
+
+void lw_abi_calibrate_at_main(void)
+{
+    if (lw_abi_calibration_wanted() && !__atomic_load_n(&lw_calib_waiting, __ATOMIC_ACQUIRE))
+        lw_abi_calibrate();
+}
+
+int lw_abi_calibration_wanted(void)
+{
+    return __atomic_load_n(&lw_calib_later, __ATOMIC_ACQUIRE) &&
+           !__atomic_load_n(&lw_calib_done, __ATOMIC_ACQUIRE);
+}
+
+/*
  * The tables of runtime wrappers registered while their target was not
  * loaded (libwrap_abi_register): a process that does not use the library,
  * or loads it later (dlopen, a Python extension's dependency). The
@@ -131,6 +203,8 @@ static void lw_abi_resolve_table(const libwrap_abi_entry *e)
             if (!p)
                 p = lw_resolve_lookup(x->region.symbol, x->lib->soname, lw_abi_wrapper(x));
             if (p) {
+                if (!found)
+                    lw_resolve_pin(p);
                 __atomic_store_n(&x->orig, p, __ATOMIC_RELEASE);
                 found++;
             }
@@ -154,10 +228,13 @@ static int lw_abi_resolve(libwrap_abi_entry *e)
     lw_signals_hold(&old);
     lw_abi_resolve_table(e);
     void *p = __atomic_load_n(&e->orig, __ATOMIC_ACQUIRE);
-    if (!p)
-        p = e->lib->next(e->region.symbol);
+    if (!p && (p = e->lib->next(e->region.symbol)) != NULL)
+        lw_resolve_pin(p);
     if (!p)
         p = libwrap_resolve_fallback(e->region.symbol, e->lib->soname, lw_abi_wrapper(e));
+    /* The fallback loaded the target for this call: the rest with it. */
+    if (p)
+        lw_abi_resolve_table(e);
     lw_signals_release(&old);
     if (!p) {
         lw_abi_set_state(e, LW_ABI_STATE_MISSING);
@@ -181,17 +258,23 @@ void libwrap_abi_register(libwrap_abi_entry *entries, uint32_t n)
         lw_log(LW_LOG_RESOLVE, "%s is not loaded: its %u originals are looked up at its first call",
                entries[0].lib->soname, n);
         lw_abi_pending_add(entries, n);
+        lw_abi_calibrate_waits();
         errno = saved;
         return;
     }
+    int pinned = 0;
     for (uint32_t i = 0; i < n; i++) {
         libwrap_abi_entry *e = &entries[i];
         if (e->orig || !e->lib || !e->lib->next)
             continue;
         void *p = e->lib->next(e->region.symbol);
+        if (p && !pinned++)
+            lw_resolve_pin(p); /* a target dlopen()ed before its wrapper */
         if (p)
             __atomic_store_n(&e->orig, p, __ATOMIC_RELEASE);
     }
+    /* Its target is there (or linked: a link-time wrapper): calls come. */
+    lw_abi_calibrate();
     errno = saved;
 }
 
@@ -362,6 +445,13 @@ static uintptr_t lw_abi_enter_slow_(const lw_abi_call *c)
         since = lw_ticks();
     if (!__atomic_load_n(&e->orig, __ATOMIC_ACQUIRE) && !lw_abi_resolve(e))
         return LW_ABI_MISSING;
+#ifndef LIBWRAP_NOP
+    /* A signal handler that interrupted the runtime, making the function's
+     * first call (its target loaded late): the thread's lane, as for any
+     * of its calls once the original is known (lw_abi_enter). */
+    if ((LW_LOAD(lw_tls.guard) & LW_GUARD_SIGNAL) && LW_LOAD(lw_state) == 1)
+        return lw_abi_enter_busy(e, sp);
+#endif
 #ifdef LIBWRAP_NOP
     (void)since;
     (void)sp;

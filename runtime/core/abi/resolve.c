@@ -93,10 +93,45 @@ void *lw_resolve_lookup(const char *symbol, const char *soname, const void *self
     return p;
 }
 
+void lw_resolve_pin(const void *orig)
+{
+    Dl_info info;
+    if (!orig || !lw_dl_available() || !dladdr(orig, &info) || !info.dli_fname)
+        return;
+    libwrap_resolve_begin();
+    void *h = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
+    if (h)
+        dlclose(h);
+    libwrap_resolve_end();
+}
+
+/* The target `soname`, which the program has not loaded, loaded for a call
+ * of one of its functions (privately: the wrapper alone looks in it), and
+ * never unloaded. */
+static int lw_target_load(const char *soname, const char *symbol)
+{
+    if (!lw_dl_available())
+        return 0;
+    libwrap_resolve_begin();
+    void *h = dlopen(soname, RTLD_LAZY | RTLD_LOCAL | RTLD_NODELETE);
+    libwrap_resolve_end();
+    if (h)
+        lw_log(LW_LOG_RESOLVE, "%s called where %s is not loaded: loaded for it", symbol, soname);
+    return h != NULL;
+}
+
 void *libwrap_resolve_fallback(const char *symbol, const char *soname, const void *self)
 {
     int saved = errno;
     void *p = lw_resolve_lookup(symbol, soname, self);
+    /* A function of a library that the program has not loaded (it found
+     * the wrapper's definition: a weak reference, dlsym(RTLD_DEFAULT)):
+     * the library is loaded for it, as the wrapper's dependency on it
+     * once did. */
+    if (!p && soname && !libwrap_target_loaded(soname) && lw_target_load(soname, symbol))
+        p = lw_resolve_lookup(symbol, soname, self);
+    if (p)
+        lw_resolve_pin(p);
     if (p)
         lw_log(LW_LOG_RESOLVE, "%s found by the fallback lookup", symbol);
     else

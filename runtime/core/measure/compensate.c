@@ -83,6 +83,12 @@ int lw_compensating(void)
     return lw_cal.done;
 }
 
+void lw_compensate_not_yet(const char *why)
+{
+    if (!lw_cal.done)
+        lw_cal.why_not = why;
+}
+
 /* One round: ticks for `n` calls of fn. */
 static uint64_t lw_calib_round(int (*fn)(int), unsigned n)
 {
@@ -194,6 +200,7 @@ void lw_compensate_calibrate(const lw_calib_abi *abi_fns)
 {
     int (*abi_fn)(int) = abi_fns ? abi_fns->measured : NULL;
     lw_cal.done = 0;
+    lw_cal.why_not = NULL;
     for (int k = 0; k < LW_NKINDS; k++) {
         lw_costs[k] = (lw_cost){0, 0, 0};
         lw_cost_ticks[k] = 0;

@@ -319,6 +319,8 @@ typedef struct lw_calib_abi {
     int sample;
 } lw_calib_abi;
 void lw_compensate_calibrate(const lw_calib_abi *abi);
+/* Not calibrated yet, and why, should it stay so (config.txt). */
+void lw_compensate_not_yet(const char *why);
 /* The calibration's region: no real region has this id, and its node lives
  * in the private thread's tree only. */
 #define LW_CALIB_ID INT32_MAX
