@@ -83,6 +83,24 @@ step "runtime mode: no response file, runtime wrapper"
 out=$(libwrap --libwrap=runtime:foo "$cc" main.o -lfoo)
 grep -q -- '\.wrap' <<< "$out" && fail "runtime mode added a response file: $out"
 [ "$(echo "$out" | sed -n 2p)" = "-Wl,$p/lib/libwrap_foo_runtime.so" ] || fail "runtime wrapper not first before -lfoo: $out"
+# The runtime wrapper does not depend on the target: the program keeps it,
+# --as-needed or not (docs/wrappers.md).
+[ "$(echo "$out" | tail -n 3 | tr '\n' ' ')" = "-Wl,--push-state,--no-as-needed -lfoo -Wl,--pop-state " ] ||
+    fail "runtime mode: -lfoo not kept NEEDED: $out"
+out=$(libwrap --libwrap=foo "$cc" main.o -lfoo)
+grep -q -- '--push-state' <<< "$out" && fail "link-time mode wrapped -lfoo in --push-state: $out"
+
+step "the target as -Xlinker -lfoo, -l:libfoo.so.1, -Wl,-lfoo"
+out=$(libwrap --libwrap=runtime:foo "$cc" main.o -Xlinker -lfoo -lm)
+expected=$(printf '%s\n' main.o "-Wl,$p/lib/libwrap_foo_runtime.so" "-Wl,-rpath,$p/lib" "-L$LIBWRAP_STAGE/lib" \
+    -llibwrap_runtime "-Wl,-rpath,$LIBWRAP_STAGE/lib" -Wl,--push-state,--no-as-needed -Xlinker -lfoo \
+    -Wl,--pop-state -lm)
+[ "$out" = "$expected" ] || { diff <(echo "$expected") <(echo "$out") || true; fail "-Xlinker -lfoo line"; }
+for w in -l:libfoo.so.1 -Wl,-lfoo; do
+    out=$(libwrap --libwrap=linktime:foo "$cc" main.o "$w" -lm)
+    [ "$(echo "$out" | sed -n 2p)" = "-Wl,@$p/share/libwrap/foo.wrap" ] || fail "$w is not the target: $out"
+    [ "$(echo "$out" | tail -n 2 | head -n 1)" = "$w" ] || fail "$w: order: $out"
+done
 
 step "target named by path; static target; two wrappers"
 out=$(libwrap --libwrap=linktime:foo,bar "$cc" main.o "$scratch/libbar.a" /opt/foo/lib/libfoo.so.1)
