@@ -303,10 +303,18 @@ static int symbol_check(lwg_inventory *inv, const gen_options *o, char **soname,
         bool fortran_runtime = false;
         for (size_t i = 0; i < libset_count(targets); i++)
             fortran_runtime |= libset_file(targets, i)->fortran_runtime;
-        const lwg_libfile *lib = libset_file(targets, 0);
-        const char *base = strrchr(lib->path, '/');
-        fortran_undeclared(inv, &fortran, fortran_runtime,
-                           lib->soname ? lib->soname : base ? base + 1 : lib->path, o->cppflags);
+        /* The names are gathered over all targets: the warning names
+         * them all ("libfftw3_threads.so.3 and libfftw3.so.3 export"). */
+        strbuf label = STRBUF_INIT;
+        size_t nlibs = libset_count(targets);
+        for (size_t i = 0; i < nlibs; i++) {
+            const lwg_libfile *lib = libset_file(targets, i);
+            const char *base = strrchr(lib->path, '/');
+            sb_printf(&label, "%s%s", i == 0 ? "" : i + 1 == nlibs ? " and " : ", ",
+                      lib->soname ? lib->soname : base ? base + 1 : lib->path);
+        }
+        fortran_undeclared(inv, &fortran, fortran_runtime, label.s, o->cppflags);
+        sb_free(&label);
         strv_free(&fortran);
     }
     if (o->probed && apply_probes(inv, o, targets, probed, probe_changes) != 0) {

@@ -234,16 +234,27 @@ int installcheck_verdict(const installcheck_options *opt)
         fprintf(stderr, "make: error: main %s none of the wrapped functions: add calls of the "
                         "library to the main program (README.md, 'main calls no wrapped function')\n",
                 called_path ? "called" : "references");
-    } else if (missed.len) {
-        fprintf(stderr, "make: error: %s: main called these wrapped functions but they were not "
+    } else if (missed.len && (called_path || measured == 0)) {
+        fprintf(stderr, "make: error: %s: main %s these wrapped functions but they were not "
                         "measured: %s(README.md, 'installcheck fails')\n",
-                mode, missed.s);
+                mode, called_path ? "called" : "references (a static-only target leaves no record of "
+                                               "which it called)",
+                missed.s);
     } else {
-        printf("  OK    %s: %zu wrapped function%s that main called %s measured; stdout, stderr "
+        /* Without a record of the calls (a static-only target, no PLT to
+         * watch), those main references on paths it did not take (C++
+         * error paths inlined from the headers) are listed, not failed,
+         * once some were measured. */
+        printf("  OK    %s: %zu wrapped function%s that main %s %s measured; stdout, stderr "
                "and exit status identical\n",
-               mode, measured, measured == 1 ? "" : "s", measured == 1 ? "was" : "were");
+               mode, measured, measured == 1 ? "" : "s", called_path ? "called" : "references",
+               measured == 1 ? "was" : "were");
         if (not_called.len)
             printf("        referenced by main but not called on this run: %s\n", not_called.s);
+        if (missed.len)
+            printf("        referenced by main, not measured (a static-only target leaves no record "
+                   "of which main called): %s\n",
+                   missed.s);
         rc = 0;
     }
     sb_free(&missed);

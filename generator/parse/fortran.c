@@ -276,9 +276,11 @@ size_t fortran_undeclared(lwg_inventory *inv, const lwg_strv *exported, bool for
         sb_printf(&sb, "%s%s", i ? ", " : "", c.names.v[i]);
     if (count > 3)
         sb_put(&sb, ", ...");
-    fprintf(stderr, "libwrap-gen: warning: %s exports %zu Fortran-ABI function%s (%s) that "
+    /* `label` names one library, or several ("A and B"). */
+    fprintf(stderr, "libwrap-gen: warning: %s %s %zu Fortran-ABI function%s (%s) that "
                     "libwrap.h does not declare: %s not measured; ",
-            label, count, count == 1 ? "" : "s", sb.s, count == 1 ? "it is" : "they are");
+            label, strstr(label, " and ") ? "export" : "exports", count, count == 1 ? "" : "s", sb.s,
+            count == 1 ? "it is" : "they are");
     if (b.path)
         fprintf(stderr, "%s declares %zu of them: add #include <%s> to libwrap.h "
                         "(docs/workflow.md, Fortran libraries)\n",
