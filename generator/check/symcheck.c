@@ -405,11 +405,11 @@ bool libset_exports(const lwg_libset *set, const char *symbol)
     return lookup(set, symbol) != NULL;
 }
 
-void libset_each(const lwg_libset *set, void (*fn)(const char *name, void *data), void *data)
+void libset_each(const lwg_libset *set, void (*fn)(const char *name, size_t file, void *data), void *data)
 {
     for (size_t i = 0; set && i < set->cap; i++)
         if (set->slots[i].name && set->slots[i].exported)
-            fn(set->slots[i].name, data);
+            fn(set->slots[i].name, set->slots[i].file, data);
 }
 
 static const char *file_label(const lwg_libfile *f)

@@ -50,8 +50,9 @@ bool libset_static_only(const lwg_libset *set);
 /* Is `symbol` an exported function of any library in the set? */
 bool libset_exports(const lwg_libset *set, const char *symbol);
 
-/* Calls fn(name, data) for every function the set exports. */
-void libset_each(const lwg_libset *set, void (*fn)(const char *name, void *data), void *data);
+/* Calls fn(name, file, data) for every function the set exports, `file`
+ * the index (libset_file) of the first file that exports it. */
+void libset_each(const lwg_libset *set, void (*fn)(const char *name, size_t file, void *data), void *data);
 
 /* Marks the inventory's wrapped functions MISSING or UNCERTAIN. Returns the
  * number of functions marked of each kind through the out parameters. */

@@ -280,10 +280,20 @@ static int apply_probes(lwg_inventory *inv, const gen_options *o, const lwg_libs
     return 0;
 }
 
-static void add_fortran_name(const char *name, void *data)
+/* The Fortran-ABI names the targets export, and which targets export
+ * them (the warning names those). */
+struct fortran_names {
+    lwg_strv names;
+    bool *from; /* per target file */
+};
+
+static void add_fortran_name(const char *name, size_t file, void *data)
 {
-    if (fortran_name(name))
-        strv_push(data, name);
+    struct fortran_names *f = data;
+    if (fortran_name(name)) {
+        strv_push(&f->names, name);
+        f->from[file] = true;
+    }
 }
 
 /* Marks MISSING and UNCERTAIN functions; *soname gets the first target's
@@ -298,24 +308,32 @@ static int symbol_check(lwg_inventory *inv, const gen_options *o, char **soname,
     size_t n_missing = 0, n_uncertain = 0;
     symcheck_inventory(inv, targets, defaults, &n_missing, &n_uncertain);
     if (libset_count(targets)) {
-        lwg_strv fortran = {0};
+        size_t nlibs = libset_count(targets);
+        struct fortran_names fortran = {{0}, xcalloc(nlibs ? nlibs : 1, sizeof(bool))};
         libset_each(targets, add_fortran_name, &fortran);
         bool fortran_runtime = false;
-        for (size_t i = 0; i < libset_count(targets); i++)
+        for (size_t i = 0; i < nlibs; i++)
             fortran_runtime |= libset_file(targets, i)->fortran_runtime;
         /* The names are gathered over all targets: the warning names
-         * them all ("libfftw3_threads.so.3 and libfftw3.so.3 export"). */
+         * those that export them ("libfftw3_threads.so.3 and libfftw3.so.3
+         * export"). */
         strbuf label = STRBUF_INIT;
-        size_t nlibs = libset_count(targets);
+        size_t nfrom = 0, k = 0;
+        for (size_t i = 0; i < nlibs; i++)
+            nfrom += fortran.from[i];
         for (size_t i = 0; i < nlibs; i++) {
+            if (!fortran.from[i])
+                continue;
             const lwg_libfile *lib = libset_file(targets, i);
             const char *base = strrchr(lib->path, '/');
-            sb_printf(&label, "%s%s", i == 0 ? "" : i + 1 == nlibs ? " and " : ", ",
+            sb_printf(&label, "%s%s", k == 0 ? "" : k + 1 == nfrom ? " and " : ", ",
                       lib->soname ? lib->soname : base ? base + 1 : lib->path);
+            k++;
         }
-        fortran_undeclared(inv, &fortran, fortran_runtime, label.s, o->cppflags);
+        fortran_undeclared(inv, &fortran.names, fortran_runtime, label.s ? label.s : "", o->cppflags);
         sb_free(&label);
-        strv_free(&fortran);
+        free(fortran.from);
+        strv_free(&fortran.names);
     }
     if (o->probed && apply_probes(inv, o, targets, probed, probe_changes) != 0) {
         if (defaults)
