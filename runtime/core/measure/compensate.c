@@ -1,5 +1,5 @@
 /*
- * compensate.c - the measurement's own cost, calibrated at start and taken
+ * compensate.c - the measurement's own cost, calibrated once and taken
  * out of the profile's times (LIBWRAP_COMPENSATE, docs/runtime.md).
  *
  * A measured call's interval runs from the timestamp its entry takes to the

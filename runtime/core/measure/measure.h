@@ -5,7 +5,7 @@
  *   profile.c     the typed wrappers' entry points and the call tree
  *   region.c      region registry and the runtime filter
  *   lane.c        calls of signal handlers (lane.h)
- *   compensate.c  the measurement's own cost, calibrated at start
+ *   compensate.c  the measurement's own cost, calibrated once
  *   listen.c      the metric sources and listeners (listen.h)
  *   hooks.h       the layers above, told of threads and regions
  *
@@ -283,8 +283,8 @@ enum lw_wrapper_kind lw_region_kind(int32_t id);
 /* ---- compensate.c: the measurement's own cost ------------------------- */
 
 /*
- * Calibrated at start (lw_compensate_calibrate, from the constructor after
- * the plugins are loaded) for the timer and the path the run uses, per
+ * Calibrated once, before the first measured call (lw_compensate_calibrate,
+ * from lw_abi_calibrate, after the plugins are loaded) for the timer and the path the run uses, per
  * wrapper kind, in ticks per call: `inside` lands in the measured call's
  * own interval (from its entry timestamp to the original's first
  * instruction, and from the original's return to the exit timestamp),
