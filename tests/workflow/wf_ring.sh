@@ -175,6 +175,25 @@ diff want.txt got.txt || fail "visits of a library loaded after the wrapper"
 # Calibrated before the library's calls (at its dlopen), and not at all
 # in the program that does not use it.
 grep -qx 'LIBWRAP_COMPENSATE=true' exp-late/config.txt || fail "late: not compensated: $(grep COMPENSATE exp-late/config.txt)"
+# The same with typed wrappers (--forward typed), linked as the Makefile
+# links runtime wrappers: each original is found at its own first call.
+gen=$LIBWRAP_STAGE/libexec/libwrap/libwrap-gen
+printf '#include "ring.h"\n' > ringt.h
+"$CC" -E -I"$src" ringt.h > ringt.i
+run_ok ringt-gen.log env CC="$CC" "$gen" --quiet --name ringt -x c --cppflags "-I$src" --ldflags "-L$scratch/b" \
+    --libs -lring --forward typed -o gen-typed ringt.i
+run_ok ringt-cc.log "$CC" -O2 -fPIC -Wall -Wextra -Werror -DLIBWRAP_RUNTIME -I"$LIBWRAP_STAGE/include" -I"$src" \
+    -c gen-typed/ringt.wrappers.c -o ringt.o
+run_ok ringt-ld.log "$CC" -shared -o libwrap_ringt_runtime.so ringt.o -Wl,--whole-archive \
+    "$LIBWRAP_STAGE/lib/liblibwrap_exec.a" -Wl,--no-whole-archive -L"$scratch/b" -Wl,--as-needed -lring \
+    -Wl,--no-as-needed -L"$LIBWRAP_STAGE/lib" -llibwrap_runtime -Wl,-rpath,"$LIBWRAP_STAGE/lib" -ldl
+LD_PRELOAD=$PWD/libwrap_ringt_runtime.so LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-late-typed \
+    ./late "$scratch/b/libring.so" "$scratch/b/ring_plugin.so" > late.typed.out 2> late.typed.err ||
+    fail "late under the typed wrapper: $(cat late.typed.err)"
+cmp late.out late.typed.out || fail "the typed wrapper changed the output of a program that loads the library late"
+visits exp-late-typed | sort > got.txt
+diff want.txt got.txt || fail "visits of a library loaded after its typed wrapper"
+grep -qx 'LIBWRAP_COMPENSATE=true' exp-late-typed/config.txt || fail "late, typed: not compensated"
 LD_PRELOAD=$(libwrap-info preload ring) LIBWRAP_VERBOSE=timer grep -c '/libring\.so$' /proc/self/maps \
     > none.out 2> none.err || true
 grep -q 'compensation (' none.err && fail "a program that does not use the library calibrated: $(cat none.err)"
