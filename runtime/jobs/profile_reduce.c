@@ -326,8 +326,7 @@ static int lw_add_thread(lw_rtree *t, lw_rnode *to, const lw_thread *th, const l
         uint64_t incl = lw_ticks_to_ns(c->incl_c), excl = lw_ticks_to_ns(c->excl_c);
         uint64_t mn, mx;
         lw_node_minmax(c, &mn, &mx);
-        mn = c->visits == 1 ? incl : lw_ticks_to_ns_down(mn);
-        mx = c->visits == 1 ? incl : lw_ticks_to_ns_up(mx);
+        lw_minmax_ns(c->visits, incl, mn, mx, &mn, &mx);
         d->visits += c->visits;
         d->incl += incl;
         d->excl += excl;

@@ -158,6 +158,12 @@ static int lw_retry_timer = -1; /* the kernel's timer id */
 static int lw_retry_sig;
 static int lw_retry_tries;
 
+/* The signals a fault raises (the first four of lw_fatal_signals). */
+static int lw_fault_signal(int sig)
+{
+    return sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL;
+}
+
 static int lw_is_retry(const siginfo_t *si)
 {
     return si->si_code == SI_TIMER && si->si_value.sival_int == LW_RETRY_TAG;
@@ -170,7 +176,7 @@ static int lw_from_outside(int sig, const siginfo_t *si)
     if (lw_is_retry(si))
         return 1;
     if (si->si_code == SI_KERNEL)
-        return sig != SIGSEGV && sig != SIGBUS && sig != SIGFPE && sig != SIGILL;
+        return !lw_fault_signal(sig);
     if (si->si_code == SI_USER || si->si_code == SI_QUEUE || si->si_code == SI_TKILL)
         return si->si_pid != getpid();
     return 0;
@@ -290,8 +296,7 @@ static void lw_fatal_handler(int sig, siginfo_t *si, void *uc)
     lw_fatal_restore(sig);
     /* A fault re-executes the faulting instruction on return and dies by the
      * default action; any other signal is sent again. */
-    int fault = (sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL) && si->si_code > 0;
-    if (!fault)
+    if (!(lw_fault_signal(sig) && si->si_code > 0))
         raise(sig);
     errno = saved;
 }

@@ -179,6 +179,30 @@ static void lw_abi_pending_add(libwrap_abi_entry *entries, uint32_t n)
     pthread_mutex_unlock(&lw_abi_pending_mutex);
 }
 
+/* The originals of a table not found yet, each with RTLD_NEXT (its own
+ * wrapper's lookup) and, `anywhere`, then in the target where it is, in
+ * the global scope or not (lw_resolve_lookup). The object of the first
+ * one found is kept loaded (lw_resolve_pin). Returns how many were found. */
+static uint32_t lw_abi_lookup_all(libwrap_abi_entry *t, uint32_t n, int anywhere)
+{
+    uint32_t found = 0;
+    for (uint32_t j = 0; j < n; j++) {
+        libwrap_abi_entry *x = &t[j];
+        if (__atomic_load_n(&x->orig, __ATOMIC_ACQUIRE) || !x->lib || !x->lib->next ||
+            __atomic_load_n(&x->state, __ATOMIC_RELAXED) == LW_ABI_STATE_MISSING)
+            continue;
+        void *p = x->lib->next(x->region.symbol);
+        if (!p && anywhere)
+            p = lw_resolve_lookup(x->region.symbol, x->lib->soname, lw_abi_wrapper(x));
+        if (!p)
+            continue;
+        if (!found++)
+            lw_resolve_pin(p);
+        __atomic_store_n(&x->orig, p, __ATOMIC_RELEASE);
+    }
+    return found;
+}
+
 /* The originals of e's table, when it is pending and its target is loaded
  * now; those not found are left to their own first calls. */
 static void lw_abi_resolve_table(const libwrap_abi_entry *e)
@@ -186,31 +210,14 @@ static void lw_abi_resolve_table(const libwrap_abi_entry *e)
     int k = __atomic_load_n(&lw_abi_npending, __ATOMIC_ACQUIRE);
     for (int i = 0; i < k; i++) {
         libwrap_abi_entry *t = lw_abi_pending[i].entries;
-        uint32_t n = lw_abi_pending[i].n, found = 0;
+        uint32_t n = lw_abi_pending[i].n;
         if (e < t || e >= t + n)
             continue;
         if (__atomic_load_n(&lw_abi_pending[i].done, __ATOMIC_ACQUIRE) || !libwrap_target_loaded(e->lib->soname) ||
             __atomic_exchange_n(&lw_abi_pending[i].done, 1, __ATOMIC_ACQ_REL))
             return;
-        for (uint32_t j = 0; j < n; j++) {
-            libwrap_abi_entry *x = &t[j];
-            if (__atomic_load_n(&x->orig, __ATOMIC_ACQUIRE) ||
-                __atomic_load_n(&x->state, __ATOMIC_RELAXED) == LW_ABI_STATE_MISSING)
-                continue;
-            /* RTLD_NEXT first, as at the start; then the target where it
-             * is, in the global scope or not. */
-            void *p = x->lib->next(x->region.symbol);
-            if (!p)
-                p = lw_resolve_lookup(x->region.symbol, x->lib->soname, lw_abi_wrapper(x));
-            if (p) {
-                if (!found)
-                    lw_resolve_pin(p);
-                __atomic_store_n(&x->orig, p, __ATOMIC_RELEASE);
-                found++;
-            }
-        }
         lw_log(LW_LOG_RESOLVE, "%s loaded after its wrapper: %u of %u originals found at its first call",
-               e->lib->soname, found, n);
+               e->lib->soname, lw_abi_lookup_all(t, n, 1), n);
         return;
     }
 }
@@ -262,17 +269,8 @@ void libwrap_abi_register(libwrap_abi_entry *entries, uint32_t n)
         errno = saved;
         return;
     }
-    int pinned = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        libwrap_abi_entry *e = &entries[i];
-        if (e->orig || !e->lib || !e->lib->next)
-            continue;
-        void *p = e->lib->next(e->region.symbol);
-        if (p && !pinned++)
-            lw_resolve_pin(p); /* a target dlopen()ed before its wrapper */
-        if (p)
-            __atomic_store_n(&e->orig, p, __ATOMIC_RELEASE);
-    }
+    /* Quietly, with RTLD_NEXT only: the others at their first calls. */
+    lw_abi_lookup_all(entries, n, 0);
     /* Its target is there (or linked: a link-time wrapper): calls come. */
     lw_abi_calibrate();
     errno = saved;
@@ -445,13 +443,6 @@ static uintptr_t lw_abi_enter_slow_(const lw_abi_call *c)
         since = lw_ticks();
     if (!__atomic_load_n(&e->orig, __ATOMIC_ACQUIRE) && !lw_abi_resolve(e))
         return LW_ABI_MISSING;
-#ifndef LIBWRAP_NOP
-    /* A signal handler that interrupted the runtime, making the function's
-     * first call (its target loaded late): the thread's lane, as for any
-     * of its calls once the original is known (lw_abi_enter). */
-    if ((LW_LOAD(lw_tls.guard) & LW_GUARD_SIGNAL) && LW_LOAD(lw_state) == 1)
-        return lw_abi_enter_busy(e, sp);
-#endif
 #ifdef LIBWRAP_NOP
     (void)since;
     (void)sp;
@@ -462,6 +453,11 @@ static uintptr_t lw_abi_enter_slow_(const lw_abi_call *c)
     lw_abi_set_state(e, LW_ABI_STATE_EXCLUDED);
     return LW_ABI_PASS;
 #else
+    /* A signal handler that interrupted the runtime, making the function's
+     * first call (its target loaded late): the thread's lane, as for any
+     * of its calls once the original is known (lw_abi_enter). */
+    if ((LW_LOAD(lw_tls.guard) & LW_GUARD_SIGNAL) && LW_LOAD(lw_state) == 1)
+        return lw_abi_enter_busy(e, sp);
     int32_t id = __atomic_load_n(&e->region.id, __ATOMIC_ACQUIRE);
     if (!id)
         id = lw_region_register_abi(e);

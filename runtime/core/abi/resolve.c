@@ -93,31 +93,29 @@ void *lw_resolve_lookup(const char *symbol, const char *soname, const void *self
     return p;
 }
 
-void lw_resolve_pin(const void *orig)
-{
-    Dl_info info;
-    if (!orig || !lw_dl_available() || !dladdr(orig, &info) || !info.dli_fname)
-        return;
-    libwrap_resolve_begin();
-    void *h = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
-    if (h)
-        dlclose(h);
-    libwrap_resolve_end();
-}
-
-/* The target `soname`, which the program has not loaded, loaded for a call
- * of one of its functions (privately: the wrapper alone looks in it), and
- * never unloaded. */
-static int lw_target_load(const char *soname, const char *symbol)
+/* dlopen(name, flags) and its dlclose, inside the resolving bracket (a
+ * wrapped allocator called there does not look up again): whether `name`
+ * is (or now was) loaded. RTLD_NODELETE keeps it loaded after the
+ * dlclose. errno as it was. */
+static int lw_dl_touch(const char *name, int flags)
 {
     if (!lw_dl_available())
         return 0;
+    int saved = errno;
     libwrap_resolve_begin();
-    void *h = dlopen(soname, RTLD_LAZY | RTLD_LOCAL | RTLD_NODELETE);
-    libwrap_resolve_end();
+    void *h = dlopen(name, flags);
     if (h)
-        lw_log(LW_LOG_RESOLVE, "%s called where %s is not loaded: loaded for it", symbol, soname);
+        dlclose(h);
+    libwrap_resolve_end();
+    errno = saved;
     return h != NULL;
+}
+
+void lw_resolve_pin(const void *orig)
+{
+    Dl_info info;
+    if (orig && lw_dl_available() && dladdr(orig, &info) && info.dli_fname)
+        (void)lw_dl_touch(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
 }
 
 void *libwrap_resolve_fallback(const char *symbol, const char *soname, const void *self)
@@ -126,15 +124,17 @@ void *libwrap_resolve_fallback(const char *symbol, const char *soname, const voi
     void *p = lw_resolve_lookup(symbol, soname, self);
     /* A function of a library that the program has not loaded (it found
      * the wrapper's definition: a weak reference, dlsym(RTLD_DEFAULT)):
-     * the library is loaded for it, as the wrapper's dependency on it
-     * once did. */
-    if (!p && soname && !libwrap_target_loaded(soname) && lw_target_load(soname, symbol))
+     * the library is loaded for it (privately: the wrapper alone looks in
+     * it; never unloaded), as the wrapper's dependency on it once did. */
+    if (!p && soname && !libwrap_target_loaded(soname) &&
+        lw_dl_touch(soname, RTLD_LAZY | RTLD_LOCAL | RTLD_NODELETE)) {
+        lw_log(LW_LOG_RESOLVE, "%s called where %s is not loaded: loaded for it", symbol, soname);
         p = lw_resolve_lookup(symbol, soname, self);
-    if (p)
+    }
+    if (p) {
         lw_resolve_pin(p);
-    if (p)
         lw_log(LW_LOG_RESOLVE, "%s found by the fallback lookup", symbol);
-    else
+    } else
         libwrap_warn_once(symbol,
                           "cannot find the original %s%s%s: its wrapper is disabled and calls "
                           "fail with ENOSYS (is the library loaded?)",
@@ -145,16 +145,7 @@ void *libwrap_resolve_fallback(const char *symbol, const char *soname, const voi
 
 int libwrap_target_loaded(const char *soname)
 {
-    if (!soname || !lw_dl_available())
-        return 1;
-    int saved = errno;
-    libwrap_resolve_begin();
-    void *h = dlopen(soname, RTLD_LAZY | RTLD_NOLOAD);
-    if (h)
-        dlclose(h);
-    libwrap_resolve_end();
-    errno = saved;
-    return h != NULL;
+    return !soname || !lw_dl_available() || lw_dl_touch(soname, RTLD_LAZY | RTLD_NOLOAD);
 }
 
 int libwrap_is_version(const void *orig, const char *symbol)

@@ -284,10 +284,11 @@ enum lw_wrapper_kind lw_region_kind(int32_t id);
 
 /*
  * Calibrated once, before the first measured call (lw_compensate_calibrate,
- * from lw_abi_calibrate, after the plugins are loaded) for the timer and the path the run uses, per
- * wrapper kind, in ticks per call: `inside` lands in the measured call's
- * own interval (from its entry timestamp to the original's first
- * instruction, and from the original's return to the exit timestamp),
+ * from lw_abi_calibrate, after the plugins are loaded) for the timer and
+ * the path the run uses, per wrapper kind, in ticks per call: `inside`
+ * lands in the measured call's own interval (from its entry timestamp to
+ * the original's first instruction, and from the original's return to the
+ * exit timestamp),
  * `total` is the whole cost a call adds to its caller's interval,
  * `fastest` the least that lands in a call's interval (the fastest
  * calibration call's, at most `inside`): what a call's shortest time

@@ -27,6 +27,12 @@ void lw_tree_finish(lw_node *n);
 /* A call path's shortest and longest call in ticks, less their own
  * measurement's cost, within its mean (after lw_tree_finish). */
 void lw_node_minmax(const lw_node *n, uint64_t *min_c, uint64_t *max_c);
+/* Those in whole ns beside an inclusive time of `incl_ns` (its ticks
+ * rounded to the nearest) for `visits` calls: the min rounded down, the max
+ * up, so that min <= inclusive / visits <= max holds in ns as in ticks; a
+ * single call's are its inclusive time. */
+void lw_minmax_ns(uint64_t visits, uint64_t incl_ns, uint64_t min_c, uint64_t max_c, uint64_t *min_ns,
+                  uint64_t *max_ns);
 
 #pragma GCC visibility pop
 

@@ -125,6 +125,15 @@ void lw_node_minmax(const lw_node *n, uint64_t *min_c, uint64_t *max_c)
     }
 }
 
+void lw_minmax_ns(uint64_t visits, uint64_t incl_ns, uint64_t min_c, uint64_t max_c, uint64_t *min_ns,
+                  uint64_t *max_ns)
+{
+    /* Each rounded to the nearest, two paths' mins of 402.5 ns made a
+     * function's min 403 beside its inclusive 805 for 2 visits. */
+    *min_ns = visits == 1 ? incl_ns : lw_ticks_to_ns_down(min_c);
+    *max_ns = visits == 1 ? incl_ns : lw_ticks_to_ns_up(max_c);
+}
+
 static void lw_flat_add(lw_flat *flat, const lw_node *n)
 {
     for (const lw_node *c = n->first_child; c; c = c->next_sibling) {
@@ -210,19 +219,14 @@ static void lw_json_metrics(lw_json *j, const uint64_t *values)
     lw_json_end(j);
 }
 
-/* A node's or a function's times (min and max from lw_node_minmax): `raw`
- * its measured inclusive and exclusive times, written besides when
- * compensation is on. The min in whole ns rounded down, the max up, the
- * rest to the nearest: min <= inclusive / visits <= max holds in ns as it
- * does in ticks (each rounded to the nearest, two paths' mins of 402.5 ns
- * made a function's min 403 beside its inclusive 805 for 2 visits). */
+/* A node's or a function's times (min and max from lw_node_minmax, in ns
+ * by lw_minmax_ns): `raw` its measured inclusive and exclusive times,
+ * written besides when compensation is on. */
 static void lw_json_times(lw_json *j, uint64_t visits, uint64_t incl_c, uint64_t excl_c,
                           uint64_t min_c, uint64_t max_c, uint64_t incl, uint64_t excl)
 {
-    uint64_t incl_ns = lw_ticks_to_ns(incl_c);
-    uint64_t min_ns = lw_ticks_to_ns_down(min_c), max_ns = lw_ticks_to_ns_up(max_c);
-    if (visits == 1) /* the one call is its inclusive time */
-        min_ns = max_ns = incl_ns;
+    uint64_t incl_ns = lw_ticks_to_ns(incl_c), min_ns, max_ns;
+    lw_minmax_ns(visits, incl_ns, min_c, max_c, &min_ns, &max_ns);
     lw_json_uint(j, LWP_KEY(visits), visits);
     lw_json_uint(j, LWP_KEY(inclusive_ns), incl_ns);
     lw_json_uint(j, LWP_KEY(exclusive_ns), lw_ticks_to_ns(excl_c));
