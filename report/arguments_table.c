@@ -129,6 +129,41 @@ static void json_arg(FILE *out, const lwr_arg *a)
     fputc('}', out);
 }
 
+/* LIBWRAP_ARGUMENTS as the run had it (config.txt beside the profile), or
+ * NULL where it was unset or "none"; malloc'd. */
+static char *arguments_setting(const char *profile)
+{
+    const char *slash = strrchr(profile, '/');
+    char path[4096];
+    snprintf(path, sizeof path, "%.*sconfig.txt", slash ? (int)(slash - profile + 1) : 0, profile);
+    FILE *f = fopen(path, "r");
+    char line[4096], *value = NULL;
+    while (f && !value && fgets(line, sizeof line, f))
+        if (strncmp(line, "LIBWRAP_ARGUMENTS=", 18) == 0) {
+            line[strcspn(line, "\n")] = '\0';
+            if (line[18] && strcmp(line + 18, "none") != 0)
+                value = lwr_xstrdup(line + 18);
+            break;
+        }
+    if (f)
+        fclose(f);
+    return value;
+}
+
+/* The width of the label column: the longest "function: argument (type)",
+ * at least 40. */
+static int label_width(const lwr_func *f, size_t n)
+{
+    size_t w = 40;
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < f[i].nargs; k++) {
+            size_t len = strlen(f[i].name) + strlen(f[i].args[k].name) + strlen(f[i].args[k].type) + 5;
+            if (len > w)
+                w = len < 200 ? len : 200;
+        }
+    return (int)w;
+}
+
 int lwr_print_arguments(FILE *out, const lwr_profile *p, const lwr_table_opts *o)
 {
     lwr_func *f = lwr_xcalloc(p->nfuncs, sizeof *f);
@@ -179,20 +214,27 @@ int lwr_print_arguments(FILE *out, const lwr_profile *p, const lwr_table_opts *o
                 }
             }
     } else {
-        if (!lwr_profile_has_arguments(p)) {
+        int width = label_width(f, p->nfuncs);
+        char *setting = lwr_profile_has_arguments(p) ? NULL : arguments_setting(p->path);
+        if (setting) {
+            fprintf(out, "no recorded arguments in %s: LIBWRAP_ARGUMENTS=%s recorded none (the run's "
+                         "warnings say which of its rules were not applied, and why; see docs/arguments.md)\n",
+                    p->path, setting);
+        } else if (!lwr_profile_has_arguments(p)) {
             fprintf(out, "no recorded arguments in %s: run the program with LIBWRAP_ARGUMENTS set "
                          "(for example LIBWRAP_ARGUMENTS=sizes; see docs/arguments.md)\n",
                     p->path);
         } else {
-            fprintf(out, "%-40s %12s %20s %14s %20s %20s\n", "function: argument (type)", "count", "sum", "mean",
-                    "min", "max");
+            fprintf(out, "%-*s %12s %20s %14s %20s %20s\n", width, "function: argument (type)", "count", "sum",
+                    "mean", "min", "max");
         }
+        free(setting);
         for (size_t i = 0; i < p->nfuncs; i++)
             for (size_t k = 0; k < f[i].nargs; k++) {
                 const lwr_arg *a = &f[i].args[k];
                 char label[512], s[48], mn[48], mx[48], me[48];
                 snprintf(label, sizeof label, "%s: %s (%s)", f[i].name, a->name, a->type);
-                fprintf(out, "%-40s %12llu %20s %14s %20s %20s\n", label, (unsigned long long)a->count,
+                fprintf(out, "%-*s %12llu %20s %14s %20s %20s\n", width, label, (unsigned long long)a->count,
                         a->numeric ? lwr_num_fmt(s, &a->sum) : "-", mean_fmt(me, a),
                         a->numeric ? lwr_num_fmt(mn, &a->min) : "-", a->numeric ? lwr_num_fmt(mx, &a->max) : "-");
                 text_detail(out, a, top);

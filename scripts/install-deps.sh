@@ -29,6 +29,8 @@ pkgs=(
   gfortran
   # a compiler wrapper that links the target's archive (h5cc, tests/static/h5cc.sh)
   libhdf5-dev
+  # a static archive that lacks functions of its shared library (tests/static/zstd.sh)
+  libzstd-dev
   # the Python package (python/, tests/python): Debian's own python3 with these
   python3-pandas python3-numpy python3-matplotlib python3-otf2 python3-setuptools python3-pip
   # the AArch64 target (LIBWRAP_TARGETS, tests/aarch64): cross compilers, the

@@ -460,7 +460,9 @@ static void apply_verdicts(lwg_inventory *inv, symbol *sorted, size_t n)
     for (size_t i = 0; i < inv->nfuncs; i++) {
         lwg_function *f = &inv->funcs[i];
         const symbol *s = is_candidate(f) ? find_sym(sorted, n, f->symbol) : NULL;
-        if (!s)
+        /* A symbol without a verdict (not probed: a cache older than a
+         * header added since) keeps the symbol tables' verdict. */
+        if (!s || s->res == PROBE_UNKNOWN)
             continue;
         free(f->skip_detail);
         f->skip_detail = NULL;
@@ -495,7 +497,7 @@ static int write_cache(const char *path, uint64_t key, const symbol *syms, size_
     return rc;
 }
 
-int probe_apply_cache(lwg_inventory *inv, const char *path, size_t *changed)
+int probe_apply_cache(lwg_inventory *inv, const char *path, size_t *changed, size_t *unprobed)
 {
     size_t n = 0;
     symbol *syms = candidates(inv, &n);
@@ -512,6 +514,9 @@ int probe_apply_cache(lwg_inventory *inv, const char *path, size_t *changed)
     }
     apply_results(path, syms, n);
     *changed = 0;
+    *unprobed = 0;
+    for (size_t i = 0; i < n; i++)
+        *unprobed += syms[i].res == PROBE_UNKNOWN;
     for (size_t i = 0; i < inv->nfuncs; i++) {
         const lwg_function *f = &inv->funcs[i];
         const symbol *s = is_candidate(f) ? find_sym(syms, n, f->symbol) : NULL;

@@ -37,7 +37,9 @@ int probe_check(lwg_inventory *inv, const probe_options *opt, probe_summary *sum
 
 /* Gives the inventory's candidates the verdicts of a check.cache (the link
  * probes' answer replaces the symbol tables'); *changed counts the
- * functions whose verdict it changed. 0, or -1 after a message. */
-int probe_apply_cache(lwg_inventory *inv, const char *path, size_t *changed);
+ * functions whose verdict it changed, *unprobed the symbols it has no
+ * verdict for (declared since the cache was written), which keep the
+ * symbol tables' verdicts. 0, or -1 after a message. */
+int probe_apply_cache(lwg_inventory *inv, const char *path, size_t *changed, size_t *unprobed);
 
 #endif /* LIBWRAP_GEN_PROBE_H */

@@ -255,10 +255,16 @@ static int apply_filter(lwg_inventory *inv, const char *path)
 }
 
 /* The link probes' verdicts (make check's check.cache) replace the symbol
- * tables' when they are newer than every target library; *applied tells
- * whether they were used, *changed how many verdicts they changed. */
+ * tables' when they are newer than every target library; *use tells
+ * whether they were used, how many verdicts they changed and for how many
+ * symbols they had none (declared since: the symbol tables' verdicts stay). */
+typedef struct probe_use {
+    bool applied;
+    size_t changed, unprobed;
+} probe_use;
+
 static int apply_probes(lwg_inventory *inv, const gen_options *o, const lwg_libset *targets,
-                        bool *applied, size_t *changed)
+                        probe_use *use)
 {
     struct stat cache;
     if (stat(o->probed, &cache) != 0) {
@@ -274,9 +280,9 @@ static int apply_probes(lwg_inventory *inv, const gen_options *o, const lwg_libs
             return 0;
         }
     }
-    if (probe_apply_cache(inv, o->probed, changed) != 0)
+    if (probe_apply_cache(inv, o->probed, &use->changed, &use->unprobed) != 0)
         return -1;
-    *applied = true;
+    use->applied = true;
     return 0;
 }
 
@@ -296,10 +302,38 @@ static void add_fortran_name(const char *name, size_t file, void *data)
     }
 }
 
+/* The static archives beside the shared targets (libfoo.a next to
+ * libfoo.so: what a -static or -Bstatic link of the same -lfoo takes), and
+ * the functions that the shared targets export and none of those archives
+ * defines (static_missing). Nothing where a target is an archive itself. */
+static void mark_static_missing(lwg_inventory *inv, const lwg_libset *targets)
+{
+    strbuf libs = STRBUF_INIT;
+    bool shared = true;
+    for (size_t i = 0; i < libset_count(targets) && shared; i++) {
+        const lwg_libfile *lib = libset_file(targets, i);
+        const char *base = strrchr(lib->path, '/');
+        const char *so = strstr(base ? base : lib->path, ".so");
+        shared = !lib->is_static && so;
+        char *archive = shared ? xstrdup_printf("%.*s.a", (int)(so - lib->path), lib->path) : NULL;
+        if (archive && access(archive, R_OK) == 0 && !strpbrk(archive, " \t'\"\\"))
+            sb_printf(&libs, "%s%s", libs.len ? " " : "", archive);
+        free(archive);
+    }
+    lwg_libset *archives = shared && libs.len ? libset_resolve("", libs.s) : NULL;
+    for (size_t i = 0; archives && i < inv->nfuncs; i++) {
+        lwg_function *f = &inv->funcs[i];
+        f->static_missing =
+            f->symbol && libset_exports(targets, f->symbol) && !libset_exports(archives, f->symbol);
+    }
+    if (archives)
+        libset_free(archives);
+    sb_free(&libs);
+}
+
 /* Marks MISSING and UNCERTAIN functions; *soname gets the first target's
  * DT_SONAME (the runtime wrappers look for originals there). */
-static int symbol_check(lwg_inventory *inv, const gen_options *o, char **soname, bool *probed,
-                        size_t *probe_changes)
+static int symbol_check(lwg_inventory *inv, const gen_options *o, char **soname, probe_use *probes)
 {
     lwg_libset *targets = libset_resolve(o->ldflags ? o->ldflags : "", o->libs ? o->libs : "");
     if (!targets)
@@ -307,6 +341,7 @@ static int symbol_check(lwg_inventory *inv, const gen_options *o, char **soname,
     lwg_libset *defaults = libset_default();
     size_t n_missing = 0, n_uncertain = 0;
     symcheck_inventory(inv, targets, defaults, &n_missing, &n_uncertain);
+    mark_static_missing(inv, targets);
     if (libset_count(targets)) {
         size_t nlibs = libset_count(targets);
         struct fortran_names fortran = {{0}, xcalloc(nlibs ? nlibs : 1, sizeof(bool))};
@@ -335,7 +370,7 @@ static int symbol_check(lwg_inventory *inv, const gen_options *o, char **soname,
         free(fortran.from);
         strv_free(&fortran.names);
     }
-    if (o->probed && apply_probes(inv, o, targets, probed, probe_changes) != 0) {
+    if (o->probed && apply_probes(inv, o, targets, probes) != 0) {
         if (defaults)
             libset_free(defaults);
         libset_free(targets);
@@ -391,8 +426,7 @@ static int generate(const gen_options *o)
     lwg_scope *scope = NULL;
     char *templates = NULL;
     char *json_path = NULL, *dump_path = NULL, *soname = NULL;
-    bool probed = false;
-    size_t probe_changes = 0;
+    probe_use probes = {0};
 
     lwg_parse_options popt = {o->source, o->language, o->declare_void, o->n_declare_void, o->abi,
                               o->target};
@@ -429,7 +463,7 @@ static int generate(const gen_options *o)
     bool checked = (o->ldflags && o->ldflags[0]) || (o->libs && o->libs[0]);
     if (checked) {
         progress(o, "symbol check", 4);
-        if (symbol_check(&inv, o, &soname, &probed, &probe_changes) != 0)
+        if (symbol_check(&inv, o, &soname, &probes) != 0)
             goto out;
         if (!o->dump && nothing_left(&inv, o->source, "the symbol check",
                                      "the target libraries export none of the declared functions; "
@@ -476,9 +510,14 @@ static int generate(const gen_options *o)
             printf(", %zu Qt signal%s", signals, signals == 1 ? "" : "s");
         if (diags)
             printf(", %zu that do not parse", diags);
-        if (probed)
-            printf(", link probes of make check applied (%zu verdict%s changed)", probe_changes,
-                   probe_changes == 1 ? "" : "s");
+        if (probes.applied && probes.unprobed)
+            printf(", link probes of make check applied (%zu verdict%s changed; %zu symbol%s "
+                   "without a verdict judged by the symbol tables: run make check)",
+                   probes.changed, probes.changed == 1 ? "" : "s", probes.unprobed,
+                   probes.unprobed == 1 ? "" : "s");
+        else if (probes.applied)
+            printf(", link probes of make check applied (%zu verdict%s changed)", probes.changed,
+                   probes.changed == 1 ? "" : "s");
         size_t dropped = count_skip(&inv, LWG_SKIP_COMPILE);
         if (dropped)
             printf(", %zu whose wrapper does not compile", dropped);

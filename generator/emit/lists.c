@@ -80,12 +80,25 @@ static int emit_skipped(const lwg_inventory *inv, const lwg_emit_options *opt, e
             tvars_setf(group, "COUNT", "%zu", count);
         skipped += count;
     }
-    for (size_t i = 0; i < inv->nfuncs; i++)
+    /* The functions as make's GEN line counts them: those of the library's
+     * headers, each once; the other declarations besides. */
+    size_t dup = 0, out = 0;
+    for (size_t i = 0; i < inv->nfuncs; i++) {
         wrapped += inventory_is_wrapped(inv, &inv->funcs[i]);
+        lwg_skip v = inventory_verdict(inv, &inv->funcs[i]);
+        dup += v == LWG_SKIP_DUPLICATE;
+        out += v == LWG_SKIP_OUT_OF_SCOPE;
+    }
     tvars_set(vars, "LIBNAME", name);
-    tvars_setf(vars, "TOTAL", "%zu", inv->nfuncs);
+    tvars_setf(vars, "TOTAL", "%zu", inv->nfuncs - dup - out);
     tvars_setf(vars, "WRAPPED", "%zu", wrapped);
-    tvars_setf(vars, "SKIPPED", "%zu", skipped);
+    tvars_setf(vars, "SKIPPED", "%zu", skipped - dup - out);
+    if (dup || out)
+        tvars_setf(vars, "BESIDES", "; besides, %zu more declaration%s of them [duplicate] and %zu of functions "
+                                    "outside its headers [out-of-scope]",
+                   dup, dup == 1 ? "" : "s", out);
+    else
+        tvars_set(vars, "BESIDES", "");
     char *file = xstrdup_printf("%s.skipped.txt", name);
     int rc = emit_render(batch, opt, "skipped.txt.in", vars, file);
     free(file);

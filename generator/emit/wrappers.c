@@ -155,6 +155,11 @@ static void set_region_vars(lwg_tvars *v, const lwg_function *f, size_t i, size_
     tvars_set_bool(v, "VERSIONED", versioned);
     tvars_set_bool(v, "DEFAULT", is_default);
     tvars_set_bool(v, "LOCAL_AT_LINKTIME", !is_default);
+    /* A weak __real_SYM where the static archive beside the target lacks
+     * SYM: a static link then succeeds, and a call of it fails with ENOSYS
+     * (the runtime says so once). */
+    tvars_set(v, "REAL_WEAK", f->static_missing ? " __attribute__((weak))" : "");
+    tvars_set_bool(v, "STATIC_MISSING", f->static_missing);
     /* The wrapper's linker name, as a C string expression: a versioned
      * wrapper is defined under a local name that .symver exports. */
     char *sym = emit_c_string(f->symbol);
@@ -200,6 +205,10 @@ static void set_function_vars(lwg_tvars *v, const lwg_inventory *inv, size_t i, 
     free(n);
 
     set_region_vars(v, f, i, ver);
+    if (f->variadic) { /* forwarded to its va_list twin, not to __real_SYM */
+        tvars_set(v, "REAL_WEAK", "");
+        tvars_set_bool(v, "STATIC_MISSING", false);
+    }
     emit_param_vars(v, f, i);
     tvars_set(v, "WRAPPER", w);
     tvars_set(v, "WRAPPER_DECL", s = declarator_named(f->declarator, w));

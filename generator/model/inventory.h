@@ -136,6 +136,11 @@ typedef struct lwg_function {
     bool is_static;
     bool hidden;
     bool unprototyped;
+    /* The shared target exports it, the static archive beside it does not
+     * (libzstd.a lacks two functions of libzstd.so): the link-time
+     * wrapper's reference to its original is weak, so that a -static or
+     * -Bstatic link succeeds (generation only, not in the JSON). */
+    bool static_missing;
     int format_index;     /* __attribute__((format(printf, I, F))): I, or 0 */
     int format_first;     /* F */
     char *va_twin;        /* variadic: symbol of the va_list twin, or NULL */

@@ -23,6 +23,16 @@ grep -qx '#include <gmp.h>' wg/libwrap.h || { cat wg/libwrap.h; fail "libgmp: gm
 run_ok nohdr.log libwrap-init --name libm -x c --libs -lm wm
 grep -q '^#include' wm/libwrap.h && { cat wm/libwrap.h; fail "libm: a header that does not exist was guessed"; }
 grep -q 'found no <libm.h> on the include path' wm/libwrap.h || fail "libm: no comment saying what to write"
+# A header that is there but does not preprocess on its own (as pcre2.h
+# without PCRE2_CODE_UNIT_WIDTH) is included below the compiler's error,
+# with one warning saying what to add.
+mkdir -p inc
+printf '#ifndef WIDTH\n#error WIDTH must be defined before including width.h\n#endif\nint width_f(int);\n' > inc/width.h
+libwrap-init --name width -x c --cppflags "-I$PWD/inc" --libs -lz ww > width.log 2>&1 || { cat width.log; fail "width: init failed"; }
+grep -q 'warning: <width.h> is on the include path but does not preprocess on its own: .*#error WIDTH must be defined before including width.h' width.log ||
+    { cat width.log; fail "width: no warning that the header does not preprocess on its own"; }
+grep -qx '#include <width.h>' ww/libwrap.h && grep -q '#error WIDTH must be defined' ww/libwrap.h ||
+    { cat ww/libwrap.h; fail "width: the header and its error are not in libwrap.h"; }
 grep -q '@' w/Makefile && grep -nE '@[A-Z_]+@' w/Makefile && fail "unrendered placeholder"
 # README explains the messages it must explain
 for topic in 'main does not build' 'libwrap.h does not preprocess' 'MISSING' 'UNCERTAIN' \

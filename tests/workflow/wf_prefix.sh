@@ -82,7 +82,11 @@ grep -qx -- "-Wl,$p/lib/libwrap_foo_linktime.so" <<< "$out" || fail "-Bdynamic a
 step "runtime mode: no response file, runtime wrapper"
 out=$(libwrap --libwrap=runtime:foo "$cc" main.o -lfoo)
 grep -q -- '\.wrap' <<< "$out" && fail "runtime mode added a response file: $out"
-[ "$(echo "$out" | sed -n 2p)" = "-Wl,$p/lib/libwrap_foo_runtime.so" ] || fail "runtime wrapper not first before -lfoo: $out"
+# The runtime wrapper stands for the library's functions wherever they are
+# called from, the program's other libraries too: kept NEEDED under
+# --as-needed though the program may reference none of them.
+[ "$(echo "$out" | sed -n 2,4p | tr '\n' ' ')" = "-Wl,--push-state,--no-as-needed -Wl,$p/lib/libwrap_foo_runtime.so -Wl,--pop-state " ] ||
+    fail "runtime wrapper not first before -lfoo, kept NEEDED: $out"
 # The runtime wrapper does not depend on the target: the program keeps it,
 # --as-needed or not (docs/wrappers.md).
 [ "$(echo "$out" | tail -n 3 | tr '\n' ' ')" = "-Wl,--push-state,--no-as-needed -lfoo -Wl,--pop-state " ] ||
@@ -92,7 +96,8 @@ grep -q -- '--push-state' <<< "$out" && fail "link-time mode wrapped -lfoo in --
 
 step "the target as -Xlinker -lfoo, -l:libfoo.so.1, -Wl,-lfoo"
 out=$(libwrap --libwrap=runtime:foo "$cc" main.o -Xlinker -lfoo -lm)
-expected=$(printf '%s\n' main.o "-Wl,$p/lib/libwrap_foo_runtime.so" "-Wl,-rpath,$p/lib" "-L$LIBWRAP_STAGE/lib" \
+expected=$(printf '%s\n' main.o -Wl,--push-state,--no-as-needed "-Wl,$p/lib/libwrap_foo_runtime.so" -Wl,--pop-state \
+    "-Wl,-rpath,$p/lib" "-L$LIBWRAP_STAGE/lib" \
     -llibwrap_runtime "-Wl,-rpath,$LIBWRAP_STAGE/lib" -Wl,--push-state,--no-as-needed -Xlinker -lfoo \
     -Wl,--pop-state -lm)
 [ "$out" = "$expected" ] || { diff <(echo "$expected") <(echo "$out") || true; fail "-Xlinker -lfoo line"; }

@@ -67,6 +67,19 @@ grep -q '^ring_sum.*link probe' ring.skipped.txt || fail "ring_sum's reason is n
 cp check.cache.good check.cache
 run_ok afterrestore.log make
 grep -qx -- '--wrap=ring_sum' ring.wrap || fail "ring_sum is not wrapped again"
+# A function declared after make check (a header added to libwrap.h) has
+# no verdict in the cache: the symbol tables judge it, as without a cache
+# (docs/symcheck.md); a function the library does not export is MISSING,
+# not wrapped (its wrapper would not link).
+cp libwrap.h libwrap.h.good
+echo 'int ring_extra(int);' > extra.h
+echo '#include "extra.h"' >> libwrap.h
+run_ok afterextra.log make
+grep -q 'GEN .*left out 1 MISSING .*link probes of make check applied (0 verdicts changed; 1 symbol without a verdict judged by the symbol tables: run make check)' afterextra.log ||
+    { cat afterextra.log; fail "a function declared since make check was not judged by the symbol tables"; }
+grep -q -- '--wrap=ring_extra$' ring.wrap && fail "ring_extra, which libring does not export, is wrapped"
+cp libwrap.h.good libwrap.h
+run_ok afterextra2.log make
 
 step "make install, libwrap-info"
 run_ok install.log make install
@@ -113,6 +126,30 @@ for mode in linktime runtime; do
 done
 check_profile exp-linktime 2
 check_profile exp-runtime 3
+# A program that calls the library only through another library of its
+# own: --as-needed keeps the runtime wrapper, which the program itself
+# references nothing of, and the other library's calls are measured.
+cat > helper.c <<'C'
+#include "ring.h"
+int helper_sum(void);
+int helper_sum(void)
+{
+    ring *r = ring_new(2);
+    ring_push(r, 4);
+    int s = ring_sum(r);
+    ring_free(r);
+    return s;
+}
+C
+printf '#include <stdio.h>\nint helper_sum(void);\nint main(void)\n{\n    printf("%%d\\n", helper_sum());\n    return 0;\n}\n' > via.c
+"$CC" -O2 -fPIC -shared -I"$src" helper.c -o libhelper.so -L"$scratch/b" -lring
+run_ok link-via.log libwrap --libwrap=runtime:ring "$CC" -O2 via.c -o via -Wl,--as-needed \
+    -L"$scratch/b" -Wl,-rpath,"$scratch/b" -lring -L. -Wl,-rpath,"$PWD" -lhelper
+readelf -d via | grep -q '(NEEDED).*libwrap_ring_runtime\.so' || fail "--as-needed dropped the runtime wrapper: $(readelf -d via | grep NEEDED)"
+[ "$(LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-via ./via)" = 4 ] || fail "via: wrong output"
+visits exp-via | sort > got.txt
+printf '%s\n' 'ring_free 1' 'ring_new 1' 'ring_push 1' 'ring_sum 1' > want.txt
+diff want.txt got.txt || fail "a library's calls under a runtime wrapper kept by --as-needed"
 
 step "LD_PRELOAD: unmodified program, dlopen()ed module, the library's own calls"
 app=$scratch/b/ring_app
@@ -224,6 +261,17 @@ run_ok nottaken.log make installcheck
 grep -q 'OK .*linktime: 6 wrapped functions that main called' nottaken.log &&
     grep -q 'referenced by main but not called on this run: ring_sum' nottaken.log ||
     { cat nottaken.log; fail "a call on a path not taken"; }
+# ring_sum called through its address as well as directly: the loader
+# binds it at the start, not at a call, so the audit does not see it
+# called; its visits do.
+sed 's/^    ring_free(r);$/    int (*volatile sum_of)(const ring *) = ring_sum;\n    printf("sum again %d\\n", sum_of(r));\n    ring_free(r);/' \
+    main.c.good > main.c
+grep -q 'sum_of(r)' main.c || fail "the address-taken variant of main.c was not made"
+run_ok address.log make installcheck
+grep -q 'OK .*linktime: 7 wrapped functions that main called' address.log &&
+    grep -q 'OK .*runtime: 7 wrapped functions that main called' address.log &&
+    ! grep -q 'not called on this run' address.log ||
+    { cat address.log; fail "a function called through its address too"; }
 # A measured run that writes something else to stderr is a different run.
 sed 's/^    ring_free(r);$/    ring_free(r);\n    if (getenv("LIBWRAP_EXPERIMENT_DIRECTORY"))\n        fputs("measured\\n", stderr);/; s/#include <stdio.h>/#include <stdio.h>\n#include <stdlib.h>/' \
     main.c.good > main.c
@@ -236,6 +284,48 @@ sed 's/^    ring_free(r);$/    ring_free(r);\n    *(volatile int *)0 = 1;/' main
 grep -q 'volatile int' main.c || fail "the crashing variant of main.c was not made"
 expect_fail crash.log "installcheck/main.status: main, run unwrapped, was killed by signal 11 \(Segmentation fault\): fix main.c" \
     make installcheck
+# A main that calls nothing of the library (the template's) says so,
+# though it leaves no results.
+printf '#include <stdio.h>\n#include "ring.h"\nint main(void)\n{\n    puts("nothing");\n    return 0;\n}\n' > main.c
+expect_fail none.log "make: error: main called none of the wrapped functions: add calls of the library to the main program" \
+    make installcheck
+# Calls made in a fork()ed child count in its results (fork-PID/); one
+# that ends by _exit writes none: its calls are listed, not failed.
+cat > main.c <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ring.h"
+
+int main(void)
+{
+    ring *r = ring_new(4);
+    printf("size %zu\n", ring_size(r));
+    fflush(stdout);
+    pid_t child = fork();
+    if (child == 0) {
+        ring_push(r, 3);
+        printf("child sum %d\n", ring_sum(r));
+        fflush(stdout);
+        if (getenv("RING_QUICK"))
+            _exit(0);
+        exit(0);
+    }
+    waitpid(child, NULL, 0);
+    ring_free(r);
+    return 0;
+}
+C
+run_ok fork.log make installcheck
+grep -q 'OK .*linktime: 5 wrapped functions that main called were measured' fork.log &&
+    grep -q 'OK .*runtime: 5 wrapped functions that main called were measured' fork.log ||
+    { cat fork.log; fail "calls of a fork()ed child"; }
+run_ok forkexit.log env RING_QUICK=1 make installcheck
+grep -q 'OK .*linktime: 3 wrapped functions that main called were measured' forkexit.log &&
+    grep -q 'called in a fork()ed child that left no results (one that ends by _exit writes none): ring_push ring_sum' forkexit.log ||
+    { cat forkexit.log; fail "calls of a fork()ed child that ends by _exit"; }
 cp main.c.good main.c
 run_ok again2.log make
 

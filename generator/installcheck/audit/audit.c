@@ -7,7 +7,9 @@
  * call: the functions main really called on this run, which its undefined
  * symbols (calls on paths not taken, compiler builtins expanded inline)
  * cannot tell. Calls from the libraries are not recorded: only bindings
- * from the main program. Nothing else is touched: the program runs as
+ * from the main program. A call bound first in a fork()ed child is written
+ * "fork NAME": the child writes results of its own (fork-PID/), or none
+ * when it ends by _exit. Nothing else is touched: the program runs as
  * without the module.
  */
 #define _GNU_SOURCE
@@ -20,13 +22,17 @@
 
 static int out_fd = -1;
 static uintptr_t *main_cookie;
+static pid_t start_pid;
 
 unsigned int la_version(unsigned int version)
 {
     (void)version;
     const char *path = getenv("LIBWRAP_AUDIT_OUTPUT");
+    /* Appended to: the image an exec starts (the same process) adds to
+     * what the one before wrote. */
     if (path && *path)
-        out_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+        out_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    start_pid = getpid();
     return LAV_CURRENT;
 }
 
@@ -44,13 +50,14 @@ static void record(uintptr_t *refcook, const char *name)
 {
     if (out_fd < 0 || refcook != main_cookie || !name)
         return;
-    size_t n = strlen(name);
+    size_t n = strlen(name), k = getpid() == start_pid ? 0 : 5;
     char line[512];
-    if (n + 1 > sizeof line)
+    if (k + n + 1 > sizeof line)
         return;
-    memcpy(line, name, n);
-    line[n] = '\n';
-    ssize_t w = write(out_fd, line, n + 1);
+    memcpy(line, "fork ", k);
+    memcpy(line + k, name, n);
+    line[k + n] = '\n';
+    ssize_t w = write(out_fd, line, k + n + 1);
     (void)w;
 }
 

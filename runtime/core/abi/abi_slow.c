@@ -224,8 +224,18 @@ static void lw_abi_resolve_table(const libwrap_abi_entry *e)
 
 static int lw_abi_resolve(libwrap_abi_entry *e)
 {
-    if (__atomic_load_n(&e->state, __ATOMIC_RELAXED) == LW_ABI_STATE_MISSING || !e->lib || !e->lib->next)
+    if (__atomic_load_n(&e->state, __ATOMIC_RELAXED) == LW_ABI_STATE_MISSING)
         return 0;
+    if (!e->lib || !e->lib->next) {
+        /* A link-time wrapper's original is the linker's: missing only
+         * where the reference is weak, a function that the static archive
+         * linked lacks (the shared library has it: the generator's
+         * static_missing). */
+        libwrap_warn_once(e, "%s is not in the library the program was linked with (its static archive "
+                             "lacks it): its calls fail with ENOSYS", e->region.symbol);
+        lw_abi_set_state(e, LW_ABI_STATE_MISSING);
+        return 0;
+    }
     /* dlsym itself calls a wrapped function (an allocator): that call fails
      * instead of resolving again, as in the typed wrappers. */
     if (libwrap_resolving())
