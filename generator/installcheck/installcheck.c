@@ -131,13 +131,21 @@ static int read_visited(const char *dir, names *out, bool child)
         free(path);
         return -1;
     }
-    json_tokener *tok = json_tokener_new();
-    json_object *root = json_tokener_parse_ex(tok, text, (int)len);
-    json_tokener_free(tok);
+    /* A call path nests two levels a call: as deep as libwrap-report reads
+     * (MagickCore's own calls nest 15 deep, past json-c's default 32). */
+    json_tokener *tok = json_tokener_new_ex(JSON_TOKENER_DEFAULT_DEPTH * 64);
+    json_object *root = tok ? json_tokener_parse_ex(tok, text, (int)len) : NULL;
+    const char *why = tok && !root ? json_tokener_error_desc(json_tokener_get_error(tok)) : NULL;
     free(text);
     json_object *funcs = NULL;
-    if (!root || !json_object_object_get_ex(root, LWP_KEY(functions), &funcs) ||
-        !json_object_is_type(funcs, json_type_array)) {
+    if (!root) {
+        fprintf(stderr, "make: error: %s: not JSON (%s)\n", path, why ? why : "out of memory");
+        json_tokener_free(tok);
+        free(path);
+        return -1;
+    }
+    json_tokener_free(tok);
+    if (!json_object_object_get_ex(root, LWP_KEY(functions), &funcs) || !json_object_is_type(funcs, json_type_array)) {
         fprintf(stderr, "make: error: %s: not a libwrap profile (no \"functions\" array)\n", path);
         json_object_put(root);
         free(path);
@@ -266,7 +274,7 @@ int installcheck_verdict(const installcheck_options *opt)
         if (names_has(&visited, calls->v[i]))
             measured++;
         else
-            sb_printf(&missed, "%s ", calls->v[i]);
+            sb_printf(&missed, "%s%s", missed.len ? " " : "", calls->v[i]);
     }
     /* Calls a fork()ed child made: in its results, or listed (a child
      * that ends by _exit writes none). */
@@ -276,7 +284,7 @@ int installcheck_verdict(const installcheck_options *opt)
         if (names_has(&visited, forked.v[i]))
             measured++;
         else
-            sb_printf(&child_missed, "%s ", forked.v[i]);
+            sb_printf(&child_missed, "%s%s", child_missed.len ? " " : "", forked.v[i]);
     }
     /* Referenced but not seen bound: a path not taken, an inline
      * expansion, or a call through the function's address (main takes it
@@ -290,11 +298,11 @@ int installcheck_verdict(const installcheck_options *opt)
             if (names_has(&visited, referenced.v[i]))
                 measured++;
             else
-                sb_printf(&not_called, "%s ", referenced.v[i]);
+                sb_printf(&not_called, "%s%s", not_called.len ? " " : "", referenced.v[i]);
         }
     if (missed.len && (called_path || measured == 0)) {
         fprintf(stderr, "make: error: %s: main %s these wrapped functions but they were not "
-                        "measured: %s(README.md, 'installcheck fails')\n",
+                        "measured: %s (README.md, 'installcheck fails')\n",
                 mode, called_path ? "called" : "references (a static-only target leaves no record of "
                                                "which it called)",
                 missed.s);

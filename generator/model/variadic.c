@@ -60,7 +60,7 @@ static lwg_function *find_declared(const lookup *lk, const char *key)
 }
 
 /* Candidate twin names for `name`, in the order they are tried. */
-static size_t twin_candidates(const char *name, char *out[9])
+static size_t twin_candidates(const char *name, char *out[10])
 {
     size_t n = 0;
     out[n++] = xstrdup_printf("v%s", name);
@@ -82,6 +82,8 @@ static size_t twin_candidates(const char *name, char *out[9])
     const char *us = strrchr(name, '_');
     if (us && us[1])
         out[n++] = xstrdup_printf("%.*sv%s", (int)(us + 1 - name), name, us + 1);
+    /* ImageMagick's: FormatLocaleString -> FormatLocaleStringList. */
+    out[n++] = xstrdup_printf("%sList", name);
     return n;
 }
 
@@ -129,7 +131,7 @@ int variadic_resolve(lwg_inventory *inv, const lwg_va_mapping *map, size_t nmap)
         if (!f->variadic || f->skip == LWG_SKIP_DUPLICATE)
             continue;
         if (!mapped_twin(&lk, f, map, nmap, &error)) {
-            char *cand[9];
+            char *cand[10];
             size_t n = twin_candidates(f->name, cand);
             for (size_t k = 0; k < n; k++) {
                 lwg_function *twin = !f->va_twin ? find_declared(&lk, cand[k]) : NULL;

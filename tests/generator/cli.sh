@@ -102,5 +102,25 @@ check "unknown twin named" grep -q 'demo_vlog is not declared' twin.err
 "$gen" --name demo 2> /dev/null; check "no input exits 2" [ $? = 2 ]
 "$gen" --help | grep -q '^usage: libwrap-gen'; check "--help" [ $? = 0 ]
 
+# installcheck's verdict on a profile whose call path nests 40 calls deep
+# (a library's own calls, under LD_PRELOAD: MagickCore's nest 15 deep,
+# past json-c's default depth of 32 levels), with demo_open called.
+mkdir -p ic/exp
+for f in base run; do printf 'out\n' > ic/$f.out; : > ic/$f.err; echo 0 > ic/$f.status; done
+echo demo_open > ic/called.txt
+echo demo_open > ic/referenced.txt
+python3 - ic/exp/profile.json <<'PY'
+import json, sys
+node = {"symbol": "demo_close", "name": "demo_close", "visits": 1, "children": []}
+for _ in range(40):
+    node = {"symbol": "demo_open", "name": "demo_open", "visits": 1, "children": [node]}
+json.dump({"libwrap_profile": 1, "functions": [{"symbol": "demo_open", "visits": 40}],
+           "threads": [{"id": 0, "callpath": [node]}]}, open(sys.argv[1], "w"))
+PY
+"$gen" installcheck --mode runtime --inventory out/demo.inventory.json --baseline ic/base --run ic/run \
+    --profile ic/exp --referenced ic/referenced.txt --called ic/called.txt > ic.log 2>&1
+check "installcheck reads a deeply nested profile" grep -q 'OK    runtime: 1 wrapped function that main called was measured' ic.log
+[ $fail = 0 ] || cat ic.log
+
 [ $fail = 0 ] && echo ok
 exit $fail

@@ -124,6 +124,10 @@ grep -q '^bar ' <<< "$(libwrap-info list)" || fail "libwrap-info list"
 touch "$p/lib/libwrap_foo_runtime.so"
 [ "$(libwrap-info preload foo)" = "$p/lib/libwrap_foo_runtime.so" ] || fail "preload path"
 [ "$(libwrap-info --preload foo)" = "$p/lib/libwrap_foo_runtime.so" ] || fail "preload path"
+# Several names (blanks or commas): the paths joined by colons, as
+# LD_PRELOAD takes them.
+[ "$(libwrap-info preload foo foo,foo)" = "$p/lib/libwrap_foo_runtime.so:$p/lib/libwrap_foo_runtime.so:$p/lib/libwrap_foo_runtime.so" ] ||
+    fail "preload of several names: $(libwrap-info preload foo foo,foo)"
 grep -q 'libwrap-init --name foo' <<< "$(libwrap-info summary foo)" || fail "summary"
 [ "$(libwrap-info --summary foo)" = "$(libwrap-info summary foo)" ] || fail "--summary"
 
@@ -133,6 +137,7 @@ expect_fail e2.log "has no runtime variant .*use --libwrap=linktime:bar" libwrap
 expect_fail e3.log "unknown mode 'static'" libwrap --libwrap=static:foo "$cc" main.o
 expect_fail e4.log "no --libwrap=NAME before the compiler" libwrap "$cc" main.o
 expect_fail e5.log "runtime wrapper .* LD_PRELOAD cannot measure" libwrap-info preload bar
+expect_fail e5b.log "wrapper 'bar' has no runtime wrapper" libwrap-info preload foo bar
 expect_fail e6.log "unknown command 'frobnicate'" libwrap-info frobnicate
 expect_fail e7.log "no installed wrapper 'nope'" libwrap-info summary nope
 echo PASS

@@ -21,6 +21,8 @@ long wrongret(int a, ...);                            /* twin returns another ty
 int vwrongret(int a, va_list ap);
 int lib_log(int level, const char *fmt, ...);         /* named by --va-twin */
 int lib_log_with_list(int level, const char *fmt, va_list ap);
+int FormatText(char *buf, const char *fmt, ...);      /* F + "List" (ImageMagick) */
+int FormatTextList(char *buf, const char *fmt, va_list ap);
 int legacy();
 int legacy_void();
 // ARGS: --va-twin lib_log=lib_log_with_list --declare-void legacy_void
@@ -43,5 +45,7 @@ int legacy_void();
 // CHECK: vwrongret name=vwrongret file=variadic.h:21 ret=int (int a, va_list ap)
 // CHECK: lib_log name=lib_log file=variadic.h:22 ret=int (int level, const char *fmt, ...) [variadic va_twin=lib_log_with_list]
 // CHECK: lib_log_with_list name=lib_log_with_list file=variadic.h:23 ret=int (int level, const char *fmt, va_list ap)
-// CHECK: legacy name=legacy file=variadic.h:24 ret=int () [unprototyped] skip=unprototyped(declared without a prototype; use --declare-void if it takes no arguments)
-// CHECK: legacy_void name=legacy_void file=variadic.h:25 ret=int (void)
+// CHECK: FormatText name=FormatText file=variadic.h:24 ret=int (char *buf, const char *fmt, ...) [variadic va_twin=FormatTextList]
+// CHECK: FormatTextList name=FormatTextList file=variadic.h:25 ret=int (char *buf, const char *fmt, va_list ap)
+// CHECK: legacy name=legacy file=variadic.h:26 ret=int () [unprototyped] skip=unprototyped(declared without a prototype; use --declare-void if it takes no arguments)
+// CHECK: legacy_void name=legacy_void file=variadic.h:27 ret=int (void)
