@@ -554,24 +554,25 @@ _Unwind_Reason_Code lw_abi_personality(int version, _Unwind_Action actions, _Unw
     (void)version;
     (void)cls;
     (void)exc;
-    if (!(actions & _UA_CLEANUP_PHASE) || !_Unwind_GetCFA)
+    if (!(actions & _UA_CLEANUP_PHASE))
         return _URC_CONTINUE_UNWIND;
-    /* At the call of the original the trampoline's CFA is the caller's
-     * stack pointer, just above the return address's place. */
-    void **sp = (void **)(_Unwind_GetCFA(ctx) - sizeof(void *));
-    lw_ra *top = lw_tls.ra_top;
-    if (!top)
+    /* While the original runs, the trampoline's slot register (%rbx, x19)
+     * holds its return slot: in a chain of tail calls, several frames
+     * share a stack pointer, never a slot. */
+#if defined(__x86_64__)
+    lw_ra *s = (lw_ra *)_Unwind_GetGR(ctx, 3);
+#else
+    lw_ra *s = (lw_ra *)_Unwind_GetGR(ctx, 19);
+#endif
+    lw_ra *base = lw_tls.ra_base, *top = lw_tls.ra_top;
+    if (!base || s < base || s >= top || (size_t)((char *)s - (char *)base) % sizeof *s)
         return _URC_CONTINUE_UNWIND;
-    for (lw_ra *s = top; s > lw_tls.ra_base; s--) {
-        if (s[-1].sp != sp)
-            continue;
-        /* The exit first: the slot is still taken while it runs (a
-         * wrapped function it calls gets another one). */
-        int32_t id = s[-1].entry->region.id;
-        if (id > 0)
-            (void)lw_abi_exit_slow((uintptr_t)(uint32_t)id, 0);
-        lw_tls.ra_top = s - 1;
-        break;
-    }
+    /* The exit first: the slot is still taken while it runs (a wrapped
+     * function it calls gets another one). The slots above it, of calls
+     * the exception left too, go with it. */
+    int32_t id = s->entry->region.id;
+    if (id > 0)
+        (void)lw_abi_exit_slow((uintptr_t)(uint32_t)id, 0);
+    lw_tls.ra_top = s;
     return _URC_CONTINUE_UNWIND;
 }

@@ -33,6 +33,12 @@ int main()
     } catch (const std::invalid_argument &e) {
         std::printf("caught %s\n", e.what());
     }
+    try {
+        a.verify(-3);
+        std::printf("no exception\n");
+    } catch (const std::invalid_argument &e) {
+        std::printf("caught through a tail call: %s\n", e.what());
+    }
     geo::Shape *sq = new geo::Square(5);
     std::printf("square %.1f count %d\n", sq->area(), geo::Shape::count());
     delete sq;

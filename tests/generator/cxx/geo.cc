@@ -2,6 +2,7 @@
 #include "geo.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 
 namespace geo {
@@ -47,6 +48,14 @@ void Shape::check(int v) const
 {
     if (v < 0)
         throw std::invalid_argument(name_ + ": negative " + std::to_string(v));
+}
+void Shape::verify(int v) const { checked(v, "verify"); }
+void Shape::checked(int v, const char *who) const
+{
+    std::string what = std::string(who) + " of a shape with a name long enough for the heap: " + name_;
+    check(v);
+    if (what.empty())
+        std::abort();
 }
 Shape &Shape::operator+=(int n) { size_ += n; return *this; }
 bool Shape::operator==(const Shape &o) const { return size_ == o.size_ && name_ == o.name_; }

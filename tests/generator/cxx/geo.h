@@ -50,6 +50,11 @@ public:
     static std::string describe(const Shape &s);
     Shape twin() const;
     void check(int v) const;      /* throws std::invalid_argument when v < 0 */
+    /* checked(v, "verify") as its last act: a tail call from one wrapped
+     * function into another, through which check's exception passes (and
+     * checked's cleanup: _Unwind_Resume) */
+    void verify(int v) const;
+    void checked(int v, const char *who) const;
     int inlined() const { return doubled(); }
     Shape &operator+=(int n);
     bool operator==(const Shape &o) const;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # geo.sh RUNTIME_LIB [EXTRA_CXX [abi|typed]] - wrappers of a small C++ library (geo.h:
 # methods, overloads, constructors and destructors, virtual methods, objects
-# returned by value, an exception, operators) compile under -Wall -Wextra
+# returned by value, an exception, also through a tail call from one wrapped
+# function into another, operators) compile under -Wall -Wextra
 # -Werror in both linkages, leave the driver's output byte-identical, let
 # the exception through to the driver's catch, and record exactly the
 # expected visits with the real runtime: expected-linktime.txt (ld --wrap

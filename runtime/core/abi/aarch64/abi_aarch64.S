@@ -130,13 +130,18 @@
  * slot at x19. Unwinders identify a frame by its callee's CFA (libgcc
  * finds an exception's handler frame again so in its second phase): with
  * the usual CFA, this frame and its caller would be one, both identified by
- * the same stack pointer. This CFA is one byte above it, and the caller's
- * stack pointer has its own rule, CFA - 1. */
+ * the same stack pointer; and a tail call from one measured original into
+ * another wrapper makes a second trampoline frame at that stack pointer.
+ * The CFA is the stack pointer plus 1, less the number of slots below this
+ * one with the same call identity (the calls it is a tail call of), as on
+ * x86-64 (abi_x86_64.S, CFI_CALL_FRAME: the same expression on x19 and
+ * sp), and the caller's stack pointer is this frame's, by its own rule.
+ * The return points define the CFA again, as a register and an offset. */
 .macro CFI_CALLING
 	CFI_SAVED_AT_X19(19, LW_RA_RBX)
 	CFI_SAVED_AT_X19(30, LW_RA_RA)
-	.cfi_def_cfa sp, 1
-	.cfi_escape 0x16, 31, 0x02, 0x31, 0x1c	/* DW_CFA_val_expression sp: CFA - 1 */
+	.cfi_escape 0x0f, 33, 0x83, LW_RA_SP, 0x06, 0x30, 0x83, 0x00, 0x08, LW_RA_SIZE, 0x1c, 0x12, 0x23, LW_RA_SP, 0x06, 0x15, 0x03, 0x2e, 0x28, 0x07, 0x00, 0x16, 0x23, 0x01, 0x16, 0x2f, 0xec, 0xff, 0x13, 0x16, 0x13, 0x8f, 0x01, 0x16, 0x1c
+	.cfi_escape 0x16, 31, 0x02, 0x8f, 0x00	/* DW_CFA_val_expression sp: sp */
 .endm
 
 /* The child of region `id` (a w register) among the last four that the
@@ -471,6 +476,7 @@ lw_abi_hot_end:
 lw_abi_return_point:
 	/* The exit's fast path (lw_exit_fast): the timestamp first, then the
 	 * checks; the slot stays taken until everything is read from it. */
+	.cfi_def_cfa sp, 1
 	PUSH_SCRATCH
 	.cfi_def_cfa_offset 48
 	.cfi_restore sp
@@ -776,6 +782,7 @@ lw_abi_path_throttled_framed:
 	.globl	lw_abi_return_untimed
 	.hidden	lw_abi_return_untimed
 lw_abi_return_untimed:
+	.cfi_def_cfa sp, 1
 	PUSH_SCRATCH
 	.cfi_def_cfa_offset 48
 	.cfi_restore sp

@@ -74,6 +74,34 @@
 	.cfi_def_cfa_register %rbp
 .endm
 
+/*
+ * The CFI of a trampoline frame while its original runs: the return
+ * address was popped, so the frame's stack pointer is its caller's at the
+ * call. Unwinders identify a frame by its callee's CFA (libgcc finds an
+ * exception's handler frame again so in its second phase): with the usual
+ * CFA the caller and this frame would be one. And a tail call from one
+ * measured original into another wrapper makes a second trampoline frame
+ * at the same stack pointer (the first one's return point its return
+ * address): were their CFAs equal, libgcc would take the outer one for the
+ * handler's frame and abort. So the CFA is the stack pointer plus 1, less
+ * the number of slots below this one with the same call identity (the
+ * calls it is a tail call of, LW_RA_SP; the sentinel below the first slot
+ * has none): each frame of a chain one byte below the one that called it,
+ *
+ *   DW_CFA_def_cfa_expression:
+ *     breg3 LW_RA_SP; deref; lit0; breg3 0       id n p
+ *   L: const1u LW_RA_SIZE; minus; dup             id n p p
+ *     plus_uconst LW_RA_SP; deref; pick 3; ne     id n p (p.sp != id)
+ *     bra D; swap; plus_uconst 1; swap; skip L    id n+1 p
+ *   D: drop; swap; drop; breg7 1; swap; minus     rsp+1-n
+ *
+ * and the caller's stack pointer is this frame's, by its own rule.
+ */
+.macro CFI_CALL_FRAME
+	.cfi_escape 0x0f, 33, 0x73, LW_RA_SP, 0x06, 0x30, 0x73, 0x00, 0x08, LW_RA_SIZE, 0x1c, 0x12, 0x23, LW_RA_SP, 0x06, 0x15, 0x03, 0x2e, 0x28, 0x07, 0x00, 0x16, 0x23, 0x01, 0x16, 0x2f, 0xec, 0xff, 0x13, 0x16, 0x13, 0x77, 0x01, 0x16, 0x1c
+	.cfi_escape 0x16, 0x07, 0x02, 0x77, 0x00	/* DW_CFA_val_expression rsp: rsp */
+.endm
+
 /* The frame of a call of a C hook: %rbp, the caller-saved registers at
  * 0..56(%rsp) (SAVE_GPRS) and the entry %r11 at 64(%rsp). */
 .macro C_HOOK_FRAME
@@ -341,14 +369,7 @@
 	CFI_SAVED_AT_RBX(0x03, LW_RA_RBX)
 	popq	LW_RA_RA(%rbx)			/* and its return address */
 	CFI_SAVED_AT_RBX(0x10, LW_RA_RA)
-	/* While the original runs, this frame's stack pointer equals its
-	 * caller's at the call (the return address was popped). Unwinders
-	 * identify a frame by its callee's CFA (libgcc finds an exception's
-	 * handler frame again so in its second phase): with the usual CFA the
-	 * caller and this frame would be one. This CFA is one byte above the
-	 * caller's stack pointer, which is given by its own rule, CFA - 1. */
-	.cfi_def_cfa_offset 1
-	.cfi_escape 0x16, 0x07, 0x02, 0x31, 0x1c	/* DW_CFA_val_expression rsp: CFA - 1 */
+	CFI_CALL_FRAME
 .endm
 
 /* Back from the original (%rsp as at the entry plus 8): the return
@@ -356,7 +377,7 @@
  * keeps the CFI state in between for the exit's other blocks. */
 .macro RETURN_PUSH remember
 	pushq	0(%rbx)
-	.cfi_def_cfa_offset 8
+	.cfi_def_cfa %rsp, 8
 	.cfi_restore %rsp
 	.cfi_offset 16, -8
 .if \remember
@@ -1134,8 +1155,7 @@ lw_abi_path_record:
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %rbp
 	addq	$8, %rsp		/* the return address: kept in the slot */
-	.cfi_def_cfa_offset 1
-	.cfi_escape 0x16, 0x07, 0x02, 0x31, 0x1c	/* DW_CFA_val_expression rsp: CFA - 1 */
+	CFI_CALL_FRAME
 	jmp	.Lcall_original
 
 .Lnot_measured:
