@@ -72,6 +72,27 @@ static void names_free(names *s)
     free(s->v);
 }
 
+/* `sym` appended to a message's list, by its readable name where it has
+ * one (`readable`: read_wrapped's). */
+static void list_add(strbuf *list, const names *readable, const char *sym)
+{
+    size_t n = strlen(sym), lo = 0, hi = readable->n;
+    const char *shown = sym;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strncmp(readable->v[mid], sym, n);
+        if (c == 0 && readable->v[mid][n] == '\t') {
+            shown = readable->v[mid] + n + 1;
+            break;
+        }
+        if (c < 0 || (c == 0 && readable->v[mid][n] < '\t'))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    sb_printf(list, "%s%s", list->len ? ", " : "", shown);
+}
+
 /* One name a line; with `forked`, the lines "fork NAME" (the audit
  * module's calls bound first in a fork()ed child) go there. */
 static int read_names(const char *path, names *out, names *forked)
@@ -99,16 +120,27 @@ static int read_names(const char *path, names *out, names *forked)
 }
 
 /* The symbols the inventory wraps: the model's one answer
- * (inventory_is_wrapped), the same that wrote NAME.wrap and the wrappers. */
-static int read_wrapped(const char *path, names *out)
+ * (inventory_is_wrapped), the same that wrote NAME.wrap and the wrappers;
+ * and "SYMBOL\tNAME" where the readable name differs (C++), for messages. */
+static int read_wrapped(const char *path, names *out, names *readable)
 {
     lwg_inventory inv;
     if (inventory_read_json(&inv, path) != 0)
         return -1;
     for (size_t i = 0; i < inv.nfuncs; i++)
-        if (inventory_is_wrapped(&inv, &inv.funcs[i]))
-            names_add(out, inv.funcs[i].symbol, strlen(inv.funcs[i].symbol));
+        if (inventory_is_wrapped(&inv, &inv.funcs[i])) {
+            const char *sym = inv.funcs[i].symbol;
+            names_add(out, sym, strlen(sym));
+            char *name = inventory_display_name(&inv.funcs[i]);
+            if (name && strcmp(name, sym) != 0) {
+                char *both = xstrdup_printf("%s\t%s", sym, name);
+                names_add(readable, both, strlen(both));
+                free(both);
+            }
+            free(name);
+        }
     inventory_free(&inv);
+    names_sort(readable);
     names_sort(out);
     return 0;
 }
@@ -228,7 +260,7 @@ int installcheck_verdict(const installcheck_options *opt)
     const char *mode = opt->mode, *inventory = opt->inventory, *baseline = opt->baseline, *run = opt->run,
                *profile = opt->profile, *called_path = opt->called, *referenced_path = opt->referenced;
     int rc = 1;
-    names wrapped = {0}, called = {0}, forked = {0}, referenced = {0}, visited = {0};
+    names wrapped = {0}, readable = {0}, called = {0}, forked = {0}, referenced = {0}, visited = {0};
     static const char *const what[] = {"status", "out", "err"};
     if (baseline_crashed(baseline))
         goto out;
@@ -244,7 +276,7 @@ int installcheck_verdict(const installcheck_options *opt)
             goto out;
         }
     }
-    if (read_wrapped(inventory, &wrapped) != 0 ||
+    if (read_wrapped(inventory, &wrapped, &readable) != 0 ||
         (called_path && read_names(called_path, &called, &forked) != 0) ||
         (referenced_path && read_names(referenced_path, &referenced, NULL) != 0))
         goto out;
@@ -274,7 +306,7 @@ int installcheck_verdict(const installcheck_options *opt)
         if (names_has(&visited, calls->v[i]))
             measured++;
         else
-            sb_printf(&missed, "%s%s", missed.len ? " " : "", calls->v[i]);
+            list_add(&missed, &readable, calls->v[i]);
     }
     /* Calls a fork()ed child made: in its results, or listed (a child
      * that ends by _exit writes none). */
@@ -284,7 +316,7 @@ int installcheck_verdict(const installcheck_options *opt)
         if (names_has(&visited, forked.v[i]))
             measured++;
         else
-            sb_printf(&child_missed, "%s%s", child_missed.len ? " " : "", forked.v[i]);
+            list_add(&child_missed, &readable, forked.v[i]);
     }
     /* Referenced but not seen bound: a path not taken, an inline
      * expansion, or a call through the function's address (main takes it
@@ -298,7 +330,7 @@ int installcheck_verdict(const installcheck_options *opt)
             if (names_has(&visited, referenced.v[i]))
                 measured++;
             else
-                sb_printf(&not_called, "%s%s", not_called.len ? " " : "", referenced.v[i]);
+                list_add(&not_called, &readable, referenced.v[i]);
         }
     if (missed.len && (called_path || measured == 0)) {
         fprintf(stderr, "make: error: %s: main %s these wrapped functions but they were not "
@@ -334,6 +366,7 @@ int installcheck_verdict(const installcheck_options *opt)
     sb_free(&child_missed);
 out:
     names_free(&wrapped);
+    names_free(&readable);
     names_free(&called);
     names_free(&forked);
     names_free(&referenced);

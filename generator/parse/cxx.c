@@ -28,7 +28,13 @@ char *qualified_scope(CXCursor c)
             k != CXCursor_UnionDecl && k != CXCursor_ClassTemplate &&
             k != CXCursor_ClassTemplatePartialSpecialization)
             continue; /* extern "C" blocks are not scopes */
-        char *name = cx_string(clang_getCursorSpelling(p));
+        /* A class template's specialization by its arguments
+         * (YAML::convert<bool>, Codec<int>: the display name), so that the
+         * members of two specializations are told apart. */
+        bool specialization = k == CXCursor_ClassTemplatePartialSpecialization ||
+                              (k != CXCursor_Namespace && k != CXCursor_ClassTemplate &&
+                               !clang_Cursor_isNull(clang_getSpecializedCursorTemplate(p)));
+        char *name = cx_string(specialization ? clang_getCursorDisplayName(p) : clang_getCursorSpelling(p));
         if (!name[0]) {
             free(name);
             name = xstrdup(k == CXCursor_Namespace ? "(anonymous namespace)" : "(anonymous)");
@@ -97,15 +103,26 @@ bool prepend_this(lwg_function *f, CXCursor c, char **why)
 {
     CXCursor cls = clang_getCursorSemanticParent(c);
     const char *hidden = declarator_inaccessible(cls);
-    if (hidden) {
-        *why = xstrdup(hidden);
+    char *type = cx_string(clang_getTypeSpelling(clang_getCanonicalType(clang_getCursorType(cls))));
+    const char *fail = hidden                                                          ? hidden
+                       : !type[0] || strstr(type, "(unnamed") || strstr(type, "(anonymous") ? "member of a class without a name"
+                                                                                            : NULL;
+    /* A class the wrapper cannot name: the object pointer is there all the
+     * same (the ABI-level wrapper's argument locations count it), as a
+     * void pointer, and the typed wrapper is left out (`why`). A member of
+     * a class template has no symbol: nothing to place. */
+    enum CXCursorKind k = clang_getCursorKind(cls);
+    if (fail && (k == CXCursor_ClassTemplate || k == CXCursor_ClassTemplatePartialSpecialization)) {
+        free(type);
+        if (why)
+            *why = xstrdup(fail);
         return false;
     }
-    char *type = cx_string(clang_getTypeSpelling(clang_getCanonicalType(clang_getCursorType(cls))));
-    if (!type[0] || strstr(type, "(unnamed") || strstr(type, "(anonymous")) {
+    if (fail) {
         free(type);
-        *why = xstrdup("member of a class without a name");
-        return false;
+        type = xstrdup("void");
+        if (why)
+            *why = xstrdup(fail);
     }
     bool is_const = clang_CXXMethod_isConst(c) != 0; /* 0 for constructors and destructors */
     lwg_param *params = xcalloc(f->nparams + 1, sizeof *params);
@@ -122,7 +139,7 @@ bool prepend_this(lwg_function *f, CXCursor c, char **why)
     p->decl = xstrdup_printf("%s%s *libwrap_this", is_const ? "const " : "", type);
     argmeta_pointer(&p->arg);
     free(type);
-    return true;
+    return !fail;
 }
 
 /* Why a C++ function cannot be wrapped though it is declared with external

@@ -89,7 +89,8 @@ char *qualified_scope(CXCursor c);
 lwg_fn_kind cursor_func_kind(CXCursor c);
 /* Does the member function take the object pointer (`this`)? */
 bool takes_this(CXCursor c);
-/* Adds `this` as the first parameter (ABI level); false with *why set. */
+/* Adds `this` as the first parameter (ABI level), a void pointer where the
+ * class cannot be named: then false, with *why set when why is given. */
 bool prepend_this(lwg_function *f, CXCursor c, char **why);
 /* Why a C++ function with external linkage cannot be wrapped, or NULL. */
 const char *cxx_unwrappable(CXCursor c, lwg_skip *why);

@@ -110,6 +110,7 @@ static bool fill_params(lwg_function *f, CXCursor c, bool cxx, char **why)
     if (n <= 0)
         return true;
     f->params = xcalloc((size_t)n, sizeof *f->params);
+    bool ok = true;
     for (int i = 0; i < n; i++) {
         CXCursor a = clang_Cursor_getArgument(c, (unsigned)i);
         CXType t = clang_getCursorType(a);
@@ -124,13 +125,21 @@ static bool fill_params(lwg_function *f, CXCursor c, bool cxx, char **why)
         p->canonical = cx_string(clang_getTypeSpelling(clang_getCanonicalType(t)));
         p->fwd = xstrdup_printf("libwrap_a%d", i + 1);
         argmeta_classify(t, cxx, &p->arg);
-        p->decl = declarator_param(t, p->fwd, why);
+        /* One that the wrapper cannot spell (a private member type) leaves
+         * the typed wrapper out; every parameter is kept all the same, for
+         * the ABI-level wrapper's names and argument locations. */
+        char *fail = NULL;
+        p->decl = declarator_param(t, p->fwd, &fail);
         if (!p->decl) {
-            p->decl = xstrdup(p->type);
-            return false;
+            p->decl = p->name_invented ? xstrdup(p->type) : xstrdup_printf("%s %s", p->type, p->name);
+            if (!*why)
+                *why = fail;
+            else
+                free(fail);
+            ok = false;
         }
     }
-    return true;
+    return ok;
 }
 
 static char *build_declarator(lwg_function *f, CXType ret, char **why)
@@ -225,8 +234,8 @@ void add_function(visit_ctx *ctx, CXCursor c)
 
     char *why = NULL;
     bool params_ok = fill_params(f, c, ctx->cxx, &why);
-    if (params_ok && ctx->cxx && takes_this(c))
-        params_ok = prepend_this(f, c, &why);
+    if (ctx->cxx && takes_this(c))
+        params_ok = prepend_this(f, c, params_ok ? &why : NULL) && params_ok;
     argmeta_fortran(f);
     argmeta_locate(f);
     argmeta_locate_a64(f);

@@ -25,6 +25,27 @@ grep -q 'OK .*linktime: 3 wrapped functions' ic.log && grep -q 'OK .*runtime: 3 
 visits installcheck/linktime | sort > got.txt
 printf '%s\n' '_ZN6shapes4areaEd 1' '_ZN6shapes4areaEdd 1' '_ZN6shapes8describeEi 2' > want.txt
 diff want.txt got.txt || fail "visits per mangled symbol"
+# installcheck names C++ functions readably: one main references on a path
+# not taken.
+cp main.cc main.cc.good
+cat > main.cc <<'CC'
+#include <cstdlib>
+#include <iostream>
+
+#include "shapes.h"
+
+int main()
+{
+    std::cout << shapes::area(2, 3) << "\n";
+    if (std::getenv("SHAPES_NEVER_SET"))
+        std::cout << shapes::area(1.0) << "\n";
+    return 0;
+}
+CC
+run_ok ic-nottaken.log make installcheck
+grep -q 'referenced by main but not called on this run: shapes::area(double)$' ic-nottaken.log ||
+    { cat ic-nottaken.log; fail "installcheck does not name a C++ function readably"; }
+cp main.cc.good main.cc
 
 step "a changed header regenerates the wrappers"
 sed -i 's|^}$|int sides(const char *name);\n}|' "$src/shapes.h"

@@ -324,7 +324,7 @@ grep -q 'OK .*linktime: 5 wrapped functions that main called were measured' fork
     { cat fork.log; fail "calls of a fork()ed child"; }
 run_ok forkexit.log env RING_QUICK=1 make installcheck
 grep -q 'OK .*linktime: 3 wrapped functions that main called were measured' forkexit.log &&
-    grep -q 'called in a fork()ed child that left no results (one that ends by _exit writes none): ring_push ring_sum' forkexit.log ||
+    grep -q 'called in a fork()ed child that left no results (one that ends by _exit writes none): ring_push, ring_sum' forkexit.log ||
     { cat forkexit.log; fail "calls of a fork()ed child that ends by _exit"; }
 cp main.c.good main.c
 run_ok again2.log make

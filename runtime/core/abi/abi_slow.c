@@ -75,7 +75,7 @@ void lw_abi_calibrate_record(void)
 
 /* The unwinder's, when one is loaded: only an unwinder calls the personality
  * routine below, and then it is there. Weak: the runtime needs no libgcc_s. */
-extern _Unwind_Word _Unwind_GetCFA(struct _Unwind_Context *) __attribute__((weak));
+extern _Unwind_Word _Unwind_GetGR(struct _Unwind_Context *, int) __attribute__((weak));
 
 /*
  * Compensation's calibration (compensate.c, and the recordings' costs),
@@ -554,7 +554,7 @@ _Unwind_Reason_Code lw_abi_personality(int version, _Unwind_Action actions, _Unw
     (void)version;
     (void)cls;
     (void)exc;
-    if (!(actions & _UA_CLEANUP_PHASE))
+    if (!(actions & _UA_CLEANUP_PHASE) || !_Unwind_GetGR)
         return _URC_CONTINUE_UNWIND;
     /* While the original runs, the trampoline's slot register (%rbx, x19)
      * holds its return slot: in a chain of tail calls, several frames

@@ -17,6 +17,20 @@ public:
 extern "C" int c_entry(const char *s);
 int overload(int);
 int overload(double);
+/* A parameter of a private nested type keeps its place (the ABI-level
+ * wrapper's names and argument locations count every parameter), and a
+ * member of a specialization is named with its arguments. */
+class Tokens {
+public:
+    int run(int n);
+private:
+    class Tok { public: int v; };
+    using Loc = const char *;
+    void both(int a, Loc b, int c);
+    bool dec(Tok &t, int &out);
+};
+template <typename T> struct Codec;
+template <> struct Codec<long> { static int size(); };
 // CHECK: _ZN3geo8distanceERKNS_5PointES2_ name=geo::distance file=cxx.h:6 ret=double (const geo::Point &a, const geo::Point &b)
 // CHECK: _ZN3geo5ShapeC1Ei name=geo::Shape::Shape kind=constructor file=cxx.h:9 ret=void (geo::Shape *this, int sides)
 // CHECK: _ZN3geo5ShapeC2Ei name=geo::Shape::Shape kind=constructor file=cxx.h:9 ret=void (geo::Shape *this, int sides)
@@ -29,3 +43,7 @@ int overload(double);
 // CHECK: c_entry name=c_entry file=cxx.h:17 ret=int (const char *s)
 // CHECK: _Z8overloadi name=overload file=cxx.h:18 ret=int (int arg1)
 // CHECK: _Z8overloadd name=overload file=cxx.h:19 ret=int (double arg1)
+// CHECK: _ZN6Tokens3runEi name=Tokens::run kind=method file=cxx.h:25 ret=int (Tokens *this, int n)
+// CHECK: _ZN6Tokens4bothEiPKci name=Tokens::both kind=method file=cxx.h:29 ret=void (Tokens *this, int a, Tokens::Loc b, int c) skip=unsupported(a private or protected member type of a class (the wrapper cannot name it))
+// CHECK: _ZN6Tokens3decERNS_3TokERi name=Tokens::dec kind=method file=cxx.h:30 ret=bool (Tokens *this, Tokens::Tok & t, int &out) skip=unsupported(a private or protected member type of a class (the wrapper cannot name it))
+// CHECK: _ZN5CodecIlE4sizeEv name=Codec<long>::size kind=static-method file=cxx.h:33 ret=int (void)

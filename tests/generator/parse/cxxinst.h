@@ -26,7 +26,7 @@ template <typename T> struct Pair {
 extern template long Pair<long>::sum(long, long);
 int plain(int);
 // CHECK: _Z5plaini name=plain file=cxxinst.h:27 ret=int (int arg1)
-// CHECK: _ZNK3BoxIcE3getEv name=Box::get kind=method file=cxxinst.h:18 ret=char (const Box<char> *this)
+// CHECK: _ZNK3BoxIcE3getEv name=Box<char>::get kind=method file=cxxinst.h:18 ret=char (const Box<char> *this)
 // CHECK: Box<int>::get name=Box<int>::get kind=method file=cxxinst.h:9 ret=T (void) skip=unsupported(member of the explicit instantiation Box<int>: exported by the library, but libclang gives neither its declaration nor its symbol; not wrapped)
 // CHECK-SKIP: Box<double>::get unsupported
 // CHECK-SKIP: Box<int>::count unsupported
