@@ -118,9 +118,11 @@
  * A return slot: while a measured original runs, its caller's return
  * address and %rbx wait here, and %rbx points here (the trampoline's CFI
  * says so, so that unwinders find the caller). The layout is the
- * trampoline's: do not reorder. ra_base[-1] is a sentinel whose `sp` is
- * the highest address, so the newest slot always has a predecessor.
+ * trampoline's: do not reorder. ra_base[-3..-1] are sentinels whose `sp`
+ * is the highest address, so the newest slot always has a predecessor, and
+ * the trampoline's CFI reads three slots below any (CFI_CALL_FRAME).
  */
+#define LW_RA_SENTINELS 3
 typedef struct lw_ra {
     void *ra;                 /* 0: the caller's return address */
     void *rbx;                /* 8: the caller's %rbx */

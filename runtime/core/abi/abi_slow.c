@@ -341,11 +341,12 @@ static int lw_in_stack(const lw_thread *t, const void *p)
 static lw_ra *lw_abi_slot(void **sp, void **frame)
 {
     if (!lw_tls.ra_base) {
-        /* One more in front: the sentinel ra_base[-1] (abi.h). */
-        lw_ra *base = lw_map((LW_RA_SLOTS + 1) * sizeof *base);
+        /* Three more in front: the sentinels ra_base[-3..-1] (abi.h). */
+        lw_ra *base = lw_map((LW_RA_SLOTS + LW_RA_SENTINELS) * sizeof *base);
         if (base) {
-            base->sp = (void **)UINTPTR_MAX;
-            base++;
+            for (int k = 0; k < LW_RA_SENTINELS; k++)
+                base[k].sp = (void **)UINTPTR_MAX;
+            base += LW_RA_SENTINELS;
         }
         if (!base) {
             static int warned;

@@ -132,15 +132,19 @@
  * the usual CFA, this frame and its caller would be one, both identified by
  * the same stack pointer; and a tail call from one measured original into
  * another wrapper makes a second trampoline frame at that stack pointer.
- * The CFA is the stack pointer plus 1, less the number of slots below this
- * one with the same call identity (the calls it is a tail call of), as on
- * x86-64 (abi_x86_64.S, CFI_CALL_FRAME: the same expression on x19 and
- * sp), and the caller's stack pointer is this frame's, by its own rule.
+ * The CFA is the stack pointer plus 1, less the number of slots right below
+ * this one with the same call identity (the calls it is a tail call of, up
+ * to three), as on x86-64 (abi_x86_64.S, CFI_CALL_FRAME: the same
+ * expression on x19 and sp), and the caller's stack pointer is this
+ * frame's, by its own rule.
  * The return points define the CFA again, as a register and an offset. */
+.if LW_RA_SP != 24 || LW_RA_SIZE != 48
+.error "CFI_CALLING's expression spells LW_RA_SP and LW_RA_SIZE as 24 and 48"
+.endif
 .macro CFI_CALLING
 	CFI_SAVED_AT_X19(19, LW_RA_RBX)
 	CFI_SAVED_AT_X19(30, LW_RA_RA)
-	.cfi_escape 0x0f, 33, 0x83, LW_RA_SP, 0x06, 0x30, 0x83, 0x00, 0x08, LW_RA_SIZE, 0x1c, 0x12, 0x23, LW_RA_SP, 0x06, 0x15, 0x03, 0x2e, 0x28, 0x07, 0x00, 0x16, 0x23, 0x01, 0x16, 0x2f, 0xec, 0xff, 0x13, 0x16, 0x13, 0x8f, 0x01, 0x16, 0x1c
+	.cfi_escape 0x0f, 53, 0x8f, 0x01, 0x83, 0x68, 0x06, 0x83, 0x18, 0x06, 0x29, 0x1c, 0x83, 0x68, 0x06, 0x83, 0x18, 0x06, 0x29, 0x83, 0xb8, 0x7f, 0x06, 0x83, 0x18, 0x06, 0x29, 0x1e, 0x1c, 0x83, 0x68, 0x06, 0x83, 0x18, 0x06, 0x29, 0x83, 0xb8, 0x7f, 0x06, 0x83, 0x18, 0x06, 0x29, 0x1e, 0x83, 0x88, 0x7f, 0x06, 0x83, 0x18, 0x06, 0x29, 0x1e, 0x1c
 	.cfi_escape 0x16, 31, 0x02, 0x8f, 0x00	/* DW_CFA_val_expression sp: sp */
 .endm
 

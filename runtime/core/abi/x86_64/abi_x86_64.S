@@ -84,21 +84,23 @@
  * at the same stack pointer (the first one's return point its return
  * address): were their CFAs equal, libgcc would take the outer one for the
  * handler's frame and abort. So the CFA is the stack pointer plus 1, less
- * the number of slots below this one with the same call identity (the
- * calls it is a tail call of, LW_RA_SP; the sentinel below the first slot
- * has none): each frame of a chain one byte below the one that called it,
+ * the number of slots right below this one with the same call identity
+ * (the calls it is a tail call of, LW_RA_SP; three sentinels lie below the
+ * first slot), up to three: each frame of a chain one byte below the one
+ * that called it,
  *
  *   DW_CFA_def_cfa_expression:
- *     breg3 LW_RA_SP; deref; lit0; breg3 0       id n p
- *   L: const1u LW_RA_SIZE; minus; dup             id n p p
- *     plus_uconst LW_RA_SP; deref; pick 3; ne     id n p (p.sp != id)
- *     bra D; swap; plus_uconst 1; swap; skip L    id n+1 p
- *   D: drop; swap; drop; breg7 1; swap; minus     rsp+1-n
+ *     rsp + 1 - e1 - e1*e2 - e1*e2*e3,  ek = (slot[-k].sp == slot.sp),
  *
- * and the caller's stack pointer is this frame's, by its own rule.
+ * in the operations every unwinder reads (breg, deref, eq, mul, minus:
+ * valgrind's CFI reader knows no others). The caller's stack pointer is
+ * this frame's, by its own rule.
  */
+.if LW_RA_SP != 24 || LW_RA_SIZE != 48
+.error "CFI_CALL_FRAME's expression spells LW_RA_SP and LW_RA_SIZE as 24 and 48"
+.endif
 .macro CFI_CALL_FRAME
-	.cfi_escape 0x0f, 33, 0x73, LW_RA_SP, 0x06, 0x30, 0x73, 0x00, 0x08, LW_RA_SIZE, 0x1c, 0x12, 0x23, LW_RA_SP, 0x06, 0x15, 0x03, 0x2e, 0x28, 0x07, 0x00, 0x16, 0x23, 0x01, 0x16, 0x2f, 0xec, 0xff, 0x13, 0x16, 0x13, 0x77, 0x01, 0x16, 0x1c
+	.cfi_escape 0x0f, 53, 0x77, 0x01, 0x73, 0x68, 0x06, 0x73, 0x18, 0x06, 0x29, 0x1c, 0x73, 0x68, 0x06, 0x73, 0x18, 0x06, 0x29, 0x73, 0xb8, 0x7f, 0x06, 0x73, 0x18, 0x06, 0x29, 0x1e, 0x1c, 0x73, 0x68, 0x06, 0x73, 0x18, 0x06, 0x29, 0x73, 0xb8, 0x7f, 0x06, 0x73, 0x18, 0x06, 0x29, 0x1e, 0x73, 0x88, 0x7f, 0x06, 0x73, 0x18, 0x06, 0x29, 0x1e, 0x1c
 	.cfi_escape 0x16, 0x07, 0x02, 0x77, 0x00	/* DW_CFA_val_expression rsp: rsp */
 .endm
 
