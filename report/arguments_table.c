@@ -129,27 +129,6 @@ static void json_arg(FILE *out, const lwr_arg *a)
     fputc('}', out);
 }
 
-/* LIBWRAP_ARGUMENTS as the run had it (config.txt beside the profile), or
- * NULL where it was unset or "none"; malloc'd. */
-static char *arguments_setting(const char *profile)
-{
-    const char *slash = strrchr(profile, '/');
-    char path[4096];
-    snprintf(path, sizeof path, "%.*sconfig.txt", slash ? (int)(slash - profile + 1) : 0, profile);
-    FILE *f = fopen(path, "r");
-    char line[4096], *value = NULL;
-    while (f && !value && fgets(line, sizeof line, f))
-        if (strncmp(line, "LIBWRAP_ARGUMENTS=", 18) == 0) {
-            line[strcspn(line, "\n")] = '\0';
-            if (line[18] && strcmp(line + 18, "none") != 0)
-                value = lwr_xstrdup(line + 18);
-            break;
-        }
-    if (f)
-        fclose(f);
-    return value;
-}
-
 /* The width of the label column: the longest "function: argument (type)",
  * at least 40. */
 static int label_width(const lwr_func *f, size_t n)
@@ -215,7 +194,12 @@ int lwr_print_arguments(FILE *out, const lwr_profile *p, const lwr_table_opts *o
             }
     } else {
         int width = label_width(f, p->nfuncs);
-        char *setting = lwr_profile_has_arguments(p) ? NULL : arguments_setting(p->path);
+        /* LIBWRAP_ARGUMENTS as the run had it, unless unset or "none". */
+        char *setting = lwr_profile_has_arguments(p) ? NULL : lwr_run_setting(p->path, "LIBWRAP_ARGUMENTS");
+        if (setting && (!setting[0] || !strcmp(setting, "none"))) {
+            free(setting);
+            setting = NULL;
+        }
         if (setting) {
             fprintf(out, "no recorded arguments in %s: LIBWRAP_ARGUMENTS=%s recorded none (the run's "
                          "warnings say which of its rules were not applied, and why; see docs/arguments.md)\n",

@@ -493,22 +493,32 @@ static int lwr_beside_exists(const char *path, const char *name)
     return there;
 }
 
-int lwr_dir_unfinished(const char *path, const char *setting)
+char *lwr_run_setting(const char *path, const char *setting)
 {
-    if (lwr_beside_exists(path, LWP_FILE) || lwr_beside_exists(path, "traces.otf2"))
-        return 0;
     char *config = lwr_beside(path, "config.txt");
     FILE *f = fopen(config, "r");
     free(config);
     if (!f)
-        return 0;
-    char line[4096];
+        return NULL;
+    char line[4096], *value = NULL;
     size_t n = strlen(setting);
-    int on = 0;
     while (fgets(line, sizeof line, f))
-        if (!strncmp(line, setting, n) && line[n] == '=')
-            on = !strncmp(line + n + 1, "true", 4);
+        if (!strncmp(line, setting, n) && line[n] == '=') {
+            line[strcspn(line, "\n")] = '\0';
+            free(value);
+            value = lwr_xstrdup(line + n + 1);
+        }
     fclose(f);
+    return value;
+}
+
+int lwr_dir_unfinished(const char *path, const char *setting)
+{
+    if (lwr_beside_exists(path, LWP_FILE) || lwr_beside_exists(path, "traces.otf2"))
+        return 0;
+    char *value = lwr_run_setting(path, setting);
+    int on = value && !strncmp(value, "true", 4);
+    free(value);
     return on;
 }
 

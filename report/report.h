@@ -148,6 +148,9 @@ typedef struct lwr_profile {
 } lwr_profile;
 
 int lwr_profile_load(lwr_profile *p, const char *path);
+/* The value `setting` had in the run that wrote `path` (the config.txt in
+ * its directory), allocated, or NULL where it says nothing. */
+char *lwr_run_setting(const char *path, const char *setting);
 /* Whether the directory of `path` was begun by a process that ended before
  * it wrote its results there: its config.txt says `setting` (the profile's
  * or the trace's) was true, and neither profile.json nor traces.otf2 is

@@ -333,46 +333,40 @@ int lwr_print_table(FILE *out, const lwr_profile *p, const lwr_table_opts *o)
             print_json_job(out, p);
     } else if (o->format == LWR_TSV) {
         tsv_header(out, p, o->per_thread);
-    } else if (p->is_job && p->rank >= 0) {
-        fprintf(out,
-                "libwrap profile: %s (rank %lld of job %s, pid %lld, host %s, timer %s), "
-                "%zu function%s, %zu thread%s\n\n",
-                *p->program ? p->program : "?", (long long)p->rank, p->job, (long long)p->pid,
-                p->host, *p->timer ? p->timer : "?", p->nfuncs, p->nfuncs == 1 ? "" : "s",
-                p->nthreads, p->nthreads == 1 ? "" : "s");
-    } else if (p->reduced) {
-        char of[32] = "";
-        if (p->size > (int64_t)p->nranks)
-            snprintf(of, sizeof of, " of %lld", (long long)p->size);
-        fprintf(out,
-                "libwrap profile: %s (%s job %s: %zu%s ranks, reduced at %s, timer %s), "
-                "%zu function%s\n\n",
-                *p->program ? p->program : "?", *p->launcher ? p->launcher : "MPI", p->job,
-                p->nranks, of, p->reduced_at, *p->timer ? p->timer : "?", p->nfuncs,
-                p->nfuncs == 1 ? "" : "s");
-    } else if (p->is_job) {
-        /* Ranks that measured nothing in a job without MPI wrote no part. */
-        char of[32] = "";
-        if (p->size > (int64_t)p->nranks)
-            snprintf(of, sizeof of, " of %lld", (long long)p->size);
-        fprintf(out,
-                "libwrap profile: %s (%s job %s: %zu%s ranks, %zu processes, timer %s), "
-                "%zu function%s, %zu thread%s\n\n",
-                *p->program ? p->program : "?", *p->launcher ? p->launcher : "MPI", p->job,
-                p->nranks, of, p->nparts, *p->timer ? p->timer : "?", p->nfuncs,
-                p->nfuncs == 1 ? "" : "s", p->nthreads, p->nthreads == 1 ? "" : "s");
-    } else if (p->size > 1) {
-        /* One part of a job, read on its own (DIR/rank-N). */
-        fprintf(out,
-                "libwrap profile: %s (rank %lld of %lld, pid %lld, timer %s), "
-                "%zu function%s, %zu thread%s\n\n",
-                *p->program ? p->program : "?", (long long)p->rank, (long long)p->size,
-                (long long)p->pid, *p->timer ? p->timer : "?", p->nfuncs, p->nfuncs == 1 ? "" : "s",
-                p->nthreads, p->nthreads == 1 ? "" : "s");
     } else {
-        fprintf(out, "libwrap profile: %s (pid %lld, timer %s), %zu function%s, %zu thread%s\n\n",
-                *p->program ? p->program : "?", (long long)p->pid, *p->timer ? p->timer : "?",
-                p->nfuncs, p->nfuncs == 1 ? "" : "s", p->nthreads, p->nthreads == 1 ? "" : "s");
+        /* What the profile is, then its counts (a job's reduced profile
+         * has no threads of its own). */
+        int threads = 1;
+        char of[32] = "";
+        if (p->size > (int64_t)p->nranks)
+            snprintf(of, sizeof of, " of %lld", (long long)p->size);
+        if (p->is_job && p->rank >= 0) {
+            fprintf(out, "libwrap profile: %s (rank %lld of job %s, pid %lld, host %s, timer %s), ",
+                    *p->program ? p->program : "?", (long long)p->rank, p->job, (long long)p->pid, p->host,
+                    *p->timer ? p->timer : "?");
+        } else if (p->reduced) {
+            fprintf(out, "libwrap profile: %s (%s job %s: %zu%s ranks, reduced at %s, timer %s), ",
+                    *p->program ? p->program : "?", *p->launcher ? p->launcher : "MPI", p->job, p->nranks, of,
+                    p->reduced_at, *p->timer ? p->timer : "?");
+            threads = 0;
+        } else if (p->is_job) {
+            /* Ranks that measured nothing in a job without MPI wrote no part. */
+            fprintf(out, "libwrap profile: %s (%s job %s: %zu%s ranks, %zu processes, timer %s), ",
+                    *p->program ? p->program : "?", *p->launcher ? p->launcher : "MPI", p->job, p->nranks, of,
+                    p->nparts, *p->timer ? p->timer : "?");
+        } else if (p->size > 1) {
+            /* One part of a job, read on its own (DIR/rank-N). */
+            fprintf(out, "libwrap profile: %s (rank %lld of %lld, pid %lld, timer %s), ",
+                    *p->program ? p->program : "?", (long long)p->rank, (long long)p->size, (long long)p->pid,
+                    *p->timer ? p->timer : "?");
+        } else {
+            fprintf(out, "libwrap profile: %s (pid %lld, timer %s), ", *p->program ? p->program : "?",
+                    (long long)p->pid, *p->timer ? p->timer : "?");
+        }
+        fprintf(out, "%zu function%s", p->nfuncs, p->nfuncs == 1 ? "" : "s");
+        if (threads)
+            fprintf(out, ", %zu thread%s", p->nthreads, p->nthreads == 1 ? "" : "s");
+        fputs("\n\n", out);
     }
 
     if (!o->per_thread) {
