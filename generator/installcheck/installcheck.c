@@ -93,6 +93,25 @@ static void list_add(strbuf *list, const names *readable, const char *sym)
     sb_printf(list, "%s%s", list->len ? ", " : "", shown);
 }
 
+/* Of the functions in `these` that are wrapped and in neither `seen` nor
+ * `seen2` (judged already; either may be NULL): how many were measured
+ * (`visited`); the others are listed in `unmeasured`. */
+static size_t judge(const names *these, const names *seen, const names *seen2, const names *wrapped,
+                    const names *visited, const names *readable, strbuf *unmeasured)
+{
+    size_t measured = 0;
+    for (size_t i = 0; i < these->n; i++) {
+        const char *sym = these->v[i];
+        if (!names_has(wrapped, sym) || (seen && names_has(seen, sym)) || (seen2 && names_has(seen2, sym)))
+            continue;
+        if (names_has(visited, sym))
+            measured++;
+        else
+            list_add(unmeasured, readable, sym);
+    }
+    return measured;
+}
+
 /* One name a line; with `forked`, the lines "fork NAME" (the audit
  * module's calls bound first in a fork()ed child) go there. */
 static int read_names(const char *path, names *out, names *forked)
@@ -299,39 +318,16 @@ int installcheck_verdict(const installcheck_options *opt)
     if (read_visited(profile, &visited, false) != 0)
         goto out;
     strbuf missed = STRBUF_INIT, not_called = STRBUF_INIT, child_missed = STRBUF_INIT;
-    size_t measured = 0;
-    for (size_t i = 0; i < calls->n; i++) {
-        if (!names_has(&wrapped, calls->v[i]))
-            continue;
-        if (names_has(&visited, calls->v[i]))
-            measured++;
-        else
-            list_add(&missed, &readable, calls->v[i]);
-    }
+    size_t measured = judge(calls, NULL, NULL, &wrapped, &visited, &readable, &missed);
     /* Calls a fork()ed child made: in its results, or listed (a child
      * that ends by _exit writes none). */
-    for (size_t i = 0; i < forked.n; i++) {
-        if (!names_has(&wrapped, forked.v[i]) || names_has(&called, forked.v[i]))
-            continue;
-        if (names_has(&visited, forked.v[i]))
-            measured++;
-        else
-            list_add(&child_missed, &readable, forked.v[i]);
-    }
+    measured += judge(&forked, &called, NULL, &wrapped, &visited, &readable, &child_missed);
     /* Referenced but not seen bound: a path not taken, an inline
      * expansion, or a call through the function's address (main takes it
      * too: the loader binds it at the start, not at a call, which the
      * audit leaves out), which its visits tell. */
     if (called_path)
-        for (size_t i = 0; i < referenced.n; i++) {
-            if (!names_has(&wrapped, referenced.v[i]) || names_has(&called, referenced.v[i]) ||
-                names_has(&forked, referenced.v[i]))
-                continue;
-            if (names_has(&visited, referenced.v[i]))
-                measured++;
-            else
-                list_add(&not_called, &readable, referenced.v[i]);
-        }
+        measured += judge(&referenced, &called, &forked, &wrapped, &visited, &readable, &not_called);
     if (missed.len && (called_path || measured == 0)) {
         fprintf(stderr, "make: error: %s: main %s these wrapped functions but they were not "
                         "measured: %s (README.md, 'installcheck fails')\n",
