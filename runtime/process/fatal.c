@@ -44,14 +44,16 @@
 #include <unistd.h>
 
 /* The signals whose default action ends the process, but SIGKILL and
- * SIGSTOP (which nothing can catch), SIGTRAP (a debugger's), SIGSYS (after
- * a seccomp filter's the program goes on at the next instruction) and
- * SIGXFSZ (writing the results would meet the same limit). The first four
- * can be faults; a broken pipe (`prog | head`), a closed terminal, Ctrl-\,
- * `alarm`, a CPU limit end the program as `kill` does. */
-static const int lw_fatal_signals[] = {SIGSEGV, SIGBUS,  SIGFPE,  SIGILL,  SIGABRT, SIGTERM,
-                                       SIGINT,  SIGHUP,  SIGQUIT, SIGPIPE, SIGALRM, SIGUSR1,
-                                       SIGUSR2, SIGXCPU, SIGVTALRM, SIGPROF};
+ * SIGSTOP (which nothing can catch), SIGSYS (after a seccomp filter's the
+ * program goes on at the next instruction) and SIGXFSZ (writing the results
+ * would meet the same limit). The first four can be faults; SIGTRAP is a
+ * breakpoint the program executes (GLib's g_error ends so) or raises, which
+ * a debugger that set it takes before any handler; a broken pipe
+ * (`prog | head`), a closed terminal, Ctrl-\, `alarm`, a CPU limit end the
+ * program as `kill` does. */
+static const int lw_fatal_signals[] = {SIGSEGV, SIGBUS,  SIGFPE,  SIGILL,    SIGTRAP, SIGABRT,
+                                       SIGTERM, SIGINT,  SIGHUP,  SIGQUIT,   SIGPIPE, SIGALRM,
+                                       SIGUSR1, SIGUSR2, SIGXCPU, SIGVTALRM, SIGPROF};
 #define LW_NFATAL (sizeof lw_fatal_signals / sizeof *lw_fatal_signals)
 static struct sigaction lw_old_actions[LW_NFATAL];
 
@@ -175,8 +177,8 @@ static int lw_from_outside(int sig, const siginfo_t *si)
 {
     if (lw_is_retry(si))
         return 1;
-    if (si->si_code == SI_KERNEL)
-        return !lw_fault_signal(sig);
+    if (si->si_code == SI_KERNEL) /* x86-64's breakpoint (int3) too: the program's */
+        return !lw_fault_signal(sig) && sig != SIGTRAP;
     if (si->si_code == SI_USER || si->si_code == SI_QUEUE || si->si_code == SI_TKILL)
         return si->si_pid != getpid();
     return 0;
@@ -295,7 +297,8 @@ static void lw_fatal_handler(int sig, siginfo_t *si, void *uc)
     }
     lw_fatal_restore(sig);
     /* A fault re-executes the faulting instruction on return and dies by the
-     * default action; any other signal is sent again. */
+     * default action; any other signal is sent again (a breakpoint too: on
+     * return the program would go on past it). */
     if (!(lw_fault_signal(sig) && si->si_code > 0))
         raise(sig);
     errno = saved;

@@ -563,7 +563,7 @@ int main(int argc, char **argv)
         printf("crashing\n");
         fflush(stdout);
         /* a fault, SIGSEGV or SIGTERM sent, a broken pipe, SIGHUP, SIGALRM */
-        return lib_crash(n >= 1 && n <= 5 ? n : 0);
+        return lib_crash(n >= 1 && n <= 6 ? n : 0);
     }
     if (!strcmp(s, "reraise"))
         return run_reraise(n);

@@ -54,6 +54,15 @@ int real_lib_crash(int how)
         raise(SIGHUP);
     if (how == 5)
         raise(SIGALRM);
+    if (how == 6) { /* a breakpoint the program executes, as GLib's g_error does */
+#if defined(__x86_64__)
+        __asm__ __volatile__("int3");
+#elif defined(__aarch64__)
+        __asm__ __volatile__("brk #0xf000");
+#else
+        raise(SIGTRAP);
+#endif
+    }
     volatile int *p = (volatile int *)(uintptr_t)how;
     return *p; /* how == 0: a real fault */
 }
