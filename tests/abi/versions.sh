@@ -9,7 +9,10 @@
 # unwrapped, under LD_PRELOAD of the runtime wrapper, and linked with the
 # link-time wrapper (against the old and the new library): stdout, stderr
 # and the exit status must be identical to the unwrapped run, and the
-# visits in profile.json those of the version the program uses.
+# visits in profile.json those of the version the program uses. baz is one
+# function under three versions at one address (baz@V1, baz@@V2, baz@V3):
+# only the version the program was linked against tells them apart, and
+# both linkages name the one it uses.
 set -euo pipefail
 
 forward=$1
@@ -31,6 +34,7 @@ $cc -I"$src" -c "$src/app.c" -o app.o
 $cc -o app_old app.o -Lold -lfoo
 $cc -o app_new app.o -Lnew -lfoo
 readelf --dyn-syms -W app_old | grep -q ' foo@V1' || fail "app_old does not reference foo@V1"
+readelf --dyn-syms -W app_new | grep -q ' baz@V2' || fail "app_new does not reference baz@V2"
 
 printf '#include "foo.h"\n' > libwrap.h
 $cc -E -I"$src" libwrap.h > libwrap.i
@@ -43,6 +47,8 @@ import json, sys
 fs = {f["symbol"]: f for f in json.load(open(sys.argv[1]))["functions"]}
 assert fs["foo"]["versions"] == [{"version": "V1", "default": False}, {"version": "V2", "default": True}]
 assert "versions" not in fs["bar"]
+assert fs["baz"]["versions"] == [{"version": "V1", "default": False}, {"version": "V2", "default": True},
+                                 {"version": "V3", "default": False}], fs["baz"]
 PY
 [ "$(grep -c -- --wrap=foo gen/foo.wrap)" = 1 ] || fail "foo.wrap must name foo once"
 
@@ -65,12 +71,13 @@ done
 readelf --dyn-syms -W linked_old | grep -q ' foo@V1' || fail "linked against the old library, the program must reference foo@V1"
 ! readelf --dyn-syms -W linked_old | grep -q 'foo@V2' || fail "linked against the old library, the program references foo@V2"
 
-# run NAME VERSION-SYMBOL PROGRAM REFERENCE [VAR=VALUE...]: runs PROGRAM
-# against the new library, compares its stdout, stderr (so no warning) and
-# exit status with the unwrapped run REFERENCE, and checks the visits.
+# run NAME VERSION-SYMBOL BAZ-SYMBOL PROGRAM REFERENCE [VAR=VALUE...]: runs
+# PROGRAM against the new library, compares its stdout, stderr (so no
+# warning) and exit status with the unwrapped run REFERENCE, and checks the
+# visits.
 run() {
-    local name=$1 vsym=$2 bin=$3 ref=$4
-    shift 4
+    local name=$1 vsym=$2 bsym=$3 bin=$4 ref=$5
+    shift 5
     set +e
     env LD_LIBRARY_PATH="$here/new" LIBWRAP_EXPERIMENT_DIRECTORY="$here/exp_$name" "$@" ./$bin > $name.out 2> $name.err
     echo $? > $name.rc
@@ -78,10 +85,10 @@ run() {
     for x in out err rc; do
         cmp -s $ref.$x $name.$x || fail "$name: $x differs from the unwrapped run: $(cat $name.$x)"
     done
-    python3 - "$here/exp_$name/profile.json" "$vsym" <<'PY' || fail "$name: wrong visits in profile.json"
+    python3 - "$here/exp_$name/profile.json" "$vsym" "$bsym" <<'PY' || fail "$name: wrong visits in profile.json"
 import json, sys
 got = {f["symbol"]: int(f["visits"]) for f in json.load(open(sys.argv[1]))["functions"]}
-want = {sys.argv[2]: 3, "bar": 2}
+want = {sys.argv[2]: 3, "bar": 2, sys.argv[3]: 1}
 if got != want:
     sys.exit("visits %s, expected %s" % (got, want))
 PY
@@ -95,8 +102,8 @@ done
 grep -qx 'foo sum=303' app_old.out || fail "app_old against the new library: $(cat app_old.out), expected the V1 sum 303"
 grep -qx 'foo sum=606' app_new.out || fail "app_new: $(cat app_new.out), expected the V2 sum 606"
 
-run preload_old 'foo@V1' app_old app_old LD_PRELOAD="$here/libwrap_foo_runtime.so"
-run preload_new 'foo@@V2' app_new app_new LD_PRELOAD="$here/libwrap_foo_runtime.so"
-run linked_old 'foo@V1' linked_old app_old
-run linked_new 'foo@@V2' linked_new app_new
+run preload_old 'foo@V1' 'baz@V1' app_old app_old LD_PRELOAD="$here/libwrap_foo_runtime.so"
+run preload_new 'foo@@V2' 'baz@@V2' app_new app_new LD_PRELOAD="$here/libwrap_foo_runtime.so"
+run linked_old 'foo@V1' 'baz@V1' linked_old app_old
+run linked_new 'foo@@V2' 'baz@@V2' linked_new app_new
 echo "ok $TEST_LABEL: foo@V1 and foo@@V2 measured in both linkages"

@@ -6,7 +6,9 @@
 #include "core/abi/abi.h"
 
 #include "core/base/dl.h"
+#include <elf.h>
 #include <errno.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,19 +150,130 @@ int libwrap_target_loaded(const char *soname)
     return !soname || !lw_dl_available() || lw_dl_touch(soname, RTLD_LAZY | RTLD_NOLOAD);
 }
 
+/* ---- the version a module asks for ------------------------------------- */
+
+struct lw_verneed_find {
+    const void *at;        /* an address in the module */
+    const char *name;      /* the symbol, without a version */
+    const char *version;   /* found: the version its reference asks for */
+    int module;            /* the module was found */
+};
+
+/* A dynamic entry's address: the loader relocates them in place on most
+ * machines, not on all. */
+static const void *lw_dyn_ptr(const struct dl_phdr_info *info, ElfW(Addr) p)
+{
+    return (const void *)(p < info->dlpi_addr ? p + info->dlpi_addr : p);
+}
+
+/* The number of dynamic symbols of a module with only DT_GNU_HASH: past
+ * the highest that a bucket starts with, the end of its chain. */
+static size_t lw_gnu_hash_count(const uint32_t *gh)
+{
+    uint32_t nbuckets = gh[0], symoffset = gh[1], bloom_size = gh[2];
+    const uint32_t *buckets = (const uint32_t *)((const ElfW(Addr) *)(gh + 4) + bloom_size);
+    const uint32_t *chain = buckets + nbuckets;
+    uint32_t last = 0;
+    for (uint32_t b = 0; b < nbuckets; b++)
+        if (buckets[b] > last)
+            last = buckets[b];
+    if (last < symoffset)
+        return symoffset;
+    while (!(chain[last - symoffset] & 1))
+        last++;
+    return (size_t)last + 1;
+}
+
+static int lw_verneed_module(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    struct lw_verneed_find *f = arg;
+    const ElfW(Dyn) *dyn = NULL;
+    int inside = 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD && (uintptr_t)f->at >= lo && (uintptr_t)f->at - lo < ph->p_memsz)
+            inside = 1;
+        else if (ph->p_type == PT_DYNAMIC)
+            dyn = (const ElfW(Dyn) *)(info->dlpi_addr + ph->p_vaddr);
+    }
+    if (!inside)
+        return 0;
+    f->module = 1;
+    const ElfW(Sym) *symtab = NULL;
+    const char *strtab = NULL;
+    const ElfW(Half) *versym = NULL;
+    const char *verneed = NULL;
+    const uint32_t *hash = NULL, *gnu_hash = NULL;
+    for (; dyn && dyn->d_tag != DT_NULL; dyn++) {
+        const void *p = lw_dyn_ptr(info, dyn->d_un.d_ptr);
+        switch (dyn->d_tag) {
+        case DT_SYMTAB: symtab = p; break;
+        case DT_STRTAB: strtab = p; break;
+        case DT_VERSYM: versym = p; break;
+        case DT_VERNEED: verneed = p; break;
+        case DT_HASH: hash = p; break;
+        case DT_GNU_HASH: gnu_hash = p; break;
+        }
+    }
+    if (!symtab || !strtab || !versym || !verneed || (!hash && !gnu_hash))
+        return 1;
+    size_t n = hash ? hash[1] : lw_gnu_hash_count(gnu_hash);
+    for (size_t i = 1; i < n; i++) {
+        if (symtab[i].st_shndx != SHN_UNDEF || strcmp(strtab + symtab[i].st_name, f->name) != 0)
+            continue;
+        ElfW(Half) want = versym[i] & 0x7fff;
+        if (want <= 1) /* local or global: no version asked */
+            return 1;
+        for (const char *vn = verneed;; ) {
+            const ElfW(Verneed) *need = (const ElfW(Verneed) *)vn;
+            const char *va = vn + need->vn_aux;
+            for (unsigned k = 0; k < need->vn_cnt; k++) {
+                const ElfW(Vernaux) *aux = (const ElfW(Vernaux) *)va;
+                if (aux->vna_other == want) {
+                    f->version = strtab + aux->vna_name;
+                    return 1;
+                }
+                va += aux->vna_next;
+            }
+            if (!need->vn_next)
+                return 1;
+            vn += need->vn_next;
+        }
+    }
+    return 1;
+}
+
 int libwrap_is_version(const void *orig, const char *symbol)
 {
     const char *at = orig ? strchr(symbol, '@') : NULL;
     char *name = at && lw_dl_available() ? strndup(symbol, (size_t)(at - symbol)) : NULL;
     if (!name)
         return 0;
+    const char *version = at + (at[1] == '@' ? 2 : 1);
     int saved = errno;
-    libwrap_resolve_begin();
-    void *p = dlvsym(RTLD_DEFAULT, name, at + (at[1] == '@' ? 2 : 1));
-    libwrap_resolve_end();
+    /* The version that the caller's module (the link-time wrapper's, in
+     * the program or a library of its own) asks for: ld wrote it there
+     * when it bound __real_foo. Versions that share one address (liblzma's
+     * lzma_stream_encoder_mt@@XZ_5.2 and @XZ_5.2.2) are told apart only
+     * so, as the loader binds them for LD_PRELOAD. */
+    struct lw_verneed_find f = {__builtin_extract_return_addr(__builtin_return_address(0)), name,
+                                NULL, 0};
+    dl_iterate_phdr(lw_verneed_module, &f);
+    int r;
+    if (f.version) {
+        r = strcmp(f.version, version) == 0;
+    } else {
+        /* No version recorded (a module without them): the address. */
+        libwrap_resolve_begin();
+        void *p = dlvsym(RTLD_DEFAULT, name, version);
+        libwrap_resolve_end();
+        r = p != NULL && p == orig;
+    }
     errno = saved;
     free(name);
-    return p != NULL && p == orig;
+    return r;
 }
 
 static pthread_mutex_t lw_warned_mutex = PTHREAD_MUTEX_INITIALIZER;

@@ -143,12 +143,14 @@ LIBWRAP_API void libwrap_typed_register(void **orig, const char *symbol, const v
                                         const char *soname);
 
 /*
- * Is `orig` the version that `symbol` ("foo@V1" or "foo@@V2") names in the
- * loaded objects (dlvsym in the global scope)? A link-time wrapper of a
- * symbol with several versions asks this in its constructor for each of
- * them: ld bound its __real_foo to the default version of the library the
- * program was linked with, and that version names the region. `symbol`
- * without a version is never matched. Thread-safe.
+ * Is `orig` the version that `symbol` ("foo@V1" or "foo@@V2") names? A
+ * link-time wrapper of a symbol with several versions asks this in its
+ * constructor for each of them: ld bound its __real_foo to the default
+ * version of the library the program was linked with, and that version
+ * names the region. The answer is the version that the caller's module
+ * asks for (its version needs), else, in a module without them, whether
+ * `orig` is that version in the loaded objects (dlvsym in the global
+ * scope). `symbol` without a version is never matched. Thread-safe.
  */
 LIBWRAP_API int libwrap_is_version(const void *orig, const char *symbol);
 

@@ -1,4 +1,4 @@
-/* app.c - calls foo 3 times and bar twice; the same source is linked
+/* app.c - calls foo 3 times, bar twice and baz once; the same source is linked
  * against the old library (it then references foo@V1) and the new one
  * (foo@V2). */
 #include <stdio.h>
@@ -13,5 +13,6 @@ int main(void)
         s = foo(v, 3);
     printf("foo sum=%d\n", s);
     fprintf(stderr, "bar=%d\n", bar(bar(1)));
+    printf("baz=%d\n", baz(2));
     return s % 7;
 }

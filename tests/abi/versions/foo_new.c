@@ -1,5 +1,7 @@
 /* foo_new.c - the library after the change: foo@@V2 doubles each value;
- * foo@V1 keeps the old sum for binaries linked against the old library. */
+ * foo@V1 keeps the old sum for binaries linked against the old library.
+ * baz is one function under three versions (baz@V1, the default baz@@V2
+ * and baz@V3, as liblzma exports lzma_stream_encoder_mt): one address. */
 int foo_v1(const int *v, int n);
 int foo_v2(const int *v, int n);
 
@@ -25,4 +27,14 @@ int foo_v2(const int *v, int n)
 int bar(int x)
 {
     return x + 1;
+}
+
+int baz_any(int x);
+__asm__(".symver baz_any, baz@V1");
+__asm__(".symver baz_any, baz@@V2");
+__asm__(".symver baz_any, baz@V3");
+
+int baz_any(int x)
+{
+    return 3 * x;
 }

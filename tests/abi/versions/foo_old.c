@@ -1,4 +1,4 @@
-/* foo_old.c - the library when only V1 existed: foo@@V1. */
+/* foo_old.c - the library when only V1 existed: foo@@V1, baz@@V1. */
 int foo(const int *v, int n)
 {
     int s = 0;
@@ -10,4 +10,9 @@ int foo(const int *v, int n)
 int bar(int x)
 {
     return x + 1;
+}
+
+int baz(int x)
+{
+    return 3 * x;
 }
