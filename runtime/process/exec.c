@@ -99,6 +99,10 @@ static void lw_env_compose(char **env, const char *dir_entry, char *const envp[]
     env[k] = NULL;
 }
 
+/* Spawns under way on this thread: a second copy of the interposers (two
+ * wrapper libraries preloaded) prepares the same spawn inside the first. */
+static __thread int lw_spawning __attribute__((tls_model("initial-exec")));
+
 /*
  * Runs at most once per process image: it stops measurement, so the next
  * call (another copy of the interposers reached through RTLD_NEXT, or a
@@ -143,13 +147,21 @@ char **libwrap_spawn_prepare(char *const envp[])
 {
     int saved = errno;
     char *dir_entry = NULL;
+    /* What the child does with the directory given: its part of the job's
+     * (0), the first free name beside the caller's own, claimed (1), or
+     * that name itself when free (2: the caller has measured nothing). */
+    int into = 2;
     if (LW_LOAD(lw_state) == 1 && getpid() == lw_process_pid() && !LW_LOAD(lw_tls.guard)) {
         LW_STORE(lw_tls.guard, 1);
         const char *dir = NULL;
-        if (lw_job_info.active)
+        if (lw_job_info.active) {
             dir = lw_experiment_dir_for_exec();
-        else if ((dir = lw_region_count() > 0 ? lw_experiment_dir() : NULL) == NULL)
+            into = 0;
+        } else if ((dir = lw_region_count() > 0 ? lw_experiment_dir() : NULL) != NULL) {
+            into = 1;
+        } else {
             dir = lw_experiment_dir_base();
+        }
         if (dir && asprintf(&dir_entry, "LIBWRAP_EXPERIMENT_DIRECTORY=%s", dir) < 0)
             dir_entry = NULL;
         LW_STORE(lw_tls.guard, 0);
@@ -159,20 +171,35 @@ char **libwrap_spawn_prepare(char *const envp[])
         n++;
     char **block = malloc((n + lw_nkeep + 3) * sizeof *block);
     if (!block) {
+        lw_spawning++;
         free(dir_entry);
         errno = saved;
         return NULL;
     }
     block[0] = dir_entry;
     char **env = block + 1;
+    int again = lw_spawning++ > 0; /* said once a spawn */
     lw_env_compose(env, dir_entry, envp);
-    lw_log(LW_LOG_EXEC, "posix_spawn: the child measures into %s", dir_entry ? dir_entry + 29 : "its own directory");
+    const char *dir = dir_entry ? dir_entry + strlen("LIBWRAP_EXPERIMENT_DIRECTORY=") : NULL;
+    if (again)
+        ;
+    else if (!dir)
+        lw_log(LW_LOG_EXEC, "posix_spawn: the child measures into a directory of its own");
+    else if (into == 0)
+        lw_log(LW_LOG_EXEC, "posix_spawn: the child measures into its part of the job's directory %s", dir);
+    else if (into == 1)
+        lw_log(LW_LOG_EXEC, "posix_spawn: the child measures into %s.N, the first N free", dir);
+    else
+        lw_log(LW_LOG_EXEC, "posix_spawn: the child measures into %s (the first %s.N free, if taken)", dir,
+               dir);
     errno = saved;
     return env;
 }
 
 void libwrap_spawn_release(char **env)
 {
+    if (lw_spawning > 0)
+        lw_spawning--;
     if (!env)
         return;
     int saved = errno;

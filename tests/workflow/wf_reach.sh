@@ -61,6 +61,14 @@ for how in spawn spawnp; do
         echo "ok: $how ($mode): parent in $d, child in $d.1"
     done
 done
+step "posix_spawn with LIBWRAP_VERBOSE=exec: the child's directory said once"
+LD_PRELOAD=$preload LIBWRAP_VERBOSE=exec LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-say ./spawn_app spawn \
+    > say.out 2> say.err || fail "spawn_app under LIBWRAP_VERBOSE=exec: $(cat say.err)"
+[ "$(grep -c 'posix_spawn:' say.err)" = 1 ] && grep -qx \
+    "libwrap: \[exec\] posix_spawn: the child measures into $PWD/exp-say.N, the first N free" say.err ||
+    { cat say.err >&2; fail "LIBWRAP_VERBOSE=exec: not one line naming exp-say.N"; }
+[ -d exp-say.1 ] || fail "no exp-say.1"
+
 step "posix_spawn without LIBWRAP_EXPERIMENT_DIRECTORY: the child's directory beside the parent's"
 mkdir default && (cd default && LD_PRELOAD=$preload ../spawn_app spawn > out.txt)
 dirs=$(cd default && ls -d libwrap-*)
