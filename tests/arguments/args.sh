@@ -97,6 +97,24 @@ for linkage in linktime preload; do
     same_stderr $n-sizes
     $CHECK_ARGS exp-$n-sizes sizes $placed plain.out || fail "$n-sizes"
 
+    # Each of al_ints's integers recorded alone: a function with one
+    # recorded parameter takes the trampoline's own path from its second
+    # call on (six registers, then the stack; narrow types extended), the
+    # rest the hook that records several. The same statistics either way.
+    for p in i8 i16 i32 i64 u8 u16 u32 u64; do
+        run $n-one-$p $linkage LIBWRAP_ARGUMENTS=al_ints:$p
+        same_stderr $n-one-$p
+        python3 - exp-$n-all/profile.json exp-$n-one-$p/profile.json $p <<'PY' || fail "$n-one-$p"
+import json, sys
+def stats(path):
+    f = [f for f in json.load(open(path))["functions"] if f["name"] == "al_ints"][0]
+    return {a["name"]: a for a in f.get("arguments", [])}
+every, one = stats(sys.argv[1]), stats(sys.argv[2])
+if list(one) != [sys.argv[3]] or one[sys.argv[3]] != every[sys.argv[3]]:
+    sys.exit("recorded alone: %s; with the others: %s" % (one, every.get(sys.argv[3])))
+PY
+    done
+
     # One warning per rule whose names match nothing (or only what cannot
     # be recorded); the rest of stderr is the program's.
     rules='al_nope:x,al_ints:zz,al_fill:out,al_int?:qq,bad,al_small:after,sizes'

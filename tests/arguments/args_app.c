@@ -25,8 +25,8 @@ static void *thread_calls(void *arg)
 
 int main(void)
 {
-    printf("ints %d\n", al_ints(-1, -300, 100000, -5000000000ll, 255, 65535, 4000000000u, UINT64_MAX));
     printf("ints %d\n", al_ints(0, 1, 2, 3, 4, 5, 6, 7));
+    printf("ints %d\n", al_ints(-1, -300, 100000, -5000000000ll, 255, 65535, 4000000000u, UINT64_MAX));
     printf("ints %d\n", al_ints(127, 32767, INT32_MIN, INT64_MAX, 0, 0, 0, 0));
 
     printf("mixed %d\n", al_mixed(1, 10u, AL_RED, 1.5, 0.25f, true, "alpha", 10));

@@ -111,9 +111,11 @@ LW_AT(lw_argslot, sign, LW_S_SIGN);
 LW_AT(lw_argslot, result, LW_S_RESULT);
 LW_AT(lw_argslot, at, LW_S_AT);
 LW_AT(lw_thread, args.pend_slot, LW_TH_PEND_SLOT);
-LW_AT(lw_thread, args.pend_val, LW_TH_PEND_VAL);
 LW_AT(lw_thread, args.npend, LW_TH_NPEND);
 _Static_assert(LW_ARG_PEND_ASM == LW_ARG_PEND, "LW_ARG_PEND");
+#if defined(__x86_64__)
+_Static_assert(LW_ABI_GPR_AT == -LW_ABI_GPRS_BELOW, "the argument registers' `at`");
+#endif
 _Static_assert(sizeof(((lw_node *)0)->args) == 4 && sizeof(((lw_thread *)0)->listen) == 4 &&
                    sizeof(((lw_argblock *)0)->ints) == 4 && sizeof(((lw_argblock *)0)->nslots) == 4 &&
                    sizeof(((lw_thread *)0)->args.npend) == 4 && sizeof(((lw_argslot *)0)->at) == 2,

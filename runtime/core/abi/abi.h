@@ -57,7 +57,6 @@
 #define LW_TH_HASH_MASK 136 /* tree.hash_mask */
 #define LW_TH_ARG_BLOCKS 568 /* args.blocks */
 #define LW_TH_PEND_SLOT 608 /* args.pend_slot */
-#define LW_TH_PEND_VAL 616 /* args.pend_val */
 #define LW_TH_NPEND 624    /* args.npend, 4 bytes */
 #define LW_COST_ABI 8      /* lw_cost_ticks[LW_KIND_ABI] */
 #define LW_COST_UNTIMED_LEAF 0   /* lw_cost_untimed[LW_UNTIMED_LEAF] */
@@ -86,6 +85,7 @@
 #define LW_S_RESULT 3
 #define LW_S_AT 4          /* 2 bytes, signed */
 #define LW_ARG_PEND_ASM 512 /* LW_ARG_PEND */
+#define LW_ABI_GPR_AT (-11) /* lw_argslot.at of the first argument register (-LW_ABI_GPRS_BELOW) */
 #define LW_RA_RA 0         /* lw_ra */
 #define LW_RA_RBX 8
 #define LW_RA_ENTRY 16

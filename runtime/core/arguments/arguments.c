@@ -40,7 +40,8 @@ static void lw_argslot_init(lw_argslot *s, const libwrap_param *d)
 }
 
 /* Thread `a`'s integers set aside (lw_args_add), in LW_ARGS_PEND_BYTES at
- * `p`. */
+ * `p`: the values LW_ARG_PEND entries after their slots, where the x86-64
+ * trampoline's recording path stores them (abi_x86_64.S, RECORD). */
 static void lw_args_pend_at(lw_args_thread *a, void *p)
 {
     a->pend_slot = p;

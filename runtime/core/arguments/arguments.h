@@ -343,30 +343,39 @@ static inline __attribute__((always_inline)) lw_argblock *lw_args_int_block(cons
  * of them enter the statistics together (lw_args_reduce), so that a call
  * adds no chain of loads and stores to the time around it. Readers take
  * them with the statistics (arguments_write.c). */
+static inline __attribute__((always_inline)) void lw_args_add_one(lw_thread *t, lw_argslot *s, uint64_t v)
+{
+    v <<= s->shift;
+    v = s->sign ? (uint64_t)((int64_t)v >> s->shift) : v >> s->shift;
+#if LW_CLOCK_KEPT
+    lw_args_thread *a = &t->args;
+    uint32_t n = a->npend;
+    a->pend_slot[n] = s;
+    a->pend_val[n] = v;
+    /* After the value: a reader in another thread takes `npend` first. */
+    __atomic_store_n(&a->npend, n + 1, __ATOMIC_RELEASE);
+    if (lw_unlikely(n + 1 == LW_ARG_PEND))
+        lw_args_reduce(t);
+#else
+    /* No measurement clock to leave a reduction out of the call's time
+     * (AArch64): each integer into the statistics at once. */
+    (void)t;
+    lw_argnum_add_ints(&s->agg.num, &v, 1, s->sign);
+#endif
+}
+
 static inline __attribute__((always_inline)) void lw_args_add(lw_thread *t, lw_argblock *b, int from,
                                                              const void *src, int result)
 {
-    lw_args_thread *a = &t->args;
-    for (lw_argslot *s = b->slot, *end = s + b->nslots; s < end; s++) {
-        if (s->result != result)
-            continue;
-        uint64_t v = lw_slot_value(from, src, s) << s->shift;
-        v = s->sign ? (uint64_t)((int64_t)v >> s->shift) : v >> s->shift;
-#if LW_CLOCK_KEPT
-        uint32_t n = a->npend;
-        a->pend_slot[n] = s;
-        a->pend_val[n] = v;
-        /* After the value: a reader in another thread takes `npend` first. */
-        __atomic_store_n(&a->npend, n + 1, __ATOMIC_RELEASE);
-        if (lw_unlikely(n + 1 == LW_ARG_PEND))
-            lw_args_reduce(t);
-#else
-        /* No measurement clock to leave a reduction out of the call's
-         * time (AArch64): each integer into the statistics at once. */
-        (void)a;
-        lw_argnum_add_ints(&s->agg.num, &v, 1, s->sign);
-#endif
+    lw_argslot *s = b->slot;
+    if (lw_likely(b->nslots == 1)) { /* the common case, without the loop */
+        if (s->result == result)
+            lw_args_add_one(t, s, lw_slot_value(from, src, s));
+        return;
     }
+    for (lw_argslot *end = s + b->nslots; s < end; s++)
+        if (s->result == result)
+            lw_args_add_one(t, s, lw_slot_value(from, src, s));
 }
 
 /*

@@ -418,75 +418,113 @@
 9:
 .endm
 
-/* The recording path's registers (.Lrecord, lw_abi_record_timed), in 72
- * bytes below ENTRY_PUSH's: the thread's state (%rcx) at 0(%rsp), the
- * argument registers %rdi, %rsi, %rdx, %rcx, %r8, %r9 at 16..56(%rsp),
- * 88 bytes below the return address (LW_ABI_SAVED_GPRS), and %r10 at 64;
- * the caller's %rdx and %rcx from ENTRY_PUSH's place above them. */
-.macro RECORD_SAVE
+/*
+ * Recording a call's integers (.Lrecord), once the node's block of them is
+ * at %rax and the thread's state at %rcx, ENTRY_PUSH's frame at \o(%rsp):
+ * the caller's %rcx and %rdx at \o and \o+8, its return address at \o+32.
+ * The common case, one parameter, is set aside here as lw_args_add does:
+ * its slot's `at` eightbytes from the return address (a register, read
+ * where it is, or the stack), extended, into the thread's buffer with its
+ * slot (a full buffer into the statistics through lw_abi_record_reduce).
+ * Only %rax %rcx %rdx %r11 change: the argument registers are neither
+ * saved nor restored but around the reduction, one call in LW_ARG_PEND
+ * (each store costs the call about a cycle where timestamps wait for
+ * them). Several parameters, or a result: lw_abi_record_add, with the
+ * registers laid out as the C hooks lay them (LW_ABI_SAVED_GPRS). Then
+ * the thread's measurement clock moves on by the recording's cost
+ * (lw_abi_cost_record), which the call's time thus leaves out.
+ */
+.if LW_ABI_GPR_AT != -11
+.error "RECORD_ONE's registers are at -11 (%rdi) to -6 (%r9): LW_ABI_GPRS_BELOW is 11"
+.endif
+.macro RECORD o
+	cmpl	$1, LW_B_NSLOTS(%rax)
+	jne	4f
+	cmpb	$0, LW_B_SLOT+LW_S_RESULT(%rax)
+	jne	4f
+	movswq	LW_B_SLOT+LW_S_AT(%rax), %rdx
+	movq	%rdi, %r11
+	cmpq	$-11, %rdx
+	je	1f
+	movq	%rsi, %r11
+	cmpq	$-10, %rdx
+	je	1f
+	movq	\o+8(%rsp), %r11		/* the caller's %rdx */
+	cmpq	$-9, %rdx
+	je	1f
+	movq	\o(%rsp), %r11			/* and %rcx */
+	cmpq	$-8, %rdx
+	je	1f
+	movq	%r8, %r11
+	cmpq	$-7, %rdx
+	je	1f
+	movq	%r9, %r11
+	cmpq	$-6, %rdx
+	je	1f
+	movq	\o+32(%rsp,%rdx,8), %r11	/* the stack: `at` 1 and above */
+1:	movq	%rcx, %rdx			/* the thread */
+	movzbl	LW_B_SLOT+LW_S_SHIFT(%rax), %ecx
+	shlq	%cl, %r11
+	cmpb	$0, LW_B_SLOT+LW_S_SIGN(%rax)
+	je	2f
+	sarq	%cl, %r11
+	jmp	3f
+2:	shrq	%cl, %r11
+3:	addq	$LW_B_SLOT, %rax		/* the slot */
+	movl	LW_TH_NPEND(%rdx), %ecx
+	shlq	$3, %rcx
+	addq	LW_TH_PEND_SLOT(%rdx), %rcx
+	movq	%rax, (%rcx)
+	movq	%r11, 8*LW_ARG_PEND_ASM(%rcx)	/* pend_val: LW_ARG_PEND after pend_slot */
+	movq	lw_abi_cost_record(%rip), %rax
+	addq	%rax, LW_TH_OVERHEAD(%rdx)
+	incl	LW_TH_NPEND(%rdx)
+	cmpl	$LW_ARG_PEND_ASM, LW_TH_NPEND(%rdx)
+	jne	6f
+	PUSH	%rdi				/* 5 pushes: %rsp at a call 16-aligned */
+	PUSH	%rsi
+	PUSH	%r8
+	PUSH	%r9
+	PUSH	%r10
+	movq	%rdx, %rdi
+	call	lw_abi_record_reduce
+	POP	%r10
+	POP	%r9
+	POP	%r8
+	POP	%rsi
+	POP	%rdi
+	jmp	6f
+	/* Several: the registers as the C hooks lay them out, 88 bytes below
+	 * the return address, in 72 bytes below ENTRY_PUSH's frame (\o is
+	 * 0 here): the thread at 0(%rsp), %rdi %rsi, the caller's %rdx %rcx,
+	 * %r8 %r9 at 16..56(%rsp), %r10 at 64. */
+4:	subq	$72, %rsp
+	.cfi_adjust_cfa_offset 72
 	movq	%rcx, 0(%rsp)
 	movq	%rdi, 16(%rsp)
 	movq	%rsi, 24(%rsp)
-	movq	80(%rsp), %rdi			/* the caller's %rdx and %rcx (ENTRY_PUSH) */
+	movq	80(%rsp), %rdi
 	movq	%rdi, 32(%rsp)
 	movq	72(%rsp), %rdi
 	movq	%rdi, 40(%rsp)
 	movq	%r8, 48(%rsp)
 	movq	%r9, 56(%rsp)
 	movq	%r10, 64(%rsp)
-.endm
-
-/* The integers into the block at %rsi of the thread whose state is at
- * 0(%rsp), read below the return address (at 104(%rsp)) and above it,
- * then the thread's measurement clock moved on by what that costs. The
- * common case, one parameter: set aside here, as lw_args_add does (its
- * slot's `at` eightbytes from the return address, extended, into the
- * thread's buffer; a full buffer into the statistics through
- * lw_abi_record_reduce). Else lw_abi_record_add. Every register but %rsp
- * and %rbx is scratch. */
-.macro RECORD_ADD
-	cmpl	$1, LW_B_NSLOTS(%rsi)
-	jne	4f
-	cmpb	$0, LW_B_SLOT+LW_S_RESULT(%rsi)
-	jne	4f
-	movswq	LW_B_SLOT+LW_S_AT(%rsi), %rax
-	movq	104(%rsp,%rax,8), %rax		/* the value */
-	movzbl	LW_B_SLOT+LW_S_SHIFT(%rsi), %ecx
-	shlq	%cl, %rax
-	cmpb	$0, LW_B_SLOT+LW_S_SIGN(%rsi)
-	je	5f
-	sarq	%cl, %rax
-	jmp	6f
-5:	shrq	%cl, %rax
-6:	movq	0(%rsp), %rcx
-	addq	$LW_B_SLOT, %rsi		/* the slot */
-	movl	LW_TH_NPEND(%rcx), %edx
-	movq	LW_TH_PEND_SLOT(%rcx), %rdi
-	movq	%rsi, (%rdi,%rdx,8)
-	movq	LW_TH_PEND_VAL(%rcx), %rdi
-	movq	%rax, (%rdi,%rdx,8)
-	incl	%edx
-	movl	%edx, LW_TH_NPEND(%rcx)
-	cmpl	$LW_ARG_PEND_ASM, %edx
-	jne	7f
-	movq	%rcx, %rdi
-	call	lw_abi_record_reduce
-	jmp	7f
-4:	movq	%rsi, %rdi
+	movq	%rax, %rdi
 	leaq	104(%rsp), %rsi			/* the return address */
-	movq	0(%rsp), %rdx
+	movq	%rcx, %rdx
 	call	lw_abi_record_add
-7:	movq	0(%rsp), %rcx
+	movq	0(%rsp), %rcx
 	movq	lw_abi_cost_record(%rip), %rax
 	addq	%rax, LW_TH_OVERHEAD(%rcx)
-.endm
-
-.macro RECORD_RESTORE
 	movq	16(%rsp), %rdi
 	movq	24(%rsp), %rsi
 	movq	48(%rsp), %r8
 	movq	56(%rsp), %r9
 	movq	64(%rsp), %r10
+	addq	$72, %rsp
+	.cfi_adjust_cfa_offset -72
+6:
 .endm
 
 /* The entry once the thread's state is in %rcx and the frame index in
@@ -1066,13 +1104,11 @@ lw_abi_hot4_end:
 	 * A region whose parameters or result are recorded: the entry's fast
 	 * path up to the frame and the timestamp; then, with the node's block
 	 * of integers and no listener (lw_args_int_block, checked here),
-	 * RECORD_ADD sets the integers aside (one here, several through
-	 * lw_abi_record_add, general registers only), reading the
-	 * argument registers where the C hooks leave them (LW_ABI_SAVED_GPRS:
-	 * 88 bytes below the return address) and the stack arguments above
-	 * it, and the thread's measurement clock moves on by the recording's
-	 * cost (lw_abi_cost_record), which the call's time thus leaves out.
-	 * After the timestamp, the recording runs beside its read; before
+	 * RECORD sets the integers aside (one there, from the register or
+	 * the stack where it is; several through lw_abi_record_add, general
+	 * registers only), and the thread's measurement clock moves on by
+	 * the recording's cost (lw_abi_cost_record), which the call's time
+	 * thus leaves out. After the timestamp, the recording runs beside its read; before
 	 * it, its chain of loads and stores held the read up. A recorded
 	 * result makes the exit take the C hook. Tail calls, a node not among
 	 * the last four, and everything else (a node's first recorded call,
@@ -1087,10 +1123,6 @@ lw_abi_path_record:
 	GUARD_TAKE
 	CLAIM_ROOM .Lfast_to_c, .Lfast_to_c, .Lfast_to_c
 	FRAME_NODE .Lfast_to_c_r11
-	subq	$72, %rsp
-	.cfi_adjust_cfa_offset 72
-	RECORD_SAVE
-	movq	%rax, %rsi			/* the node */
 	FRAME_FILL
 	movq	%rdx, %r11
 	rdtsc
@@ -1102,33 +1134,27 @@ lw_abi_path_record:
 	/* The common case, checked after the timestamp (the checks' loads
 	 * would hold its read up): the node's block of integers, and no
 	 * listener (lw_args_int_block). */
-	movl	LW_N_ARGS(%rsi), %edi
-	testl	%edi, %edi
-	jz	3f				/* no block yet */
+	movq	LW_F_NODE(%r11), %rax		/* the node */
+	movl	LW_N_ARGS(%rax), %edx
+	testl	%edx, %edx
+	jz	7f				/* no block yet */
 	cmpl	$0, LW_TH_LISTEN(%rcx)
-	jne	3f
-	movq	LW_TH_ARG_BLOCKS(%rcx), %rsi
-	movq	-8(%rsi,%rdi,8), %rsi		/* the block */
-	cmpl	$0, LW_B_INTS(%rsi)
-	je	3f
-	movq	LW_RA_ENTRY(%rbx), %rdi
-	testl	$LW_E_RECORD_RESULT, LW_E_FLAGS(%rdi)
-	jz	1f
+	jne	7f
+	movq	LW_TH_ARG_BLOCKS(%rcx), %rax
+	movq	-8(%rax,%rdx,8), %rax		/* the block */
+	cmpl	$0, LW_B_INTS(%rax)
+	je	7f
+	movq	LW_RA_ENTRY(%rbx), %rdx
+	testl	$LW_E_RECORD_RESULT, LW_E_FLAGS(%rdx)
+	jz	8f
 	movl	$LW_RA_NO_FAST_EXIT, LW_RA_DEPTH(%rbx)
-1:	RECORD_ADD
-	RECORD_RESTORE
-	addq	$72, %rsp
-	.cfi_adjust_cfa_offset -72
+8:	RECORD	0
 	.cfi_remember_state
 	CALL_SETUP
 	jmp	.Lcall_original
 	.cfi_restore_state
 	/* Not the common case: the frame taken off again, and the C hooks. */
-3:	.cfi_adjust_cfa_offset 72
-	decl	LW_TH_DEPTH(%rcx)
-	RECORD_RESTORE
-	addq	$72, %rsp
-	.cfi_adjust_cfa_offset -72
+7:	decl	LW_TH_DEPTH(%rcx)
 	jmp	.Lfast_to_c_r11
 	.cfi_restore_state
 
@@ -1191,9 +1217,9 @@ lw_abi_path_record:
 /* The compensation's calibration (compensate.c) calls an empty function
  * through the trampoline as a generated wrapper does, with its own entry. */
 	/* lw_abi_record_timed(block, n, thread): .Lrecord's work after its
-	 * timestamp, n times, in the frame it has there (72 bytes of saved
-	 * registers, ENTRY_PUSH's 32, a return address): what the recording
-	 * path adds to a call (lw_abi_calibrate_record, abi_slow.c). */
+	 * checks, n times, in a frame as ENTRY_PUSH's (32 bytes, then a
+	 * return address) and aligned as there: what the recording path adds
+	 * to a call (lw_abi_calibrate_record, abi_slow.c). */
 	.globl	lw_abi_record_timed
 	.hidden	lw_abi_record_timed
 	.type	lw_abi_record_timed, @function
@@ -1206,19 +1232,18 @@ lw_abi_record_timed:
 	.cfi_rel_offset %r12, 0
 	PUSH	%r13
 	.cfi_rel_offset %r13, 0
-	subq	$112, %rsp
-	.cfi_adjust_cfa_offset 112
+	subq	$40, %rsp
+	.cfi_adjust_cfa_offset 40
 	movq	%rdi, %r12
 	movq	%rsi, %r13
-	movq	%rdx, %rcx
-	RECORD_SAVE
-1:	movq	%r12, %rsi
-	RECORD_ADD
-	RECORD_RESTORE
+	movq	%rdx, %rbx
+9:	movq	%r12, %rax
+	movq	%rbx, %rcx
+	RECORD	0
 	decq	%r13
-	jnz	1b
-	addq	$112, %rsp
-	.cfi_adjust_cfa_offset -112
+	jnz	9b
+	addq	$40, %rsp
+	.cfi_adjust_cfa_offset -40
 	POP	%r13
 	.cfi_restore %r13
 	POP	%r12
