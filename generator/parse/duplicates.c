@@ -26,8 +26,27 @@ static int cmp_usr(const void *pa, const void *pb)
  * `sscanf`, then redirects it with __REDIRECT to __isoc99_sscanf. libclang
  * reports the label only on the declarations that follow it, while the
  * compiler binds every call to it, so all declarations of an entity take
- * the symbol of the last one. */
-void unify_redeclarations(lwg_inventory *inv, char **usr)
+ * the symbol of the last one. And in C++ a function is inline when any of
+ * its declarations is: yaml-cpp declares YAML::Node's members in the class
+ * and defines them `inline` in another header. libclang parses without
+ * function bodies here (no definition to ask), so the inline one tells the
+ * others: no symbol to intercept, not one the library lacks. (In C a
+ * declaration without `inline` makes the inline definition an external
+ * one, which the library exports.) */
+static void unify_inline(lwg_inventory *inv, const usr_entry *e, size_t n)
+{
+    bool inl = false;
+    for (size_t k = 0; k < n; k++)
+        inl |= inv->funcs[e[k].index].skip == LWG_SKIP_INLINE;
+    for (size_t k = 0; inl && k < n; k++) {
+        lwg_function *f = &inv->funcs[e[k].index];
+        f->is_inline = true;
+        if (f->skip == LWG_WRAP)
+            function_skip(f, LWG_SKIP_INLINE, NULL);
+    }
+}
+
+void unify_redeclarations(lwg_inventory *inv, char **usr, bool cxx)
 {
     usr_entry *e = xmalloc((inv->nfuncs ? inv->nfuncs : 1) * sizeof *e);
     for (size_t i = 0; i < inv->nfuncs; i++)
@@ -45,6 +64,8 @@ void unify_redeclarations(lwg_inventory *inv, char **usr)
                 f->symbol = xstrdup(last);
             }
         }
+        if (cxx && j - i > 1)
+            unify_inline(inv, e + i, j - i);
         i = j;
     }
     free(e);

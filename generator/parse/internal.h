@@ -107,8 +107,9 @@ void list_function_instantiations(CXTranslationUnit tu, lwg_inventory *inv);
 
 /* ---- duplicates.c ---- */
 
-/* All declarations of an entity take the symbol of the last one. */
-void unify_redeclarations(lwg_inventory *inv, char **usr);
+/* All declarations of an entity take the symbol of the last one (and, in
+ * C++, the inline-ness of any). */
+void unify_redeclarations(lwg_inventory *inv, char **usr, bool cxx);
 /* The same symbol declared twice: the first declaration is kept. */
 void mark_duplicates(lwg_inventory *inv);
 

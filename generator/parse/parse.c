@@ -103,7 +103,7 @@ int parse_inventory(lwg_inventory *inv, const lwg_parse_options *opt)
     inv->language = xstrdup(cxx ? "c++" : "c");
     visit_ctx ctx = {inv, opt, cxx, NULL, 0, &errors, clang_getNullCursor()};
     clang_visitChildren(clang_getTranslationUnitCursor(tu), decl_visitor, &ctx);
-    unify_redeclarations(inv, ctx.usr);
+    unify_redeclarations(inv, ctx.usr, cxx);
     for (size_t i = 0; i < inv->nfuncs; i++)
         free(ctx.usr[i]);
     free(ctx.usr);

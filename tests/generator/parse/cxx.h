@@ -31,6 +31,13 @@ private:
 };
 template <typename T> struct Codec;
 template <> struct Codec<long> { static int size(); };
+namespace later { /* declared, then defined inline further on (yaml-cpp's YAML::Node) */
+struct Node { Node(); int size() const; };
+inline Node::Node() {}
+inline int Node::size() const { return 0; }
+int twice(int x);
+inline int twice(int x) { return 2 * x; }
+}
 // CHECK: _ZN3geo8distanceERKNS_5PointES2_ name=geo::distance file=cxx.h:6 ret=double (const geo::Point &a, const geo::Point &b)
 // CHECK: _ZN3geo5ShapeC1Ei name=geo::Shape::Shape kind=constructor file=cxx.h:9 ret=void (geo::Shape *this, int sides)
 // CHECK: _ZN3geo5ShapeC2Ei name=geo::Shape::Shape kind=constructor file=cxx.h:9 ret=void (geo::Shape *this, int sides)
@@ -47,3 +54,7 @@ template <> struct Codec<long> { static int size(); };
 // CHECK: _ZN6Tokens4bothEiPKci name=Tokens::both kind=method file=cxx.h:29 ret=void (Tokens *this, int a, Tokens::Loc b, int c) skip=unsupported(a private or protected member type of a class (the wrapper cannot name it))
 // CHECK: _ZN6Tokens3decERNS_3TokERi name=Tokens::dec kind=method file=cxx.h:30 ret=bool (Tokens *this, Tokens::Tok & t, int &out) skip=unsupported(a private or protected member type of a class (the wrapper cannot name it))
 // CHECK: _ZN5CodecIlE4sizeEv name=Codec<long>::size kind=static-method file=cxx.h:33 ret=int (void)
+// CHECK: _ZN5later4NodeC1Ev name=later::Node::Node kind=constructor file=cxx.h:35 ret=void (later::Node *this) [inline] skip=inline
+// CHECK: _ZN5later4NodeC2Ev name=later::Node::Node kind=constructor file=cxx.h:35 ret=void (later::Node *this) [inline] skip=inline
+// CHECK: _ZNK5later4Node4sizeEv name=later::Node::size kind=method file=cxx.h:35 ret=int (const later::Node *this) [inline] skip=inline
+// CHECK: _ZN5later5twiceEi name=later::twice file=cxx.h:38 ret=int (int x) [inline] skip=inline
