@@ -104,6 +104,10 @@ uintptr_t lw_throttle_check(uintptr_t node, uintptr_t unused)
     for (const lw_node *c = n->first_child; c; c = c->next_sibling)
         excl -= lw_throttle_incl(c);
     double mean_ns = (excl / (double)timed - lw_costs[LW_KIND_ABI].inside) * lw_timer_ns_per_tick();
+    /* Below 0 where its callees' estimates (throttled themselves) take
+     * more than its time: as little as can be measured. */
+    if (mean_ns < 0)
+        mean_ns = 0;
     if (mean_ns >= lw_cfg.throttle_ns)
         return 0;
     lw_region_lock();
