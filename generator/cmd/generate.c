@@ -331,8 +331,9 @@ static void mark_static_missing(lwg_inventory *inv, const lwg_libset *targets)
     sb_free(&libs);
 }
 
-/* Marks MISSING and UNCERTAIN functions; *soname gets the first target's
- * DT_SONAME (the runtime wrappers look for originals there). */
+/* Marks MISSING and UNCERTAIN functions; *soname gets the targets'
+ * DT_SONAMEs, in their order, joined by ':' (the runtime wrappers look for
+ * originals there, and ask whether any of them is loaded). */
 static int symbol_check(lwg_inventory *inv, const gen_options *o, char **soname, probe_use *probes)
 {
     lwg_libset *targets = libset_resolve(o->ldflags ? o->ldflags : "", o->libs ? o->libs : "");
@@ -376,9 +377,18 @@ static int symbol_check(lwg_inventory *inv, const gen_options *o, char **soname,
         libset_free(targets);
         return -1;
     }
-    for (size_t i = 0; i < libset_count(targets) && !*soname; i++)
-        if (libset_file(targets, i)->soname)
-            *soname = xstrdup(libset_file(targets, i)->soname);
+    strbuf sonames = STRBUF_INIT;
+    for (size_t i = 0; i < libset_count(targets); i++) {
+        const char *name = libset_file(targets, i)->soname;
+        if (!name || strchr(name, ':'))
+            continue;
+        bool seen = false;
+        for (size_t k = 0; k < i && !seen; k++)
+            seen = libset_file(targets, k)->soname && strcmp(libset_file(targets, k)->soname, name) == 0;
+        if (!seen)
+            sb_printf(&sonames, "%s%s", sonames.s ? ":" : "", name);
+    }
+    *soname = sonames.s; /* NULL: none */
     if (defaults)
         libset_free(defaults);
     libset_free(targets);

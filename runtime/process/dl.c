@@ -275,6 +275,22 @@ static int lw_dl_typed_has(const char *name, const char *version)
     return found;
 }
 
+/* Whether `name` (of `version`) is `p` in one of the loaded target
+ * libraries `sonames` (a wrapper's list, lw_soname_next). */
+static int lw_dl_in_targets(const char *sonames, const char *name, const char *version, const void *p)
+{
+    char one[LW_SONAME_MAX];
+    for (const char *it = sonames; lw_soname_next(&it, one, sizeof one);) {
+        void *h = LW_REAL_DLOPEN(one, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
+        void *q = !h ? NULL : version ? LW_REAL_DLVSYM(h, name, version) : LW_REAL_DLSYM(h, name);
+        if (h)
+            dlclose(h);
+        if (q && q == p)
+            return 1;
+    }
+    return 0;
+}
+
 /* The typed wrapper of `name` whose original is `p`, or NULL. A wrapper
  * that has no original yet takes `p` when its library (loaded privately
  * after the wrapper) gives `p` for the name. */
@@ -290,12 +306,9 @@ static void *lw_dl_typed_wrapper_for(void *p, const char *name, const char *vers
         if (orig == p) {
             w = t->wrapper;
         } else if (!orig && t->soname) {
-            void *h = LW_REAL_DLOPEN(t->soname, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
-            void *q = !h ? NULL : version ? LW_REAL_DLVSYM(h, name, version) : LW_REAL_DLSYM(h, name);
-            if (h)
-                dlclose(h);
             void *none = NULL;
-            if (q == p && __atomic_compare_exchange_n(t->orig, &none, p, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+            if (lw_dl_in_targets(t->soname, name, version, p) &&
+                __atomic_compare_exchange_n(t->orig, &none, p, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
                 w = t->wrapper;
         }
     }
@@ -323,11 +336,7 @@ static void *lw_dl_wrapper_for(void *p, const char *name, const char *version)
             if (orig || !e->lib || !e->lib->soname ||
                 __atomic_load_n(&e->state, __ATOMIC_RELAXED) == LW_ABI_STATE_MISSING)
                 continue;
-            void *h = LW_REAL_DLOPEN(e->lib->soname, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
-            void *q = !h ? NULL : version ? LW_REAL_DLVSYM(h, name, version) : LW_REAL_DLSYM(h, name);
-            if (h)
-                dlclose(h);
-            if (q == p) {
+            if (lw_dl_in_targets(e->lib->soname, name, version, p)) {
                 void *none = NULL;
                 __atomic_compare_exchange_n(&e->orig, &none, p, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
                 lw_log(LW_LOG_RESOLVE, "dlsym(%s): answered with its wrapper", name);

@@ -360,8 +360,14 @@ void lw_abi_calibrate_waits(void);   /* a wrapper registered before its target *
 void lw_abi_calibrate_at_main(void); /* main begins: none did, calibrated now */
 int lw_abi_calibration_wanted(void);
 
-/* `symbol` in the loaded object `soname`, else in any loaded object,
- * skipping `self`; NULL, quietly, when found nowhere (resolve.c). */
+/* A wrapper's target libraries: their sonames joined by ':', in the order
+ * of its link flags (LIBWRAP_SONAME, libwrap_abi_library.soname). The next
+ * one from *list into `buf`, *list moved past it; 0 at the end. */
+#define LW_SONAME_MAX 256
+int lw_soname_next(const char **list, char *buf, size_t size);
+/* `symbol` in the loaded objects of `soname` (such a list), else in any
+ * loaded object, skipping `self`; NULL, quietly, when found nowhere
+ * (resolve.c). */
 void *lw_resolve_lookup(const char *symbol, const char *soname, const void *self);
 /* The object that defines `orig` (an original just found) is never
  * unloaded: a wrapper keeps its originals, and no longer depends on its

@@ -63,9 +63,25 @@ static int lw_lookup_object(struct dl_phdr_info *info, size_t size, void *data)
     return 0;
 }
 
+int lw_soname_next(const char **list, char *buf, size_t size)
+{
+    const char *p = *list;
+    if (!p || !*p || !size)
+        return 0;
+    const char *colon = strchr(p, ':');
+    size_t n = colon ? (size_t)(colon - p) : strlen(p);
+    if (n >= size) /* a name that long loads nothing */
+        n = size - 1;
+    memcpy(buf, p, n);
+    buf[n] = '\0';
+    *list = colon ? colon + 1 : p + strlen(p);
+    return 1;
+}
+
 /* `symbol` (a region's: "foo@V1" means exactly that version) in the
- * object `soname`, if loaded, then in every loaded object, skipping
- * `self`; NULL when found nowhere. Quiet. */
+ * objects of `soname` (a wrapper's list: lw_soname_next) that are loaded,
+ * then in every loaded object, skipping `self`; NULL when found nowhere.
+ * Quiet. */
 void *lw_resolve_lookup(const char *symbol, const char *soname, const void *self)
 {
     void *p = NULL;
@@ -77,8 +93,9 @@ void *lw_resolve_lookup(const char *symbol, const char *soname, const void *self
     const char *version = at ? at + (at[1] == '@' ? 2 : 1) : NULL;
     if (lw_dl_available() && (!at || name)) {
         const char *base = name ? name : symbol;
-        if (soname) {
-            void *h = dlopen(soname, RTLD_LAZY | RTLD_NOLOAD);
+        char one[LW_SONAME_MAX];
+        for (const char *it = soname; (!p || p == self) && lw_soname_next(&it, one, sizeof one);) {
+            void *h = dlopen(one, RTLD_LAZY | RTLD_NOLOAD);
             if (h) {
                 p = lw_sym(h, base, version);
                 dlclose(h);
@@ -128,10 +145,14 @@ void *libwrap_resolve_fallback(const char *symbol, const char *soname, const voi
      * the wrapper's definition: a weak reference, dlsym(RTLD_DEFAULT)):
      * the library is loaded for it (privately: the wrapper alone looks in
      * it; never unloaded), as the wrapper's dependency on it once did. */
-    if (!p && soname && !libwrap_target_loaded(soname) &&
-        lw_dl_touch(soname, RTLD_LAZY | RTLD_LOCAL | RTLD_NODELETE)) {
-        lw_log(LW_LOG_RESOLVE, "%s called where %s is not loaded: loaded for it", symbol, soname);
-        p = lw_resolve_lookup(symbol, soname, self);
+    if (!p && soname && !libwrap_target_loaded(soname)) {
+        /* A wrapper of several libraries: each in turn, until one has it. */
+        char one[LW_SONAME_MAX];
+        for (const char *it = soname; !p && lw_soname_next(&it, one, sizeof one);)
+            if (lw_dl_touch(one, RTLD_LAZY | RTLD_LOCAL | RTLD_NODELETE)) {
+                lw_log(LW_LOG_RESOLVE, "%s called where %s is not loaded: loaded for it", symbol, one);
+                p = lw_resolve_lookup(symbol, soname, self);
+            }
     }
     if (p) {
         lw_resolve_pin(p);
@@ -147,7 +168,13 @@ void *libwrap_resolve_fallback(const char *symbol, const char *soname, const voi
 
 int libwrap_target_loaded(const char *soname)
 {
-    return !soname || !lw_dl_available() || lw_dl_touch(soname, RTLD_LAZY | RTLD_NOLOAD);
+    if (!soname || !lw_dl_available())
+        return 1;
+    char one[LW_SONAME_MAX];
+    for (const char *it = soname; lw_soname_next(&it, one, sizeof one);)
+        if (lw_dl_touch(one, RTLD_LAZY | RTLD_NOLOAD))
+            return 1;
+    return 0;
 }
 
 /* ---- the version a module asks for ------------------------------------- */

@@ -123,8 +123,9 @@ LIBWRAP_API LIBWRAP_HOT_CALL void libwrap_exit(int32_t id);
 LIBWRAP_API void *libwrap_resolve_fallback(const char *symbol, const char *soname, const void *self);
 
 /*
- * Is the library `soname` loaded in this process (in any scope)? NULL
- * counts as loaded. A runtime wrapper does not load its target itself (it
+ * Is the library `soname` loaded in this process (in any scope)? A wrapper
+ * of several libraries passes their sonames joined by ':': is any of them
+ * loaded? NULL counts as loaded. A runtime wrapper does not load its target itself (it
  * has no DT_NEEDED on it): in a process that has not loaded the target,
  * its constructor looks nothing up, and each original is found at its
  * function's first call. Loads nothing; thread-safe.
