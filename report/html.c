@@ -19,6 +19,7 @@ static const char css[] =
     "th,td{padding:3px 8px;border-bottom:1px solid #eee;text-align:right;white-space:nowrap}"
     "th{background:#f4f4f4;cursor:pointer;user-select:none}"
     "td.name,th.name{text-align:left;font-family:monospace}"
+    ".thr{color:#a05a00}"
     "tr:hover td{background:#fff6dd}"
     ".meta{color:#555}.note{color:#777;font-style:italic}"
     ".arg{margin:10px 0 18px}.arg h3{font-size:14px;font-family:monospace;margin:4px 0}"
@@ -95,6 +96,14 @@ static void func_table(FILE *out, const lwr_profile *p, lwr_func *f, size_t n, c
         }
         fputs("\">", out);
         lwr_xml_escape(out, f[i].name);
+        if (f[i].throttled) {
+            /* Its times are estimates (LIBWRAP_THROTTLE), as in the table. */
+            fputs(" <span class=\"thr\" title=\"visits exact; times estimated from the calls timed, ", out);
+            lwr_xml_escape(out, f[i].throttled);
+            fputs(" (LIBWRAP_THROTTLE)\">[throttled ", out);
+            lwr_xml_escape(out, f[i].throttled);
+            fputs("]</span>", out);
+        }
         fprintf(out, "</td><td data-v=\"%llu\">%llu</td>", (unsigned long long)f[i].visits,
                 (unsigned long long)f[i].visits);
         td_time(out, f[i].inclusive_ns);

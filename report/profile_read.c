@@ -468,6 +468,8 @@ int lwr_profile_parse(lwr_profile *p, const char *text, size_t len, const char *
         if (memmem(text, len, "_bytes\"", 7))
             restore_bytes(root);
         rc = read_profile(&c, root);
+        if (rc == 0)
+            lwr_mark_throttled(p);
     }
     json_object_put(root);
     json_tokener_free(tok);
@@ -550,6 +552,7 @@ static void free_node(lwr_node *n)
     free(n->symbol);
     free(n->name);
     free(n->metrics);
+    free(n->throttled);
 }
 
 void lwr_funcs_free(lwr_func *f, size_t n)
@@ -645,6 +648,8 @@ static lwr_func *row_for(flat *f, const lwr_node *node)
         }
     if (!r->file)
         r->file = lwr_xstrdup("");
+    if (node->throttled)
+        r->throttled = lwr_xstrdup(node->throttled);
     r->has_minmax = 1;
     r->min_ns = UINT64_MAX;
     return r;
@@ -685,6 +690,42 @@ void lwr_metrics_add(const lwr_profile *p, double *to, const double *from)
             to[m] = from[m] > to[m] ? from[m] : to[m];
         else
             to[m] += from[m];
+}
+
+static int cmp_func_symbol(const void *pa, const void *pb)
+{
+    const lwr_func *a = *(const lwr_func *const *)pa, *b = *(const lwr_func *const *)pb;
+    return strcmp(a->symbol, b->symbol);
+}
+
+static void mark_node(lwr_node *n, const lwr_func **by, size_t nby)
+{
+    if (n->symbol) {
+        lwr_func key = {.symbol = n->symbol};
+        const lwr_func *k = &key, **hit = bsearch(&k, by, nby, sizeof *by, cmp_func_symbol);
+        free(n->throttled);
+        n->throttled = hit ? lwr_xstrdup((*hit)->throttled) : NULL;
+    }
+    for (size_t i = 0; i < n->nchildren; i++)
+        mark_node(&n->children[i], by, nby);
+}
+
+void lwr_mark_throttled(lwr_profile *p)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < p->nfuncs; i++)
+        k += p->funcs[i].throttled != NULL;
+    if (!k)
+        return;
+    const lwr_func **by = lwr_xcalloc(k, sizeof *by);
+    k = 0;
+    for (size_t i = 0; i < p->nfuncs; i++)
+        if (p->funcs[i].throttled)
+            by[k++] = &p->funcs[i];
+    qsort(by, k, sizeof *by, cmp_func_symbol);
+    for (size_t t = 0; t < p->nthreads; t++)
+        mark_node(&p->threads[t].root, by, k);
+    free(by);
 }
 
 size_t lwr_tree_depth(const lwr_node *n)

@@ -23,6 +23,7 @@ typedef struct lwr_node {
     uint64_t visits, inclusive_ns, exclusive_ns, min_ns, max_ns;
     int has_minmax;
     double *metrics; /* [profile.nmetrics], 0 when absent */
+    char *throttled; /* its function's lwr_func.throttled (lwr_mark_throttled), or NULL */
     struct lwr_node *children;
     size_t nchildren;
 } lwr_node;
@@ -306,6 +307,9 @@ void lwr_fmt_metric(char buf[40], double v);
 
 /* Levels of the call tree below and including n (1 for a leaf). */
 size_t lwr_tree_depth(const lwr_node *n);
+/* Each call path of a throttled function marked so (lwr_node.throttled),
+ * for the views built from the call trees. */
+void lwr_mark_throttled(lwr_profile *p);
 
 /* Pointers to the n elements (of `size` bytes) at `base`, sorted with `cmp`
  * (which compares two such pointers): a sorted view that leaves the data in

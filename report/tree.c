@@ -31,6 +31,8 @@ static void print_node(FILE *out, const lwr_node *n, int depth, int max_depth)
     char a[32], b[32];
     fprintf(out, "%12s  %12s  %10llu  %*s%s", lwr_fmt_time(a, (double)n->inclusive_ns),
             lwr_fmt_time(b, (double)n->exclusive_ns), (unsigned long long)n->visits, 2 * depth, "", n->name);
+    if (n->throttled) /* its times are estimates (LIBWRAP_THROTTLE), as in the table */
+        fprintf(out, " [throttled %s]", n->throttled);
     if (max_depth > 0 && depth + 1 >= max_depth && n->nchildren) {
         fprintf(out, "  [+%zu]\n", descendants(n));
         return;

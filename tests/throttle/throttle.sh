@@ -98,6 +98,16 @@ for m in preload linktime; do
     $CHECK exp-$m-spread "paths == paths_of('exp-$m-timed')" || fail "$m: spread: the call paths differ"
     grep -q 'thr_leaf \[throttled 1/64\]' <("$LIBWRAP_STAGE/bin/libwrap-report" exp-$m-throttled) ||
         fail "$m: libwrap-report does not show thr_leaf as throttled"
+    # Every view of it: each of its call paths in the tree, the per-thread
+    # tables, the HTML report's table.
+    "$LIBWRAP_STAGE/bin/libwrap-report" --tree exp-$m-throttled > $m-tree.txt
+    [ "$(grep -c 'thr_leaf' $m-tree.txt)" = "$(grep -c 'thr_leaf \[throttled 1/64\]' $m-tree.txt)" ] &&
+        grep -q 'thr_leaf \[throttled 1/64\]' $m-tree.txt || fail "$m: --tree does not mark thr_leaf's paths"
+    grep -q 'thr_leaf \[throttled 1/64\]' <("$LIBWRAP_STAGE/bin/libwrap-report" --threads exp-$m-throttled) ||
+        fail "$m: --threads does not mark thr_leaf"
+    "$LIBWRAP_STAGE/bin/libwrap-report" --html exp-$m-throttled > /dev/null
+    grep -q 'thr_leaf <span class="thr"[^>]*>\[throttled 1/64\]</span>' exp-$m-throttled/report.html ||
+        fail "$m: the HTML report does not mark thr_leaf"
     # The estimate: the mean of the timed calls, scaled to every visit, so
     # it lies within their min and max. (How close it is to a run timed on
     # every call depends on the machine's load: printed, not asserted.)
