@@ -355,17 +355,53 @@ void argmeta_classify(CXType t, bool cxx, lwg_argmeta *m)
     m->size = is_size_type(t);
 }
 
-void argmeta_fortran(lwg_function *f)
+/* "const char *", "char *", "unsigned char *": one level of pointer to a char. */
+static bool char_pointer(const lwg_param *p)
+{
+    const char *t = p->canonical;
+    size_t k = strlen(t);
+    return k >= 6 && strcmp(t + k - 6, "char *") == 0 && !strstr(t, "* ") && !strchr(t, '(');
+}
+
+/*
+ * Whether f is a Fortran procedure as C declares it: a name in lower case
+ * ending in '_' (gfortran, flang and ifort make external names so), every
+ * argument passed by reference (a pointer, or a procedure) but the hidden
+ * lengths of its CHARACTER arguments, trailing integers, at most one for
+ * each char pointer. zlib's deflateInit_(strm, level, version, size) is
+ * C: camel case, integers by value.
+ */
+static bool fortran_abi(const lwg_function *f)
 {
     size_t n = strlen(f->symbol);
     if (n < 2 || f->symbol[n - 1] != '_' || strcmp(f->symbol, f->name) != 0 || f->scope[0])
+        return false;
+    for (const char *c = f->symbol; *c; c++)
+        if (*c >= 'A' && *c <= 'Z')
+            return false;
+    size_t chars = 0, tail = 0, i = f->nparams;
+    for (size_t k = 0; k < f->nparams; k++)
+        chars += char_pointer(&f->params[k]);
+    while (i > 0 && (f->params[i - 1].arg.kind == LWG_ARG_SIGNED || f->params[i - 1].arg.kind == LWG_ARG_UNSIGNED) &&
+           !strchr(f->params[i - 1].canonical, '*')) {
+        i--;
+        tail++;
+    }
+    if (tail > chars)
+        return false;
+    for (size_t k = 0; k < i; k++)
+        if (!strchr(f->params[k].canonical, '*') && !strchr(f->params[k].canonical, '('))
+            return false;
+    return true;
+}
+
+void argmeta_fortran(lwg_function *f)
+{
+    if (!fortran_abi(f))
         return;
     for (size_t i = 0; i < f->nparams; i++) {
         lwg_param *p = &f->params[i];
-        const char *t = p->canonical;
-        size_t k = strlen(t);
-        /* "const char *", "char *", "unsigned char *": one level of pointer to a char */
-        if (k < 6 || strcmp(t + k - 6, "char *") != 0 || strstr(t, "* ") || strchr(t, '('))
+        if (!char_pointer(p))
             continue;
         p->arg.kind = LWG_ARG_FORTRAN_CHAR;
         p->arg.width = 8;

@@ -21,10 +21,11 @@ void argmeta_classify(CXType t, bool cxx, lwg_argmeta *m);
  * passes memory for it (LWG_ABI_CLASS_MEMORY: its address comes first). */
 void argmeta_classify_result(CXType t, bool cxx, lwg_argmeta *m);
 
-/* A Fortran-ABI function (a C symbol ending in '_', as gfortran and f2c
- * name them: BLAS dgemm_, LAPACK dgesdd_) takes a CHARACTER argument as a
- * char pointer without a terminating NUL, its length as a hidden argument
- * after the declared ones. Marks its char pointer parameters
+/* A Fortran-ABI function (a C symbol in lower case ending in '_', as
+ * gfortran and f2c name them: BLAS dgemm_, LAPACK dgesdd_; its arguments
+ * by reference but trailing hidden lengths) takes a CHARACTER argument as
+ * a char pointer without a terminating NUL, its length as a hidden
+ * argument after the declared ones. Marks its char pointer parameters
  * LWG_ARG_FORTRAN_CHAR so that LIBWRAP_ARGUMENTS refuses them with that
  * reason instead of reading them as C strings. */
 void argmeta_fortran(lwg_function *f);

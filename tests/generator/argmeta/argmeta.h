@@ -103,6 +103,15 @@ void am_dgesdd_(const char *jobz, const int *m, int *info, size_t jobz_len);
 // A64: am_sfx_ uplo=x0 s=- return=-
 void am_sfx_(char *uplo, const char **s);
 
+/* C functions whose names end in '_' too: camel case (zlib's deflateInit_),
+ * or integers passed by value before the end: their strings are C's. */
+// ARG: am_deflateInit_ strm=none/8/- level=signed/4/rsi version=string/8/rdx stream_size=signed/4/rcx return=signed/4/rax
+// A64: am_deflateInit_ strm=- level=x1 version=x2 stream_size=x3 return=x0
+int am_deflateInit_(void *strm, int level, const char *version, int stream_size);
+// ARG: am_open_ mode=signed/4/rdi path=string/8/rsi return=signed/4/rax
+// A64: am_open_ mode=x0 path=x1 return=x0
+int am_open_(int mode, const char *path);
+
 /* AAPCS64's own cases: homogeneous floating-point aggregates in as many
  * v registers as members (x86-64 cannot place what follows a small
  * struct), one that no longer fits taking the stack, __int128 from an even
