@@ -103,24 +103,39 @@ static void lw_env_compose(char **env, const char *dir_entry, char *const envp[]
  * wrapper libraries preloaded) prepares the same spawn inside the first. */
 static __thread int lw_spawning __attribute__((tls_model("initial-exec")));
 
+/* An exec of this image was prepared: measurement stopped for it, and the
+ * results were written. A failed one leaves it so (the program may try
+ * the next directory of PATH, as execvp and GLib's spawn do); every exec
+ * after it is given the same environment. */
+static int lw_exec_tried;
+/* Execs under way on this thread: a second copy of the interposers (two
+ * wrapper libraries preloaded) prepares the same exec inside the first. */
+static __thread int lw_execing __attribute__((tls_model("initial-exec")));
+
 /*
- * Runs at most once per process image: it stops measurement, so the next
- * call (another copy of the interposers reached through RTLD_NEXT, or a
- * later exec after a failed one) finds lw_state != 1 and returns NULL.
- * The returned array shares its entries with `envp` and lw_keep.
+ * The first exec of a process image stops measurement and writes the
+ * results; it and every later one (after a failed one; another copy of the
+ * interposers reached through RTLD_NEXT) get the new image's environment.
+ * NULL: `envp` as it is (measurement stopped otherwise, a vfork() child,
+ * no memory). The returned array shares its entries with `envp` and
+ * lw_keep.
  */
 char **libwrap_exec_prepare(char *const envp[])
 {
     /* In a vfork() child the memory is the parent's: touch nothing. */
-    if (LW_LOAD(lw_state) != 1 || getpid() != lw_process_pid())
+    if (getpid() != lw_process_pid() || (LW_LOAD(lw_state) != 1 && !lw_exec_tried))
         return NULL;
     int saved = errno;
-    lw_finish_for_exec();
-    /* In a job, the job directory: the new image is the same rank and
-     * claims <job dir>/rank-N.1 there. */
-    const char *dir = lw_experiment_dir_for_exec();
-    if (dir && asprintf(&lw_dir_entry, "LIBWRAP_EXPERIMENT_DIRECTORY=%s", dir) < 0)
-        lw_dir_entry = NULL;
+    if (!lw_exec_tried) {
+        lw_exec_tried = 1;
+        lw_finish_for_exec();
+        /* In a job, the job directory: the new image is the same rank and
+         * claims <job dir>/rank-N.1 there. */
+        const char *dir = lw_experiment_dir_for_exec();
+        if (dir && asprintf(&lw_dir_entry, "LIBWRAP_EXPERIMENT_DIRECTORY=%s", dir) < 0)
+            lw_dir_entry = NULL;
+        lw_log(LW_LOG_EXEC, "exec: results written%s%s", dir ? " to " : "", dir ? dir : "");
+    }
     size_t n = 0;
     while (envp && envp[n])
         n++;
@@ -130,7 +145,7 @@ char **libwrap_exec_prepare(char *const envp[])
         return NULL;
     }
     lw_env_compose(env, lw_dir_entry, envp);
-    lw_log(LW_LOG_EXEC, "exec: results written%s%s", dir ? " to " : "", dir ? dir : "");
+    lw_execing++;
     errno = saved;
     return env;
 }
@@ -181,9 +196,9 @@ char **libwrap_spawn_prepare(char *const envp[])
     int again = lw_spawning++ > 0; /* said once a spawn */
     lw_env_compose(env, dir_entry, envp);
     const char *dir = dir_entry ? dir_entry + strlen("LIBWRAP_EXPERIMENT_DIRECTORY=") : NULL;
-    if (again)
-        ;
-    else if (!dir)
+    if (again) {
+        /* said by the outer copy */
+    } else if (!dir)
         lw_log(LW_LOG_EXEC, "posix_spawn: the child measures into a directory of its own");
     else if (into == 0)
         lw_log(LW_LOG_EXEC, "posix_spawn: the child measures into its part of the job's directory %s", dir);
@@ -213,10 +228,10 @@ void libwrap_exec_failed(char **env, const char *what)
     if (!env)
         return;
     int saved = errno;
-    lw_log(LW_LOG_EXEC, "exec of %s failed: measurement stays stopped", what ? what : "fd");
+    if (--lw_execing == 0) /* said by the outer copy */
+        lw_log(LW_LOG_EXEC, "exec of %s failed: measurement stays stopped; a later exec is measured",
+               what ? what : "fd");
     free(env);
-    free(lw_dir_entry);
-    lw_dir_entry = NULL;
     errno = saved;
 }
 

@@ -4,8 +4,12 @@
  * the wrapper comes in by LD_PRELOAD or the libwrap link prefix.
  *
  *   exec_app execle|execv      5 ring_push, then exec of itself
+ *   exec_app retry             the same, with a cleaned environment, after
+ *                              an execve that fails (a directory of PATH
+ *                              without it, as execvp and GLib's spawn try)
  *   exec_app after             3 ring_push
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +32,7 @@ static void pushes(int n)
 int main(int argc, char **argv)
 {
     if (argc != 2) {
-        fprintf(stderr, "usage: exec_app execle|execv|after\n");
+        fprintf(stderr, "usage: exec_app execle|execv|retry|after\n");
         return 2;
     }
     if (!strcmp(argv[1], "after")) {
@@ -41,6 +45,11 @@ int main(int argc, char **argv)
     if (!strcmp(argv[1], "execle")) {
         /* A cleaned environment: LD_PRELOAD and LIBWRAP_* must come back. */
         execle("/proc/self/exe", argv[0], "after", (char *)NULL, (char *[]){"EXEC_APP=given", NULL});
+    } else if (!strcmp(argv[1], "retry")) {
+        char *args[] = {argv[0], "after", NULL}, *env[] = {"EXEC_APP=retried", NULL};
+        if (execve("/nonexistent/exec_app", args, env) == 0 || errno != ENOENT)
+            perror("exec_app: the first execve");
+        execve("/proc/self/exe", args, env);
     } else {
         char *args[] = {argv[0], "after", NULL};
         execv("/proc/self/exe", args);

@@ -46,6 +46,14 @@ cat preload.err
 grep -q 'exec functions interposed' preload.err || fail "LIBWRAP_VERBOSE=exec: interposers not in effect"
 check_exec exp-preload "LD_PRELOAD" preload.out "after exec, EXEC_APP=given"
 
+step "an execve that fails, then one that succeeds, with a cleaned environment"
+LD_PRELOAD=$(libwrap-info preload ring) LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-retry LIBWRAP_VERBOSE=exec \
+    ./exec_app retry > retry.out 2> retry.err || { cat retry.err; fail "exec_app retry failed"; }
+grep -q 'exec of /nonexistent/exec_app failed: measurement stays stopped; a later exec is measured' retry.err ||
+    { cat retry.err; fail "retry: the failed exec not said"; }
+[ "$(grep -c 'exec: results written' retry.err)" = 1 ] || { cat retry.err; fail "retry: not prepared exactly once"; }
+check_exec exp-retry "a failed exec, then one" retry.out "after exec, EXEC_APP=retried"
+
 step "LD_PRELOAD of the wrapper and the runtime: two copies, results written once"
 LD_PRELOAD="$(libwrap-info preload ring) $LIBWRAP_STAGE/lib/liblibwrap_runtime.so" \
     LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-both LIBWRAP_VERBOSE=exec ./exec_app execv > both.out 2> both.err \
