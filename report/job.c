@@ -358,11 +358,23 @@ int lwr_job_load(lwr_profile *p, const char *dir, int64_t rank)
             fprintf(stderr,
                     "%s: %s: no profile of rank %lld in this job (rank-%lld/profile.json)\n",
                     LWR_PROG, dir, (long long)rank, (long long)rank);
-        else
-            fprintf(stderr,
-                    "%s: %s: no profile.json in this job's rank-N directories; was profiling on "
-                    "(LIBWRAP_ENABLE_PROFILING)?\n",
-                    LWR_PROG, dir);
+        else {
+            char anchor[4096];
+            snprintf(anchor, sizeof anchor, "%s/%s", dir, LWP_FILE);
+            char *on = lwr_run_setting(anchor, "LIBWRAP_ENABLE_PROFILING");
+            if (on && !strncmp(on, "true", 4))
+                fprintf(stderr,
+                        "%s: %s: no rank wrote its profile.json: the job's processes (its config.txt) "
+                        "ended before writing their results (SIGKILL, _exit, a launcher that killed "
+                        "them) or are still running\n",
+                        LWR_PROG, dir);
+            else
+                fprintf(stderr,
+                        "%s: %s: no profile.json in this job's rank-N directories; was profiling on "
+                        "(LIBWRAP_ENABLE_PROFILING)?\n",
+                        LWR_PROG, dir);
+            free(on);
+        }
         return -1;
     }
     fold f = {.p = p, .cur_rank = -1};

@@ -107,6 +107,15 @@ def find(path):
         _forks(root, ".", ".", None, 0, procs)
         return root, False, procs
     if not parts:
+        begun = [d for d in ["."] + sorted(os.listdir(root))
+                 if (d == "." or _RANK_DIR.match(d)) and os.path.isfile(os.path.join(root, d, "config.txt"))]
+        if begun:
+            raise ValueError(
+                "%s: profile.json not written: the process%s that began this directory (%s) ended "
+                "before writing %s results (SIGKILL, _exit, a launcher that killed %s) or %s still running"
+                % (path, "" if begun == ["."] else "es", "config.txt" if begun == ["."] else
+                   "rank-N/config.txt", "its" if begun == ["."] else "their",
+                   "it" if begun == ["."] else "them", "is" if begun == ["."] else "are"))
         raise ValueError(
             "%s: not a libwrap experiment (no profile.json, no rank-N/ parts with one)" % path)
     return root, True, parts

@@ -18,6 +18,11 @@ _SUMMED = ("visits", "inclusive_ns", "exclusive_ns", "inclusive_raw_ns", "exclus
 _ARG_KEYS = ("name", "type", "kind", "count", "sum", "min", "max", "other", "overcount", "nan")
 
 
+def _sum_known(values):
+    """The sum of the values known, or missing where none is."""
+    return values.sum(min_count=1)
+
+
 def read(path):
     """Reads the experiment at path (its directory, or its profile.json)."""
     return Experiment(path)
@@ -336,7 +341,9 @@ class Experiment:
             agg.update({"file": "first", "line": "first"})
         for k in _SUMMED:
             if k in src.columns:
-                agg[k] = "sum"
+                # Missing stays missing (a job's reduced profile has no
+                # measured times): not a sum of 0.
+                agg[k] = "sum" if src[k].notna().all() else _sum_known
         agg.update({"min_ns": "min", "max_ns": "max"})
         for c in metric_cols:
             agg[c] = "max" if modes.get(c[7:] if c.startswith("metric:") else c) == "absolute" else "sum"

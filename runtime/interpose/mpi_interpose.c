@@ -1,6 +1,6 @@
 /*
- * mpi_interpose.c - MPI_Init, MPI_Init_thread and MPI_Finalize (C and
- * Fortran bindings), interposed when the program has them, built into
+ * mpi_interpose.c - MPI_Init, MPI_Init_thread, MPI_Finalize and MPI_Abort
+ * (C and Fortran bindings), interposed when the program has them, built into
  * liblibwrap_exec.a next to the exec interposers (exec_interpose.c explains why a copy lives in every wrapper
  * library: only an object that precedes libmpi in symbol lookup is called).
  *
@@ -18,6 +18,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <stddef.h>
+#include <unistd.h>
 
 #define LW_MPI_INTERPOSER __attribute__((weak, visibility("default")))
 
@@ -61,6 +62,19 @@ LW_MPI_INTERPOSER int MPI_Finalize(void)
     }
     libwrap_mpi_before_finalize();
     return real();
+}
+
+/* MPI_Abort(comm, errorcode): the communicator is a pointer (Open MPI) or
+ * an int (MPICH), in the first argument register either way, passed on as
+ * it came. Without an MPI library below, the process ends as the call
+ * would have ended it. */
+LW_MPI_INTERPOSER int MPI_Abort(void *comm, int errorcode)
+{
+    int (*real)(void *, int) = (int (*)(void *, int))dlsym(RTLD_NEXT, "MPI_Abort");
+    libwrap_mpi_before_abort();
+    if (!real)
+        _exit(errorcode ? errorcode : 1);
+    return real(comm, errorcode);
 }
 
 /*
@@ -107,4 +121,13 @@ LW_MPI_INTERPOSER void mpi_finalize_(int *ierr)
     }
     libwrap_mpi_before_finalize();
     real(ierr);
+}
+
+LW_MPI_INTERPOSER void mpi_abort_(void *comm, int *errorcode, int *ierr)
+{
+    void (*real)(void *, int *, int *) = (void (*)(void *, int *, int *))dlsym(RTLD_NEXT, "mpi_abort_");
+    libwrap_mpi_before_abort();
+    if (!real)
+        _exit(errorcode && *errorcode ? *errorcode : 1);
+    real(comm, errorcode, ierr);
 }

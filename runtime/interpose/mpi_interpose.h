@@ -28,4 +28,8 @@ LIBWRAP_MPI_API void libwrap_mpi_after_init(void);
  * their profiles into the job's, written by rank 0). errno is kept. */
 LIBWRAP_MPI_API void libwrap_mpi_before_finalize(void);
 
+/* MPI_Abort is about to run: the launcher ends the job, this rank perhaps
+ * by SIGKILL, so its results are written now. errno is kept. */
+LIBWRAP_MPI_API void libwrap_mpi_before_abort(void);
+
 #endif /* LIBWRAP_RUNTIME_MPI_INTERPOSE_H */

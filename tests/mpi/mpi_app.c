@@ -4,11 +4,12 @@
  * of times, then the ranks combine their results; only rank 0 prints, so
  * the output does not depend on the order in which ranks finish.
  *
- *   mpi_app CALLS [idle=R] [exit=S] [system] [tags]
+ *   mpi_app CALLS [idle=R] [exit=S] [abort=R] [system] [tags]
  *
  * CALLS: mlib_step calls per thread; each thread also calls mlib_chain
  * once. idle=R: rank R makes no library call. exit=S: rank 0 exits with
- * status S after MPI_Finalize. system: every rank runs a shell command
+ * status S after MPI_Finalize. abort=R: rank R calls MPI_Abort with 7
+ * once its threads are done (the others wait in MPI_Reduce). system: every rank runs a shell command
  * with system(3) (which inherits LD_PRELOAD and the launcher's variables).
  * tags: each thread also calls mlib_tag (tags.h).
  */
@@ -37,7 +38,7 @@ static void *work(void *arg)
 
 int main(int argc, char **argv)
 {
-    int provided, size, idle = -1, status = 0, shell = 0;
+    int provided, size, idle = -1, status = 0, shell = 0, abort_rank = -1;
     if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
         return 2;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -48,6 +49,8 @@ int main(int argc, char **argv)
             idle = atoi(argv[i] + 5);
         else if (strncmp(argv[i], "exit=", 5) == 0)
             status = atoi(argv[i] + 5);
+        else if (strncmp(argv[i], "abort=", 6) == 0)
+            abort_rank = atoi(argv[i] + 6);
         else if (strcmp(argv[i], "system") == 0)
             shell = 1;
         else if (strcmp(argv[i], "tags") == 0)
@@ -71,6 +74,8 @@ int main(int argc, char **argv)
             local += (long)(size_t)r;
         }
     }
+    if (rank == abort_rank)
+        MPI_Abort(MPI_COMM_WORLD, 7);
     long total = 0;
     MPI_Reduce(&local, &total, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
     if (rank == 0) {

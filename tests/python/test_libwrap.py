@@ -235,6 +235,44 @@ def test_utf8():
     check(bytes.fromhex(rep["program_bytes"]) == want, "libwrap-report --format=json: %r" % rep.get("program"))
 
 
+def test_errors():
+    # Directories begun by runs that never wrote results (killed, still
+    # running; a job's ranks ended by their launcher) are said to be so;
+    # a directory of something else is not an experiment.
+    import math
+    import shutil
+    for d, files in (("unfinished", ["config.txt"]), ("killed-job", ["config.txt", "rank-0/config.txt"]),
+                     ("other", [])):
+        for f in files:
+            os.makedirs(os.path.dirname(os.path.join(d, f)) or d, exist_ok=True)
+            open(os.path.join(d, f), "w").close()
+        os.makedirs(d, exist_ok=True)
+    for d, want in (("unfinished", "profile.json not written: the process that began this directory"),
+                    ("killed-job", "profile.json not written: the processes that began this directory"),
+                    ("other", "not a libwrap experiment")):
+        try:
+            libwrap.read(d)
+            check(False, "%s: read" % d)
+        except ValueError as e:
+            check(want in str(e), "%s: %s" % (d, e))
+    # A profile without the measured (raw) times, as a job's reduced one:
+    # the summed table says missing, not 0.
+    shutil.copytree(FORK, "noraw", dirs_exist_ok=True)
+    for top, _, names in os.walk("noraw"):
+        if "profile.json" not in names:
+            continue
+        with open(os.path.join(top, "profile.json")) as fh:
+            prof = json.load(fh)
+        for f in prof["functions"]:
+            f.pop("inclusive_raw_ns", None)
+            f.pop("exclusive_raw_ns", None)
+        with open(os.path.join(top, "profile.json"), "w") as fh:
+            json.dump(prof, fh)
+    t = libwrap.read("noraw").function_table()
+    check(len(t) > 0 and all(math.isnan(v) for v in t["inclusive_raw_ns"]),
+          "raw times summed where the profile has none:\n%s" % t)
+
+
 def test_install():
     # libwrap-info python-path (run.sh put it on PYTHONPATH) holds the
     # package that was imported; pip installs python/ without a network.
