@@ -152,10 +152,34 @@ static void *lw_real_fn(int kind)
 struct lw_dl_table {
     libwrap_abi_entry *entries;
     uint32_t n;
-    const void *base; /* the wrapper library's */
+    const void *base;  /* the wrapper library's */
+    uintptr_t lo, hi;  /* the extent of its object's segments (the program's too) */
     struct lw_dl_table *next;
 };
 static struct lw_dl_table *lw_tables;
+
+struct lw_extent {
+    const void *at;
+    uintptr_t lo, hi;
+};
+
+static int lw_extent_of(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    struct lw_extent *x = arg;
+    uintptr_t lo = UINTPTR_MAX, hi = 0;
+    for (int i = 0; i < info->dlpi_phnum; i++)
+        if (info->dlpi_phdr[i].p_type == PT_LOAD) {
+            uintptr_t a = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
+            lo = a < lo ? a : lo;
+            hi = a + info->dlpi_phdr[i].p_memsz > hi ? a + info->dlpi_phdr[i].p_memsz : hi;
+        }
+    if ((uintptr_t)x->at < lo || (uintptr_t)x->at >= hi)
+        return 0;
+    x->lo = lo;
+    x->hi = hi;
+    return 1;
+}
 
 void lw_dl_register(libwrap_abi_entry *entries, uint32_t n)
 {
@@ -170,9 +194,21 @@ void lw_dl_register(libwrap_abi_entry *entries, uint32_t n)
      * not a wrapper's. */
     if (dladdr1(entries, &info, (void **)&l, RTLD_DL_LINKMAP) && l != _r_debug.r_map)
         t->base = info.dli_fbase;
+    struct lw_extent x = {entries, 0, 0};
+    dl_iterate_phdr(lw_extent_of, &x);
+    t->lo = x.lo;
+    t->hi = x.hi;
     t->next = __atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE);
     while (!__atomic_compare_exchange_n(&lw_tables, &t->next, t, 0, __ATOMIC_RELEASE, __ATOMIC_ACQUIRE))
         ;
+}
+
+static struct lw_dl_table *lw_dl_table_of(const libwrap_abi_entry *e)
+{
+    for (struct lw_dl_table *t = __atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE); t; t = t->next)
+        if (e >= t->entries && e < t->entries + t->n)
+            return t;
+    return NULL;
 }
 
 /* `symbol` (a region's: "foo", "foo@V1", "foo@@V2") is what dlsym(name) or
@@ -233,7 +269,70 @@ static struct lw_typed {
 } *lw_typed;
 static size_t lw_ntyped, lw_typed_cap;
 static int lw_typed_any; /* read without the lock by the quiet path */
+
 static pthread_mutex_t lw_typed_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+/*
+ * Two wrapper libraries of one function (a GLib wrapper and a GObject one,
+ * whose link flags name GLib too, preloaded together): the first in symbol
+ * lookup finds the second's wrapper as its original (RTLD_NEXT), and every
+ * call would be measured twice, nested in itself. An original of `e` that
+ * is another library's wrapper is replaced by that wrapper's own original
+ * (looked up from there when it has none yet), hop by hop: the call is
+ * measured once, by the wrapper the program reaches. NULL stays NULL; a
+ * wrapper whose original cannot be had is kept (measured twice rather than
+ * not called). ABI-level wrappers only: a typed wrapper library takes the
+ * address of its own functions through its GOT, which interposition may
+ * bind to another library's, so its functions are not told apart so.
+ */
+void *lw_dl_past_wrappers(const libwrap_abi_entry *e, void *p)
+{
+    static int said;
+    const struct lw_dl_table *own = lw_dl_table_of(e);
+    for (int hop = 0; p && hop < 16; hop++) {
+        const libwrap_abi_entry *y = NULL;
+        for (struct lw_dl_table *t = __atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE); t && !y; t = t->next)
+            if (t != own && (uintptr_t)p >= t->lo && (uintptr_t)p < t->hi)
+                for (uint32_t i = 0; i < t->n && !y; i++)
+                    if (lw_abi_wrapper(&t->entries[i]) == p)
+                        y = &t->entries[i];
+        if (!y)
+            return p;
+        void *q = __atomic_load_n(&y->orig, __ATOMIC_ACQUIRE);
+        if (!q && y->lib && y->lib->next)
+            q = y->lib->next(y->region.symbol);
+        if (!q || q == lw_abi_wrapper(e))
+            return p;
+        if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+            lw_log(LW_LOG_RESOLVE, "%s: the original found is another wrapper library's wrapper of it: "
+                   "that one's original is called instead, so that a call is measured once",
+                   e->region.symbol);
+        p = q;
+    }
+    return p;
+}
+
+void lw_dl_registered(libwrap_abi_entry *entries, uint32_t n)
+{
+    (void)n;
+    const struct lw_dl_table *mine = lw_dl_table_of(entries);
+    if (!mine || !mine->hi)
+        return;
+    /* The libraries registered before it whose originals are its wrappers. */
+    for (struct lw_dl_table *t = __atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE); t; t = t->next) {
+        if (t == mine)
+            continue;
+        for (uint32_t i = 0; i < t->n; i++) {
+            libwrap_abi_entry *x = &t->entries[i];
+            void *o = __atomic_load_n(&x->orig, __ATOMIC_ACQUIRE);
+            if (o && (uintptr_t)o >= mine->lo && (uintptr_t)o < mine->hi) {
+                void *q = lw_dl_past_wrappers(x, o);
+                if (q != o)
+                    __atomic_store_n(&x->orig, q, __ATOMIC_RELEASE);
+            }
+        }
+    }
+}
 
 void libwrap_typed_register(void **orig, const char *symbol, const void *wrapper, const char *soname)
 {
@@ -532,6 +631,18 @@ void libwrap_typed_register(void **orig, const char *symbol, const void *wrapper
 }
 
 void lw_dl_register(libwrap_abi_entry *entries, uint32_t n)
+{
+    (void)entries;
+    (void)n;
+}
+
+void *lw_dl_past_wrappers(const libwrap_abi_entry *e, void *p)
+{
+    (void)e;
+    return p;
+}
+
+void lw_dl_registered(libwrap_abi_entry *entries, uint32_t n)
 {
     (void)entries;
     (void)n;

@@ -72,6 +72,10 @@ void lw_fatal_fork_child(void);
 /* dl.c: the wrapper tables that answer the program's own dlsym lookups,
  * and the check of loads with RTLD_DEEPBIND or dlmopen since the last. */
 void lw_dl_register(libwrap_abi_entry *entries, uint32_t n);
+/* Two wrapper libraries of one function: lw_hooks.past_wrappers and
+ * .abi_resolved (core/measure/hooks.h). */
+void *lw_dl_past_wrappers(const libwrap_abi_entry *e, void *p);
+void lw_dl_registered(libwrap_abi_entry *entries, uint32_t n);
 void lw_dl_check_pending(void);
 void lw_exec_init(void); /* remembers LD_PRELOAD and LIBWRAP_* at start */
 void lw_exec_check(void); /* logs whether the exec interposers are in effect */

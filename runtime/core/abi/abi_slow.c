@@ -194,6 +194,7 @@ static uint32_t lw_abi_lookup_all(libwrap_abi_entry *t, uint32_t n, int anywhere
         void *p = x->lib->next(x->region.symbol);
         if (!p && anywhere)
             p = lw_resolve_lookup(x->region.symbol, x->lib->soname, lw_abi_wrapper(x));
+        p = lw_hook->past_wrappers(x, p);
         if (!p)
             continue;
         if (!found++)
@@ -245,7 +246,7 @@ static int lw_abi_resolve(libwrap_abi_entry *e)
     lw_signals_hold(&old);
     lw_abi_resolve_table(e);
     void *p = __atomic_load_n(&e->orig, __ATOMIC_ACQUIRE);
-    if (!p && (p = e->lib->next(e->region.symbol)) != NULL)
+    if (!p && (p = lw_hook->past_wrappers(e, e->lib->next(e->region.symbol))) != NULL)
         lw_resolve_pin(p);
     if (!p)
         p = libwrap_resolve_fallback(e->region.symbol, e->lib->soname, lw_abi_wrapper(e));
@@ -281,6 +282,7 @@ void libwrap_abi_register(libwrap_abi_entry *entries, uint32_t n)
     }
     /* Quietly, with RTLD_NEXT only: the others at their first calls. */
     lw_abi_lookup_all(entries, n, 0);
+    lw_hook->abi_resolved(entries, n);
     /* Its target is there (or linked: a link-time wrapper): calls come. */
     lw_abi_calibrate();
     errno = saved;

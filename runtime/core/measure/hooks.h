@@ -35,6 +35,10 @@ typedef struct lw_hooks {
     void (*samples_txt)(FILE *f);
     int (*config_txt)(FILE *out, const char *dir);      /* a claimed directory's config.txt */
     void (*abi_tables)(libwrap_abi_entry *e, uint32_t n); /* a wrapper library's table */
+    /* An original `p` found for e: the original to call (p, or, where p
+     * is another wrapper library's wrapper of it, that one's original). */
+    void *(*past_wrappers)(const libwrap_abi_entry *e, void *p);
+    void (*abi_resolved)(libwrap_abi_entry *e, uint32_t n); /* its originals looked up */
     void (*job_complete)(const char *dir);              /* in the process that completed it */
     void (*group_complete)(const char *dir, const char *group_dir); /* a large job's group, likewise */
     void (*throttled_callee)(int32_t parent);           /* a throttled region calls wrapped ones */
