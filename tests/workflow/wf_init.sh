@@ -33,6 +33,16 @@ grep -q 'warning: <width.h> is on the include path but does not preprocess on it
     { cat width.log; fail "width: no warning that the header does not preprocess on its own"; }
 grep -qx '#include <width.h>' ww/libwrap.h && grep -q '#error WIDTH must be defined' ww/libwrap.h ||
     { cat ww/libwrap.h; fail "width: the header and its error are not in libwrap.h"; }
+# A header that may not be included directly, whose error names the one to
+# include (GLib's gobject/gobject.h: "Only <glib-object.h> can be included
+# directly."): libwrap.h includes that one, and init says so.
+mkdir -p inc/only
+printf '#ifndef ONLY_INSIDE\n#error "Only <only-all.h> can be included directly."\n#endif\nint only_f(int);\n' > inc/only/only.h
+printf '#define ONLY_INSIDE\n#include <only/only.h>\n' > inc/only-all.h
+libwrap-init --name only -x c --cppflags "-I$PWD/inc" --libs -lz wo > only.log 2>&1 || { cat only.log; fail "only: init failed"; }
+grep -q '<only/only.h> is not included directly (.*Only <only-all.h> can be included directly.*): libwrap.h includes <only-all.h>' only.log &&
+    grep -qx '#include <only-all.h>' wo/libwrap.h && ! grep -q 'warning' only.log ||
+    { cat only.log wo/libwrap.h; fail "only: libwrap.h does not include the header the error names"; }
 grep -q '@' w/Makefile && grep -nE '@[A-Z_]+@' w/Makefile && fail "unrendered placeholder"
 # README explains the messages it must explain
 for topic in 'main does not build' 'libwrap.h does not preprocess' 'MISSING' 'UNCERTAIN' \
