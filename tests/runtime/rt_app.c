@@ -529,6 +529,8 @@ int main(int argc, char **argv)
         return n > 64 ? 2 : run_threads(n);
     if (!strcmp(s, "nest"))
         return run_nest();
+    if (!strcmp(s, "deep")) /* a call path N wrapped calls deep */
+        return printf("deep %d\n", lib_recurse(n)) < 0;
     if (!strcmp(s, "percall"))
         return run_percall();
     if (!strcmp(s, "timer"))

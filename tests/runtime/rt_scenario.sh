@@ -45,6 +45,13 @@ nest)
         "fn('lib_recurse')['inclusive_ns'] <= fn('lib_call')['inclusive_ns'] + fn('lib_recurse')['exclusive_ns'] * 8"
     grep -q '^nest ' out.txt || fail "program output lost"
     grep -q 'lib_recurse' exp/profile.txt || fail "profile.txt lacks lib_recurse"
+    # A call path 300 calls deep (two JSON levels a call): profile.json
+    # stays valid, with every level.
+    rm -rf exp
+    run 0 deep 300
+    deep=$(printf 'lib_recurse/%.0s' $(seq 300))
+    $CHECK exp "visits('lib_recurse') == 300" "path('${deep%/}') == 1" || fail "a call path 300 deep"
+    grep -qx 'deep 300' out.txt || fail "deep: program output lost"
     ;;
 percall)
     # Each of 20 lib_call calls makes 5000 lib_add calls: with compensation,

@@ -8,13 +8,22 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+#define LW_JSON_SOME 0x80 /* something written in the level */
+/* Indentation stops growing there: a document of deep call paths stays
+ * proportional to its size, not to its size times its depth. */
+#define LW_JSON_INDENT_MAX 128
 
 void lw_json_init(lw_json *j, FILE *f)
 {
     j->f = f;
     j->depth = 0;
-    j->count[0] = 0;
+    j->level = j->inline_levels;
+    j->cap = LW_JSON_LEVELS;
+    j->failed = 0;
+    j->level[0] = 0;
     j->n = 0;
 }
 
@@ -54,7 +63,7 @@ static void lw_json_indent(lw_json *j)
 {
     static const char spaces[] = "                                                                ";
     lw_json_putc(j, '\n');
-    for (size_t n = 2 * (size_t)j->depth; n;) {
+    for (size_t n = 2 * (size_t)(j->depth < LW_JSON_INDENT_MAX ? j->depth : LW_JSON_INDENT_MAX); n;) {
         size_t k = n < sizeof spaces - 1 ? n : sizeof spaces - 1;
         lw_json_put(j, spaces, k);
         n -= k;
@@ -114,9 +123,9 @@ static void lw_json_quoted(lw_json *j, const char *s)
 static void lw_json_key(lw_json *j, const char *key)
 {
     if (j->depth > 0) {
-        if (j->count[j->depth])
+        if (j->level[j->depth] & LW_JSON_SOME)
             lw_json_putc(j, ',');
-        j->count[j->depth] = 1;
+        j->level[j->depth] |= LW_JSON_SOME;
         lw_json_indent(j);
     }
     if (key) {
@@ -125,14 +134,35 @@ static void lw_json_key(lw_json *j, const char *key)
     }
 }
 
+/* Room for level `d`: the levels move to the heap past LW_JSON_LEVELS. */
+static int lw_json_room(lw_json *j, size_t d)
+{
+    if (d < j->cap)
+        return 1;
+    size_t cap = 2 * j->cap;
+    unsigned char *v = j->level == j->inline_levels ? malloc(cap) : realloc(j->level, cap);
+    if (!v)
+        return 0;
+    if (j->level == j->inline_levels)
+        memcpy(v, j->inline_levels, j->cap);
+    j->level = v;
+    j->cap = cap;
+    return 1;
+}
+
 static void lw_json_open(lw_json *j, const char *key, char open, char close)
 {
     lw_json_key(j, key);
     lw_json_putc(j, open);
-    if (j->depth + 1 < LW_JSON_MAX_DEPTH)
-        j->depth++;
-    j->count[j->depth] = 0;
-    j->close[j->depth] = close;
+    if (!lw_json_room(j, (size_t)j->depth + 1)) {
+        /* Closed at once, and the document marked failed. */
+        j->failed = 1;
+        lw_json_putc(j, close);
+        j->level[j->depth] |= LW_JSON_SOME;
+        return;
+    }
+    j->depth++;
+    j->level[j->depth] = (unsigned char)close;
 }
 
 void lw_json_object(lw_json *j, const char *key)
@@ -149,8 +179,8 @@ void lw_json_end(lw_json *j)
 {
     if (j->depth == 0)
         return;
-    int had = j->count[j->depth];
-    char close = j->close[j->depth];
+    int had = j->level[j->depth] & LW_JSON_SOME;
+    char close = (char)(j->level[j->depth] & ~LW_JSON_SOME);
     j->depth--;
     if (had)
         lw_json_indent(j);
@@ -223,5 +253,9 @@ int lw_json_finish(lw_json *j)
         lw_json_end(j);
     lw_json_putc(j, '\n');
     lw_json_flush(j);
-    return ferror(j->f) ? -1 : 0;
+    if (j->level != j->inline_levels)
+        free(j->level);
+    j->level = j->inline_levels;
+    j->cap = LW_JSON_LEVELS;
+    return ferror(j->f) || j->failed ? -1 : 0;
 }

@@ -19,13 +19,20 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define LW_JSON_MAX_DEPTH 256
+/* The levels kept in the writer itself; deeper documents (call paths of
+ * hundreds of nested calls, two levels each) grow a copy on the heap. */
+#define LW_JSON_LEVELS 256
 
 typedef struct lw_json {
     FILE *f;
     int depth;
-    unsigned char count[LW_JSON_MAX_DEPTH]; /* 0: nothing written yet at that depth */
-    char close[LW_JSON_MAX_DEPTH];          /* '}' or ']' */
+    /* Per open level: its closing character ('}' or ']'), and LW_JSON_SOME
+     * once something was written in it. In `inline` up to LW_JSON_LEVELS,
+     * else on the heap (`cap` levels). */
+    unsigned char *level;
+    size_t cap;
+    int failed; /* no memory for a deeper level: the document is not valid */
+    unsigned char inline_levels[LW_JSON_LEVELS];
     /* The text not yet given to the stream: a document is many short
      * pieces, each a stdio call of its own otherwise. */
     size_t n;
@@ -41,7 +48,8 @@ void lw_json_uint(lw_json *j, const char *key, uint64_t v);
 void lw_json_int(lw_json *j, const char *key, int64_t v);
 void lw_json_double(lw_json *j, const char *key, double v); /* not finite: null */
 void lw_json_bool(lw_json *j, const char *key, int v);
-/* Ends the document with a newline; returns 0, or -1 when the stream failed. */
+/* Ends the document with a newline and frees what the writer took; returns
+ * 0, or -1 when the stream (or memory for its depth) failed. */
 int lw_json_finish(lw_json *j);
 
 #endif /* LIBWRAP_RUNTIME_JSON_H */
