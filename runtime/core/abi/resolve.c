@@ -183,7 +183,6 @@ struct lw_verneed_find {
     const void *at;        /* an address in the module */
     const char *name;      /* the symbol, without a version */
     const char *version;   /* found: the version its reference asks for */
-    int module;            /* the module was found */
 };
 
 /* A dynamic entry's address: the loader relocates them in place on most
@@ -227,7 +226,6 @@ static int lw_verneed_module(struct dl_phdr_info *info, size_t size, void *arg)
     }
     if (!inside)
         return 0;
-    f->module = 1;
     const ElfW(Sym) *symtab = NULL;
     const char *strtab = NULL;
     const ElfW(Half) *versym = NULL;
@@ -285,8 +283,7 @@ int libwrap_is_version(const void *orig, const char *symbol)
      * when it bound __real_foo. Versions that share one address (liblzma's
      * lzma_stream_encoder_mt@@XZ_5.2 and @XZ_5.2.2) are told apart only
      * so, as the loader binds them for LD_PRELOAD. */
-    struct lw_verneed_find f = {__builtin_extract_return_addr(__builtin_return_address(0)), name,
-                                NULL, 0};
+    struct lw_verneed_find f = {__builtin_extract_return_addr(__builtin_return_address(0)), name, NULL};
     dl_iterate_phdr(lw_verneed_module, &f);
     int r;
     if (f.version) {
