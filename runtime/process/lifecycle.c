@@ -322,6 +322,7 @@ static void lw_finish_as(const char *why, enum lw_end end)
         lw_args_warn_unmatched();
     lw_lane_report();
     lw_signal_report();
+    lw_context_report();
     int part = dir && write && lw_cfg.profiling && !reduced && !records;
     if (part)
         lw_profile_write(dir);

@@ -86,6 +86,8 @@ int lw_dl_names_libc(const char *path);
 
 /* One warning at the end when a signal handler left the runtime by longjmp. */
 void lw_signal_report(void);
+/* context.c: how often calls went unmeasured after a context switch. */
+void lw_context_report(void);
 
 #pragma GCC visibility pop
 

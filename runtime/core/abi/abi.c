@@ -331,6 +331,10 @@ uintptr_t lw_abi_enter(libwrap_abi_entry *e, void **sp)
         lw_abi_set_state(e, LW_ABI_STATE_EXCLUDED);
         return LW_ABI_PASS;
 #else
+        /* After a context switch inside a measured call: forwarded until
+         * that call has returned (its slot and frame stay its own). */
+        if (lw_unlikely(lw_context_open()))
+            return LW_ABI_PASS;
         int32_t id = __atomic_load_n(&e->region.id, __ATOMIC_ACQUIRE);
         if (lw_unlikely(id < 0))
             return LW_ABI_PASS;

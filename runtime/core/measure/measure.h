@@ -192,7 +192,10 @@ typedef struct lw_tls_block {
     lw_thread *fast;
     lw_thread *hot;
     int guard;
-    int reserved;
+    /* The thread switched execution contexts (swapcontext, setcontext)
+     * while a measured call was open: nothing is measured until every such
+     * call has returned (lw_context_resume). */
+    int switched;
     struct lw_ra *ra_top, *ra_base, *ra_end; /* the ABI trampolines' return slots (abi.c) */
     lw_thread *hot_ev;
     struct lw_lane *lane; /* self->lane, for signal handlers (lane.h) */
@@ -204,9 +207,23 @@ typedef struct lw_tls_block {
     const char *plugin_cb;
 } lw_tls_block;
 extern __thread lw_tls_block lw_tls __attribute__((tls_model("initial-exec")));
+
+/* Whether a call open at a context switch of this thread (lw_tls.switched)
+ * is still open: its return slot, or its frame. Loads only (the ABI hooks'
+ * general registers). */
+static inline int lw_context_open(void)
+{
+    return LW_LOAD(lw_tls.switched) &&
+           (LW_LOAD(lw_tls.ra_top) != lw_tls.ra_base || (lw_tls.self && lw_tls.self->depth));
+}
 /* "No thread" for lw_tls.hot: its depth (UINT32_MAX) and cap (0) fail the
  * trampoline's checks. */
 extern lw_thread lw_thread_none;
+
+/* After a context switch inside a measured call (lw_tls.switched): 1 when
+ * every call open then has returned, measurement taken up again; 0 while
+ * one is open (the call is not measured). thread.c. */
+int lw_context_resume(void);
 
 void *lw_map(size_t bytes); /* zeroed anonymous memory, NULL on failure */
 lw_thread *lw_thread_attach(void);

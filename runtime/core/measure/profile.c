@@ -299,6 +299,8 @@ int lw_enter_full_since(int32_t id, void *frame, uint64_t since)
         return lw_enter_first(id, frame);
     if (lw_unlikely(LW_LOAD(lw_tls.guard)))
         return 0;
+    if (lw_unlikely(LW_LOAD(lw_tls.switched)) && !lw_context_resume())
+        return 0;
     if (lw_unlikely(lw_lane_pending(t)))
         lw_lane_settle(t);
     if (!lw_guard_take())

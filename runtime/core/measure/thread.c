@@ -102,6 +102,17 @@ void lw_thread_set_paths(lw_thread *t)
     LW_STORE(lw_tls.hot_ev, p.hot_ev);
 }
 
+int lw_context_resume(void)
+{
+    lw_thread *t = lw_tls.self;
+    if (LW_LOAD(lw_tls.ra_top) != lw_tls.ra_base || (t && t->depth))
+        return 0;
+    LW_STORE(lw_tls.switched, 0);
+    if (t && LW_LOAD(lw_state) == 1 && !lw_lane_pending(t))
+        lw_thread_set_paths(t);
+    return 1;
+}
+
 static lw_thread *lw_thread_make(void);
 
 lw_thread *lw_thread_attach(void)
