@@ -47,8 +47,6 @@
 void libwrap_mpi_after_init(void) {}
 
 void libwrap_mpi_before_finalize(void) {}
-
-void libwrap_mpi_before_abort(void) {}
 #else
 
 typedef uintptr_t lw_mh; /* an MPI handle of either ABI */
@@ -364,17 +362,6 @@ static void lw_mpi_reduce_profile(void)
     }
     lw_rtree_free(t);
     lw_job_info.reduced = 1;
-}
-
-void libwrap_mpi_before_abort(void)
-{
-    /* The rank's part now, by itself: the launcher ends the other ranks
-     * (a signal, whose handler writes theirs: fatal.c) and this one may
-     * never come back to an exit. No collective: the others do not come. */
-    if (getpid() != lw_process_pid())
-        return;
-    lw_log(LW_LOG_JOB, "MPI_Abort: this rank's results written before the job ends");
-    libwrap_finalize();
 }
 
 void libwrap_mpi_before_finalize(void)

@@ -18,6 +18,7 @@
 #include "core/measure/lane.h"
 #include "core/output/output.h"
 #include "interpose/exec_interpose.h"
+#include "interpose/mpi_interpose.h"
 #include "jobs/jobs.h"
 #include "plugins/host/host.h"
 #include "core/abi/abi.h"
@@ -385,6 +386,18 @@ void lw_finish_for_exec(void)
 void lw_finish_for_signal(void)
 {
     lw_finish_as("fatal signal", LW_END_SIGNAL);
+}
+
+/* MPI_Abort (interpose/mpi_interpose.c): the rank's part now, by itself:
+ * the launcher ends the other ranks (a signal, whose handler writes
+ * theirs: fatal.c) and this one may never come back to an exit. No
+ * collective: the others do not come. */
+void libwrap_mpi_before_abort(void)
+{
+    if (getpid() != lw_process_pid())
+        return;
+    lw_log(LW_LOG_JOB, "MPI_Abort: this rank's results written before the job ends");
+    lw_finish("MPI_Abort");
 }
 
 #ifndef LIBWRAP_NOP

@@ -1322,11 +1322,15 @@ static uint64_t lw_trace_finalize(const libwrap_region *const *regions, size_t n
     lost += lw_spill_lost;
     pthread_mutex_unlock(&lw_threads_lock);
 
+    /* Free disk space is the advice only where writing failed (the spill
+     * file, or the archive's own writes); OTF2's refusal of an event is its
+     * own reason. */
     if (lost)
         lw_message("%" PRIu64 " of %" PRIu64 " events could not be written to '%s/traces' "
-                   "(%s); the trace is incomplete: check free disk space",
+                   "(%s); the trace is incomplete%s",
                    lost, lost + written, lw_dir,
-                   lw_spill_lost ? lw_spill_error : lw_errors ? lw_first_error : "unknown error");
+                   lw_spill_lost ? lw_spill_error : lw_errors ? lw_first_error : "unknown error",
+                   lw_spill_lost || lw_write_failed ? ": check free disk space" : "");
     if (rc)
         lw_message("cannot write the definitions of '%s/traces.otf2' (%s); the trace is "
                    "unreadable: check free disk space",
