@@ -336,6 +336,8 @@ static void lw_txt_num(FILE *f, int width, uint64_t v, int us)
     fwrite(p, 1, (size_t)(b + sizeof b - p), f);
 }
 
+#define LW_TXT_INDENT_MAX 64
+
 static void lw_txt_tree(FILE *f, const lw_node *n, int depth)
 {
     static const char spaces[] = "                                                                ";
@@ -353,11 +355,16 @@ static void lw_txt_tree(FILE *f, const lw_node *n, int depth)
         fputc(' ', f);
         lw_txt_num(f, 14, lw_ticks_to_ns(kids[i]->excl_c), 1);
         fputs("  ", f);
-        for (size_t left = 2 * (size_t)depth; left;) {
+        /* Past LW_TXT_INDENT_MAX levels the depth is written, not indented:
+         * a deep tree's text grows with its size, not its size times its
+         * depth. */
+        for (size_t left = 2 * (size_t)(depth < LW_TXT_INDENT_MAX ? depth : LW_TXT_INDENT_MAX); left;) {
             size_t w = left < sizeof spaces - 1 ? left : sizeof spaces - 1;
             fwrite(spaces, 1, w, f);
             left -= w;
         }
+        if (depth > LW_TXT_INDENT_MAX)
+            fprintf(f, "[depth %d] ", depth);
         fputs(lw_region_name(kids[i]->region), f);
         fputc('\n', f);
         lw_txt_tree(f, kids[i], depth + 1);
