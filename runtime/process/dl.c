@@ -212,7 +212,9 @@ static struct lw_dl_table *lw_dl_table_of(const libwrap_abi_entry *e)
 }
 
 /* `symbol` (a region's: "foo", "foo@V1", "foo@@V2") is what dlsym(name) or
- * dlvsym(name, version) finds. */
+ * dlvsym(name, version) finds. A region of a function with one version
+ * keeps the plain name (docs/wrappers.md): it may be any version's, and the
+ * callers compare the answer with its original. */
 static int lw_names(const char *symbol, const char *name, const char *version)
 {
     size_t n = strlen(name);
@@ -222,7 +224,7 @@ static int lw_names(const char *symbol, const char *name, const char *version)
     if (!version)
         return !*at || (at[0] == '@' && at[1] == '@');
     if (*at != '@')
-        return 0;
+        return !*at;
     at += at[1] == '@' ? 2 : 1;
     return !strcmp(at, version);
 }
@@ -590,14 +592,20 @@ void *libwrap_dl_route(void *a0, void *a1, void *a2, void *caller, int kind)
             const char *name = a1, *version = kind == LW_DL_VSYM ? a2 : NULL;
             libwrap_abi_entry *e;
             /* Under LD_PRELOAD the global scope finds a runtime wrapper
-             * first; a link-time wrapper (__wrap_SYM) must be given. */
+             * first, but not for dlvsym when the wrapper exports the plain
+             * name (a function of one version: the lookup wants that
+             * version's definition); a link-time wrapper (__wrap_SYM) must
+             * be given. */
             if (a0 != RTLD_NEXT && name && (e = lw_dl_entry(name, version, &t)) &&
-                (a0 != RTLD_DEFAULT || !e->lib || !e->lib->next) && !lw_dl_from_libwrap(caller))
+                (a0 != RTLD_DEFAULT || !e->lib || !e->lib->next ||
+                 (kind == LW_DL_VSYM && !strchr(e->region.symbol, '@'))) &&
+                !lw_dl_from_libwrap(caller))
                 to = kind == LW_DL_SYM ? (void *)lw_dl_answer_sym : (void *)lw_dl_answer_vsym;
-            /* A typed runtime wrapper: on a handle only (the global scope
-             * finds it first). */
-            else if (a0 != RTLD_NEXT && a0 != RTLD_DEFAULT && name && lw_dl_typed_has(name, version) &&
-                     !lw_dl_from_libwrap(caller))
+            /* A typed runtime wrapper: on a handle, or dlvsym (the global
+             * scope finds it first for dlsym; for dlvsym only where it
+             * exports that version, and the answer is then the wrapper). */
+            else if (a0 != RTLD_NEXT && (a0 != RTLD_DEFAULT || kind == LW_DL_VSYM) && name &&
+                     lw_dl_typed_has(name, version) && !lw_dl_from_libwrap(caller))
                 to = kind == LW_DL_SYM ? (void *)lw_dl_answer_sym : (void *)lw_dl_answer_vsym;
             break;
         }

@@ -58,8 +58,9 @@ for mode in linktime runtime; do
         fail "the $mode wrappers do not compile under -Wall -Wextra -Werror"
 done
 rt=(-L"$rtlib" -llibwrap_runtime -Wl,-rpath,"$rtlib")
-$cc -shared -o libwrap_foo_runtime.so runtime.o -Wl,--no-undefined -Wl,--version-script=gen/foo.versions \
-    "${rt[@]}" -ldl
+# With the interposers (exec, dl...), as the generated Makefile links it.
+$cc -shared -o libwrap_foo_runtime.so runtime.o -Wl,--whole-archive "$rtlib/liblibwrap_exec.a" \
+    -Wl,--no-whole-archive -Wl,--no-undefined -Wl,--version-script=gen/foo.versions "${rt[@]}" -ldl
 readelf --dyn-syms -W libwrap_foo_runtime.so | grep -q ' foo@V1$' || fail "the runtime wrapper does not export foo@V1"
 readelf --dyn-syms -W libwrap_foo_runtime.so | grep -q ' foo@@V2$' || fail "the runtime wrapper does not export foo@@V2"
 ! readelf --dyn-syms -W libwrap_foo_runtime.so | grep -q 'libwrap_x_' || fail "the runtime wrapper exports its local names"
@@ -106,4 +107,27 @@ run preload_old 'foo@V1' 'baz@V1' app_old app_old LD_PRELOAD="$here/libwrap_foo_
 run preload_new 'foo@@V2' 'baz@@V2' app_new app_new LD_PRELOAD="$here/libwrap_foo_runtime.so"
 run linked_old 'foo@V1' 'baz@V1' linked_old app_old
 run linked_new 'foo@@V2' 'baz@@V2' linked_new app_new
-echo "ok $TEST_LABEL: foo@V1 and foo@@V2 measured in both linkages"
+
+# A function of one version (bar@V1) called through pointers from dlvsym
+# and dlsym: each call measured, under LD_PRELOAD and (ABI-level wrappers)
+# at link time.
+$cc -I"$src" -c "$src/dlv.c" -o dlv.o
+$cc -o dlv_plain dlv.o -Lnew -lfoo -ldl
+$cc -o dlv_linked dlv.o -Wl,@gen/foo.wrap libwrap_foo_linktime.a -Lnew -lfoo "${rt[@]}" -ldl
+LD_LIBRARY_PATH="$here/new" ./dlv_plain > dlv_plain.out || fail "dlv: the unwrapped run failed"
+hows=preload
+[ "$forward" = abi ] && hows="preload linked"
+for how in $hows; do
+    exe=./dlv_plain env=(LD_PRELOAD="$here/libwrap_foo_runtime.so")
+    [ $how = linked ] && exe=./dlv_linked env=()
+    env LD_LIBRARY_PATH="$here/new" LIBWRAP_EXPERIMENT_DIRECTORY="$here/exp_dlv_$how" ${env[@]+"${env[@]}"} $exe \
+        > dlv_$how.out 2> dlv_$how.err || fail "dlv ($how) failed: $(cat dlv_$how.err)"
+    cmp -s dlv_plain.out dlv_$how.out && [ ! -s dlv_$how.err ] || fail "dlv ($how): output differs"
+    python3 - "$here/exp_dlv_$how/profile.json" <<'PY' || fail "dlv ($how): bar's visits"
+import json, sys
+got = {f["symbol"]: int(f["visits"]) for f in json.load(open(sys.argv[1]))["functions"]}
+if got.get("bar") != 6:
+    sys.exit("bar %s, expected 6 (3 through dlvsym, 2 through dlsym, 1 direct)" % got.get("bar"))
+PY
+done
+echo "ok $TEST_LABEL: foo@V1 and foo@@V2 measured in both linkages; bar through dlvsym and dlsym"
