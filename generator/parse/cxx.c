@@ -16,6 +16,71 @@
 #include "parse/internal.h"
 #include "util/strbuf.h"
 
+/* The C++ runtime's demangler (libstdc++, which libclang brings). */
+extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+
+char *specialization_name(CXCursor c)
+{
+    char *plain = cx_string(clang_getCursorSpelling(c));
+    int n = clang_Cursor_getNumTemplateArguments(c);
+    if (n < 0 && clang_getCursorKind(c) == CXCursor_CXXMethod &&
+        !clang_Cursor_isNull(clang_getSpecializedCursorTemplate(c))) {
+        /* libclang gives no member function's template arguments: they
+         * are read from its demangled symbol, "A* F::make<A>(int)". */
+        char *sym = cx_string(clang_Cursor_getMangling(c));
+        int st = -1;
+        char *d = __cxa_demangle(sym, NULL, NULL, &st);
+        free(sym);
+        char *args = NULL;
+        size_t len = strlen(plain);
+        for (char *p = d; st == 0 && p && (p = strstr(p, plain)) != NULL; p += len)
+            if (p[len] == '<' && (p == d || p[-1] == ':')) {
+                args = p + len;
+                break;
+            }
+        if (args) {
+            int depth = 0;
+            char *end = args;
+            do {
+                depth += *end == '<' ? 1 : *end == '>' ? -1 : 0;
+                end++;
+            } while (*end && depth > 0);
+            if (depth == 0) {
+                char *named = xstrdup_printf("%s%.*s", plain, (int)(end - args), args);
+                free(d);
+                free(plain);
+                return named;
+            }
+        }
+        free(d);
+        return plain;
+    }
+    if (n <= 0)
+        return plain;
+    strbuf b = STRBUF_INIT;
+    sb_printf(&b, "%s<", plain);
+    for (int i = 0; i < n; i++) {
+        const char *sep = i ? ", " : "";
+        switch (clang_Cursor_getTemplateArgumentKind(c, (unsigned)i)) {
+        case CXTemplateArgumentKind_Type: {
+            char *t = cx_string(clang_getTypeSpelling(clang_Cursor_getTemplateArgumentType(c, (unsigned)i)));
+            sb_printf(&b, "%s%s", sep, t);
+            free(t);
+            break;
+        }
+        case CXTemplateArgumentKind_Integral:
+            sb_printf(&b, "%s%lld", sep, clang_Cursor_getTemplateArgumentValue(c, (unsigned)i));
+            break;
+        default: /* a template, an expression, a pack: the plain name */
+            sb_free(&b);
+            return plain;
+        }
+    }
+    sb_printf(&b, ">");
+    free(plain);
+    return b.s;
+}
+
 char *qualified_scope(CXCursor c)
 {
     char **parts = NULL;

@@ -86,6 +86,10 @@ enum CXChildVisitResult decl_visitor(CXCursor c, CXCursor parent, CXClientData d
 
 /* The enclosing namespaces and classes of c, "a::B"; "" at file scope. */
 char *qualified_scope(CXCursor c);
+/* The function's own name, with its template arguments when it is a
+ * specialization of a function template ("make<A>"), so that two
+ * specializations are told apart by name as overloads are. */
+char *specialization_name(CXCursor c);
 lwg_fn_kind cursor_func_kind(CXCursor c);
 /* Does the member function take the object pointer (`this`)? */
 bool takes_this(CXCursor c);

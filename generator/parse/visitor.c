@@ -174,7 +174,7 @@ void add_function(visit_ctx *ctx, CXCursor c)
     CXType ftype = clang_getCursorType(c);
     f->kind = cursor_func_kind(c);
     f->scope = ctx->cxx ? qualified_scope(c) : xstrdup("");
-    char *plain = cx_string(clang_getCursorSpelling(c));
+    char *plain = ctx->cxx ? specialization_name(c) : cx_string(clang_getCursorSpelling(c));
     f->name = f->scope[0] ? xstrdup_printf("%s::%s", f->scope, plain) : xstrdup(plain);
     free(plain);
     /* Asm labels may come back with the "\1" prefix that tells the backend

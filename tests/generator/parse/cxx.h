@@ -58,3 +58,11 @@ inline int twice(int x) { return 2 * x; }
 // CHECK: _ZN5later4NodeC2Ev name=later::Node::Node kind=constructor file=cxx.h:35 ret=void (later::Node *this) [inline] skip=inline
 // CHECK: _ZNK5later4Node4sizeEv name=later::Node::size kind=method file=cxx.h:35 ret=int (const later::Node *this) [inline] skip=inline
 // CHECK: _ZN5later5twiceEi name=later::twice file=cxx.h:38 ret=int (int x) [inline] skip=inline
+struct Maker { template <typename T> static T *make(int); }; /* explicit specializations, named with their arguments */
+template <> Tokens *Maker::make<Tokens>(int);
+template <> geo::Shape *Maker::make<geo::Shape>(int);
+template <typename T> T twice_of(T);
+template <> long twice_of<long>(long);
+// CHECK: _ZN5Maker4makeI6TokensEEPT_i name=Maker::make<Tokens> kind=static-method file=cxx.h:62 ret=Tokens * (int arg1)
+// CHECK: _ZN5Maker4makeIN3geo5ShapeEEEPT_i name=Maker::make<geo::Shape> kind=static-method file=cxx.h:63 ret=geo::Shape * (int arg1)
+// CHECK: _Z8twice_ofIlET_S0_ name=twice_of<long> file=cxx.h:65 ret=long (long arg1)
