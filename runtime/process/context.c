@@ -56,8 +56,8 @@ void lw_context_report(void)
     uint64_t n = LW_LOAD(lw_context_switches);
     if (n)
         lw_warn("a thread switched execution contexts (swapcontext, setcontext) inside a measured call "
-                "(%llu time%s): the calls made until that call returned were not measured (docs/abi.md, "
-                "\"Stacks\")",
+                "(%llu time%s): the calls made until that call returned were not measured, and none after "
+                "it where it never returned (docs/abi.md, \"Stacks\")",
                 (unsigned long long)n, n == 1 ? "" : "s");
 }
 #endif
