@@ -35,16 +35,13 @@ void libwrap_context_switch(void)
 {
     if (LW_LOAD(lw_state) != 1 || LW_LOAD(lw_tls.switched) || LW_LOAD(lw_tls.guard))
         return;
-    lw_thread *t = lw_tls.self;
-    if (LW_LOAD(lw_tls.ra_top) == lw_tls.ra_base && (!t || !t->depth))
+    if (!lw_calls_open())
         return;
+    lw_thread *t = lw_tls.self;
     int saved = errno;
     LW_STORE(lw_tls.switched, 1);
-    /* The trampolines' and typed wrappers' fast paths off: every call
-     * reaches the C hooks, which forward it (core/measure/measure.h). */
-    LW_STORE(lw_tls.fast, NULL);
-    LW_STORE(lw_tls.hot, &lw_thread_none);
-    LW_STORE(lw_tls.hot_ev, &lw_thread_none);
+    /* Every call reaches the C hooks, which forward it. */
+    lw_thread_paths_off();
     __atomic_add_fetch(&lw_context_switches, 1, __ATOMIC_RELAXED);
     lw_log(LW_LOG_THREAD, "thread %u switched execution contexts inside a measured call: its calls are "
            "forwarded unmeasured until that call returns", t ? t->tid : 0);

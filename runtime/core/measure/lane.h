@@ -103,9 +103,7 @@ static inline __attribute__((always_inline)) void lw_lane_pop(lw_lane *l, uintpt
     l->call[i].params = NULL;
     l->call[i].depth = d;
     l->call[i].ticks = now > start ? now - start : 0;
-    LW_STORE(lw_tls.fast, NULL);
-    LW_STORE(lw_tls.hot, &lw_thread_none);
-    LW_STORE(lw_tls.hot_ev, &lw_thread_none);
+    lw_thread_paths_off();
 }
 
 static inline uintptr_t lw_lane_typed(int32_t id)

@@ -208,17 +208,32 @@ typedef struct lw_tls_block {
 } lw_tls_block;
 extern __thread lw_tls_block lw_tls __attribute__((tls_model("initial-exec")));
 
-/* Whether a call open at a context switch of this thread (lw_tls.switched)
- * is still open: its return slot, or its frame. Loads only (the ABI hooks'
- * general registers). */
-static inline int lw_context_open(void)
-{
-    return LW_LOAD(lw_tls.switched) &&
-           (LW_LOAD(lw_tls.ra_top) != lw_tls.ra_base || (lw_tls.self && lw_tls.self->depth));
-}
 /* "No thread" for lw_tls.hot: its depth (UINT32_MAX) and cap (0) fail the
  * trampoline's checks. */
 extern lw_thread lw_thread_none;
+
+/* The calling thread's fast paths off (lw_tls.fast, .hot, .hot_ev): its
+ * calls take the C hooks (lw_thread_set_paths turns them on). */
+static inline void lw_thread_paths_off(void)
+{
+    LW_STORE(lw_tls.fast, NULL);
+    LW_STORE(lw_tls.hot, &lw_thread_none);
+    LW_STORE(lw_tls.hot_ev, &lw_thread_none);
+}
+
+/* Whether the calling thread has a measured call open: a return slot
+ * taken, or a frame. Loads only (the ABI hooks' general registers). */
+static inline int lw_calls_open(void)
+{
+    return LW_LOAD(lw_tls.ra_top) != lw_tls.ra_base || (lw_tls.self && lw_tls.self->depth);
+}
+
+/* Whether a call open at a context switch of this thread (lw_tls.switched)
+ * is still open. */
+static inline int lw_context_open(void)
+{
+    return LW_LOAD(lw_tls.switched) && lw_calls_open();
+}
 
 /* After a context switch inside a measured call (lw_tls.switched): 1 when
  * every call open then has returned, measurement taken up again; 0 while

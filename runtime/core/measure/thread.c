@@ -41,9 +41,7 @@ static void lw_thread_destructor(void *p)
     pthread_mutex_lock(&lw_threads_mutex);
     /* Set under the lock: a finaliser holding it must not wait for us. */
     LW_STORE(lw_tls.guard, 1);
-    LW_STORE(lw_tls.fast, NULL);
-    LW_STORE(lw_tls.hot, &lw_thread_none);
-    LW_STORE(lw_tls.hot_ev, &lw_thread_none);
+    lw_thread_paths_off();
     if (lw_state == 1 && t->alive) {
         lw_thread_close_frames(t, lw_ticks());
         lw_hook->thread_end(t);
@@ -104,9 +102,9 @@ void lw_thread_set_paths(lw_thread *t)
 
 int lw_context_resume(void)
 {
-    lw_thread *t = lw_tls.self;
-    if (LW_LOAD(lw_tls.ra_top) != lw_tls.ra_base || (t && t->depth))
+    if (lw_calls_open())
         return 0;
+    lw_thread *t = lw_tls.self;
     LW_STORE(lw_tls.switched, 0);
     if (t && LW_LOAD(lw_state) == 1 && !lw_lane_pending(t))
         lw_thread_set_paths(t);
@@ -210,9 +208,7 @@ void lw_thread_after_fork_child(void)
     lw_next_tid = 1;
     lw_thread *t = lw_tls.self;
     lw_tree fresh;
-    LW_STORE(lw_tls.fast, NULL);
-    LW_STORE(lw_tls.hot, &lw_thread_none);
-    LW_STORE(lw_tls.hot_ev, &lw_thread_none);
+    lw_thread_paths_off();
     if (t && lw_tree_init(&fresh) < 0) {
         lw_tls.self = NULL;
         t = NULL;
