@@ -30,8 +30,8 @@ LIBWRAP_EXEC_API void libwrap_exec_failed(char **env, const char *what);
  * For posix_spawn and posix_spawnp: the environment of the child (`envp`
  * plus LD_PRELOAD, the LIBWRAP_* variables the process started with and
  * LIBWRAP_EXPERIMENT_DIRECTORY), measurement going on in the caller. NULL:
- * use `envp` as it is (out of memory). Give what it returned (NULL too)
- * to libwrap_spawn_release once the spawn returned.
+ * use `envp` as it is (out of memory). Release it with
+ * libwrap_spawn_release once the spawn returned.
  */
 LIBWRAP_EXEC_API char **libwrap_spawn_prepare(char *const envp[]);
 LIBWRAP_EXEC_API void libwrap_spawn_release(char **env);

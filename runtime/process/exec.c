@@ -99,18 +99,17 @@ static void lw_env_compose(char **env, const char *dir_entry, char *const envp[]
     env[k] = NULL;
 }
 
-/* Spawns under way on this thread: a second copy of the interposers (two
- * wrapper libraries preloaded) prepares the same spawn inside the first. */
-static __thread int lw_spawning __attribute__((tls_model("initial-exec")));
+/* Execs and spawns prepared and under way on this thread: a second copy of
+ * the interposers (two wrapper libraries preloaded) prepares the same one
+ * inside the first, which alone says what happens. One each from a
+ * prepare that returned an environment to its release. */
+static __thread int lw_preparing __attribute__((tls_model("initial-exec")));
 
 /* An exec of this image was prepared: measurement stopped for it, and the
  * results were written. A failed one leaves it so (the program may try
  * the next directory of PATH, as execvp and GLib's spawn do); every exec
  * after it is given the same environment. */
 static int lw_exec_tried;
-/* Execs under way on this thread: a second copy of the interposers (two
- * wrapper libraries preloaded) prepares the same exec inside the first. */
-static __thread int lw_execing __attribute__((tls_model("initial-exec")));
 
 /*
  * The first exec of a process image stops measurement and writes the
@@ -145,7 +144,7 @@ char **libwrap_exec_prepare(char *const envp[])
         return NULL;
     }
     lw_env_compose(env, lw_dir_entry, envp);
-    lw_execing++;
+    lw_preparing++;
     errno = saved;
     return env;
 }
@@ -186,14 +185,13 @@ char **libwrap_spawn_prepare(char *const envp[])
         n++;
     char **block = malloc((n + lw_nkeep + 3) * sizeof *block);
     if (!block) {
-        lw_spawning++;
         free(dir_entry);
         errno = saved;
         return NULL;
     }
     block[0] = dir_entry;
     char **env = block + 1;
-    int again = lw_spawning++ > 0; /* said once a spawn */
+    int again = lw_preparing++ > 0; /* said once a spawn */
     lw_env_compose(env, dir_entry, envp);
     const char *dir = dir_entry ? dir_entry + strlen("LIBWRAP_EXPERIMENT_DIRECTORY=") : NULL;
     if (again) {
@@ -213,10 +211,9 @@ char **libwrap_spawn_prepare(char *const envp[])
 
 void libwrap_spawn_release(char **env)
 {
-    if (lw_spawning > 0)
-        lw_spawning--;
     if (!env)
         return;
+    lw_preparing--;
     int saved = errno;
     free(env[-1]);
     free(env - 1);
@@ -228,7 +225,7 @@ void libwrap_exec_failed(char **env, const char *what)
     if (!env)
         return;
     int saved = errno;
-    if (--lw_execing == 0) /* said by the outer copy */
+    if (--lw_preparing == 0) /* said by the outer copy */
         lw_log(LW_LOG_EXEC, "exec of %s failed: measurement stays stopped; a later exec is measured",
                what ? what : "fd");
     free(env);
