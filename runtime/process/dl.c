@@ -167,18 +167,7 @@ static int lw_extent_of(struct dl_phdr_info *info, size_t size, void *arg)
 {
     (void)size;
     struct lw_extent *x = arg;
-    uintptr_t lo = UINTPTR_MAX, hi = 0;
-    for (int i = 0; i < info->dlpi_phnum; i++)
-        if (info->dlpi_phdr[i].p_type == PT_LOAD) {
-            uintptr_t a = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
-            lo = a < lo ? a : lo;
-            hi = a + info->dlpi_phdr[i].p_memsz > hi ? a + info->dlpi_phdr[i].p_memsz : hi;
-        }
-    if ((uintptr_t)x->at < lo || (uintptr_t)x->at >= hi)
-        return 0;
-    x->lo = lo;
-    x->hi = hi;
-    return 1;
+    return lw_object_has(info, x->at, &x->lo, &x->hi);
 }
 
 void lw_dl_register(libwrap_abi_entry *entries, uint32_t n)

@@ -373,6 +373,11 @@ void *lw_resolve_lookup(const char *symbol, const char *soname, const void *self
  * unloaded: a wrapper keeps its originals, and no longer depends on its
  * target to keep them there (dlclose would unmap them). */
 void lw_resolve_pin(const void *orig);
+/* Whether `at` lies in a loaded segment of the object that `info`
+ * describes (a dl_iterate_phdr callback's); if so, the extent of all its
+ * segments into *lo and *hi (either may be NULL). resolve.c. */
+struct dl_phdr_info;
+int lw_object_has(const struct dl_phdr_info *info, const void *at, uintptr_t *lo, uintptr_t *hi);
 /* A call made while the thread's guard is held (abi.c): a signal handler's
  * that interrupted the runtime goes to the thread's lane. */
 uintptr_t lw_abi_enter_busy(libwrap_abi_entry *e, void **sp);

@@ -210,22 +210,36 @@ static size_t lw_gnu_hash_count(const uint32_t *gh)
     return (size_t)last + 1;
 }
 
+int lw_object_has(const struct dl_phdr_info *info, const void *at, uintptr_t *lo, uintptr_t *hi)
+{
+    uintptr_t a = (uintptr_t)at, min = UINTPTR_MAX, max = 0;
+    int inside = 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD)
+            continue;
+        uintptr_t s = info->dlpi_addr + ph->p_vaddr;
+        inside |= a >= s && a - s < ph->p_memsz;
+        min = s < min ? s : min;
+        max = s + ph->p_memsz > max ? s + ph->p_memsz : max;
+    }
+    if (inside && lo)
+        *lo = min;
+    if (inside && hi)
+        *hi = max;
+    return inside;
+}
+
 static int lw_verneed_module(struct dl_phdr_info *info, size_t size, void *arg)
 {
     (void)size;
     struct lw_verneed_find *f = arg;
-    const ElfW(Dyn) *dyn = NULL;
-    int inside = 0;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
-        if (ph->p_type == PT_LOAD && (uintptr_t)f->at >= lo && (uintptr_t)f->at - lo < ph->p_memsz)
-            inside = 1;
-        else if (ph->p_type == PT_DYNAMIC)
-            dyn = (const ElfW(Dyn) *)(info->dlpi_addr + ph->p_vaddr);
-    }
-    if (!inside)
+    if (!lw_object_has(info, f->at, NULL, NULL))
         return 0;
+    const ElfW(Dyn) *dyn = NULL;
+    for (int i = 0; i < info->dlpi_phnum && !dyn; i++)
+        if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+            dyn = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
     const ElfW(Sym) *symtab = NULL;
     const char *strtab = NULL;
     const ElfW(Half) *versym = NULL;
