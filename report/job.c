@@ -361,8 +361,7 @@ int lwr_job_load(lwr_profile *p, const char *dir, int64_t rank)
         else {
             char anchor[4096];
             snprintf(anchor, sizeof anchor, "%s/%s", dir, LWP_FILE);
-            char *on = lwr_run_setting(anchor, "LIBWRAP_ENABLE_PROFILING");
-            if (on && !strncmp(on, "true", 4))
+            if (lwr_dir_unfinished(anchor, "LIBWRAP_ENABLE_PROFILING"))
                 fprintf(stderr,
                         "%s: %s: no rank wrote its profile.json: the job's processes (its config.txt) "
                         "ended before writing their results (SIGKILL, _exit, a launcher that killed "
@@ -373,7 +372,6 @@ int lwr_job_load(lwr_profile *p, const char *dir, int64_t rank)
                         "%s: %s: no profile.json in this job's rank-N directories; was profiling on "
                         "(LIBWRAP_ENABLE_PROFILING)?\n",
                         LWR_PROG, dir);
-            free(on);
         }
         return -1;
     }

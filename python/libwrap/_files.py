@@ -110,12 +110,12 @@ def find(path):
         begun = [d for d in ["."] + sorted(os.listdir(root))
                  if (d == "." or _RANK_DIR.match(d)) and os.path.isfile(os.path.join(root, d, "config.txt"))]
         if begun:
+            words = (("process", "config.txt", "its", "it", "is") if begun == ["."] else
+                     ("processes", "rank-N/config.txt", "their", "them", "are"))
             raise ValueError(
-                "%s: profile.json not written: the process%s that began this directory (%s) ended "
+                "%s: profile.json not written: the %s that began this directory (%s) ended "
                 "before writing %s results (SIGKILL, _exit, a launcher that killed %s) or %s still running"
-                % (path, "" if begun == ["."] else "es", "config.txt" if begun == ["."] else
-                   "rank-N/config.txt", "its" if begun == ["."] else "their",
-                   "it" if begun == ["."] else "them", "is" if begun == ["."] else "are"))
+                % ((path,) + words))
         raise ValueError(
             "%s: not a libwrap experiment (no profile.json, no rank-N/ parts with one)" % path)
     return root, True, parts
