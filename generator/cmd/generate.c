@@ -515,9 +515,11 @@ static int generate(const gen_options *o)
             printf(", %zu variadic without va_list twin", count_skip(&inv, LWG_SKIP_VARIADIC));
         /* Left out for reasons the user should know of at once. */
         size_t signals = count_skip(&inv, LWG_SKIP_SIGNAL),
-               diags = count_skip(&inv, LWG_SKIP_DIAGNOSTIC);
+               diags = count_skip(&inv, LWG_SKIP_DIAGNOSTIC), twice = count_skip(&inv, LWG_SKIP_RETURNS_TWICE);
         if (signals)
             printf(", %zu Qt signal%s", signals, signals == 1 ? "" : "s");
+        if (twice)
+            printf(", %zu that return%s twice (setjmp, vfork: called unmeasured)", twice, twice == 1 ? "s" : "");
         if (diags)
             printf(", %zu that do not parse", diags);
         if (probes.applied && probes.unprobed)
@@ -538,7 +540,7 @@ static int generate(const gen_options *o)
             printf(", %zu with no symbol (inline, static or hidden)", nosym);
         size_t told = inventory_count_wrapped(&inv) + count_skip(&inv, LWG_SKIP_MISSING) +
                       count_skip(&inv, LWG_SKIP_UNCERTAIN) +
-                      (o->abi ? 0 : count_skip(&inv, LWG_SKIP_VARIADIC)) + signals + diags + dropped + nosym;
+                      (o->abi ? 0 : count_skip(&inv, LWG_SKIP_VARIADIC)) + signals + diags + twice + dropped + nosym;
         if (in_scope > told)
             printf(", %zu for other reasons", in_scope - told);
         printf(" (%s.skipped.txt)\n", o->name);

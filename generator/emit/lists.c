@@ -31,6 +31,9 @@ static const char *const reason_text[LWG_SKIP_COUNT_] = {
     [LWG_SKIP_BUILTIN] = "a compiler builtin or compiler runtime function",
     [LWG_SKIP_DIAGNOSTIC] = "the declaration does not parse (libclang's error in the detail)",
     [LWG_SKIP_SIGNAL] = "a Qt signal: QObject::connect identifies it by its address (docs/cxx.md)",
+    [LWG_SKIP_RETURNS_TWICE] =
+        "returns twice (setjmp, vfork, getcontext): the call's second return would find its "
+        "wrapper's state reused; calls go to the library unmeasured (docs/inventory.md)",
     [LWG_SKIP_COMPILE] =
         "its wrapper did not compile (the compiler's error in the detail; NAME.dropped)",
 };

@@ -26,6 +26,7 @@ static const char *const skip_names[LWG_SKIP_COUNT_] = {
     [LWG_SKIP_BUILTIN] = "builtin",
     [LWG_SKIP_DIAGNOSTIC] = "diagnostic",
     [LWG_SKIP_SIGNAL] = "signal",
+    [LWG_SKIP_RETURNS_TWICE] = "returns-twice",
     [LWG_SKIP_COMPILE] = "compile",
 };
 

@@ -43,6 +43,7 @@ typedef enum lwg_skip {
     LWG_SKIP_BUILTIN,        /* compiler builtin / compiler runtime */
     LWG_SKIP_DIAGNOSTIC,     /* libclang reported an error inside the declaration */
     LWG_SKIP_SIGNAL,         /* a Qt signal: its address is its identity */
+    LWG_SKIP_RETURNS_TWICE,  /* setjmp, vfork, getcontext: returns twice */
     LWG_SKIP_COMPILE,        /* its typed wrapper did not compile (NAME.dropped) */
     LWG_SKIP_COUNT_
 } lwg_skip;
@@ -131,6 +132,7 @@ typedef struct lwg_function {
     char *declarator;
     bool variadic;
     bool noreturn;
+    bool returns_twice;    /* __attribute__((returns_twice)), or a name that is (returns_twice_name) */
     bool deprecated;
     bool is_inline;
     bool is_static;

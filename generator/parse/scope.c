@@ -45,9 +45,10 @@ static const char *const standard_headers[] = {
     "ndbm.h", "net/if.h", "netdb.h", "netinet/in.h", "netinet/tcp.h", "nl_types.h", "poll.h",
     "pthread.h", "pwd.h", "regex.h", "sched.h", "search.h", "semaphore.h", "spawn.h",
     "strings.h", "stropts.h", "syslog.h", "tar.h", "termios.h", "ulimit.h", "unistd.h",
-    "utime.h", "utmpx.h", "wordexp.h",
+    "utime.h", "utmpx.h", "wordexp.h", "ucontext.h",
     "features.h", "stdc-predef.h", "alloca.h", "endian.h", "malloc.h", "memory.h", "getopt.h",
-    "err.h", "error.h", "byteswap.h", "execinfo.h", "link.h", "xlocale.h",
+    "err.h", "error.h", "byteswap.h", "execinfo.h", "link.h", "xlocale.h", "argp.h", "ifaddrs.h",
+    "mntent.h", "paths.h", "shadow.h", "sysexits.h",
 };
 
 static bool has_prefix_dir(const char *path, const char *dir, const char **rest)

@@ -46,6 +46,8 @@ static void scan_attribute(attr_scan *as, CXCursor attr)
     lwg_function *f = as->f;
     if (token_is(s[0], "noreturn") || strcmp(s[0], "_Noreturn") == 0)
         f->noreturn = true;
+    else if (token_is(s[0], "returns_twice"))
+        f->returns_twice = true;
     else if (token_is(s[0], "deprecated"))
         f->deprecated = true;
     else if (token_is(s[0], "format") && ntoks >= 8 && strcmp(s[1], "(") == 0 &&
@@ -72,6 +74,20 @@ static bool is_signal_annotation(CXCursor c)
     bool yes = strcmp(s, "qt_signal") == 0;
     free(s);
     return yes;
+}
+
+/* The C functions that return twice without saying so, as gcc knows them
+ * (special_function_p): setjmp, sigsetjmp, savectx, qsetjmp, vfork and
+ * getcontext, also behind one or two underscores (_setjmp, __sigsetjmp). */
+static bool returns_twice_name(const char *name)
+{
+    static const char *const names[] = {"setjmp", "setjmp_syscall", "sigsetjmp", "savectx",
+                                        "qsetjmp", "vfork", "getcontext"};
+    name += name[0] == '_' ? (name[1] == '_' ? 2 : 1) : 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(name, names[i]) == 0)
+            return true;
+    return false;
 }
 
 static enum CXChildVisitResult attr_visitor(CXCursor c, CXCursor parent, CXClientData data)
@@ -277,6 +293,13 @@ void add_function(visit_ctx *ctx, CXCursor c)
     else if (signal)
         function_skip(f, LWG_SKIP_SIGNAL,
                       "QObject::connect finds a signal by its address, which a wrapper would change");
+    else if (f->returns_twice || (f->kind == LWG_FN_FUNCTION && !f->scope[0] && returns_twice_name(f->name)))
+        /* Its second return (a longjmp to it, a vfork child's parent
+         * going on) comes back through a wrapper whose return slot and
+         * frame were given back at the first: to another caller's
+         * return address. */
+        function_skip(f, LWG_SKIP_RETURNS_TWICE,
+                      "returns twice: a wrapper's second return would go to a reused return address");
     else if (clang_getCursorKind(c) == CXCursor_CXXMethod && clang_CXXMethod_isPureVirtual(c))
         function_skip(f, LWG_SKIP_UNSUPPORTED, "pure virtual: no definition to call");
     else if ((f->kind == LWG_FN_CONSTRUCTOR || f->kind == LWG_FN_DESTRUCTOR) && !ctx->opt->abi &&

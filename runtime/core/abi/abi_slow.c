@@ -262,9 +262,8 @@ static int lw_abi_resolve(libwrap_abi_entry *e)
     return 1;
 }
 
-void libwrap_abi_register(libwrap_abi_entry *entries, uint32_t n)
+static void lw_abi_register_guarded(libwrap_abi_entry *entries, uint32_t n)
 {
-    int saved = errno;
     lw_hook->abi_tables(entries, n);
     /* A runtime wrapper (LD_PRELOAD, link order) cannot reach a copy of
      * its library linked into the program; a link-time one's --wrap did. */
@@ -277,7 +276,6 @@ void libwrap_abi_register(libwrap_abi_entry *entries, uint32_t n)
                entries[0].lib->soname, n);
         lw_abi_pending_add(entries, n);
         lw_abi_calibrate_waits();
-        errno = saved;
         return;
     }
     /* Quietly, with RTLD_NEXT only: the others at their first calls. */
@@ -285,6 +283,18 @@ void libwrap_abi_register(libwrap_abi_entry *entries, uint32_t n)
     lw_hook->abi_resolved(entries, n);
     /* Its target is there (or linked: a link-time wrapper): calls come. */
     lw_abi_calibrate();
+}
+
+void libwrap_abi_register(libwrap_abi_entry *entries, uint32_t n)
+{
+    int saved = errno;
+    /* The runtime's own calls here (the program's image read, the
+     * originals looked up) may reach wrappers of libc or of the allocator
+     * (registered now, or before): forwarded, not measured. */
+    int guard = LW_LOAD(lw_tls.guard);
+    LW_STORE(lw_tls.guard, 1);
+    lw_abi_register_guarded(entries, n);
+    LW_STORE(lw_tls.guard, guard);
     errno = saved;
 }
 
