@@ -405,6 +405,14 @@ bool libset_exports(const lwg_libset *set, const char *symbol)
     return lookup(set, symbol) != NULL;
 }
 
+bool libset_exporter(const lwg_libset *set, const char *symbol, size_t *file)
+{
+    const export_slot *s = lookup(set, symbol);
+    if (s)
+        *file = s->file;
+    return s != NULL;
+}
+
 void libset_each(const lwg_libset *set, void (*fn)(const char *name, size_t file, void *data), void *data)
 {
     for (size_t i = 0; set && i < set->cap; i++)

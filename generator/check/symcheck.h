@@ -49,6 +49,9 @@ bool libset_static_only(const lwg_libset *set);
 
 /* Is `symbol` an exported function of any library in the set? */
 bool libset_exports(const lwg_libset *set, const char *symbol);
+/* The same, and *file the index (libset_file) of the first file that
+ * exports it. */
+bool libset_exporter(const lwg_libset *set, const char *symbol, size_t *file);
 
 /* Calls fn(name, file, data) for every function the set exports, `file`
  * the index (libset_file) of the first file that exports it. */

@@ -304,30 +304,39 @@ static void add_fortran_name(const char *name, size_t file, void *data)
 
 /* The static archives beside the shared targets (libfoo.a next to
  * libfoo.so: what a -static or -Bstatic link of the same -lfoo takes), and
- * the functions that the shared targets export and none of those archives
- * defines (static_missing). Nothing where a target is an archive itself. */
+ * the functions that a shared target with such an archive exports and none
+ * of the archives defines (static_missing). A target without an archive
+ * marks none of its functions: a static link could not take it anyway, and
+ * the weak reference would let a dynamic link drop it (--as-needed) and
+ * call nothing (libxslt beside libxml2.a). Nothing where a target is an
+ * archive itself. */
 static void mark_static_missing(lwg_inventory *inv, const lwg_libset *targets)
 {
     strbuf libs = STRBUF_INIT;
-    bool shared = true;
-    for (size_t i = 0; i < libset_count(targets) && shared; i++) {
+    size_t n = libset_count(targets);
+    bool shared = true, *has_archive = xcalloc(n ? n : 1, sizeof *has_archive);
+    for (size_t i = 0; i < n && shared; i++) {
         const lwg_libfile *lib = libset_file(targets, i);
         const char *base = strrchr(lib->path, '/');
         const char *so = strstr(base ? base : lib->path, ".so");
         shared = !lib->is_static && so;
         char *archive = shared ? xstrdup_printf("%.*s.a", (int)(so - lib->path), lib->path) : NULL;
-        if (archive && access(archive, R_OK) == 0 && !strpbrk(archive, " \t'\"\\"))
+        if (archive && access(archive, R_OK) == 0 && !strpbrk(archive, " \t'\"\\")) {
             sb_printf(&libs, "%s%s", libs.len ? " " : "", archive);
+            has_archive[i] = true;
+        }
         free(archive);
     }
     lwg_libset *archives = shared && libs.len ? libset_resolve("", libs.s) : NULL;
     for (size_t i = 0; archives && i < inv->nfuncs; i++) {
         lwg_function *f = &inv->funcs[i];
-        f->static_missing =
-            f->symbol && libset_exports(targets, f->symbol) && !libset_exports(archives, f->symbol);
+        size_t file;
+        f->static_missing = f->symbol && libset_exporter(targets, f->symbol, &file) && has_archive[file] &&
+                            !libset_exports(archives, f->symbol);
     }
     if (archives)
         libset_free(archives);
+    free(has_archive);
     sb_free(&libs);
 }
 

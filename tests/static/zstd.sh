@@ -71,4 +71,24 @@ $cc -O2 -DPOOL -o pool-so "$src/zstd_app.c" -Wl,@gen-zstd/zstd.wrap libwrap_zstd
 LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/pexp-so ./pool-so > pool-so.out 2> pool-so.err || fail "dynamic: the pool program fails"
 grep -qx 'pool made, errno other' pool-so.out && [ ! -s pool-so.err ] ||
     fail "dynamic: $(tail -1 pool-so.out) $(cat pool-so.err)"
+
+# A second target without an archive beside it (libxslt beside libxml2.a):
+# its functions are referenced as usual, so that a dynamic link with
+# --as-needed keeps it and its calls reach it.
+printf 'int noarch_twice(int x);\n' > noarch.h
+printf '#include "noarch.h"\nint noarch_twice(int x) { return 2 * x; }\n' > noarch.c
+$cc -O2 -fPIC -shared -o libnoarch.so noarch.c
+printf '#include <zstd.h>\n#include "noarch.h"\n' > twolib.h
+wrap_library two '"twolib.h"' "-include $PWD/zstd_flags.h" "-L$PWD" "-lnoarch -lzstd" --forward $forward
+grep -q '__asm__("__real_noarch_twice") __attribute__((weak))' gen-two/two.wrappers.c &&
+    fail "noarch_twice, whose library has no archive, is referenced weakly"
+grep -q '__asm__("__real_ZSTD_createThreadPool") __attribute__((weak))' gen-two/two.wrappers.c ||
+    fail "with two targets, ZSTD_createThreadPool's reference is not weak"
+printf '#include <stdio.h>\n#include "noarch.h"\nint main(void) { printf("%%d\\n", noarch_twice(21)); return 0; }\n' > two_app.c
+$cc -shared -Wl,--as-needed -o libwrap_two_lt.so two-linktime.o -Wl,@gen-two/two.wrap -L"$PWD" -lnoarch -lzstd -Wl,-rpath,"$PWD" \
+    -L"$rtlib" -llibwrap_runtime -Wl,-rpath,"$rtlib"
+$cc -O2 -Wl,--as-needed -o two-app two_app.c -Wl,@gen-two/two.wrap -L"$PWD" -lwrap_two_lt -lnoarch -lzstd \
+    -Wl,-rpath,"$PWD"
+LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/two-exp ./two-app > two.out 2> two.err || fail "two targets: the program fails"
+[ "$(cat two.out)" = 42 ] && [ ! -s two.err ] || fail "two targets: '$(cat two.out)' $(cat two.err)"
 echo "PASS ($TEST_LABEL)"
