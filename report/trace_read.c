@@ -16,6 +16,7 @@
 
 typedef struct {
     uint32_t name, canonical, file, line;
+    int defined; /* 0: a number no definition gave (below the highest) */
 } raw_region;
 
 typedef struct {
@@ -31,7 +32,7 @@ typedef struct {
     char **strings;
     size_t nstrings;
     raw_region *raw;
-    size_t nraw;
+    size_t nraw, raw_cap; /* nraw: the highest region defined, plus 1 */
     lwr_region *regions;
     size_t nregions;
     uint64_t *locations;
@@ -56,6 +57,8 @@ typedef struct {
     uint64_t unmatched;
 } reader;
 
+/* p, of *cap elements, grown to `need` at least (to a power of two), the
+ * new elements zero: a capacity, not a count of definitions. */
 static void *grow(void *p, size_t *cap, size_t need, size_t elem)
 {
     if (need <= *cap)
@@ -92,8 +95,10 @@ static OTF2_CallbackCode def_region(void *ud, OTF2_RegionRef self, OTF2_StringRe
                                     OTF2_RegionFlag flags, OTF2_StringRef file, uint32_t begin, uint32_t end)
 {
     reader *r = ud;
-    r->raw = grow(r->raw, &r->nraw, (size_t)self + 1, sizeof *r->raw);
-    r->raw[self] = (raw_region){name, canonical, file, begin};
+    r->raw = grow(r->raw, &r->raw_cap, (size_t)self + 1, sizeof *r->raw);
+    r->raw[self] = (raw_region){name, canonical, file, begin, 1};
+    if (self >= r->nraw)
+        r->nraw = (size_t)self + 1;
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -118,7 +123,11 @@ static OTF2_CallbackCode def_group(void *ud, OTF2_LocationGroupRef self, OTF2_St
                                    OTF2_LocationGroupRef creator)
 {
     reader *r = ud;
+    size_t had = r->ngroups;
     r->group_names = grow(r->group_names, &r->ngroups, (size_t)self + 1, sizeof *r->group_names);
+    /* The numbers no definition gives name no string (str: ""). */
+    for (size_t i = had; i < r->ngroups; i++)
+        r->group_names[i] = OTF2_UNDEFINED_STRING;
     r->group_names[self] = name;
     r->ngroups_defined++;
     return OTF2_CALLBACK_SUCCESS;
@@ -150,7 +159,10 @@ static OTF2_CallbackCode def_member(void *ud, OTF2_MetricMemberRef self, OTF2_St
                                     OTF2_Type value_type, OTF2_Base base, int64_t exponent, OTF2_StringRef unit)
 {
     reader *r = ud;
+    size_t had = r->nmembers;
     r->member_name = grow(r->member_name, &r->nmembers, (size_t)self + 1, sizeof *r->member_name);
+    for (size_t i = had; i < r->nmembers; i++)
+        r->member_name[i] = OTF2_UNDEFINED_STRING;
     r->member_name[self] = name;
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -215,8 +227,9 @@ static OTF2_CallbackCode evt_leave(OTF2_LocationRef loc, OTF2_TimeStamp t, uint6
         return OTF2_CALLBACK_SUCCESS;
     }
     frame f = r->stack[--r->depth];
-    if (region >= r->nregions || r->sink->call(r->sink->ud, region, f.begin_ns, r->last_ns, (unsigned)r->depth)) {
-        if (region >= r->nregions)
+    int undefined = region >= r->nregions || !r->raw[region].defined;
+    if (undefined || r->sink->call(r->sink->ud, region, f.begin_ns, r->last_ns, (unsigned)r->depth)) {
+        if (undefined)
             fprintf(stderr, "%s: %s: event refers to undefined region %u\n", LWR_PROG, r->anchor, region);
         r->failed = 1;
         return OTF2_CALLBACK_INTERRUPT;
@@ -234,7 +247,8 @@ static OTF2_CallbackCode evt_metric(OTF2_LocationRef loc, OTF2_TimeStamp t, uint
     uint64_t ns = to_ns(r, t);
     for (uint8_t i = 0; i < n && i < r->class_count[metric]; i++) {
         uint32_t m = r->class_members[metric][i];
-        const char *name = m < r->nmembers ? str(r, r->member_name[m]) : "metric";
+        const char *name = m < r->nmembers ? str(r, r->member_name[m]) : "";
+        name = *name ? name : "metric";
         double v = types[i] == OTF2_TYPE_DOUBLE ? values[i].floating_point
                    : types[i] == OTF2_TYPE_INT64 ? (double)values[i].signed_int
                                                  : (double)values[i].unsigned_int;
@@ -298,7 +312,7 @@ static int read_location(reader *r, OTF2_Reader *rd, size_t i)
                 LWR_PROG, r->anchor, str(r, r->location_names[i]), (unsigned long long)r->unmatched, r->depth);
     while (r->depth > 0) {
         frame f = r->stack[--r->depth];
-        if (f.region < r->nregions && r->sink->call(r->sink->ud, f.region, f.begin_ns, r->last_ns, (unsigned)r->depth))
+        if (f.region < r->nregions && r->raw[f.region].defined && r->sink->call(r->sink->ud, f.region, f.begin_ns, r->last_ns, (unsigned)r->depth))
             return -1;
     }
     OTF2_Reader_CloseEvtReader(rd, evt);
@@ -387,10 +401,12 @@ int lwr_trace_read(const char *anchor, const lwr_trace_sink *sink, int64_t rank)
     }
     r.nregions = r.nraw;
     for (size_t i = 0; i < r.nraw; i++) {
-        const char *name = str(&r, r.raw[i].name), *sym = str(&r, r.raw[i].canonical);
+        /* A number between definitions names nothing. */
+        const char *name = r.raw[i].defined ? str(&r, r.raw[i].name) : "",
+                   *sym = r.raw[i].defined ? str(&r, r.raw[i].canonical) : "";
         r.regions[i].name = strdup(lwr_display_name(name, sym));
         r.regions[i].symbol = strdup(*sym ? sym : name);
-        r.regions[i].file = strdup(str(&r, r.raw[i].file));
+        r.regions[i].file = strdup(r.raw[i].defined ? str(&r, r.raw[i].file) : "");
         r.regions[i].line = r.raw[i].line;
     }
     uint64_t duration = to_ns(&r, r.offset + r.length);

@@ -56,6 +56,8 @@ if sys.argv[2] == "1":
     t = json.loads(m.group(1))
     assert [th["name"] for th in t["threads"]] == ["thread 0", "thread 1"], t["threads"]
     assert t["regions"][3] == "std::vector<int>::push_back(const int&)"
+    # The regions the trace defines (make_trace: 4), no more.
+    assert len(t["regions"]) == 4, t["regions"]
     assert "timeline-canvas" in p.ids
 else:
     assert m is None and "No trace in this experiment" in text
