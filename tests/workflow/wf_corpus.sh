@@ -105,6 +105,15 @@ sys.exit(1 if bad or not rec else 0)
 PY
 echo "output identical with every argument recorded"
 
+if [ "$name" = gmp ]; then
+    step "a rule naming a function by the name its header's macro gives it"
+    # gmp.h makes mpz_gcd __gmpz_gcd: the warning names it.
+    LIBWRAP_ARGUMENTS=mpz_gcd:* LIBWRAP_EXPERIMENT_DIRECTORY=$scratch/ren rt/main > ren.out 2> ren.err ||
+        fail "main with LIBWRAP_ARGUMENTS=mpz_gcd:* failed"
+    grep -q 'no measured function matches "mpz_gcd" (rule "mpz_gcd:\*"): nothing is recorded for it; did you mean __gmpz_gcd' ren.err ||
+        { cat ren.err; fail "the warning does not name __gmpz_gcd"; }
+fi
+
 step "visits against the corpus references"
 wrap=$prefix/share/libwrap/$name.wrap
 status=0

@@ -33,6 +33,7 @@ typedef struct lw_argrule {
     char *first;       /* the first function matched, and its parameters */
     char *first_params;
     char *unrecordable; /* why the first matched parameter cannot be recorded */
+    char *near;        /* no function matched yet: one whose name holds func (lw_renamed) */
 } lw_argrule;
 
 static lw_argrule *lw_rules;
@@ -179,11 +180,33 @@ static char *lw_param_list(const libwrap_params *p)
     return s;
 }
 
+/* Whether `name` is `func` as a header's macro renames it: with a version
+ * (ICU's ucnv_open_72), or behind a prefix of at most four characters that
+ * begins with '_' (gmp's __gmpz_add). */
+static int lw_renamed(const char *name, const char *func)
+{
+    size_t n = strlen(func);
+    if (strncmp(name, func, n) == 0 && name[n] == '_' && name[n + 1]) {
+        const char *v = name + n + 1;
+        while (*v >= '0' && *v <= '9')
+            v++;
+        return !*v;
+    }
+    for (size_t pre = 1; name[0] == '_' && pre <= 4 && name[pre]; pre++)
+        if (strcmp(name + pre, func) == 0)
+            return 1;
+    return 0;
+}
+
 static void lw_rule_warn(lw_argrule *r)
 {
     if (r->warned || !r->func)
         return;
-    if (!r->funcs)
+    if (!r->funcs && r->near)
+        lw_warn("LIBWRAP_ARGUMENTS: no measured function matches \"%s\" (rule \"%s\"): "
+                "nothing is recorded for it; did you mean %s (the header renames it)?",
+                r->func, r->text, r->near);
+    else if (!r->funcs)
         lw_warn("LIBWRAP_ARGUMENTS: no measured function matches \"%s\" (rule \"%s\"): "
                 "nothing is recorded for it",
                 r->func, r->text);
@@ -218,8 +241,11 @@ uint64_t lw_args_select(int32_t id, const libwrap_region *region, const libwrap_
             continue;
         }
         int how = lw_func_matches(r->func, region, name);
-        if (!how)
+        if (!how) {
+            if (r->exact && !r->near && !r->funcs && lw_renamed(name, r->func))
+                r->near = strdup(name);
             continue;
+        }
         if (!r->funcs++) {
             r->first = strdup(name);
             r->first_params = lw_param_list(p);
