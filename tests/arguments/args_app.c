@@ -23,6 +23,13 @@ static void *thread_calls(void *arg)
     return NULL;
 }
 
+static int thrower(int x)
+{
+    if (x > 1)
+        al_throw(x);
+    return x;
+}
+
 int main(void)
 {
     printf("ints %d\n", al_ints(0, 1, 2, 3, 4, 5, 6, 7));
@@ -77,6 +84,9 @@ int main(void)
     char out[8];
     printf("fill %s\n", al_fill(out, 4));
     al_void(-12);
+    for (int x = 1; x <= 4; x += 3)
+        printf("protect %d\n", al_protect(thrower, x));
+    printf("protect %d\n", al_protect(thrower, 3));
     pthread_t th[4];
     for (int t = 0; t < 4; t++)
         if (pthread_create(&th[t], NULL, thread_calls, (void *)(intptr_t)(t + 1)) != 0)

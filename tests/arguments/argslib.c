@@ -1,6 +1,7 @@
 /* argslib.c - the test library of argument recording (argslib.h). */
 #include "argslib.h"
 
+#include <setjmp.h>
 #include <string.h>
 
 int al_ints(int8_t i8, int16_t i16, int32_t i32, int64_t i64, uint8_t u8, uint16_t u16, uint32_t u32,
@@ -61,4 +62,17 @@ char *al_fill(char *out, size_t cap)
 void al_void(long x)
 {
     (void)x;
+}
+
+static jmp_buf al_jump;
+
+int al_protect(int (*fn)(int), int x)
+{
+    int code = setjmp(al_jump);
+    return code ? -code : fn(x);
+}
+
+void al_throw(int code)
+{
+    longjmp(al_jump, code ? code : 1);
 }

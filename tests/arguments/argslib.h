@@ -33,5 +33,10 @@ long al_big(struct al_big big, long after);
 int al_small(struct al_small s, int after);
 char *al_fill(char *out, size_t cap);
 void al_void(long x);
+/* fn(x) under a setjmp: al_throw(code), called from fn, jumps back there
+ * and al_protect returns -code (as Lua's lua_pcall and luaL_error): the
+ * result of a call whose callee was left by longjmp. */
+int al_protect(int (*fn)(int), int x);
+void al_throw(int code) __attribute__((noreturn));
 
 #endif

@@ -82,6 +82,9 @@ def expected(out):
     e["al_small"] = [("after", "int", "signed", [9]),
                      ("return", "int", "signed", [int(v) for v in out["small"]])]
     e["al_fill"] = [("cap", "size_t", "unsigned", [4])]
+    e["al_protect"] = [("x", "int", "signed", [1, 4, 3]),
+                       ("return", "int", "signed", [int(v) for v in out["protect"]])]
+    e["al_throw"] = [("code", "int", "signed", [4, 3])]
     e["al_void"] = [("x", "long", "signed", [-12] + [t * 1000 + i % 7 for t in (1, 2, 3, 4) for i in range(1300)])]
     return e
 

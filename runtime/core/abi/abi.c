@@ -100,10 +100,8 @@ LW_AT(lw_thread, overhead, LW_TH_OVERHEAD);
 LW_AT(lw_thread, tree.hash, LW_TH_HASH);
 LW_AT(lw_thread, tree.hash_mask, LW_TH_HASH_MASK);
 LW_AT(lw_node, parent, LW_N_PARENT);
-LW_AT(lw_node, args, LW_N_ARGS);
+LW_AT(lw_node, ints, LW_N_INTS);
 LW_AT(lw_thread, listen, LW_TH_LISTEN);
-LW_AT(lw_thread, args.blocks, LW_TH_ARG_BLOCKS);
-LW_AT(lw_argblock, ints, LW_B_INTS);
 LW_AT(lw_argblock, nslots, LW_B_NSLOTS);
 LW_AT(lw_argblock, slot, LW_B_SLOT);
 LW_AT(lw_argslot, shift, LW_S_SHIFT);
@@ -433,9 +431,15 @@ void lw_abi_exit(lw_ra *slot)
     }
     const libwrap_abi_entry *e = slot->entry;
     int32_t id = e->region.id;
-    /* The result first, the call still the innermost. */
-    if (lw_unlikely(LW_LOAD(e->flags) & LIBWRAP_ABI_RECORD_RESULT))
+    /* The result first, the call still the innermost: the frames that a
+     * longjmp left above its own (a luaL_error under lua_pcall) closed
+     * before. */
+    if (lw_unlikely(LW_LOAD(e->flags) & LIBWRAP_ABI_RECORD_RESULT)) {
+        lw_thread *t = lw_tls.self;
+        if (t && t->depth && t->stack[t->depth - 1].region != id)
+            (void)lw_abi_gate(lw_abi_exit_abandoned, (uintptr_t)(uint32_t)id, 0);
         lw_abi_exit_record(e, slot->sp, id);
+    }
     /* Frees the slot and any slot above it left by a longjmp. Before the
      * exit is recorded: a signal handler may reuse it from here on. */
     lw_tls.ra_top = slot;

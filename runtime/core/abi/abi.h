@@ -55,7 +55,6 @@
 #define LW_TH_OVERHEAD 88
 #define LW_TH_HASH 128     /* tree.hash */
 #define LW_TH_HASH_MASK 136 /* tree.hash_mask */
-#define LW_TH_ARG_BLOCKS 568 /* args.blocks */
 #define LW_TH_PEND_SLOT 608 /* args.pend_slot */
 #define LW_TH_NPEND 624    /* args.npend, 4 bytes */
 #define LW_COST_ABI 8      /* lw_cost_ticks[LW_KIND_ABI] */
@@ -76,9 +75,8 @@
 #define LW_N_MIN 96
 #define LW_N_MAX 104
 #define LW_N_UNMEASURED 112
-#define LW_N_ARGS 4        /* args: a block's number, 0 none */
+#define LW_N_INTS 120      /* ints: the block of integers, or NULL */
 #define LW_B_NSLOTS 4      /* lw_argblock.nslots, 4 bytes */
-#define LW_B_INTS 24       /* lw_argblock.ints */
 #define LW_B_SLOT 32       /* slot[0] */
 #define LW_S_SHIFT 1       /* lw_argslot, a byte each */
 #define LW_S_SIGN 2
@@ -308,6 +306,7 @@ void lw_abi_cpu_init(void);
 /* Slow paths (abi_slow.c), reached through lw_abi_call_saving. */
 uintptr_t lw_abi_enter_slow(uintptr_t call, uintptr_t unused); /* call: an lw_abi_call */
 uintptr_t lw_abi_exit_slow(uintptr_t id, uintptr_t unused);
+uintptr_t lw_abi_exit_abandoned(uintptr_t id, uintptr_t unused); /* lw_exit_abandoned */
 uintptr_t lw_abi_args_slow(uintptr_t args, uintptr_t unused); /* args: an lw_abi_args */
 /* The original cannot be found: errno ENOSYS, or the end of the program
  * when no zero value can stand for the result. */

@@ -544,6 +544,15 @@ uintptr_t lw_abi_args_slow(uintptr_t args, uintptr_t unused)
     return 0;
 }
 
+uintptr_t lw_abi_exit_abandoned(uintptr_t id, uintptr_t unused)
+{
+    (void)unused;
+    int saved = errno;
+    lw_exit_abandoned((int32_t)(uint32_t)id);
+    errno = saved;
+    return 0;
+}
+
 uintptr_t lw_abi_exit_slow(uintptr_t id, uintptr_t unused)
 {
     (void)unused;

@@ -157,6 +157,7 @@ static lw_argblock *lw_args_new_block(lw_thread *t, lw_node *n, int32_t id, cons
     }
     a->blocks[a->n++] = b;
     n->args = a->n;
+    n->ints = b->ints ? b : NULL;
     return b;
 }
 
@@ -360,6 +361,7 @@ void libwrap_record_result(int32_t id, libwrap_params *params, uint64_t value)
     int r = lw_args_result_index(params);
     if (r < 0 || !((LW_LOAD(params->record) >> r) & 1))
         return;
+    lw_exit_abandoned(id);
     uint64_t values[LIBWRAP_PARAMS_MAX];
     values[r] = value;
     if (lw_args_fast_from(LW_VALUES_ARRAY, id, 1, values) < 0)

@@ -395,9 +395,7 @@ static __attribute__((noinline)) void lw_exit_full_keep_errno(int32_t id)
  * with no matching frame (its frame was already closed) records nothing. */
 static void lw_exit_mismatch(lw_thread *t, int32_t id, uint64_t now)
 {
-    uint32_t i = t->depth;
-    while (i && t->stack[i - 1].region != id)
-        i--;
+    uint32_t i = lw_frame_of(t, id);
     if (!i)
         return;
     const uint64_t *m = lw_read_metrics(t);
@@ -432,6 +430,31 @@ static inline int lw_close_known(lw_thread *t, int32_t id, uint64_t now)
     lw_depth_set(t, d - 1);
     lw_frame_close(t, f, now, lw_cost_ticks[lw_region_kind(id)], 1);
     return 1;
+}
+
+/* Frames that a longjmp left above region `id`'s innermost frame (a
+ * luaL_error under lua_pcall) closed at the exit of `id` before its result
+ * is recorded: the result belongs to `id`'s call, in the profile and in
+ * the trace, where it follows their ends. */
+void lw_exit_abandoned(int32_t id)
+{
+    if (LW_LOAD(lw_state) != 1)
+        return;
+    lw_thread *t = lw_tls.self;
+    if (!t || LW_LOAD(lw_tls.guard) || !t->depth || t->stack[t->depth - 1].region == id)
+        return;
+    if (lw_unlikely(lw_lane_pending(t)))
+        lw_lane_settle(t);
+    if (!lw_guard_take())
+        return;
+    uint32_t i = lw_frame_of(t, id);
+    if (i) {
+        uint64_t now = lw_ticks();
+        const uint64_t *m = lw_read_metrics(t);
+        while (t->depth > i)
+            lw_pop(t, now, m);
+    }
+    LW_GUARD_CLEAR();
 }
 
 /* The full exit: everything lw_exit_fast (hot.h) leaves out. */
