@@ -323,6 +323,16 @@ void lw_dl_registered(libwrap_abi_entry *entries, uint32_t n)
             }
         }
     }
+    /* Its own originals found before it registered, when the library
+     * whose wrapper they are was not known yet: a target's constructor
+     * called the function first (GObject's calls g_rw_lock_writer_lock). */
+    for (uint32_t i = 0; i < mine->n; i++) {
+        libwrap_abi_entry *x = &mine->entries[i];
+        void *o = __atomic_load_n(&x->orig, __ATOMIC_ACQUIRE);
+        void *q = o ? lw_dl_past_wrappers(x, o) : NULL;
+        if (q != o)
+            __atomic_store_n(&x->orig, q, __ATOMIC_RELEASE);
+    }
 }
 
 void libwrap_typed_register(void **orig, const char *symbol, const void *wrapper, const char *soname)

@@ -246,8 +246,14 @@ static int lw_abi_resolve(libwrap_abi_entry *e)
     lw_signals_hold(&old);
     lw_abi_resolve_table(e);
     void *p = __atomic_load_n(&e->orig, __ATOMIC_ACQUIRE);
-    if (!p && (p = lw_hook->past_wrappers(e, e->lib->next(e->region.symbol))) != NULL)
+    if (!p && (p = lw_hook->past_wrappers(e, e->lib->next(e->region.symbol))) != NULL) {
+        /* Its dlopen may run constructors not run yet (the call came from
+         * a target's constructor): another wrapper library's registration,
+         * which makes its wrapper known as one, or this one's, which may
+         * have set the original. */
         lw_resolve_pin(p);
+        p = lw_hook->past_wrappers(e, p);
+    }
     if (!p)
         p = libwrap_resolve_fallback(e->region.symbol, e->lib->soname, lw_abi_wrapper(e));
     /* The fallback loaded the target for this call: the rest with it. */
@@ -258,7 +264,9 @@ static int lw_abi_resolve(libwrap_abi_entry *e)
         lw_abi_set_state(e, LW_ABI_STATE_MISSING);
         return 0;
     }
-    __atomic_store_n(&e->orig, p, __ATOMIC_RELEASE);
+    /* Unless the registration set it meanwhile (above). */
+    void *none = NULL;
+    (void)__atomic_compare_exchange_n(&e->orig, &none, p, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
     return 1;
 }
 
