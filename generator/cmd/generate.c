@@ -286,11 +286,11 @@ static int apply_probes(lwg_inventory *inv, const gen_options *o, const lwg_libs
     return 0;
 }
 
-/* The Fortran-ABI names the targets export, and which targets export
- * them (the warning names those). */
+/* The Fortran-ABI names the targets export, and which target exports
+ * each (the warning names those of the names it lists). */
 struct fortran_names {
     lwg_strv names;
-    bool *from; /* per target file */
+    size_t *from, cap; /* per name: its target file */
 };
 
 static void add_fortran_name(const char *name, size_t file, void *data)
@@ -298,7 +298,11 @@ static void add_fortran_name(const char *name, size_t file, void *data)
     struct fortran_names *f = data;
     if (fortran_name(name)) {
         strv_push(&f->names, name);
-        f->from[file] = true;
+        if (f->names.n > f->cap) {
+            f->cap = f->cap ? 2 * f->cap : 64;
+            f->from = xrealloc(f->from, f->cap * sizeof *f->from);
+        }
+        f->from[f->names.n - 1] = file;
     }
 }
 
@@ -354,29 +358,18 @@ static int symbol_check(lwg_inventory *inv, const gen_options *o, char **soname,
     mark_static_missing(inv, targets);
     if (libset_count(targets)) {
         size_t nlibs = libset_count(targets);
-        struct fortran_names fortran = {{0}, xcalloc(nlibs ? nlibs : 1, sizeof(bool))};
+        struct fortran_names fortran = {{0}, NULL, 0};
         libset_each(targets, add_fortran_name, &fortran);
         bool fortran_runtime = false;
-        for (size_t i = 0; i < nlibs; i++)
-            fortran_runtime |= libset_file(targets, i)->fortran_runtime;
-        /* The names are gathered over all targets: the warning names
-         * those that export them ("libfftw3_threads.so.3 and libfftw3.so.3
-         * export"). */
-        strbuf label = STRBUF_INIT;
-        size_t nfrom = 0, k = 0;
-        for (size_t i = 0; i < nlibs; i++)
-            nfrom += fortran.from[i];
+        const char **libnames = xcalloc(nlibs, sizeof *libnames);
         for (size_t i = 0; i < nlibs; i++) {
-            if (!fortran.from[i])
-                continue;
             const lwg_libfile *lib = libset_file(targets, i);
             const char *base = strrchr(lib->path, '/');
-            sb_printf(&label, "%s%s", k == 0 ? "" : k + 1 == nfrom ? " and " : ", ",
-                      lib->soname ? lib->soname : base ? base + 1 : lib->path);
-            k++;
+            fortran_runtime |= lib->fortran_runtime;
+            libnames[i] = lib->soname ? lib->soname : base ? base + 1 : lib->path;
         }
-        fortran_undeclared(inv, &fortran.names, fortran_runtime, label.s ? label.s : "", o->cppflags);
-        sb_free(&label);
+        fortran_undeclared(inv, &fortran.names, fortran.from, libnames, nlibs, fortran_runtime, o->cppflags);
+        free(libnames);
         free(fortran.from);
         strv_free(&fortran.names);
     }

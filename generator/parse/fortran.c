@@ -209,8 +209,8 @@ static bool g77_pair(const lwg_strv *sorted, const char *name)
     return both;
 }
 
-size_t fortran_undeclared(lwg_inventory *inv, const lwg_strv *exported, bool fortran_runtime,
-                          const char *label, const char *cppflags)
+size_t fortran_undeclared(lwg_inventory *inv, const lwg_strv *exported, const size_t *from,
+                          const char *const *libnames, size_t nlibs, bool fortran_runtime, const char *cppflags)
 {
     lwg_symindex declared;
     symindex_build(&declared, inv, false);
@@ -276,11 +276,25 @@ size_t fortran_undeclared(lwg_inventory *inv, const lwg_strv *exported, bool for
         sb_printf(&sb, "%s%s", i ? ", " : "", c.names.v[i]);
     if (count > 3)
         sb_put(&sb, ", ...");
-    /* `label` names one library, or several ("A and B"). */
+    /* The libraries that export the names listed: one, or several
+     * ("A and B"). */
+    bool *used = xcalloc(nlibs ? nlibs : 1, sizeof *used);
+    for (size_t i = 0; i < exported->n; i++)
+        if (from[i] < nlibs && bsearch(&exported->v[i], c.names.v, c.names.n, sizeof *c.names.v, cmp_str))
+            used[from[i]] = true;
+    size_t nused = 0, k = 0;
+    for (size_t i = 0; i < nlibs; i++)
+        nused += used[i];
+    strbuf label = STRBUF_INIT;
+    for (size_t i = 0; i < nlibs; i++)
+        if (used[i])
+            sb_printf(&label, "%s%s", k++ == 0 ? "" : k == nused ? " and " : ", ", libnames[i]);
+    free(used);
     fprintf(stderr, "libwrap-gen: warning: %s %s %zu Fortran-ABI function%s (%s) that "
                     "libwrap.h does not declare: %s not measured; ",
-            label, strstr(label, " and ") ? "export" : "exports", count, count == 1 ? "" : "s", sb.s,
-            count == 1 ? "it is" : "they are");
+            label.s ? label.s : "the target libraries", nused > 1 ? "export" : "exports", count,
+            count == 1 ? "" : "s", sb.s, count == 1 ? "it is" : "they are");
+    sb_free(&label);
     if (b.path)
         fprintf(stderr, "%s declares %zu of them: add #include <%s> to libwrap.h "
                         "(docs/workflow.md, Fortran libraries)\n",

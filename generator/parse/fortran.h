@@ -23,13 +23,14 @@
 bool fortran_name(const char *s);
 
 /* Prints one warning to stderr when some of `exported` (the Fortran-ABI
- * names the target libraries export; `label` names the first library)
- * are named by no in-scope declaration of `inv`, with the header that
- * declares them if one is found. Names that look like a C library's own
- * (fortran.c, c_internal) are left out unless `fortran_runtime` (a target
- * needs a Fortran run-time library) or the names themselves say that the
- * library is Fortran's. Returns the number of functions listed. */
-size_t fortran_undeclared(lwg_inventory *inv, const lwg_strv *exported, bool fortran_runtime,
-                          const char *label, const char *cppflags);
+ * names the target libraries export; name i from libnames[from[i]], of
+ * nlibs) are named by no in-scope declaration of `inv`, with the
+ * libraries that export those and the header that declares them if one
+ * is found. Names that look like a C library's own (fortran.c,
+ * c_internal) are left out unless `fortran_runtime` (a target needs a
+ * Fortran run-time library) or the names themselves say that the library
+ * is Fortran's. Returns the number of functions listed. */
+size_t fortran_undeclared(lwg_inventory *inv, const lwg_strv *exported, const size_t *from,
+                          const char *const *libnames, size_t nlibs, bool fortran_runtime, const char *cppflags);
 
 #endif /* LIBWRAP_FORTRAN_H */

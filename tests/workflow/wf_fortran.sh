@@ -80,4 +80,19 @@ for rt in c fortran; do
         grep -qF "$want" make-cint-$rt.log || fail "fortran: not the warning \"$want\""
     fi
 done
+
+# Two targets, one whose names are a C library's own (cint's, dropped) and
+# one with a FORTRAN 77 name: the warning names the library of the names it
+# lists, not both (a GTK wrapper's libglib beside zlib's gzgetc_).
+$CC -O2 -fPIC -shared cint.c -o libcint.so
+echo 'int plainf_(void) { return 4; }' > plainf.c
+$CC -O2 -fPIC -shared plainf.c -o libplainf.so
+rm -rf two
+run_ok init-two.log libwrap-init --name two -x c --cppflags "-I$scratch" \
+    --ldflags "-L$scratch -Wl,-rpath,$scratch" --libs "-lcint -lplainf" --prefix "$scratch/prefix" two
+echo '#include "cint.h"' > two/libwrap.h
+printf '#include "cint.h"\nint main(void) { return cint_open() == 1 ? 0 : 1; }\n' > two/main.c
+run_ok make-two.log make -C two
+grep -qF "warning: libplainf.so exports 1 Fortran-ABI function (plainf_) that" make-two.log ||
+    { cat make-two.log; fail "two targets: the warning does not name libplainf.so alone"; }
 echo PASS
