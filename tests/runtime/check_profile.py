@@ -84,6 +84,9 @@ def main():
                                     n["max_ns"] * n["visits"]):
                 fail("min <= mean <= max does not hold at %s: %d, %.1f, %d" %
                      (p, n["min_ns"], n["inclusive_ns"] / n["visits"], n["max_ns"]))
+            # No call takes longer than all of them.
+            if n["max_ns"] > n["inclusive_ns"]:
+                fail("max > inclusive at %s: %d > %d" % (p, n["max_ns"], n["inclusive_ns"]))
             if n["symbol"] in above:
                 recursive.add(n["symbol"])
             total += n["inclusive_ns"]
@@ -103,6 +106,8 @@ def main():
                 f["min_ns"] * f["visits"] <= f["inclusive_ns"] <= f["max_ns"] * f["visits"]):
             fail("min <= mean <= max does not hold for %s: %d, %.1f, %d" %
                  (sym, f["min_ns"], f["inclusive_ns"] / f["visits"], f["max_ns"]))
+        if f["max_ns"] > f["inclusive_ns"]:
+            fail("max > inclusive for %s: %d > %d" % (sym, f["max_ns"], f["inclusive_ns"]))
     for sym, v in tree_visits.items():
         if v and flat.get(sym, {}).get("visits") != v:
             fail("flat visits of %s differ from its call paths: %r vs %d" %

@@ -23,17 +23,6 @@
 
 #pragma GCC visibility push(hidden)
 
-/* The depth (index plus 1) of thread t's innermost frame of region `id`,
- * 0 for none: the frame that an exit of `id` closes, with any above it that
- * a longjmp left (lw_exit_mismatch, lw_exit_abandoned). */
-static inline __attribute__((always_inline)) uint32_t lw_frame_of(const lw_thread *t, int32_t id)
-{
-    uint32_t d = t->depth;
-    while (d && t->stack[d - 1].region != id)
-        d--;
-    return d;
-}
-
 /* The depth of t's frame stack set to `d`, in this order as a signal
  * handler sees it: after a new frame is filled, before a closed one is
  * counted. A handler that leaves a runtime step by longjmp leaves no

@@ -390,6 +390,17 @@ static __attribute__((noinline)) void lw_exit_full_keep_errno(int32_t id)
     errno = saved;
 }
 
+/* The depth (index plus 1) of thread t's innermost frame of region `id`,
+ * 0 for none: the frame that an exit of `id` closes, with any above it that
+ * a longjmp left (lw_exit_mismatch, lw_exit_abandoned). */
+static uint32_t lw_frame_of(const lw_thread *t, int32_t id)
+{
+    uint32_t d = t->depth;
+    while (d && t->stack[d - 1].region != id)
+        d--;
+    return d;
+}
+
 /* The top frame is not `id`: frames above the matching one were abandoned
  * (longjmp past their wrappers); close them, then the matching one. An exit
  * with no matching frame (its frame was already closed) records nothing. */

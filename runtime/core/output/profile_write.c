@@ -132,6 +132,10 @@ void lw_minmax_ns(uint64_t visits, uint64_t incl_ns, uint64_t min_c, uint64_t ma
      * function's min 403 beside its inclusive 805 for 2 visits. */
     *min_ns = visits == 1 ? incl_ns : lw_ticks_to_ns_down(min_c);
     *max_ns = visits == 1 ? incl_ns : lw_ticks_to_ns_up(max_c);
+    /* No call takes longer than all of them (the max rounded up, the sum
+     * to the nearest, made it 1 ns more). */
+    if (*max_ns > incl_ns)
+        *max_ns = incl_ns;
 }
 
 static void lw_flat_add(lw_flat *flat, const lw_node *n)
