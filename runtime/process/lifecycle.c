@@ -229,7 +229,7 @@ static void lw_finish_as(const char *why, enum lw_end end)
 {
     if (LW_LOAD(lw_state) != 1 || __atomic_exchange_n(&lw_finishing, 1, __ATOMIC_SEQ_CST))
         return;
-    int saved = errno;
+    int saved = errno, cancel = lw_cancel_off();
     /* Loads not checked yet are named before the results (dl.c). */
     if (end != LW_END_SIGNAL)
         lw_dl_check_pending();
@@ -370,6 +370,7 @@ static void lw_finish_as(const char *why, enum lw_end end)
     if (end != LW_END_SIGNAL)
         lw_fatal_deferred_raise();
     LW_STORE(lw_tls.guard, guard);
+    lw_cancel_restore(cancel);
     errno = saved;
 }
 

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -103,6 +104,23 @@ void lw_config_load(void);
  * writes config.txt, process/lifecycle.c). 0, or -1 (errno). */
 int lw_config_write(FILE *out, const char *experiment_dir);
 int lw_config_write_rest(FILE *out);
+
+/* The runtime's own I/O on a program's thread (messages, results, the
+ * trace) is no cancellation point of it, as open, write and writev are: a
+ * deferred pthread_cancel acts at the program's next one, not inside the
+ * runtime with its locks held. lw_cancel_off returns the state that
+ * lw_cancel_restore puts back. */
+static inline int lw_cancel_off(void)
+{
+    int old = PTHREAD_CANCEL_ENABLE;
+    (void)pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
+    return old;
+}
+
+static inline void lw_cancel_restore(int old)
+{
+    (void)pthread_setcancelstate(old, &old);
+}
 
 /* ---- log.c: the one message path ------------------------------------- */
 

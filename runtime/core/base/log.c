@@ -47,7 +47,7 @@ static pthread_t lw_holder;
 
 static void lw_write_all(const char *buf, size_t len)
 {
-    int saved = errno;
+    int saved = errno, cancel = lw_cancel_off();
     while (len) {
         ssize_t w = write(STDERR_FILENO, buf, len);
         if (w < 0 && errno == EINTR)
@@ -57,6 +57,7 @@ static void lw_write_all(const char *buf, size_t len)
         buf += w;
         len -= (size_t)w;
     }
+    lw_cancel_restore(cancel);
     errno = saved;
 }
 

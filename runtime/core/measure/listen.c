@@ -35,6 +35,7 @@ void lw_events_flush(lw_thread *t)
     size_t n = base ? (size_t)(t->ev_pos - base) : 0;
     if (!n)
         return;
+    int cancel = lw_cancel_off();
     for (uint32_t k = 0; k < lw_nlisteners; k++) {
         if (lw_listeners_percall & (1u << k)) {
             for (size_t i = 0; i < n; i++)
@@ -46,6 +47,7 @@ void lw_events_flush(lw_thread *t)
         }
     }
     t->ev_pos = base;
+    lw_cancel_restore(cancel);
 }
 
 uintptr_t lw_events_deliver(uintptr_t thread, uintptr_t unused)

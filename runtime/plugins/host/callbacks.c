@@ -11,6 +11,7 @@
 
 void lw_plugins_thread_begin(lw_thread *t)
 {
+    int cancel = lw_cancel_off();
     for (uint32_t k = 0; k < lw_nmsources; k++) {
         const libwrap_metric_source *ms = lw_msource_tables[k];
         lw_plugin_mark m = lw_plugin_in(LW_IN_SOURCE + (int)k, "thread_begin");
@@ -38,9 +39,19 @@ void lw_plugins_thread_begin(lw_thread *t)
         }
     }
     t->ev_pos = lw_events_buffered ? t->ev_base : NULL;
+    lw_cancel_restore(cancel);
 }
 
+static void lw_plugins_thread_end_uncancelled(lw_thread *t);
+
 void lw_plugins_thread_end(lw_thread *t)
+{
+    int cancel = lw_cancel_off();
+    lw_plugins_thread_end_uncancelled(t);
+    lw_cancel_restore(cancel);
+}
+
+static void lw_plugins_thread_end_uncancelled(lw_thread *t)
 {
     if (t->ev_pos)
         lw_events_flush(t);

@@ -3,9 +3,10 @@
  * Linux perf_event counters of the calling thread (pid 0, any CPU, not
  * inherited by child threads). A plugin of its own (libwrap/plugin.h).
  *
- * Each thread opens its own counters and reads each with one read(2): a
- * system call per metric on every enter and exit (about a microsecond
- * each). They are not grouped for a single read: the kernel keeps the
+ * Each thread opens its own counters and reads each with one read(2),
+ * made through syscall(2), which is no cancellation point (a deferred
+ * pthread_cancel acts in the program, not here): a system call per metric
+ * on every enter and exit (about a microsecond each). They are not grouped for a single read: the kernel keeps the
  * clock events (task-clock, cpu-clock) and the other software events in
  * different PMUs, and a mixed group reads 0 for the members.
  */
@@ -173,7 +174,7 @@ static void lw_perf_read(void *thread, uint64_t *out)
 {
     lw_perf_thread *t = thread;
     for (size_t i = 0; i < lw_perf_n; i++)
-        if (!t || t->fd[i] < 0 || read(t->fd[i], &out[i], sizeof out[i]) != sizeof out[i])
+        if (!t || t->fd[i] < 0 || syscall(SYS_read, t->fd[i], &out[i], sizeof out[i]) != (long)sizeof out[i])
             out[i] = 0;
 }
 
