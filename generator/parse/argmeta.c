@@ -150,6 +150,99 @@ static void hfa_type(CXType t, hfa_walk *w)
     }
 }
 
+/*
+ * Whether C++ class type `c` is not trivial for the purposes of calls (the
+ * Itanium C++ ABI, on x86-64 and AArch64 alike): a destructor or a copy or
+ * move constructor that is user-provided (declared and not defaulted), a
+ * virtual function or a virtual base, in the class or any base or member.
+ * Such a value is passed by a hidden reference (a pointer in a general
+ * register) and returned in memory whose address the caller passes first
+ * (%rdi; x8 on AArch64). A class template's specialization whose members
+ * the headers never made the compiler instantiate (std::string named only
+ * in declarations) is judged by its template's own declarations, not by
+ * its bases and members, which may depend on the arguments (std::optional
+ * of a trivial type is trivial). Not found: not known to be (a class whose
+ * copy constructors are deleted is not recognised).
+ */
+typedef struct nontrivial_walk {
+    bool found;
+    bool pattern;   /* walking a template's own declarations */
+    unsigned seen;  /* members visited */
+    unsigned dtors; /* destructors declared (constrained ones: several) */
+    int depth;
+} nontrivial_walk;
+
+static bool nontrivial_type(CXType c, nontrivial_walk *w);
+
+static enum CXChildVisitResult nontrivial_visit(CXCursor k, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    nontrivial_walk *w = data;
+    enum CXCursorKind kind = clang_getCursorKind(k);
+    /* The members (not the template arguments' references). */
+    w->seen += kind == CXCursor_Destructor || kind == CXCursor_Constructor || kind == CXCursor_CXXMethod ||
+               kind == CXCursor_CXXBaseSpecifier || kind == CXCursor_FieldDecl;
+    switch (kind) {
+    case CXCursor_Destructor:
+        w->dtors++;
+        w->found = !clang_CXXMethod_isDefaulted(k);
+        break;
+    case CXCursor_Constructor:
+        w->found = (clang_CXXConstructor_isCopyConstructor(k) || clang_CXXConstructor_isMoveConstructor(k)) &&
+                   !clang_CXXMethod_isDefaulted(k);
+        break;
+    case CXCursor_CXXMethod:
+        w->found = clang_CXXMethod_isVirtual(k) != 0;
+        break;
+    case CXCursor_CXXBaseSpecifier:
+        w->found = clang_isVirtualBase(k) || (!w->pattern && nontrivial_type(clang_getCursorType(k), w));
+        break;
+    case CXCursor_FieldDecl: {
+        CXType f = clang_getCanonicalType(clang_getCursorType(k));
+        while (f.kind == CXType_ConstantArray)
+            f = clang_getCanonicalType(clang_getArrayElementType(f));
+        w->found = !w->pattern && f.kind == CXType_Record && nontrivial_type(f, w);
+        break;
+    }
+    default:
+        break;
+    }
+    return w->found ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+static bool nontrivial_type(CXType c, nontrivial_walk *w)
+{
+    CXCursor d = clang_getTypeDeclaration(clang_getCanonicalType(c));
+    if (clang_Cursor_isNull(d) || w->depth > 16)
+        return false;
+    w->depth++;
+    unsigned seen = w->seen;
+    w->seen = 0;
+    clang_visitChildren(d, nontrivial_visit, w);
+    if (!w->found && !w->seen) {
+        /* Its definition: the first declaration may be a forward one
+         * (<stringfwd.h>'s basic_string). */
+        CXCursor t = clang_getCursorDefinition(clang_getSpecializedCursorTemplate(d));
+        if (!clang_Cursor_isNull(t)) {
+            w->pattern = true;
+            w->dtors = 0;
+            clang_visitChildren(t, nontrivial_visit, w);
+            w->pattern = false;
+            if (w->dtors > 1)
+                w->found = false;
+        }
+    }
+    w->seen = seen;
+    w->depth--;
+    return w->found;
+}
+
+static bool cxx_nontrivial(CXType c)
+{
+    nontrivial_walk w = {false, false, 0, 0, 0};
+    return nontrivial_type(c, &w);
+}
+
 /* How AAPCS64 passes a value of canonical type `c` (size and alignment in
  * bytes, negative when unknown), into m->a64_*. */
 static void a64_classify(CXType c, bool cxx, long long size, long long align, lwg_argmeta *m)
@@ -174,8 +267,14 @@ static void a64_classify(CXType c, bool cxx, long long size, long long align, lw
         return;
     case CXType_Complex:
     case CXType_Record: {
-        if (c.kind == CXType_Record && cxx)
+        if (c.kind == CXType_Record && cxx) {
+            if (cxx_nontrivial(c)) { /* by hidden reference */
+                m->a64_class = LWG_A64_GPR;
+                m->a64_size = m->a64_align = 8;
+                return;
+            }
             break; /* a class may be passed by hidden reference */
+        }
         hfa_walk w = {CXType_Invalid, 0, false, false};
         hfa_type(c, &w);
         if (w.unknown || size <= 0)
@@ -333,9 +432,11 @@ void argmeta_classify(CXType t, bool cxx, lwg_argmeta *m)
         break;
     case CXType_Record:
         /* Over 16 bytes a C struct is passed in memory; below, its fields
-         * decide. A C++ class that is not trivially copyable is passed by
-         * a hidden reference, which libclang does not tell. */
-        set(m, LWG_ARG_NONE, !cxx && size > 16 ? LWG_ABI_CLASS_MEMORY : LWG_ABI_CLASS_UNKNOWN);
+         * decide. A C++ class not trivial for calls is passed by a hidden
+         * reference (cxx_nontrivial); other classes are not known. */
+        set(m, LWG_ARG_NONE, !cxx && size > 16 ? LWG_ABI_CLASS_MEMORY
+                             : cxx && cxx_nontrivial(c) ? LWG_ABI_CLASS_INTEGER
+                                                        : LWG_ABI_CLASS_UNKNOWN);
         break;
     default:
         set(m, LWG_ARG_NONE, LWG_ABI_CLASS_UNKNOWN);
@@ -421,6 +522,10 @@ void argmeta_classify_result(CXType t, bool cxx, lwg_argmeta *m)
         m->abi_class = LWG_ABI_CLASS_SSE2;
     else if (c.kind == CXType_Record && !cxx && size > 0 && size <= 16)
         m->abi_class = LWG_ABI_CLASS_INTEGER2;
+    else if (c.kind == CXType_Record && size > 16)
+        m->abi_class = LWG_ABI_CLASS_MEMORY; /* a C++ class too, trivial or not */
+    else if (c.kind == CXType_Record && cxx && m->abi_class == LWG_ABI_CLASS_INTEGER)
+        m->abi_class = LWG_ABI_CLASS_MEMORY; /* not trivial for calls: in memory (%rdi) */
 }
 
 void argmeta_pointer(lwg_argmeta *m)

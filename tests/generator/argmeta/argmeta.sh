@@ -6,10 +6,12 @@ set -euo pipefail
 src=$LIBWRAP_SOURCE_DIR/tests/generator/argmeta
 gen=$LIBWRAP_STAGE/libexec/libwrap/libwrap-gen
 . "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
-printf '#include "argmeta.h"\n' > libwrap.h
-${CC:-cc} -E -I"$src" libwrap.h > libwrap.i
-"$gen" --quiet --name am -x c --cppflags "-I$src" -o gen libwrap.i
-python3 - "$src/argmeta.h" gen/am.inventory.json <<'PY'
+check() { # HEADER LANGUAGE COMPILER
+printf '#include "%s"\n' "$1" > libwrap.h
+$3 -x $2 -E -I"$src" libwrap.h > libwrap.i
+rm -rf gen
+"$gen" --quiet --name am -x $2 --cppflags "-I$src" -o gen libwrap.i
+python3 - "$src/$1" gen/am.inventory.json <<'PY'
 import json, re, sys
 want, want64 = {}, {}
 for line in open(sys.argv[1]):
@@ -45,3 +47,6 @@ for sym, exp in want.items():
 print("argmeta: %d functions, %d wrong" % (len(want), bad))
 sys.exit(1 if bad else 0)
 PY
+}
+check argmeta.h c "${CC:-cc}"
+check argmeta_cxx.h c++ "${CXX:-c++}"
