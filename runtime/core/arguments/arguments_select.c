@@ -153,9 +153,10 @@ static const char *lw_unrecordable(const libwrap_params *p, uint32_t i, int abi)
                "the wrappers were generated before AArch64 locations were (generate them again); "
                "typed wrappers (--forward typed) record it";
 #else
-        return "cannot be recorded by ABI-level wrappers: it comes after a parameter whose "
-               "registers libwrap-gen does not know (a small struct or a C++ class passed by "
-               "value); generate typed wrappers (--forward typed) to record it";
+        return "cannot be recorded by ABI-level wrappers: libwrap-gen does not know its register, "
+               "after a parameter passed by value, or a result returned by value, whose registers "
+               "it does not know (a small struct or union, a small C++ class); generate typed "
+               "wrappers (--forward typed) to record it";
 #endif
     return NULL;
 }
