@@ -513,7 +513,7 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-size_t lwr_note_forks(FILE *out, const char *dir)
+size_t lwr_note_forks(FILE *out, const char *dir, int alone)
 {
     fork_list fl = {0};
     find_forks(&fl, dir, 0);
@@ -523,8 +523,12 @@ size_t lwr_note_forks(FILE *out, const char *dir)
     char **sorted = lwr_xcalloc(fl.n, sizeof *sorted);
     memcpy(sorted, fl.paths, fl.n * sizeof *sorted);
     qsort(sorted, fl.n, sizeof *sorted, cmp_str);
-    fprintf(out, "%s: %s: %zu forked process%s not in this report:", LWR_PROG, dir, fl.n,
-            fl.n == 1 ? " is" : "es are");
+    if (alone)
+        fprintf(out, "%s: %s: the process measured no call (no profile.json), %zu forked process%s did:",
+                LWR_PROG, dir, fl.n, fl.n == 1 ? "" : "es");
+    else
+        fprintf(out, "%s: %s: %zu forked process%s not in this report:", LWR_PROG, dir, fl.n,
+                fl.n == 1 ? " is" : "es are");
     for (size_t i = 0; i < fl.n; i++) {
         size_t k = 0;
         while (fl.paths[k] != sorted[i])

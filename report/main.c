@@ -85,6 +85,10 @@ static int experiment_profile(const experiment *e, lwr_profile *p, int64_t rank)
 {
     if (e->job)
         return lwr_job_load(p, e->dir, rank);
+    /* A pre-fork server's master, which calls nothing measured: its
+     * workers' results are named, not a missing file. */
+    if (access(e->profile, F_OK) != 0 && lwr_note_forks(stderr, e->dir, 1))
+        return -1;
     if (lwr_profile_load(p, e->profile))
         return -1;
     if (rank >= 0 && p->reduced) {
@@ -276,7 +280,7 @@ int main(int argc, char **argv)
     }
     /* A note on stderr: the formats on stdout stay as they are. */
     if (need_profile)
-        lwr_note_forks(stderr, e.dir);
+        lwr_note_forks(stderr, e.dir, 0);
     if (table && lwr_print_table(stdout, &p, &to))
         rc = 1;
     if (arguments && lwr_print_arguments(stdout, &p, &to))

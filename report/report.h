@@ -208,9 +208,10 @@ int lwr_job_has_parts(const char *dir);
 int lwr_job_load(lwr_profile *p, const char *dir, int64_t rank);
 /* Names, in one line on `out`, the fork()ed children under `dir`
  * (fork-PID, nested at any depth, and a job's rank-N/fork-PID), which no
- * report of `dir` includes, with their calls and how to see one. Returns
- * how many. */
-size_t lwr_note_forks(FILE *out, const char *dir);
+ * report of `dir` includes, with their calls and how to see one; `alone`:
+ * as the results of a process that measured nothing itself (a pre-fork
+ * server's master). Returns how many. */
+size_t lwr_note_forks(FILE *out, const char *dir, int alone);
 /* The job's trace, `dir`/traces.otf2, merged from the ranks' parts now if
  * the job did not merge it. 0: there, 1: no trace at all, -1: error. */
 int lwr_job_trace(const char *dir, int verbose);

@@ -107,6 +107,16 @@ def find(path):
         _forks(root, ".", ".", None, 0, procs)
         return root, False, procs
     if not parts:
+        # A pre-fork server's master, which measured nothing: its workers'
+        # results are named (as libwrap-report names them).
+        measured = _measured_forks(root, ".")
+        if measured:
+            shown = ", ".join(os.path.join(path, d) for d in measured[:10])
+            more = " and %d more" % (len(measured) - 10) if len(measured) > 10 else ""
+            raise ValueError(
+                "%s: the process measured no call (no profile.json), %d forked process%s did: %s%s; "
+                "read one with libwrap.read(%r)" % (path, len(measured), "" if len(measured) == 1 else "es",
+                                                     shown, more, os.path.join(path, measured[0])))
         begun = [d for d in ["."] + sorted(os.listdir(root))
                  if (d == "." or _RANK_DIR.match(d)) and os.path.isfile(os.path.join(root, d, "config.txt"))]
         if begun:
@@ -119,6 +129,24 @@ def find(path):
         raise ValueError(
             "%s: not a libwrap experiment (no profile.json, no rank-N/ parts with one)" % path)
     return root, True, parts
+
+
+def _measured_forks(root, rel):
+    """The fork-PID directories under root/rel with a profile.json, at any
+    depth, also below one without (a daemon's double fork)."""
+    base = os.path.join(root, rel) if rel != "." else root
+    try:
+        names = sorted(os.listdir(base), key=lambda n: (len(n), n))
+    except OSError:
+        return []
+    out = []
+    for name in names:
+        if _FORK_DIR.match(name):
+            child = name if rel == "." else rel + "/" + name
+            if os.path.isfile(os.path.join(root, child, "profile.json")):
+                out.append(child)
+            out.extend(_measured_forks(root, child))
+    return out
 
 
 def _parts(root):

@@ -63,8 +63,14 @@ static char *lw_default_dir(void)
     return lw_absolute(name);
 }
 
+/* The effective user at the start: a process that runs as another one
+ * when it writes its results (a server's worker that dropped root's
+ * rights) is told so when it cannot create its directory. */
+static uid_t lw_start_euid;
+
 void lw_dir_init(void)
 {
+    lw_start_euid = geteuid();
     lw_explicit_dir = lw_cfg.experiment_directory ? lw_absolute(lw_cfg.experiment_directory) : NULL;
     lw_dir_base = lw_explicit_dir ? strdup(lw_explicit_dir) : lw_default_dir();
     /* A launcher measured on request: its own part in the directory the
@@ -86,9 +92,17 @@ char *lw_dir_claim(const char *base)
         if ((n ? asprintf(&dir, "%s.%u", base, n) : asprintf(&dir, "%s", base)) < 0)
             return NULL;
         if (lw_mkdir_p(dir) < 0) {
-            lw_warn("cannot create the experiment directory %s: %s; no results are written "
-                    "(set LIBWRAP_EXPERIMENT_DIRECTORY to a writable place)",
-                    dir, strerror(errno));
+            int err = errno;
+            if ((err == EACCES || err == EPERM) && geteuid() != lw_start_euid)
+                lw_warn("cannot create the experiment directory %s: %s: the process runs as user %ld, "
+                        "it started as user %ld (it changed user: a server's worker); no results are "
+                        "written (make LIBWRAP_EXPERIMENT_DIRECTORY a place that user can write, "
+                        "docs/runtime.md, \"A process that changes user\")",
+                        dir, strerror(err), (long)geteuid(), (long)lw_start_euid);
+            else
+                lw_warn("cannot create the experiment directory %s: %s; no results are written "
+                        "(set LIBWRAP_EXPERIMENT_DIRECTORY to a writable place)",
+                        dir, strerror(err));
             free(dir);
             return NULL;
         }

@@ -255,6 +255,18 @@ def test_errors():
             check(False, "%s: read" % d)
         except ValueError as e:
             check(want in str(e), "%s: %s" % (d, e))
+    # A process that measured nothing itself, whose forked children did (a
+    # pre-fork server's master): they are named.
+    shutil.copytree(FORK, "master", dirs_exist_ok=True)
+    for f in ("profile.json", "profile.txt"):
+        if os.path.exists(os.path.join("master", f)):
+            os.remove(os.path.join("master", f))
+    try:
+        libwrap.read("master")
+        check(False, "master: read")
+    except ValueError as e:
+        check("the process measured no call (no profile.json), " in str(e) and "read one with libwrap.read('master/fork-"
+              in str(e), "master: %s" % e)
     # A profile without the measured (raw) times, as a job's reduced one:
     # the summed table says missing, not 0.
     shutil.copytree(FORK, "noraw", dirs_exist_ok=True)

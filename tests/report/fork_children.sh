@@ -37,6 +37,12 @@ PY
     awk -F'\t' 'NR == 2 && $0 ~ /plug_add/ {print $0}' child.tsv | grep -q . || fail "$mode: child table: $(cat child.tsv)"
     "$report" "$exp/$child/$grand" >grand.txt 2>grand.err
     [ ! -s grand.err ] || fail "$mode: a process without children: $(cat grand.err)"
+    # A pre-fork server's master, which measures nothing: the directory
+    # holds its children's results only; the report names them.
+    rm -rf master.exp && cp -r "$exp" master.exp && rm -f master.exp/profile.json master.exp/profile.txt
+    "$report" master.exp >master.out 2>master.err && fail "$mode: a report without the process's profile succeeded"
+    grep -qxF "libwrap-report: master.exp: the process measured no call (no profile.json), 2 forked processes did: master.exp/$child ($((2 * N)) calls), master.exp/$child/$grand ($((3 * N)) calls); see one with libwrap-report master.exp/$child" master.err ||
+        fail "$mode: the children of a process that measured nothing are not named: $(cat master.err)"
     echo "ok $mode"
 done
 echo "PASS fork_children"

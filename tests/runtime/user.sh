@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# user.sh - a process that changes user after it started (a server's worker
+# dropping root's rights, as nginx's and postgres's do) writes its results
+# where that user may: into a directory it cannot write it writes nothing
+# and says why in one line (the user it runs as, the one it started as);
+# into one that user can write (docs/runtime.md, "A process that changes
+# user"), its calls are all there, and libwrap-report names the worker's
+# results from the parent's directory, whose process measured nothing.
+set -euo pipefail
+TEST_LABEL=user
+source "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
+cc=${CC:-cc}
+[ "$(id -u)" = 0 ] || { echo "not root: skipped"; exit 77; }
+command -v setpriv > /dev/null || { echo "no setpriv: skipped"; exit 77; }
+$cc -O2 -o app "$LIBWRAP_SOURCE_DIR/tests/runtime/user_app.c" -lz
+wrap_library zlib '<zlib.h>' "" "" -lz
+chmod 755 . app libwrap_zlib_runtime.so
+setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$PWD/app" ||
+    { echo "the scratch directory is not reachable by user 65534: skipped"; exit 77; }
+./app 25 > plain.out
+
+# A directory of root's: nothing written, one line that says why.
+mkdir -m 755 closed
+LD_PRELOAD=$PWD/libwrap_zlib_runtime.so LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/closed/exp ./app 25 > closed.out 2> closed.err ||
+    fail "exit status $?"
+cmp -s plain.out closed.out || fail "output changed: $(cat closed.out)"
+[ "$(wc -l < closed.err)" = 1 ] && grep -q "^libwrap: warning: cannot create the experiment directory $PWD/closed/exp/fork-[0-9]*: Permission denied: the process runs as user 65534, it started as user 0 (it changed user: a server's worker); no results are written" closed.err ||
+    fail "not the one line that says why: $(cat closed.err)"
+
+# One that user may write: the worker's 25 calls.
+mkdir -m 1777 open
+LD_PRELOAD=$PWD/libwrap_zlib_runtime.so LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/open/exp ./app 25 > open.out 2> open.err ||
+    fail "exit status $?"
+cmp -s plain.out open.out || fail "output changed: $(cat open.out)"
+[ ! -s open.err ] || fail "messages: $(cat open.err)"
+set -- open/exp/fork-*
+[ -f "$1/profile.json" ] || fail "no worker results: $(find open)"
+$CHECK "$1" "visits('crc32') == 25" || fail "the worker's calls"
+"$LIBWRAP_STAGE/bin/libwrap-report" open/exp > report.out 2> report.err && fail "a report of the parent's directory succeeded"
+grep -q "^libwrap-report: open/exp: the process measured no call (no profile.json), 1 forked process did: $1 ([0-9]* calls); see one with libwrap-report $1" report.err ||
+    fail "the worker's results are not named: $(cat report.err)"
+echo ok

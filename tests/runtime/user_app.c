@@ -1,0 +1,29 @@
+/* user_app.c - a server's shape: the parent forks a worker and measures
+ * nothing; the worker drops root's rights (user and group 65534, nobody)
+ * and then calls zlib N times (user.sh). */
+#include <grp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <zlib.h>
+
+int main(int argc, char **argv)
+{
+    int n = argc > 1 ? atoi(argv[1]) : 10;
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0)
+            _exit(3);
+        unsigned long c = 0;
+        for (int i = 0; i < n; i++)
+            c = crc32(c, (const unsigned char *)"worker", 6);
+        printf("worker %08lx\n", c);
+        return 0;
+    }
+    int st = 0;
+    if (pid < 0 || waitpid(pid, &st, 0) != pid)
+        return 2;
+    printf("parent: worker exited %d\n", WEXITSTATUS(st));
+    return 0;
+}
