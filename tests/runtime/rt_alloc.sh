@@ -52,10 +52,15 @@ set -- app.exp/fork-*
 $CHECK "$1" "visits('malloc') >= $n" "visits('strdup') == $n" "visits('free') >= 3 * $n"
 
 # With the trace writer, which allocates under its own locks.
-LIBWRAP_ENABLE_TRACING=true run trace ./alloc_app $n thread
-cmp -s <(./alloc_app $n thread) trace.out || fail "output changed with tracing"
+LIBWRAP_ENABLE_TRACING=true run trace ./alloc_app $n thread fork
+cmp -s <(./alloc_app $n thread fork) trace.out || fail "output changed with tracing"
 $CHECK trace.exp "visits('strdup') >= 2 * $n" "visits('malloc') >= 2 * $n"
 [ -s trace.exp/traces.otf2 ] || fail "no trace written"
+# The trace is the parent's: the child's config.txt says it is not traced.
+grep -qx LIBWRAP_ENABLE_TRACING=true trace.exp/config.txt || fail "the parent's config.txt: not traced"
+set -- trace.exp/fork-*
+grep -qx LIBWRAP_ENABLE_TRACING=false "$1/config.txt" || fail "the child's config.txt says it is traced"
+[ ! -e "$1/traces.otf2" ] || fail "the child wrote a trace"
 
 # Programs that were not written for the test.
 run true /bin/true
