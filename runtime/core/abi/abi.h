@@ -55,6 +55,7 @@
 #define LW_TH_OVERHEAD 88
 #define LW_TH_HASH 128     /* tree.hash */
 #define LW_TH_HASH_MASK 136 /* tree.hash_mask */
+#define LW_TH_ARG_BLOCKS 568 /* args.blocks */
 #define LW_TH_PEND_SLOT 608 /* args.pend_slot */
 #define LW_TH_NPEND 624    /* args.npend, 4 bytes */
 #define LW_COST_ABI 8      /* lw_cost_ticks[LW_KIND_ABI] */
@@ -75,8 +76,9 @@
 #define LW_N_MIN 96
 #define LW_N_MAX 104
 #define LW_N_UNMEASURED 112
-#define LW_N_INTS 120      /* ints: the block of integers, or NULL */
+#define LW_N_ARGS 4        /* args: a block's number, 0 none */
 #define LW_B_NSLOTS 4      /* lw_argblock.nslots, 4 bytes */
+#define LW_B_INTS 24       /* lw_argblock.ints */
 #define LW_B_SLOT 32       /* slot[0] */
 #define LW_S_SHIFT 1       /* lw_argslot, a byte each */
 #define LW_S_SIGN 2

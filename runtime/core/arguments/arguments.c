@@ -157,7 +157,6 @@ static lw_argblock *lw_args_new_block(lw_thread *t, lw_node *n, int32_t id, cons
     }
     a->blocks[a->n++] = b;
     n->args = a->n;
-    n->ints = b->ints ? b : NULL;
     return b;
 }
 

@@ -330,8 +330,11 @@ static inline __attribute__((always_inline)) uint64_t lw_slot_value(int from, co
 static inline __attribute__((always_inline)) lw_argblock *lw_args_int_block(const lw_thread *t,
                                                                            const lw_node *n)
 {
-    lw_argblock *b = n->ints;
-    return lw_likely(b && !t->listen) ? b : NULL;
+    uint32_t k = n->args;
+    if (lw_unlikely(!k || t->listen))
+        return NULL;
+    lw_argblock *b = t->args.blocks[k - 1];
+    return lw_likely(b->ints) ? b : NULL;
 }
 
 /* The integers of block `b` (b->ints) of thread `t` that the call passes

@@ -39,7 +39,6 @@
 /* The layouts of lw_node, lw_frame, lw_thread and lw_tls_block are read by
  * the ABI trampoline's assembly too (abi.h lists the offsets it uses; abi.c
  * checks them at compile time). */
-struct lw_argblock;
 #define LW_LAST_HITS 4
 typedef struct lw_node {
     int32_t region; /* 0 for the root */
@@ -59,10 +58,6 @@ typedef struct lw_node {
     /* Visits counted without timing: the region is throttled (throttle.c);
      * incl, min and max are those of the other, sampled, visits. */
     uint64_t unmeasured;
-    /* Its block of recorded arguments (args) when every value is an
-     * integer, which the trampoline records itself (lw_args_int_block):
-     * one load from the node, not three. NULL otherwise. */
-    struct lw_argblock *ints;
     /* Filled in when the profile is written (profile_write.c): the times as
      * measured (raw: incl plus the cost of the calls below), exclusive =
      * inclusive minus the callees' inclusive time; and both with the

@@ -1135,11 +1135,15 @@ lw_abi_path_record:
 	 * would hold its read up): the node's block of integers, and no
 	 * listener (lw_args_int_block). */
 	movq	LW_F_NODE(%r11), %rax		/* the node */
-	movq	LW_N_INTS(%rax), %rax		/* its block of integers */
-	testq	%rax, %rax
-	jz	7f				/* none (yet) */
+	movl	LW_N_ARGS(%rax), %edx
+	testl	%edx, %edx
+	jz	7f				/* no block yet */
 	cmpl	$0, LW_TH_LISTEN(%rcx)
 	jne	7f
+	movq	LW_TH_ARG_BLOCKS(%rcx), %rax
+	movq	-8(%rax,%rdx,8), %rax		/* the block */
+	cmpl	$0, LW_B_INTS(%rax)
+	je	7f
 	movq	LW_RA_ENTRY(%rbx), %rdx
 	testl	$LW_E_RECORD_RESULT, LW_E_FLAGS(%rdx)
 	jz	8f
