@@ -521,7 +521,7 @@ static int generate(const gen_options *o)
         if (signals)
             printf(", %zu Qt signal%s", signals, signals == 1 ? "" : "s");
         if (twice)
-            printf(", %zu that return%s twice (setjmp, vfork: called unmeasured)", twice, twice == 1 ? "s" : "");
+            printf(", %zu that return%s twice (called unmeasured)", twice, twice == 1 ? "s" : "");
         if (diags)
             printf(", %zu that do not parse", diags);
         if (probes.applied && probes.unprobed)

@@ -96,7 +96,7 @@ char *lw_dir_claim(const char *base)
             if ((err == EACCES || err == EPERM) && geteuid() != lw_start_euid)
                 lw_warn("cannot create the experiment directory %s: %s: the process runs as user %ld, "
                         "it started as user %ld (it changed user: a server's worker); no results are "
-                        "written (make LIBWRAP_EXPERIMENT_DIRECTORY a place that user can write, "
+                        "written (create LIBWRAP_EXPERIMENT_DIRECTORY beforehand with mode 1777, "
                         "docs/runtime.md, \"A process that changes user\")",
                         dir, strerror(err), (long)geteuid(), (long)lw_start_euid);
             else

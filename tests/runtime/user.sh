@@ -3,9 +3,10 @@
 # dropping root's rights, as nginx's and postgres's do) writes its results
 # where that user may: into a directory it cannot write it writes nothing
 # and says why in one line (the user it runs as, the one it started as);
-# into one that user can write (docs/runtime.md, "A process that changes
-# user"), its calls are all there, and libwrap-report names the worker's
-# results from the parent's directory, whose process measured nothing.
+# into an experiment directory made beforehand with mode 1777
+# (docs/runtime.md, "A process that changes user"), its calls are all
+# there, and libwrap-report names the worker's results from the parent's
+# directory, whose process measured nothing.
 set -euo pipefail
 TEST_LABEL=user
 source "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
@@ -27,16 +28,28 @@ cmp -s plain.out closed.out || fail "output changed: $(cat closed.out)"
 [ "$(wc -l < closed.err)" = 1 ] && grep -q "^libwrap: warning: cannot create the experiment directory $PWD/closed/exp/fork-[0-9]*: Permission denied: the process runs as user 65534, it started as user 0 (it changed user: a server's worker); no results are written" closed.err ||
     fail "not the one line that says why: $(cat closed.err)"
 
-# One that user may write: the worker's 25 calls.
+# An experiment directory made beforehand with mode 1777: the worker's 25
+# calls, whether the parent measured nothing (its directory unclaimed) or
+# a call before the fork (it claimed the directory as it is).
 mkdir -m 1777 open
-LD_PRELOAD=$PWD/libwrap_zlib_runtime.so LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/open/exp ./app 25 > open.out 2> open.err ||
+LD_PRELOAD=$PWD/libwrap_zlib_runtime.so LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/open ./app 25 > open.out 2> open.err ||
     fail "exit status $?"
 cmp -s plain.out open.out || fail "output changed: $(cat open.out)"
 [ ! -s open.err ] || fail "messages: $(cat open.err)"
-set -- open/exp/fork-*
+set -- open/fork-*
 [ -f "$1/profile.json" ] || fail "no worker results: $(find open)"
 $CHECK "$1" "visits('crc32') == 25" || fail "the worker's calls"
-"$LIBWRAP_STAGE/bin/libwrap-report" open/exp > report.out 2> report.err && fail "a report of the parent's directory succeeded"
-grep -q "^libwrap-report: open/exp: the process measured no call (no profile.json), 1 forked process did: $1 ([0-9]* calls); see one with libwrap-report $1" report.err ||
+"$LIBWRAP_STAGE/bin/libwrap-report" open > report.out 2> report.err && fail "a report of the parent's directory succeeded"
+grep -q "^libwrap-report: open: the process measured no call (no profile.json), 1 forked process did: $1 ([0-9]* calls); see one with libwrap-report $1" report.err ||
     fail "the worker's results are not named: $(cat report.err)"
+mkdir -m 1777 first
+./app 25 first > first.plain
+LD_PRELOAD=$PWD/libwrap_zlib_runtime.so LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/first ./app 25 first > first.out 2> first.err ||
+    fail "exit status $?"
+cmp -s first.plain first.out || fail "output changed: $(cat first.out)"
+[ ! -s first.err ] || fail "messages: $(cat first.err)"
+$CHECK first "visits('crc32') == 1" || fail "the parent's call"
+set -- first/fork-*
+[ -f "$1/profile.json" ] || fail "no worker results when the parent measured first: $(find first)"
+$CHECK "$1" "visits('crc32') == 25" || fail "the worker's calls"
 echo ok

@@ -1,6 +1,7 @@
 /* user_app.c - a server's shape: the parent forks a worker and measures
- * nothing; the worker drops root's rights (user and group 65534, nobody)
- * and then calls zlib N times (user.sh). */
+ * nothing (or, with "first", one call before the fork); the worker drops
+ * root's rights (user and group 65534, nobody) and then calls zlib N times
+ * (user.sh). */
 #include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,8 @@
 int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 10;
+    if (argc > 2)
+        crc32(0, NULL, 0);
     pid_t pid = fork();
     if (pid == 0) {
         if (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0)

@@ -72,6 +72,7 @@ expect_fail e3.log "--ldflags holds the library '-lz': libraries belong in --lib
 expect_fail e3b.log "--ldflags holds the library '-Wl,--as-needed,-lz': libraries belong in --libs \(for example --libs '-lz'\)" \
     libwrap-init --name x -x c --ldflags '-Wl,--as-needed,-lz' d3b
 expect_fail e3c.log "for example --libs '-lz'" libwrap-init --name x -x c --ldflags '-Wl,--library=z' d3c
+expect_fail e3d.log "for example --libs '-lz'" libwrap-init --name x -x c --ldflags '-Wl,-l,z' d3d
 expect_fail e4.log "--name '1x' is not a C identifier" libwrap-init --name 1x -x c d4
 expect_fail e5.log "-x 'fortran': expected c, c\+\+" libwrap-init --name x -x fortran d5
 expect_fail e7.log "-x 'c\+\+26': expected c, c\+\+" libwrap-init --name x -x c++26 d7

@@ -439,7 +439,7 @@ void lw_abi_exit(lw_ra *slot)
     if (lw_unlikely(LW_LOAD(e->flags) & LIBWRAP_ABI_RECORD_RESULT)) {
         lw_thread *t = lw_tls.self;
         if (t && t->depth && t->stack[t->depth - 1].region != id)
-            (void)lw_abi_gate(lw_abi_exit_abandoned, (uintptr_t)(uint32_t)id, 0);
+            (void)lw_abi_gate(lw_abi_exit_slow, (uintptr_t)(uint32_t)id, 1);
         lw_abi_exit_record(e, slot->sp, id);
     }
     /* Frees the slot and any slot above it left by a longjmp. Before the

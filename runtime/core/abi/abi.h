@@ -307,8 +307,9 @@ void lw_abi_cpu_init(void);
 
 /* Slow paths (abi_slow.c), reached through lw_abi_call_saving. */
 uintptr_t lw_abi_enter_slow(uintptr_t call, uintptr_t unused); /* call: an lw_abi_call */
-uintptr_t lw_abi_exit_slow(uintptr_t id, uintptr_t unused);
-uintptr_t lw_abi_exit_abandoned(uintptr_t id, uintptr_t unused); /* lw_exit_abandoned */
+/* The exit of region `id` (lw_exit_full), or with `abandoned` only the
+ * frames a longjmp left above its own closed (lw_exit_abandoned). */
+uintptr_t lw_abi_exit_slow(uintptr_t id, uintptr_t abandoned);
 uintptr_t lw_abi_args_slow(uintptr_t args, uintptr_t unused); /* args: an lw_abi_args */
 /* The original cannot be found: errno ENOSYS, or the end of the program
  * when no zero value can stand for the result. */

@@ -552,20 +552,13 @@ uintptr_t lw_abi_args_slow(uintptr_t args, uintptr_t unused)
     return 0;
 }
 
-uintptr_t lw_abi_exit_abandoned(uintptr_t id, uintptr_t unused)
+uintptr_t lw_abi_exit_slow(uintptr_t id, uintptr_t abandoned)
 {
-    (void)unused;
     int saved = errno;
-    lw_exit_abandoned((int32_t)(uint32_t)id);
-    errno = saved;
-    return 0;
-}
-
-uintptr_t lw_abi_exit_slow(uintptr_t id, uintptr_t unused)
-{
-    (void)unused;
-    int saved = errno;
-    lw_exit_full((int32_t)(uint32_t)id);
+    if (abandoned)
+        lw_exit_abandoned((int32_t)(uint32_t)id);
+    else
+        lw_exit_full((int32_t)(uint32_t)id);
     errno = saved;
     return 0;
 }
