@@ -42,15 +42,6 @@ void lw_plugins_thread_begin(lw_thread *t)
     lw_cancel_restore(cancel);
 }
 
-static void lw_plugins_thread_end_uncancelled(lw_thread *t);
-
-void lw_plugins_thread_end(lw_thread *t)
-{
-    int cancel = lw_cancel_off();
-    lw_plugins_thread_end_uncancelled(t);
-    lw_cancel_restore(cancel);
-}
-
 static void lw_plugins_thread_end_uncancelled(lw_thread *t)
 {
     if (t->ev_pos)
@@ -76,6 +67,13 @@ static void lw_plugins_thread_end_uncancelled(lw_thread *t)
         lw_plugin_out(m);
         t->metric_handle[k] = NULL;
     }
+}
+
+void lw_plugins_thread_end(lw_thread *t)
+{
+    int cancel = lw_cancel_off();
+    lw_plugins_thread_end_uncancelled(t);
+    lw_cancel_restore(cancel);
 }
 
 void lw_plugins_fork_child(lw_thread *t)

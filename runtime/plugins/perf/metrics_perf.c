@@ -6,9 +6,10 @@
  * Each thread opens its own counters and reads each with one read(2),
  * made through syscall(2), which is no cancellation point (a deferred
  * pthread_cancel acts in the program, not here): a system call per metric
- * on every enter and exit (about a microsecond each). They are not grouped for a single read: the kernel keeps the
- * clock events (task-clock, cpu-clock) and the other software events in
- * different PMUs, and a mixed group reads 0 for the members.
+ * on every enter and exit (about a microsecond each). They are not grouped
+ * for a single read: the kernel keeps the clock events (task-clock,
+ * cpu-clock) and the other software events in different PMUs, and a mixed
+ * group reads 0 for the members.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
