@@ -40,17 +40,23 @@ static void *lw_jumps[LW_NJUMPS];
 
 /* Resolved at load: a jump may be made from a signal handler, where dlsym
  * must not run. Looked up again only if a call comes first. */
+/* In the runtime's resolving bracket: the allocations dlsym makes are not
+ * the program's calls (a wrapper of malloc counted them). */
 __attribute__((constructor)) static void lw_signal_interpose_init(void)
 {
+    libwrap_resolve_begin();
     for (int i = 0; i < LW_NJUMPS; i++)
         __atomic_store_n(&lw_jumps[i], dlsym(RTLD_NEXT, lw_jump_names[i]), __ATOMIC_RELAXED);
+    libwrap_resolve_end();
 }
 
 static void *lw_next(void **cache, const char *name)
 {
     void *p = __atomic_load_n(cache, __ATOMIC_RELAXED);
     if (!p) {
+        libwrap_resolve_begin();
         p = dlsym(RTLD_NEXT, name);
+        libwrap_resolve_end();
         __atomic_store_n(cache, p, __ATOMIC_RELAXED);
     }
     return p;

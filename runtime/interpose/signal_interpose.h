@@ -38,4 +38,9 @@ LIBWRAP_SIGNAL_API void *libwrap_signal_adopt(int sig, void *prev);
  */
 LIBWRAP_SIGNAL_API void libwrap_signal_leave(void);
 
+/* The runtime's resolving bracket (libwrap.h), around the interposers'
+ * own dlsym: what it allocates is not the program's. */
+void libwrap_resolve_begin(void);
+void libwrap_resolve_end(void);
+
 #endif /* LIBWRAP_RUNTIME_SIGNAL_INTERPOSE_H */

@@ -62,6 +62,16 @@ set -- trace.exp/fork-*
 grep -qx LIBWRAP_ENABLE_TRACING=false "$1/config.txt" || fail "the child's config.txt says it is traced"
 [ ! -e "$1/traces.otf2" ] || fail "the child wrote a trace"
 
+# Exactly the program's own calls: the runtime's (its signal interposers'
+# dlsym, which allocates) are not counted, and a program that allocates
+# nothing through the wrappers leaves nothing.
+printf '#include <stdlib.h>\nint main(int c, char **v) { for (int i = 0; i < atoi(v[1]); i++) free(malloc(10)); return 0; }\n' > exact.c
+$CC -O0 -fno-builtin -o exact exact.c
+run exact0 ./exact 0
+[ ! -e exact0.exp ] || fail "a program that allocated nothing left results"
+run exact ./exact 10
+$CHECK exact.exp "visits('malloc') == 10" "visits('free') == 10" || fail "not exactly the program's calls"
+
 # Programs that were not written for the test.
 run true /bin/true
 printf '%s\n' pear apple fig banana >words.txt

@@ -14,20 +14,27 @@
 #include <string.h>
 
 static __thread int lw_resolving_depth __attribute__((tls_model("initial-exec")));
+static __thread int lw_resolving_guard __attribute__((tls_model("initial-exec")));
 
 int libwrap_resolving(void)
 {
     return lw_resolving_depth;
 }
 
+/* The bracket holds the thread's guard too: what dlsym and dlopen call
+ * (an allocator a wrapper wraps) is the runtime's, not the program's. */
 void libwrap_resolve_begin(void)
 {
-    lw_resolving_depth++;
+    if (lw_resolving_depth++ == 0) {
+        lw_resolving_guard = LW_LOAD(lw_tls.guard);
+        LW_STORE(lw_tls.guard, lw_resolving_guard | 1);
+    }
 }
 
 void libwrap_resolve_end(void)
 {
-    lw_resolving_depth--;
+    if (--lw_resolving_depth == 0)
+        LW_STORE(lw_tls.guard, lw_resolving_guard);
 }
 
 struct lw_lookup {
