@@ -653,20 +653,16 @@ bool lw_filter_excludes_file(const lw_filter *filter, const char *file)
     return i != SIZE_MAX && filter->file.v[i].exclude;
 }
 
-bool lw_filter_excludes(const lw_filter *filter, const char *file, const char *mangled,
-                        const char *demangled)
+/* The region block's last rule that matches the function, or SIZE_MAX. */
+static size_t region_rule(const lw_filter *filter, const char *mangled, const char *demangled)
 {
-    if (!filter)
-        return false;
-    if (lw_filter_excludes_file(filter, file))
-        return true;
     /* Each name stands in for the other when a caller only has one. */
     if (!demangled)
         demangled = mangled;
     if (!mangled)
         mangled = demangled;
     if (!mangled)
-        return false;
+        return SIZE_MAX;
     size_t i = last_match(&filter->region, demangled, mangled);
     /* A C++ name with its parameters (`ns::f(int) const`) is also matched
      * without them (`ns::f`), so that one rule takes every overload. */
@@ -692,7 +688,28 @@ bool lw_filter_excludes(const lw_filter *filter, const char *file, const char *m
         if (j != SIZE_MAX && (i == SIZE_MAX || j > i))
             i = j;
     }
+    return i;
+}
+
+bool lw_filter_excludes(const lw_filter *filter, const char *file, const char *mangled,
+                        const char *demangled)
+{
+    if (!filter)
+        return false;
+    if (lw_filter_excludes_file(filter, file))
+        return true;
+    size_t i = region_rule(filter, mangled, demangled);
     return i != SIZE_MAX && filter->region.v[i].exclude;
+}
+
+bool lw_filter_includes(const lw_filter *filter, const char *file, const char *mangled,
+                        const char *demangled)
+{
+    if (!filter || !mangled || lw_filter_excludes_file(filter, file))
+        return false;
+    size_t i = region_rule(filter, mangled, demangled);
+    const struct lw_rule *r = i == SIZE_MAX ? NULL : &filter->region.v[i];
+    return r && !r->exclude && r->mangled && strcmp(r->pattern, mangled) == 0;
 }
 
 size_t lw_name_params_start(const char *name)

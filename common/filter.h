@@ -43,6 +43,11 @@ bool lw_filter_excludes_file(const lw_filter *filter, const char *file);
 bool lw_filter_excludes(const lw_filter *filter, const char *file,
                         const char *mangled, const char *demangled);
 
+/* True when the region block's last matching rule is INCLUDE MANGLED with
+ * the symbol itself (no glob): the user named this function to be wrapped
+ * (NAME.filter's INCLUDE MANGLED brings back an UNCERTAIN one). */
+bool lw_filter_includes(const lw_filter *filter, const char *file,
+                        const char *mangled, const char *demangled);
 /* Where the parameter list of a readable C++ name starts (the '(' of
  * `ns::f(int) const`, of `C::operator()(int)`, of `C::C(int) [base
  * object]`), or SIZE_MAX when the name has none (a C function). Filters match such a name with and without it. */

@@ -248,6 +248,7 @@ static int apply_filter(lwg_inventory *inv, const char *path)
         char *display = inventory_display_name(f);
         if (lw_filter_excludes(filter, f->file, f->symbol, display))
             function_skip(f, LWG_SKIP_FILTERED, path);
+        f->filter_included = lw_filter_includes(filter, f->file, f->symbol, display);
         free(display);
     }
     lw_filter_free(filter);
@@ -378,6 +379,16 @@ static int symbol_check(lwg_inventory *inv, const gen_options *o, char **soname,
             libset_free(defaults);
         libset_free(targets);
         return -1;
+    }
+    /* An UNCERTAIN function that NAME.filter includes by its symbol is
+     * wrapped (docs/symcheck.md). */
+    for (size_t i = 0; i < inv->nfuncs; i++) {
+        lwg_function *f = &inv->funcs[i];
+        if (f->skip == LWG_SKIP_UNCERTAIN && f->filter_included) {
+            f->skip = LWG_WRAP;
+            free(f->skip_detail);
+            f->skip_detail = NULL;
+        }
     }
     strbuf sonames = STRBUF_INIT;
     for (size_t i = 0; i < libset_count(targets); i++) {

@@ -143,6 +143,10 @@ typedef struct lwg_function {
      * wrapper's reference to its original is weak, so that a -static or
      * -Bstatic link succeeds (generation only, not in the JSON). */
     bool static_missing;
+    /* NAME.filter's region block names it in an INCLUDE MANGLED rule of
+     * its own (lw_filter_includes): the symbol check's UNCERTAIN yields to
+     * it (generation only, not in the JSON). */
+    bool filter_included;
     int format_index;     /* __attribute__((format(printf, I, F))): I, or 0 */
     int format_first;     /* F */
     char *va_twin;        /* variadic: symbol of the va_list twin, or NULL */

@@ -86,6 +86,21 @@ expect "uncertain.filter: exactly labs (libc has it)" '^labs $' "$(listed "$S/ou
 expect "uncertain.filter: the probe's verdict" '^    labs  # (.*/)?probe\.h:5  \(link probe: ' "$unc"
 reject "uncertain.filter: only labs" 'p_' "$(listed "$S/out/uncertain.filter")"
 
+# INCLUDE MANGLED labs in NAME.filter wraps it though uncertain, by the
+# symbol tables and by the probes' verdicts (docs/symcheck.md); a glob does
+# not.
+printf 'LIBWRAP_REGION_NAMES_BEGIN\n  INCLUDE MANGLED labs\nLIBWRAP_REGION_NAMES_END\n' > "$S/inc.filter"
+for how in tables probes; do
+    extra=()
+    [ $how = tables ] || extra=(--probed "$S/out/check.cache")
+    inventory "$S/gen-$how" probe probe.h --ldflags "-L$S/lib" --libs "-lprobe -ldep" --filter "$S/inc.filter" "${extra[@]}"
+    expect "INCLUDE MANGLED labs ($how): wrapped" '^labs name=labs [^ ]* ret=long \(long x\)$' \
+        "$(cat "$S/gen-$how/probe.functions.txt")"
+done
+printf 'LIBWRAP_REGION_NAMES_BEGIN\n  INCLUDE MANGLED lab*\nLIBWRAP_REGION_NAMES_END\n' > "$S/glob.filter"
+inventory "$S/gen-glob" probe probe.h --ldflags "-L$S/lib" --libs "-lprobe -ldep" --filter "$S/glob.filter"
+expect "INCLUDE MANGLED lab*: still uncertain" '^labs .* skip=uncertain' "$(cat "$S/gen-glob/probe.functions.txt")"
+
 out=$(check --quiet); rc=$?
 expect "rerun: from the cache" '^CHECK probe: 8 symbols, 4 linked, 3 MISSING .*, cached$' "$out"
 reject "--quiet: no progress" '^check: ' "$out"
