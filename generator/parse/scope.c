@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/symindex.h"
 #include "util/words.h"
 #include "util/strbuf.h"
 
@@ -388,6 +389,32 @@ size_t scope_apply(lwg_inventory *inv, lwg_scope *s)
 
     free(inv->header);
     inv->header = absolute_path(scope_primary(s));
+    /* A function declared in a header out of scope and again in one in
+     * scope (jemalloc.h's malloc after <stdlib.h>'s): the declaration in
+     * scope speaks for it, not the first (parse/duplicates.c). */
+    lwg_symindex ix;
+    symindex_build(&ix, inv, false);
+    for (size_t i = 0; i < ix.n;) {
+        size_t n;
+        lwg_function **same = symindex_find(&ix, ix.sorted[i]->symbol, &n);
+        i += n;
+        if (n < 2 || same[0]->skip == LWG_SKIP_DUPLICATE || scope_contains(s, same[0]->file, NULL))
+            continue;
+        for (size_t k = 1; k < n; k++) {
+            if (!scope_contains(s, same[k]->file, NULL))
+                continue;
+            lwg_function *first = same[0], *kept = same[k];
+            free(kept->skip_detail);
+            kept->skip = first->skip;
+            kept->skip_detail = first->skip_detail;
+            const char *base = strrchr(kept->file, '/');
+            first->skip = LWG_SKIP_DUPLICATE;
+            first->skip_detail = xstrdup_printf("declared again at %s:%u, in scope", base ? base + 1 : kept->file,
+                                                kept->line);
+            break;
+        }
+    }
+    symindex_free(&ix);
     char *last_name = NULL, *last_abs = NULL;
     for (size_t i = 0; i < inv->nfuncs; i++) {
         lwg_function *g = &inv->funcs[i];

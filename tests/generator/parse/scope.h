@@ -7,5 +7,6 @@
 // CHECK: extra_fn name=extra_fn file=scope/other/extra.h:1 ret=int (double d)
 // CHECK: api_open name=api_open file=scope/inc/lib/api.h:6 ret=int (const char *name)
 // CHECK-SKIP: fake_std_fn out-of-scope
-// CHECK-SKIP: fake_std_impl out-of-scope
+// CHECK: fake_std_impl name=fake_std_impl file=scope/inc/lib/api.h:9 ret=int (int x)
+// CHECK: fake_std_impl name=fake_std_impl file=scope/sys/bits/impl.h:1 ret=int (int x) skip=duplicate(declared again at api.h:9, in scope)
 // CHECK-SKIP: printf out-of-scope

@@ -4,3 +4,6 @@
 #include "detail.h"
 #include "../../other/extra.h" /* outside every -I directory, included by an in-scope header */
 int api_open(const char *name);
+/* A function of the standard header declared again by the library
+ * (jemalloc.h's malloc): the declaration in scope is kept. */
+int fake_std_impl(int x);
