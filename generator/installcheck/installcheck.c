@@ -254,7 +254,9 @@ static int same_file(const char *baseline, const char *run, const char *what, bo
 
 /* The unwrapped run died by a signal (the shell's status 128 + N): no
  * baseline to compare with, since every run of such a main may crash
- * alike. Said with the signal's name and the file. */
+ * alike. Said with the signal's name and the file. Or it could not start
+ * (127: the loader did not find or could not load a library): said with
+ * the loader's words, not blamed on a measured run. */
 static int baseline_crashed(const char *baseline)
 {
     char *path = xstrdup_printf("%s.status", baseline);
@@ -262,6 +264,22 @@ static int baseline_crashed(const char *baseline)
     char *text = read_whole_file(path, &len);
     int st = text ? atoi(text) : 0;
     free(text);
+    char *err_path = xstrdup_printf("%s.err", baseline);
+    char *err = st == 127 ? read_whole_file(err_path, &len) : NULL;
+    free(err_path);
+    if (err && strstr(err, "error while loading shared libraries")) {
+        char *nl = strchr(err, '\n');
+        if (nl)
+            *nl = '\0';
+        fprintf(stderr,
+                "make: error: %s: main, run unwrapped, could not start (status 127): %s; fix LDFLAGS "
+                "(-L, -Wl,-rpath) or the library so that main runs by itself\n",
+                path, err);
+        free(err);
+        free(path);
+        return 1;
+    }
+    free(err);
     if (st > 128 && st < 128 + 65) {
         fprintf(stderr,
                 "make: error: %s: main, run unwrapped, was killed by signal %d (%s): fix main.c; "

@@ -3,7 +3,8 @@
 # under the audit module that make installcheck runs the unwrapped main
 # with, the loader keeps too little room for it and main could not start
 # (status 127, "cannot allocate memory in static TLS block"); installcheck
-# asks for more, and passes in both modes.
+# asks for more, and passes in both modes. A main that cannot start at all
+# (no run path to its library) is said to be so.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 mkdir -p lib
 printf 'int tl_touch(int i);\n' > lib/tl.h
@@ -18,4 +19,12 @@ run_ok make.log make -C w all install
 run_ok installcheck.log make -C w installcheck
 grep -q "OK    linktime" installcheck.log && grep -q "OK    runtime" installcheck.log ||
     { cat installcheck.log; fail "installcheck did not pass in both modes"; }
+
+step "a main that cannot start unwrapped is said to be so, not blamed on a measured run"
+run_ok init2.log libwrap-init --name tl -x c --cppflags "-I$scratch/lib" --ldflags "-L$scratch/lib" \
+    --libs -ltl --prefix "$scratch/prefix2" w2
+cp w/libwrap.h w/main.c w2/
+run_ok make2.log make -C w2 all install
+expect_fail installcheck2.log "main, run unwrapped, could not start \(status 127\): .*libtl\.so: cannot open shared object file.*fix LDFLAGS" \
+    make -C w2 installcheck
 echo PASS
