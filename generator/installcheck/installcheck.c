@@ -257,7 +257,7 @@ static int same_file(const char *baseline, const char *run, const char *what, bo
  * alike. Said with the signal's name and the file. Or it could not start
  * (127: the loader did not find or could not load a library): said with
  * the loader's words, not blamed on a measured run. */
-static int baseline_crashed(const char *baseline)
+static int baseline_failed(const char *baseline)
 {
     char *path = xstrdup_printf("%s.status", baseline);
     size_t len = 0;
@@ -299,7 +299,7 @@ int installcheck_verdict(const installcheck_options *opt)
     int rc = 1;
     names wrapped = {0}, readable = {0}, called = {0}, forked = {0}, referenced = {0}, visited = {0};
     static const char *const what[] = {"status", "out", "err"};
-    if (baseline_crashed(baseline))
+    if (baseline_failed(baseline))
         goto out;
     for (size_t k = 0; k < 3; k++) {
         bool same = false;

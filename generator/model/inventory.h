@@ -132,7 +132,6 @@ typedef struct lwg_function {
     char *declarator;
     bool variadic;
     bool noreturn;
-    bool returns_twice;    /* __attribute__((returns_twice)), or a name that is (returns_twice_name) */
     bool deprecated;
     bool is_inline;
     bool is_static;

@@ -21,6 +21,7 @@ typedef struct attr_scan {
     CXTranslationUnit tu;
     lwg_function *f;
     bool signal;  /* annotated as a Qt signal (Q_SIGNAL) */
+    bool returns_twice; /* __attribute__((returns_twice)) */
 } attr_scan;
 
 static bool token_is(const char *tok, const char *word)
@@ -47,7 +48,7 @@ static void scan_attribute(attr_scan *as, CXCursor attr)
     if (token_is(s[0], "noreturn") || strcmp(s[0], "_Noreturn") == 0)
         f->noreturn = true;
     else if (token_is(s[0], "returns_twice"))
-        f->returns_twice = true;
+        as->returns_twice = true;
     else if (token_is(s[0], "deprecated"))
         f->deprecated = true;
     else if (token_is(s[0], "format") && ntoks >= 8 && strcmp(s[1], "(") == 0 &&
@@ -232,7 +233,7 @@ void add_function(visit_ctx *ctx, CXCursor c)
     f->hidden = vis == CXVisibility_Hidden; /* libclang folds "internal" into hidden */
     f->deprecated = clang_getCursorAvailability(c) == CXAvailability_Deprecated;
 
-    attr_scan as = {clang_Cursor_getTranslationUnit(c), f, false};
+    attr_scan as = {clang_Cursor_getTranslationUnit(c), f, false, false};
     clang_visitChildren(c, attr_visitor, &as);
     bool signal = as.signal || (!clang_Cursor_isNull(ctx->signals) &&
                                 clang_equalCursors(clang_getCursorSemanticParent(c), ctx->signals));
@@ -293,7 +294,7 @@ void add_function(visit_ctx *ctx, CXCursor c)
     else if (signal)
         function_skip(f, LWG_SKIP_SIGNAL,
                       "QObject::connect finds a signal by its address, which a wrapper would change");
-    else if (f->returns_twice || (f->kind == LWG_FN_FUNCTION && !f->scope[0] && returns_twice_name(f->name)))
+    else if (as.returns_twice || (f->kind == LWG_FN_FUNCTION && !f->scope[0] && returns_twice_name(f->name)))
         /* Its second return (a longjmp to it, a vfork child's parent
          * going on) comes back through a wrapper whose return slot and
          * frame were given back at the first: to another caller's

@@ -67,18 +67,21 @@ def read_config(path):
     return config
 
 
-def _forks(root, rel, parent, rank, image, out):
-    """The fork-PID children under root/rel, depth first."""
+def _fork_dirs(root, rel):
+    """The fork-PID directories right under root/rel, as paths relative to
+    root, in PID order."""
     base = os.path.join(root, rel) if rel != "." else root
     try:
         names = os.listdir(base)
     except OSError:
-        return
-    for name in sorted(names, key=lambda n: (len(n), n)):
-        m = _FORK_DIR.match(name)
-        if not m:
-            continue
-        child = name if rel == "." else rel + "/" + name
+        return []
+    return [name if rel == "." else rel + "/" + name
+            for name in sorted(names, key=lambda n: (len(n), n)) if _FORK_DIR.match(name)]
+
+
+def _forks(root, rel, parent, rank, image, out):
+    """The fork-PID children under root/rel, depth first."""
+    for child in _fork_dirs(root, rel):
         if os.path.isfile(os.path.join(root, child, "profile.json")):
             out.append({"process": child, "parent": parent, "rank": rank, "image": image, "fork": True})
             _forks(root, child, child, rank, image, out)
@@ -134,18 +137,11 @@ def find(path):
 def _measured_forks(root, rel):
     """The fork-PID directories under root/rel with a profile.json, at any
     depth, also below one without (a daemon's double fork)."""
-    base = os.path.join(root, rel) if rel != "." else root
-    try:
-        names = sorted(os.listdir(base), key=lambda n: (len(n), n))
-    except OSError:
-        return []
     out = []
-    for name in names:
-        if _FORK_DIR.match(name):
-            child = name if rel == "." else rel + "/" + name
-            if os.path.isfile(os.path.join(root, child, "profile.json")):
-                out.append(child)
-            out.extend(_measured_forks(root, child))
+    for child in _fork_dirs(root, rel):
+        if os.path.isfile(os.path.join(root, child, "profile.json")):
+            out.append(child)
+        out.extend(_measured_forks(root, child))
     return out
 
 
