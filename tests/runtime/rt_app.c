@@ -416,26 +416,22 @@ static _Noreturn void run_allocloop(void)
 }
 
 /* Stays inside libc until killed from outside (rt_scenario.sh sigsafe):
- * memchr over 256 MiB, again and again, a few instructions of the
- * program's own between calls that take milliseconds each. A signal sent
- * from outside then rarely finds a safe point (on a busy machine, about
- * one run in ten finds one as memchr returns), and the runtime takes it
- * where it lands once its tries are spent. */
+ * the program takes its own spin lock a second time, and glibc spins in
+ * user space (no system call, which would be a safe point) without ever
+ * returning to the program. No signal then finds a safe point, and the
+ * runtime takes it where it lands once its tries are spent. (The program
+ * holds no lock the runtime's writing needs.) */
 static _Noreturn void run_libcspin(void)
 {
     for (int i = 0; i < 4; i++)
         lib_add(i, 1);
-    size_t n = (size_t)256 << 20;
-    char *b = malloc(n);
-    if (!b)
-        exit(3);
-    memset(b, 'a', n);
-    void *(*volatile find)(const void *, int, size_t) = memchr;
+    static pthread_spinlock_t self;
+    pthread_spin_init(&self, PTHREAD_PROCESS_PRIVATE);
+    pthread_spin_lock(&self);
     printf("spinning\n");
     fflush(stdout);
-    for (;;)
-        if (find(b, 'b', n))
-            exit(4);
+    pthread_spin_lock(&self);
+    exit(4);
 }
 
 /* Calls the library until killed from outside (rt_scenario.sh sigsafe):
