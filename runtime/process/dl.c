@@ -335,6 +335,109 @@ void lw_dl_registered(libwrap_abi_entry *entries, uint32_t n)
     }
 }
 
+/*
+ * A runtime wrapper that another object comes before in symbol lookup:
+ * an allocator preloaded ahead of its wrapper (LD_PRELOAD="libjemalloc.so.2
+ * wrapper"), a wrapper linked after its target, a library bundling a copy
+ * of some of the target's functions. The program's calls go to that
+ * object's definitions first, which nothing else shows. Checked once as
+ * main begins (the objects loaded with the program have registered, in
+ * the order of the global scope): each object before a wrapper, other than
+ * the program (static_target.c's) and wrappers, is asked for the wrapper's
+ * functions; one warning per object names the count and a function. The
+ * usual preload, the wrapper first, asks nothing.
+ */
+
+/* `symbol` ("foo", "foo@V1", "foo@@V2") in the object `h` and its
+ * dependencies, or NULL. */
+static void *lw_dl_sym_in(void *h, const char *symbol)
+{
+    const char *at = strchr(symbol, '@');
+    if (!at)
+        return LW_REAL_DLSYM(h, symbol);
+    char name[512];
+    size_t n = (size_t)(at - symbol);
+    if (n >= sizeof name)
+        return NULL;
+    memcpy(name, symbol, n);
+    name[n] = 0;
+    return LW_REAL_DLVSYM(h, name, at + (at[1] == '@' ? 2 : 1));
+}
+
+static int lw_dl_is_wrapper(const struct link_map *l)
+{
+    for (struct lw_dl_table *t = __atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE); t; t = t->next)
+        if ((uintptr_t)l->l_ld >= t->lo && (uintptr_t)l->l_ld < t->hi)
+            return 1;
+    return 0;
+}
+
+/* The wrapper's functions that `l` defines itself, counted; the first in
+ * *example. */
+static uint32_t lw_dl_defines(const struct link_map *l, const struct lw_dl_table *t, const char **example)
+{
+    struct lw_extent x = {l->l_ld, 0, 0};
+    dl_iterate_phdr(lw_extent_of, &x);
+    void *h = x.hi ? LW_REAL_DLOPEN(l->l_name, RTLD_LAZY | RTLD_NOLOAD) : NULL;
+    if (!h)
+        return 0;
+    uint32_t found = 0;
+    for (uint32_t i = 0; i < t->n; i++) {
+        void *p = lw_dl_sym_in(h, t->entries[i].region.symbol);
+        if (p && (uintptr_t)p >= x.lo && (uintptr_t)p < x.hi && !found++)
+            *example = t->entries[i].region.symbol;
+    }
+    dlclose(h);
+    return found;
+}
+
+static const char *lw_basename(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+void lw_dl_shadow_check(void)
+{
+    libwrap_resolve_begin();
+    for (struct lw_dl_table *t = __atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE); t; t = t->next) {
+        /* Runtime wrapper libraries only: a link-time wrapper's --wrap
+         * reaches the program's calls whatever the lookup order. */
+        Dl_info self;
+        struct link_map *own = NULL;
+        if (!t->base || !t->n || !t->entries[0].lib || !t->entries[0].lib->next ||
+            !dladdr1(t->entries, &self, (void **)&own, RTLD_DL_LINKMAP) || !own)
+            continue;
+        for (struct link_map *l = _r_debug.r_map ? _r_debug.r_map->l_next : NULL; l && l != own;
+             l = l->l_next) {
+            if (!l->l_name || !*l->l_name || lw_dl_is_wrapper(l))
+                continue;
+            const char *example = NULL;
+            uint32_t found = lw_dl_defines(l, t, &example);
+            if (!found)
+                continue;
+            /* libwrap_NAME_runtime.so: NAME for libwrap-info. */
+            const char *w = lw_basename(own->l_name);
+            const char *end = strstr(w, "_runtime.so");
+            int named = !strncmp(w, "libwrap_", 8) && end && end > w + 8;
+            const char *other = lw_basename(l->l_name);
+            const char *preload = getenv("LD_PRELOAD");
+            int nl = named ? (int)(end - w - 8) : 4;
+            const char *ns = named ? w + 8 : "NAME";
+            char how[256];
+            if (preload && strstr(preload, other))
+                snprintf(how, sizeof how, "LD_PRELOAD=\"$(libwrap-info preload %.*s) %s\"", nl, ns, other);
+            else
+                snprintf(how, sizeof how, "on the link line: libwrap --libwrap=%.*s cc ...", nl, ns);
+            lw_warn("%s comes before the wrapper %s in symbol lookup and defines %u of its %u "
+                    "functions (%s%s): the program's calls to them go there first, and are measured "
+                    "only where it passes them on; load the wrapper first (%s)",
+                    other, w, found, t->n, example, found > 1 ? ", ..." : "", how);
+        }
+    }
+    libwrap_resolve_end();
+}
+
 void libwrap_typed_register(void **orig, const char *symbol, const void *wrapper, const char *soname)
 {
     pthread_mutex_lock(&lw_typed_mutex);
@@ -656,6 +759,10 @@ void lw_dl_registered(libwrap_abi_entry *entries, uint32_t n)
 }
 
 void lw_dl_check_pending(void)
+{
+}
+
+void lw_dl_shadow_check(void)
 {
 }
 

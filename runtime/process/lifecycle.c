@@ -167,6 +167,7 @@ void libwrap_main_begins(void)
     if (!__atomic_exchange_n(&once, 1, __ATOMIC_SEQ_CST)) {
         atexit(lw_exit_began);
         lw_abi_calibrate_at_main();
+        lw_dl_shadow_check();
     }
 }
 

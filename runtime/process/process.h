@@ -77,6 +77,9 @@ void lw_dl_register(libwrap_abi_entry *entries, uint32_t n);
 void *lw_dl_past_wrappers(const libwrap_abi_entry *e, void *p);
 void lw_dl_registered(libwrap_abi_entry *entries, uint32_t n);
 void lw_dl_check_pending(void);
+/* As main begins: a runtime wrapper that another object (not a wrapper,
+ * not the program) comes before in symbol lookup, in one warning. */
+void lw_dl_shadow_check(void);
 void lw_exec_init(void); /* remembers LD_PRELOAD and LIBWRAP_* at start */
 void lw_exec_check(void); /* logs whether the exec interposers are in effect */
 /* dl.c: whether `path` (NULL: no) names libc, LIBC_SO, in whatever folder. */

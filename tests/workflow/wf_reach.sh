@@ -7,7 +7,10 @@
 #     through dlsym(handle, ...), also with RTLD_DEEPBIND: every call counted,
 #     under LD_PRELOAD and in link-time mode, ABI-level and typed wrappers;
 #   - a module that links the library loaded with RTLD_DEEPBIND, and the
-#     library loaded by dlmopen(LM_ID_NEWLM): one warning naming it.
+#     library loaded by dlmopen(LM_ID_NEWLM): one warning naming it;
+#   - another library before the wrapper in symbol lookup (preloaded ahead
+#     of it, or the target itself linked before it) that defines wrapped
+#     functions: one warning naming it, the count and a function.
 # Each run's stdout, stderr (less libwrap's lines) and status equal the
 # unwrapped run's.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -150,4 +153,59 @@ same dlmopen ./dl_app dlmopen "$lib/libring.so"
 cat dlmopen.libwrap
 [ "$(wc -l < dlmopen.libwrap)" = 1 ] && grep -q 'libring.so.*dlmopen.*not measured' dlmopen.libwrap \
     || fail "dlmopen: no single warning naming the library"
+
+step "an object before the wrapper in symbol lookup: one warning"
+cat > shadow.c <<'C'
+#include <stddef.h>
+typedef struct ring ring;
+size_t ring_size(const ring *r) { (void)r; return 42; }
+C
+run_ok cc.log "$CC" -O2 -shared -fPIC shadow.c -o libshadow.so
+cat > size_app.c <<'C'
+#include <stdio.h>
+#include "ring.h"
+int main(void)
+{
+    ring *r = ring_new(8);
+    for (int i = 0; i < 3; i++)
+        ring_push(r, i);
+    printf("size %zu\n", ring_size(r));
+    ring_free(r);
+    return 0;
+}
+C
+run_ok cc.log "$CC" -O2 size_app.c -o size_app "${ring[@]}"
+LD_PRELOAD=$PWD/libshadow.so ./size_app > shadowed.out
+grep -qx 'size 42' shadowed.out || fail "libshadow.so does not define ring_size first: $(cat shadowed.out)"
+# Ahead of the wrapper: ring_size is not measured, and the warning says so.
+# shadowed NAME PRELOAD: size_app under PRELOAD prints what it prints
+# under libshadow.so alone; libwrap's lines in NAME.libwrap.
+shadowed() {
+    LD_PRELOAD="$2" LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-$1 ./size_app > $1.out 2> $1.err ||
+        fail "$1: size_app failed: $(cat $1.err)"
+    cmp -s shadowed.out $1.out || fail "$1: stdout differs: $(cat $1.out)"
+    grep '^libwrap: ' $1.err > $1.libwrap || true
+    ! grep -v '^libwrap: ' $1.err || fail "$1: stderr"
+}
+shadowed shadow "$PWD/libshadow.so $preload"
+cat shadow.libwrap
+[ "$(wc -l < shadow.libwrap)" = 1 ] &&
+    grep -q 'libshadow.so comes before the wrapper libwrap_ring_runtime.so in symbol lookup and defines 1 of its [0-9]* functions (ring_size).*measured only where it passes them on.*libwrap-info preload ring) libshadow.so' shadow.libwrap ||
+    fail "shadow: no single warning naming libshadow.so and ring_size"
+want exp-shadow 'ring_free 1' 'ring_new 1' 'ring_push 3'
+# Behind it: measured, and passed on to libshadow.so's (the next definition).
+shadowed shadow-after "$preload $PWD/libshadow.so"
+[ ! -s shadow-after.libwrap ] || { cat shadow-after.libwrap; fail "shadow-after: libwrap said something"; }
+want exp-shadow-after 'ring_free 1' 'ring_new 1' 'ring_push 3' 'ring_size 1'
+# The runtime wrapper linked after its target: the target comes first.
+run_ok cc.log "$CC" -O2 size_app.c -o size_app.late "${ring[@]}" -L"$LIBWRAP_PATH/lib" -Wl,-rpath,"$LIBWRAP_PATH/lib" \
+    -Wl,--no-as-needed -lwrap_ring_runtime
+./size_app > late.plain.out
+LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-late ./size_app.late > late.out 2> late.err || fail "late: failed: $(cat late.err)"
+cmp -s late.plain.out late.out || fail "late: stdout differs: $(cat late.out)"
+cat late.err
+[ "$(wc -l < late.err)" = 1 ] &&
+    grep -q '^libwrap: warning: libring.so comes before the wrapper libwrap_ring_runtime.so in symbol lookup and defines \([0-9]*\) of its \1 functions.*libwrap --libwrap=ring cc' late.err ||
+    fail "late: no single warning naming libring.so and all the wrapper's functions"
+echo "ok: an object before the wrapper: one warning"
 echo PASS
