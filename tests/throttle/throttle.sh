@@ -197,5 +197,9 @@ for why in "LIBWRAP_TIMER=clock_gettime:the clock_gettime timer" "LIBWRAP_ENABLE
     [ "$(grep -c . why.err)" = 1 ] && grep -q "^libwrap: warning: LIBWRAP_THROTTLE: not applied with ${why#*:}" why.err ||
         fail "${why%%:*}: not the one warning: $(cat why.err)"
     grep -q '^throttled (LIBWRAP_THROTTLE)' exp-why/profile.txt && fail "${why%%:*}: a function was throttled"
+    # config.txt says the setting in effect, and what was set.
+    grep -qx 'LIBWRAP_THROTTLE=off' exp-why/config.txt &&
+        grep -qx "# LIBWRAP_THROTTLE as set: 1000:1e+09 (not applied with ${why#*:}.*)" exp-why/config.txt ||
+        fail "${why%%:*}: config.txt: $(grep THROTTLE exp-why/config.txt)"
 done
 echo "ok"

@@ -140,6 +140,7 @@ void lw_throttle_start(void)
 {
 #if LW_ABI_THROTTLES
     const char *why = lw_cfg.throttle_calls ? lw_throttle_unapplied() : NULL;
+    lw_cfg.throttle_unapplied = why;
     if (why)
         lw_warn("LIBWRAP_THROTTLE: not applied with %s: every call is timed, visits exact", why);
 #endif

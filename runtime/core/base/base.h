@@ -79,6 +79,8 @@ struct lw_config {
     char *arguments;             /* LIBWRAP_ARGUMENTS; NULL: none */
     uint64_t throttle_calls;     /* LIBWRAP_THROTTLE=CALLS:NS; 0: off (throttle.c) */
     double throttle_ns;
+    const char *throttle_unapplied; /* why throttling as set is not applied
+                                     * (throttle.c), NULL */
 };
 
 extern struct lw_config lw_cfg;

@@ -168,9 +168,11 @@ void lw_config_load(void)
         }
 #if !LW_ABI_THROTTLES
         /* The trampolines throttle (throttle.c); elsewhere, say so. */
-        if (lw_cfg.throttle_calls)
+        if (lw_cfg.throttle_calls) {
+            lw_cfg.throttle_unapplied = "wrappers other than the ABI-level ones of x86-64 and AArch64";
             lw_warn("LIBWRAP_THROTTLE: throttling exists for the ABI-level wrappers of x86-64 and "
                     "AArch64 only: here every call is timed, visits exact");
+        }
 #endif
     }
     if ((v = getenv("LIBWRAP_TIMER")) && *v) {
@@ -239,10 +241,13 @@ int lw_config_write(FILE *out, const char *experiment_dir)
     fprintf(out, "LIBWRAP_EXPERIMENT_DIRECTORY=%s\n", experiment_dir);
     fprintf(out, "LIBWRAP_FILTERING_FILE=%s\n", lw_or_none(lw_cfg.filtering_file));
     fprintf(out, "LIBWRAP_TIMER=%s\n", lw_timer_name());
-    if (lw_cfg.throttle_calls)
+    if (lw_cfg.throttle_calls && !lw_cfg.throttle_unapplied)
         fprintf(out, "LIBWRAP_THROTTLE=%llu:%g\n", (unsigned long long)lw_cfg.throttle_calls, lw_cfg.throttle_ns);
     else
         fprintf(out, "LIBWRAP_THROTTLE=off\n");
+    if (lw_cfg.throttle_calls && lw_cfg.throttle_unapplied)
+        fprintf(out, "# LIBWRAP_THROTTLE as set: %llu:%g (not applied with %s)\n",
+                (unsigned long long)lw_cfg.throttle_calls, lw_cfg.throttle_ns, lw_cfg.throttle_unapplied);
     return ferror(out) ? -1 : 0;
 }
 
