@@ -32,6 +32,9 @@ threads)
         "sorted(t['id'] for t in threads) == list(range(1, $n + 1))" \
         "all(len(t['callpath']) == 1 and t['callpath'][0]['visits'] == $calls for t in threads)" \
         "fn('lib_add')['min_ns'] <= fn('lib_add')['max_ns']"
+    # profile.txt lists the threads in the order of their ids, as profile.json.
+    [ "$(sed -n 's/^thread \([0-9]*\) call paths$/\1/p' exp/profile.txt | tr '\n' ' ')" = "$(seq -s ' ' 1 $n) " ] ||
+        fail "profile.txt: threads out of order: $(grep '^thread' exp/profile.txt | head -3)"
     ;;
 nest)
     run 0 nest

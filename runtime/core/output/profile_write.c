@@ -382,7 +382,7 @@ static char *lw_path(const char *dir, const char *name)
     return asprintf(&p, "%s/%s", dir, name) < 0 ? NULL : p;
 }
 
-static int lw_write_txt(const char *path, const lw_flat *flat, size_t nflat)
+static int lw_write_txt(const char *path, const lw_flat *flat, size_t nflat, lw_thread *const *threads, size_t nthreads)
 {
     lw_out o;
     FILE *f = lw_out_open(&o);
@@ -418,10 +418,11 @@ static int lw_write_txt(const char *path, const lw_flat *flat, size_t nflat)
     }
     lw_throttle_txt(f, flat, nflat);
     lw_arguments_txt(f);
-    for (lw_thread *t = lw_thread_first(); t; t = t->next) {
-        fprintf(f, "\nthread %u call paths\n%12s %14s %14s  %s\n", t->tid, "visits", "incl_us",
+    /* Threads in the order of their ids, as in profile.json. */
+    for (size_t i = 0; i < nthreads; i++) {
+        fprintf(f, "\nthread %u call paths\n%12s %14s %14s  %s\n", threads[i]->tid, "visits", "incl_us",
                 "excl_us", "call path");
-        lw_txt_tree(f, t->tree.root, 0);
+        lw_txt_tree(f, threads[i]->tree.root, 0);
     }
     lw_hook->samples_txt(f);
     return lw_out_write(&o, path);
@@ -516,16 +517,16 @@ static int lw_profile_write_c(const char *dir)
         lw_json_end(j);
     }
     lw_json_end(j);
-    free(threads);
     rc = lw_json_finish(j);
     if (lw_out_write(&o, json_path) != 0)
         rc = -1;
     if (rc < 0)
         lw_warn("cannot write %s: %s", json_path, strerror(errno));
-    else if ((rc = lw_write_txt(txt_path, flat, nflat)) < 0)
+    else if ((rc = lw_write_txt(txt_path, flat, nflat, threads, nthreads)) < 0)
         lw_warn("cannot write %s: %s", txt_path, strerror(errno));
     else
         lw_log(LW_LOG_PROFILE, "wrote %s", json_path);
+    free(threads);
 done:
     free(j);
     free(json_path);
