@@ -109,9 +109,11 @@ static enum CXChildVisitResult count_decls(CXCursor c, CXCursor parent, CXClient
 
 /* How many of `names` does `path` declare? The header is parsed after
  * libwrap.h, as the user would include it (cblas_f77.h needs the macros of
- * cblas.h), with --cppflags. */
+ * cblas.h), with --cppflags. A header that does not compile there (its
+ * prototypes conflict with those libwrap.h's headers give, as OpenBLAS's
+ * f77blas.h with lapack.h) gets its first error in *conflict. */
 static size_t declared_in(CXIndex index, const char *libwrap_h, const char *path,
-                          const lwg_strv *args, bool cxx, const lwg_strv *names)
+                          const lwg_strv *args, bool cxx, const lwg_strv *names, char **conflict)
 {
     lwg_strv argv = {0};
     strv_push(&argv, "-x");
@@ -130,6 +132,16 @@ static size_t declared_in(CXIndex index, const char *libwrap_h, const char *path
         return 0; /* not a header of this language: it declares none */
     header_count h = {names, 0};
     clang_visitChildren(clang_getTranslationUnitCursor(tu), count_decls, &h);
+    *conflict = NULL;
+    for (unsigned i = 0, nd = clang_getNumDiagnostics(tu); i < nd && !*conflict; i++) {
+        CXDiagnostic d = clang_getDiagnostic(tu, i);
+        if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+            CXString text = clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation | CXDiagnostic_DisplayColumn);
+            *conflict = xstrdup(clang_getCString(text));
+            clang_disposeString(text);
+        }
+        clang_disposeDiagnostic(d);
+    }
     clang_disposeTranslationUnit(tu);
     return h.n;
 }
@@ -169,6 +181,10 @@ typedef struct best {
     char *path;     /* the header that declares the most */
     const char *dir; /* the directory it was found in */
     size_t n;
+    char *bad_path;  /* the one that declares the most of those that do not
+                      * compile after libwrap.h, where it declares more */
+    size_t bad_n;
+    char *bad_error; /* its first error */
 } best;
 
 static void scan_dir(const char *dir, const char *libwrap_h, CXIndex index, const lwg_strv *args,
@@ -187,8 +203,20 @@ static void scan_dir(const char *dir, const char *libwrap_h, CXIndex index, cons
     qsort(files.v, files.n, sizeof *files.v, cmp_str); /* the same answer on every system */
     for (size_t i = 0; i < files.n; i++) {
         char *path = xstrdup_printf("%s/%s", dir, files.v[i]);
-        size_t n = mentions(path, names) ? declared_in(index, libwrap_h, path, args, cxx, names) : 0;
-        if (n > b->n) {
+        char *conflict = NULL;
+        size_t n = mentions(path, names) ? declared_in(index, libwrap_h, path, args, cxx, names, &conflict) : 0;
+        if (conflict) {
+            if (n > b->bad_n) {
+                free(b->bad_path);
+                free(b->bad_error);
+                b->bad_path = path;
+                b->bad_n = n;
+                b->bad_error = conflict;
+            } else {
+                free(path);
+                free(conflict);
+            }
+        } else if (n > b->n) {
             free(b->path);
             b->path = path;
             b->dir = dir;
@@ -258,7 +286,7 @@ size_t fortran_undeclared(lwg_inventory *inv, const lwg_strv *exported, const si
             closedir(d);
         strv_push(&dirs, sys[k]);
     }
-    best b = {NULL, NULL, 0};
+    best b = {NULL, NULL, 0, NULL, 0, NULL};
     CXIndex index = clang_createIndex(0, 0);
     bool cxx = inv->language && strcmp(inv->language, "c++") == 0;
     lwg_strv seen = {0};
@@ -299,11 +327,21 @@ size_t fortran_undeclared(lwg_inventory *inv, const lwg_strv *exported, const si
         fprintf(stderr, "%s declares %zu of them: add #include <%s> to libwrap.h "
                         "(docs/workflow.md, Fortran libraries)\n",
                 b.path, b.n, b.path + strlen(b.dir) + 1);
+    else if (b.bad_path)
+        fprintf(stderr, "%s declares %zu of them, but does not compile after libwrap.h's headers "
+                        "(%s): declare those to measure in libwrap.h (docs/workflow.md, Fortran libraries)\n",
+                b.bad_path, b.bad_n, b.bad_error);
     else
         fprintf(stderr, "no header in the -I or system include directories declares them: "
                         "declare those to measure in libwrap.h (docs/workflow.md, Fortran libraries)\n");
+    if (b.path && b.bad_n > b.n)
+        fprintf(stderr, "libwrap-gen: note: %s declares %zu of them, but does not compile after "
+                        "libwrap.h's headers (%s)\n",
+                b.bad_path, b.bad_n, b.bad_error);
     sb_free(&sb);
     free(b.path);
+    free(b.bad_path);
+    free(b.bad_error);
     strv_free(&seen);
     strv_free(&dirs);
     strv_free(&args);

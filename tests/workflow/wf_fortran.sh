@@ -25,7 +25,15 @@ step "with the header: the rest exist without a C prototype"
 echo '#include "fdemo_f77.h"' >> libwrap.h
 run_ok make2.log make
 cat make2.log
-grep -q "warning: libfdemo.so exports 1 Fortran-ABI function (fnoproto_) that libwrap.h does not declare: it is not measured; no header in the -I or system include directories declares them" make2.log \
+# fdemo_x.h declares fnoproto_ but conflicts with fdemo_f77.h: named as
+# such, with its error, never as the header to add.
+grep -q "warning: libfdemo.so exports 1 Fortran-ABI function (fnoproto_) that libwrap.h does not declare: it is not measured; $src/fdemo_x.h declares 1 of them, but does not compile after libwrap.h's headers ($src/fdemo_x.h:4:15: error: typedef redefinition with different types ('float' vs 'double'))" make2.log \
+    || fail "no warning for fnoproto_ naming the conflict of fdemo_x.h"
+step "without the conflicting header: no header declares the rest"
+rm "$src/fdemo_x.h"
+touch libwrap.h
+run_ok make3.log make
+grep -q "warning: libfdemo.so exports 1 Fortran-ABI function (fnoproto_) that libwrap.h does not declare: it is not measured; no header in the -I or system include directories declares them" make3.log \
     || fail "no warning for fnoproto_"
 grep -qx -- '--wrap=fscale_' fdemo.wrap || fail "fscale_ is not wrapped"
 run_ok install.log make install
