@@ -67,4 +67,28 @@ if libwrap --libwrap=linktime:zlib cc "$examples/zlib/main.c" -o wrong -lz 2> wr
     fail "libwrap linked an AArch64 wrapper with the build machine's compiler"
 fi
 grep -q "is for $host, but cc compiles for" wrong.err || fail "libwrap's refusal: $(cat wrong.err)"
+# A wrapper of the build machine (an anchor without host=) beside it: not in
+# one LD_PRELOAD with it, not linked by the cross compiler, and not
+# installed into the prefix that holds it under the same name.
+mkdir -p native/share/libwrap native/lib
+sed 's/^host=.*/host=/; s/^name=.*/name=znative/' prefix/share/libwrap/zlib.libwrap > native/share/libwrap/znative.libwrap
+touch native/lib/libwrap_znative_runtime.so
+if LIBWRAP_PATH=$PWD/prefix:$PWD/native libwrap-info preload zlib znative > mixed.out 2> mixed.err; then
+    fail "libwrap-info preload mixed two machines' wrappers: $(cat mixed.out)"
+fi
+grep -q "wrappers for different machines in one LD_PRELOAD: 'zlib' is for $host and 'znative' for this machine" mixed.err ||
+    fail "libwrap-info preload's refusal: $(cat mixed.err)"
+if LIBWRAP_PATH=$PWD/native libwrap --libwrap=linktime:znative aarch64-linux-gnu-gcc "$examples/zlib/main.c" -o wrong -lz 2> wrong.err; then
+    fail "libwrap linked the build machine's wrapper with the cross compiler"
+fi
+grep -q "wrapper 'znative' is for this machine ($(uname -m)), but aarch64-linux-gnu-gcc compiles for $host" wrong.err ||
+    fail "libwrap's refusal of the cross compiler: $(cat wrong.err)"
+mkdir -p both/share/libwrap
+sed 's/^host=.*/host=/' prefix/share/libwrap/zlib.libwrap > both/share/libwrap/zlib.libwrap
+if make -C w install PREFIX=$PWD/both > both.log 2>&1; then
+    fail "make install put the $host wrapper over the build machine's of the same name"
+fi
+grep -q "make: error: .*zlib.libwrap is the wrapper 'zlib' for the toolchain's own machine, and this one is for $host" both.log ||
+    fail "make install's refusal: $(cat both.log)"
+grep -qx 'host=' both/share/libwrap/zlib.libwrap || fail "make install overwrote the other machine's anchor"
 echo "ok: zlib for $host ($forward forwarding): installcheck, link-time and LD_PRELOAD, exact visits"
