@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <malloc.h>
 #include <sched.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -573,6 +574,21 @@ int main(int argc, char **argv)
         run_libcspin();
     if (!strcmp(s, "sendwait"))
         return run_sendwait();
+    if (!strcmp(s, "stderrfile")) {
+        /* The program's own file on fd 2: stderr closed before it started
+         * (2>&-), or closed by the program ("close"), as GNU tools do at
+         * their exit. Nothing of libwrap's may land in it. */
+        if (argc > 3 && !strcmp(argv[3], "close"))
+            close(2);
+        int fd = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd != 2)
+            return 3;
+        lib_add(1, 2);
+        if (write(fd, "data\n", 5) != 5)
+            return 4;
+        lib_add(3, 4);
+        return 0;
+    }
     if (!strcmp(s, "none"))
         return 0;
     fprintf(stderr, "rt_app: unknown scenario %s\n", s);

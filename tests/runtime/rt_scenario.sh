@@ -263,6 +263,24 @@ output)
         [ ! -s m.err ] || fail "$s: runtime wrote to stderr: $(cat m.err)"
     done
     [ -d exp.3 ] && [ ! -e exp.4 ] || fail "each of the 4 measured runs must claim its own directory"
+    # The program's own file on fd 2 (stderr closed at the start, or by the
+    # program): libwrap's messages (here a malformed setting's) go nowhere,
+    # never into the file; with stderr as it started, they are said.
+    for how in closed close; do
+        rm -rf exp data.out
+        st=0
+        if [ $how = closed ]; then
+            LIBWRAP_THROTTLE=lots "$APP" stderrfile data.out 2>&- >m.out || st=$?
+        else
+            LIBWRAP_THROTTLE=lots "$APP" stderrfile data.out close >m.out 2>m.err || st=$?
+            [ ! -s m.err ] || fail "stderrfile $how: stderr: $(cat m.err)"
+        fi
+        [ $st = 0 ] || fail "stderrfile $how: exit status $st"
+        [ "$(cat data.out)" = data ] || fail "stderrfile $how: libwrap wrote into the program's file: $(head -c 200 data.out)"
+        $CHECK exp "visits('lib_add') == 2"
+    done
+    LIBWRAP_THROTTLE=lots "$APP" nest >m.out 2>m.err || fail "nest with a malformed setting failed"
+    grep -q 'LIBWRAP_THROTTLE="lots" is not valid' m.err || fail "the malformed setting was not said: $(cat m.err)"
     ;;
 filter)
     printf 'LIBWRAP_REGION_NAMES_BEGIN\n  EXCLUDE lib_add\nLIBWRAP_REGION_NAMES_END\n' >ok.filter

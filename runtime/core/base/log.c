@@ -17,6 +17,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The names of LIBWRAP_VERBOSE's domains, bit i of lw_log_domain. */
@@ -45,9 +46,48 @@ static size_t lw_held_len;
 static int lw_holding, lw_held_pending;
 static pthread_t lw_holder;
 
+/*
+ * The stderr the process started with, noted before any constructor of
+ * the program or of a wrapper runs. A program started with stderr closed
+ * (2>&-) gets fd 2 for its first file, and one that closes it (GNU tools'
+ * close_stdout at their exit) may open a file there: a message written to
+ * fd 2 then would land in the program's data (a tar archive's first
+ * bytes). So a message goes to fd 2 only while fd 2 is still the file it
+ * was at the start; otherwise it is not written.
+ */
+static struct {
+    int noted, open;
+    dev_t dev;
+    ino_t ino;
+} lw_stderr;
+
+__attribute__((constructor(101))) static void lw_stderr_note(void)
+{
+    struct stat st;
+    int saved = errno;
+    lw_stderr.open = fstat(STDERR_FILENO, &st) == 0;
+    if (lw_stderr.open) {
+        lw_stderr.dev = st.st_dev;
+        lw_stderr.ino = st.st_ino;
+    }
+    LW_STORE(lw_stderr.noted, 1);
+    errno = saved;
+}
+
+static int lw_stderr_same(void)
+{
+    if (!LW_LOAD(lw_stderr.noted))
+        lw_stderr_note();
+    struct stat st;
+    return lw_stderr.open && fstat(STDERR_FILENO, &st) == 0 && st.st_dev == lw_stderr.dev &&
+           st.st_ino == lw_stderr.ino;
+}
+
 static void lw_write_all(const char *buf, size_t len)
 {
     int saved = errno, cancel = lw_cancel_off();
+    if (!lw_stderr_same())
+        len = 0;
     while (len) {
         ssize_t w = write(STDERR_FILENO, buf, len);
         if (w < 0 && errno == EINTR)
