@@ -130,6 +130,9 @@ PY
     done
     grep -q 'al_ints has no parameter "zz".*it has: i8, i16, i32, i64, u8, u16, u32, u64, return' $n-warn.err ||
         { cat $n-warn.err >&2; fail "$n-warn: the warning does not list al_ints's parameters"; }
+    # A function not called is this process's: named with its PID.
+    grep -q 'no function [^ ]* (pid [0-9]*) called matches "al_nope" (rule "al_nope:x"): it recorded nothing for it$' $n-warn.err ||
+        { cat $n-warn.err >&2; fail "$n-warn: the warning about al_nope does not name the process"; }
     $CHECK_ARGS exp-$n-warn warn $placed plain.out || fail "$n-warn: what was recorded"
 
     if [ -n "$OTF2_PRINT" ]; then

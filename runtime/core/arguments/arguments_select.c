@@ -23,6 +23,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct lw_argrule {
     char *text;        /* as written, for messages */
@@ -203,14 +204,16 @@ static void lw_rule_warn(lw_argrule *r)
 {
     if (r->warned || !r->func)
         return;
+    /* Of this process: in a run of several (a shell's commands, a
+     * program's children) another may have called it and recorded it. */
     if (!r->funcs && r->near)
-        lw_warn("LIBWRAP_ARGUMENTS: no measured function matches \"%s\" (rule \"%s\"): "
-                "nothing is recorded for it; did you mean %s (the header renames it)?",
-                r->func, r->text, r->near);
+        lw_warn("LIBWRAP_ARGUMENTS: no function %s (pid %ld) called matches \"%s\" (rule \"%s\"): "
+                "it recorded nothing for it; did you mean %s (the header renames it)?",
+                lw_program_name(), (long)getpid(), r->func, r->text, r->near);
     else if (!r->funcs)
-        lw_warn("LIBWRAP_ARGUMENTS: no measured function matches \"%s\" (rule \"%s\"): "
-                "nothing is recorded for it",
-                r->func, r->text);
+        lw_warn("LIBWRAP_ARGUMENTS: no function %s (pid %ld) called matches \"%s\" (rule \"%s\"): "
+                "it recorded nothing for it",
+                lw_program_name(), (long)getpid(), r->func, r->text);
     else if (!r->params && r->funcs == 1)
         lw_warn("LIBWRAP_ARGUMENTS: %s has no parameter \"%s\" (rule \"%s\"); it has: %s",
                 r->first, r->param, r->text, r->first_params ? r->first_params : "?");
