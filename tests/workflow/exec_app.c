@@ -7,12 +7,16 @@
  *   exec_app retry             the same, with a cleaned environment, after
  *                              an execve that fails (a directory of PATH
  *                              without it, as execvp and GLib's spawn try)
+ *   exec_app forkexec          5 ring_push, then a fork child that execs
+ *                              itself in the directory sub
  *   exec_app after             3 ring_push
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "ring.h"
@@ -32,7 +36,7 @@ static void pushes(int n)
 int main(int argc, char **argv)
 {
     if (argc != 2) {
-        fprintf(stderr, "usage: exec_app execle|execv|retry|after\n");
+        fprintf(stderr, "usage: exec_app execle|execv|retry|forkexec|after\n");
         return 2;
     }
     if (!strcmp(argv[1], "after")) {
@@ -50,6 +54,24 @@ int main(int argc, char **argv)
         if (execve("/nonexistent/exec_app", args, env) == 0 || errno != ENOENT)
             perror("exec_app: the first execve");
         execve("/proc/self/exe", args, env);
+    } else if (!strcmp(argv[1], "forkexec")) {
+        /* fork, then exec in the child from another working directory (a
+         * JVM's ProcessBuilder.directory): the child's new image must
+         * write beside the parent's results, not under "sub". */
+        pid_t pid = fork();
+        if (pid == 0) {
+            char *args[] = {argv[0], "after", NULL};
+            if (mkdir("sub", 0755) != 0 && errno != EEXIST)
+                _exit(3);
+            if (chdir("sub") != 0)
+                _exit(3);
+            execv("/proc/self/exe", args);
+            _exit(1);
+        }
+        int st = 0;
+        if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+            return 1;
+        return WEXITSTATUS(st);
     } else {
         char *args[] = {argv[0], "after", NULL};
         execv("/proc/self/exe", args);

@@ -61,6 +61,23 @@ LD_PRELOAD="$(libwrap-info preload ring) $LIBWRAP_STAGE/lib/liblibwrap_runtime.s
 [ "$(grep -c 'exec: results written' both.err)" = 1 ] || { cat both.err; fail "two copies: not prepared exactly once"; }
 check_exec exp-both "two copies" both.out "after exec, EXEC_APP=(unset)"
 
+step "fork, then exec in the child from another directory: beside the parent's results"
+# LIBWRAP_EXPERIMENT_DIRECTORY relative, as a user sets it; the child
+# changes directory before its exec.
+mkdir -p fe && (cd fe && LD_PRELOAD=$(libwrap-info preload ring) LIBWRAP_EXPERIMENT_DIRECTORY=exp-fork \
+    ../exec_app forkexec > ../forkexec.out 2> ../forkexec.err) || { cat forkexec.err; fail "exec_app forkexec failed"; }
+[ "$(cat forkexec.out)" = "after exec, EXEC_APP=(unset)" ] || fail "forkexec: output '$(cat forkexec.out)'"
+[ ! -s forkexec.err ] || fail "forkexec: stderr: $(cat forkexec.err)"
+[ ! -e fe/sub/exp-fork ] || fail "forkexec: the child's image wrote under its own working directory (fe/sub/exp-fork)"
+visits fe/exp-fork | sort > got.txt
+printf '%s\n' 'ring_free 1' 'ring_new 1' 'ring_push 5' > want.txt
+diff want.txt got.txt || fail "forkexec: the parent's visits (fe/exp-fork)"
+visits fe/exp-fork.1 | sort > got.txt
+printf '%s\n' 'ring_free 1' 'ring_new 1' 'ring_push 3' > want.txt
+diff want.txt got.txt || fail "forkexec: the child's image's visits (fe/exp-fork.1)"
+[ ! -e fe/exp-fork.2 ] || fail "forkexec: fe/exp-fork.2 exists"
+echo "ok: fork and exec: <dir>.1 beside the parent's"
+
 step "link-time wrapper (libwrap --libwrap=linktime:ring, --as-needed)"
 run_ok link.log libwrap --libwrap=linktime:ring "$CC" -O2 -I"$src" "$here/exec_app.c" -o exec_app.linktime \
     -Wl,--as-needed -L"$scratch/b" -Wl,-rpath,"$scratch/b" -lring
