@@ -66,7 +66,7 @@ static void text_detail(FILE *out, const lwr_arg *a, size_t top)
         }
         fprintf(out, "      %12llu  ", (unsigned long long)v->count);
         if (v->is_string)
-            lwr_json_string(out, v->text);
+            lwr_text_string(out, v->text);
         else
             fputs(v->text, out);
         if (v->overcount)
@@ -397,7 +397,7 @@ int lwr_print_arguments_diff(FILE *out, const lwr_profile *pa, const lwr_profile
                         continue;
                     fprintf(out, "      %10llu %10llu  ", (unsigned long long)va, (unsigned long long)vb);
                     if (x->values[k].is_string)
-                        lwr_json_string(out, t);
+                        lwr_text_string(out, t);
                     else
                         fputs(t, out);
                     fputc('\n', out);

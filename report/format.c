@@ -77,6 +77,36 @@ void lwr_json_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
+void lwr_text_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c == '\n')
+            fputs("\\n", out);
+        else if (c == '\t')
+            fputs("\\t", out);
+        else if (c == '\r')
+            fputs("\\r", out);
+        else if (c < 0x20 || c == 0x7f)
+            fprintf(out, "\\x%02x", c);
+        else if (c < 0x80)
+            fputc(c, out);
+        else {
+            size_t n = lw_utf8_seq((const unsigned char *)s);
+            if (!n)
+                fprintf(out, "\\x%02x", c); /* not UTF-8: the byte */
+            else {
+                fwrite(s, 1, n, out);
+                s += n - 1;
+            }
+        }
+    }
+    fputc('"', out);
+}
+
 void lwr_json_bytes(FILE *out, const char *key, const char *s)
 {
     if (!s || lw_utf8_valid(s))

@@ -299,6 +299,11 @@ const char *lwr_display_name(const char *name, const char *symbol);
 const char *lwr_fmt_time(char buf[32], double ns);
 void lwr_xml_escape(FILE *out, const char *s);
 void lwr_json_string(FILE *out, const char *s);
+/* A recorded string in a text table: quoted, with C's escapes for '"',
+ * '\\', newline, tab and CR, \xNN for other control bytes and bytes that
+ * are not UTF-8; '<' and the rest as they are (lwr_json_string's
+ * \u003c is for JSON inside HTML). */
+void lwr_text_string(FILE *out, const char *s);
 /* After the member "KEY": lwr_json_string(s), writes ", \"KEY_bytes\": HEX"
  * when s is not valid UTF-8 (it was written with U+FFFD), so the original
  * bytes survive (common/utf8.h); nothing otherwise. */

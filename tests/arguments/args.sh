@@ -177,6 +177,21 @@ python3 "$src/check_report.py" exp-linktime-all report.json || fail "report --ar
 $report --arguments --format=tsv exp-linktime-all | grep -q $'^al_write\tal_write\tlen\tsize_t\tunsigned\t3\t1005\t' ||
     fail "report --arguments --format=tsv"
 $report --arguments exp-linktime-none | grep -q 'no recorded arguments' || fail "report --arguments: no hint without arguments"
+# A recorded string in the text table: C's escapes, '<' as it is (SQL's
+# "where score < 1e10", a format's newlines), not JSON's \u003c and \u000a.
+rm -rf exp-escaped && cp -r exp-linktime-all exp-escaped
+python3 - exp-escaped/profile.json <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+for f in p["functions"]:
+    for a in f.get("arguments", []):
+        for v in a.get("values", []):
+            if v.get("value") == "alpha":
+                v["value"] = 'a < b\n\t"c"'
+json.dump(p, open(sys.argv[1], "w"))
+PY
+$report --arguments exp-escaped > escaped.txt || fail "libwrap-report --arguments (escaped) failed"
+grep -qF '2  "a < b\n\t\"c\""' escaped.txt || { grep -F 'a ' escaped.txt >&2; fail "report --arguments: a string's escapes"; }
 mkdir -p job/rank-0 job/rank-1
 for r in 0 1; do cp exp-linktime-all/profile.json exp-linktime-all/config.txt job/rank-$r/; done
 $report --arguments --format=json job > job.json || fail "report --arguments on a job failed"
