@@ -32,6 +32,17 @@ run_ok install.log make install
 run_ok ic.log make installcheck
 cat ic.log
 cd "$scratch"
+# examples/NAME/expected-profile.txt (SYMBOL LINKTIME RUNTIME) is what
+# installcheck measures: the visits in both modes.
+expected=$examples/$name/expected-profile.txt
+if [ -f "$expected" ]; then
+    for col in 2:linktime 3:runtime; do
+        visits "w/installcheck/${col#*:}" | sort > got.txt
+        grep -v '^#' "$expected" | awk -v c="${col%%:*}" '$c > 0 { print $1, $c }' | sort > want.txt
+        diff want.txt got.txt || fail "installcheck ${col#*:}: visits differ from examples/$name/expected-profile.txt"
+    done
+    echo "installcheck's visits equal examples/$name/expected-profile.txt"
+fi
 
 # check-case.sh builds main with $CC unquoted: the link prefix goes in front.
 case_run() {    # DIR [VAR=VALUE...]: one check-case.sh run in DIR
