@@ -28,6 +28,7 @@
 #include <errno.h>
 #include <spawn.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -139,6 +140,56 @@ LW_EXEC_INTERPOSER int execle(const char *path, const char *arg, ...)
     char **argv = lw_collect_args(arg, ap, &envp);
     va_end(ap);
     return lw_execl_common(LW_EXECVE, path, argv, envp);
+}
+
+/*
+ * system, popen: glibc starts the shell itself (posix_spawn inside libc,
+ * which no interposer sees), with the caller's environment; the caller's
+ * directory is claimed first (libwrap_shell_prepare).
+ */
+LW_EXEC_INTERPOSER int system(const char *command)
+{
+    int (*real)(const char *) = (int (*)(const char *))dlsym(RTLD_NEXT, "system");
+    if (!real) {
+        errno = ENOSYS;
+        return -1;
+    }
+    libwrap_shell_prepare();
+    return real(command);
+}
+
+LW_EXEC_INTERPOSER FILE *popen(const char *command, const char *mode)
+{
+    FILE *(*real)(const char *, const char *) = (FILE * (*)(const char *, const char *)) dlsym(RTLD_NEXT, "popen");
+    if (!real) {
+        errno = ENOSYS;
+        return NULL;
+    }
+    libwrap_shell_prepare();
+    return real(command, mode);
+}
+
+/*
+ * vfork: the interposer (x86_64/vfork_x86_64.S, aarch64/vfork_aarch64.S)
+ * calls lw_vfork_route, then jumps to the function it returns with the
+ * caller's return address on the stack, as vfork needs: it returns twice,
+ * and its child runs on the caller's stack until it execs. A C function
+ * here would leave a frame that the child's return overwrites.
+ */
+static pid_t lw_vfork_fails(void)
+{
+    errno = ENOSYS;
+    return -1;
+}
+
+__attribute__((visibility("hidden"))) void *lw_vfork_route(void);
+void *lw_vfork_route(void)
+{
+    int saved = errno;
+    libwrap_vfork_prepare();
+    void *real = dlsym(RTLD_NEXT, "vfork");
+    errno = saved;
+    return real ? real : (void *)lw_vfork_fails;
 }
 
 /*

@@ -18,7 +18,8 @@
  * LIBWRAP_EXPERIMENT_DIRECTORY naming the directory just written. Returns
  * NULL (use `envp` as it is) when there is nothing to do: measurement not
  * running (not started, already stopped - so also when another copy of the
- * interposers prepared this exec already), or a vfork() child.
+ * interposers prepared this exec already). In a vfork() child, the array
+ * is the one libwrap_vfork_prepare made, and nothing else is done.
  */
 LIBWRAP_EXEC_API char **libwrap_exec_prepare(char *const envp[]);
 
@@ -35,6 +36,22 @@ LIBWRAP_EXEC_API void libwrap_exec_failed(char **env, const char *what);
  */
 LIBWRAP_EXEC_API char **libwrap_spawn_prepare(char *const envp[]);
 LIBWRAP_EXEC_API void libwrap_spawn_release(char **env);
+
+/*
+ * Before a vfork() (the vfork interposer, in the parent): the parent's
+ * directory claimed if it has measured, and room made for the environment
+ * of the child's exec, which shares the parent's memory and must neither
+ * allocate nor lock; libwrap_exec_prepare in that child composes it there.
+ */
+LIBWRAP_EXEC_API void libwrap_vfork_prepare(void);
+
+/*
+ * Before system() and popen() (their interposers): the caller's directory
+ * claimed if it has measured, as at a fork, so that the programs the shell
+ * runs (started by glibc where no interposer sees it, with the caller's
+ * environment) write <dir>.N beside it instead of taking its name first.
+ */
+LIBWRAP_EXEC_API void libwrap_shell_prepare(void);
 
 /* The program's main is about to run (the __libc_start_main interposer).
  * Any number of calls: the first counts. */

@@ -62,6 +62,14 @@ void libwrap_spawn_release(char **env)
 void libwrap_exec_failed(char **env, const char *what)
 {
 }
+
+void libwrap_vfork_prepare(void)
+{
+}
+
+void libwrap_shell_prepare(void)
+{
+}
 #else
 static size_t lw_name_len(const char *entry)
 {
@@ -112,6 +120,75 @@ static __thread int lw_preparing __attribute__((tls_model("initial-exec")));
 static int lw_exec_tried;
 
 /*
+ * vfork: the child shares the parent's memory and runs on its stack until
+ * it execs, with the parent's thread suspended; it must neither allocate
+ * nor take a lock another thread may hold. So the parent, as it calls
+ * vfork, claims its directory (if it has measured, as at a fork) and makes
+ * the room the child's exec composes its environment in: `envp` (up to the
+ * room made), LD_PRELOAD and the LIBWRAP_* variables the process started
+ * with, and LIBWRAP_EXPERIMENT_DIRECTORY set to the parent's directory,
+ * absolute. The new image, a process of its own, then writes <dir>.N
+ * beside the parent's, as a posix_spawn child does (Python's subprocess, a
+ * JVM with launchMechanism=VFORK), also with a cleaned environment. The
+ * room is the calling thread's: the child runs with that thread's TLS,
+ * and the thread is suspended until the child has exec'd or ended.
+ */
+#define LW_VFORK_ENV_MAX 4096 /* entries of envp the room holds */
+static __thread char **lw_vfork_env __attribute__((tls_model("initial-exec")));
+static __thread char *lw_vfork_dir __attribute__((tls_model("initial-exec")));
+
+void libwrap_vfork_prepare(void)
+{
+    if (LW_LOAD(lw_state) != 1 || getpid() != lw_process_pid() || LW_LOAD(lw_tls.guard))
+        return;
+    int saved = errno;
+    LW_STORE(lw_tls.guard, 1);
+    free(lw_vfork_env);
+    free(lw_vfork_dir);
+    lw_vfork_env = NULL;
+    lw_vfork_dir = NULL;
+    const char *dir = NULL;
+    if (lw_job_info.active)
+        dir = lw_experiment_dir_for_exec();
+    else if ((dir = lw_region_count() > 0 ? lw_experiment_dir() : NULL) == NULL)
+        dir = lw_experiment_dir_base();
+    if (dir && asprintf(&lw_vfork_dir, "LIBWRAP_EXPERIMENT_DIRECTORY=%s", dir) < 0)
+        lw_vfork_dir = NULL;
+    lw_vfork_env = malloc((LW_VFORK_ENV_MAX + lw_nkeep + 2) * sizeof *lw_vfork_env);
+    LW_STORE(lw_tls.guard, 0);
+    errno = saved;
+}
+
+void libwrap_shell_prepare(void)
+{
+    if (LW_LOAD(lw_state) != 1 || getpid() != lw_process_pid() || LW_LOAD(lw_tls.guard) ||
+        lw_job_info.active || lw_region_count() == 0)
+        return;
+    int saved = errno;
+    LW_STORE(lw_tls.guard, 1);
+    lw_experiment_dir();
+    LW_STORE(lw_tls.guard, 0);
+    errno = saved;
+}
+
+/* In a vfork() child: the environment composed in the room its parent
+ * made, or NULL (none made, or `envp` larger than it). */
+static char **lw_vfork_child_env(char *const envp[])
+{
+    if (!lw_vfork_env)
+        return NULL;
+    if (envp == lw_vfork_env) /* composed by another copy of the interposers */
+        return lw_vfork_env;
+    size_t n = 0;
+    while (envp && envp[n])
+        n++;
+    if (n > LW_VFORK_ENV_MAX)
+        return NULL;
+    lw_env_compose(lw_vfork_env, lw_vfork_dir, envp);
+    return lw_vfork_env;
+}
+
+/*
  * The first exec of a process image stops measurement and writes the
  * results; it and every later one (after a failed one; another copy of the
  * interposers reached through RTLD_NEXT) get the new image's environment.
@@ -121,8 +198,15 @@ static int lw_exec_tried;
  */
 char **libwrap_exec_prepare(char *const envp[])
 {
-    /* In a vfork() child the memory is the parent's: touch nothing. */
-    if (getpid() != lw_process_pid() || (LW_LOAD(lw_state) != 1 && !lw_exec_tried))
+    /* In a vfork() child the memory is the parent's: only the room the
+     * parent made is written. */
+    if (getpid() != lw_process_pid()) {
+        int saved = errno;
+        char **env = lw_vfork_child_env(envp);
+        errno = saved;
+        return env;
+    }
+    if (LW_LOAD(lw_state) != 1 && !lw_exec_tried)
         return NULL;
     int saved = errno;
     if (!lw_exec_tried) {
@@ -222,7 +306,8 @@ void libwrap_spawn_release(char **env)
 
 void libwrap_exec_failed(char **env, const char *what)
 {
-    if (!env)
+    /* A vfork() child's room is its parent's. */
+    if (!env || env == lw_vfork_env)
         return;
     int saved = errno;
     if (--lw_preparing == 0) /* said by the outer copy */

@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -416,6 +417,50 @@ static _Noreturn void run_allocloop(void)
     }
 }
 
+/* Thread-specific data whose destructor calls the library (OpenSSL frees
+ * a thread's state so): the key is made after the runtime's, so glibc
+ * runs its destructor after the runtime's in each round. Three threads,
+ * each one call in its body and two in the destructor (one of them while
+ * a wrapped call is open: lib_call's callback); the third leaves by
+ * pthread_exit inside a wrapped call, whose frame ends there. */
+static pthread_key_t tsd_key;
+
+static int tsd_exit_cb(int x)
+{
+    pthread_exit((void *)(intptr_t)x);
+}
+
+static void tsd_destructor(void *v)
+{
+    lib_add((int)(intptr_t)v, 1);
+    lib_call(add_one, 1);
+}
+
+static void *tsd_worker(void *arg)
+{
+    intptr_t i = (intptr_t)arg;
+    pthread_setspecific(tsd_key, (void *)(i + 1));
+    lib_add((int)i, 1);
+    if (i == 2)
+        lib_call(tsd_exit_cb, 0);
+    return NULL;
+}
+
+static int run_tsd(void)
+{
+    lib_add(0, 0); /* the runtime starts, and makes its key */
+    if (pthread_key_create(&tsd_key, tsd_destructor) != 0)
+        return 3;
+    for (intptr_t i = 0; i < 3; i++) {
+        pthread_t t;
+        if (pthread_create(&t, NULL, tsd_worker, (void *)i) != 0)
+            return 3;
+        pthread_join(t, NULL);
+    }
+    printf("tsd\n");
+    return 0;
+}
+
 /* Stays inside libc until killed from outside (rt_scenario.sh sigsafe):
  * the program takes its own spin lock a second time, and glibc spins in
  * user space (no system call, which would be a safe point) without ever
@@ -574,6 +619,8 @@ int main(int argc, char **argv)
         run_libcspin();
     if (!strcmp(s, "sendwait"))
         return run_sendwait();
+    if (!strcmp(s, "tsd"))
+        return run_tsd();
     if (!strcmp(s, "stderrfile")) {
         /* The program's own file on fd 2: stderr closed before it started
          * (2>&-), or closed by the program ("close"), as GNU tools do at

@@ -36,6 +36,15 @@ threads)
     [ "$(sed -n 's/^thread \([0-9]*\) call paths$/\1/p' exp/profile.txt | tr '\n' ' ')" = "$(seq -s ' ' 1 $n) " ] ||
         fail "profile.txt: threads out of order: $(grep '^thread' exp/profile.txt | head -3)"
     ;;
+tsd)
+    # Calls from a TSD destructor of a key made after the runtime's: each
+    # thread's 1 + 1 + 1 (lib_add, and lib_call's callback's), on the
+    # thread's own top level, also after a pthread_exit inside lib_call.
+    run 0 tsd
+    [ "$(cat out.txt)" = tsd ] || fail "tsd: output changed: $(cat out.txt)"
+    $CHECK exp "visits('lib_add') == 1 + 3 + 3 + 3" "visits('lib_call') == 1 + 3" \
+        "path('lib_call/lib_add') == 3" "path('lib_call') == 4" "path('lib_add') == 7" "len(threads) == 4"
+    ;;
 nest)
     run 0 nest
     $CHECK exp "visits('lib_call') == 3" "visits('lib_add') == 2" "visits('lib_recurse') == 8" \

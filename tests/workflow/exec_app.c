@@ -9,10 +9,15 @@
  *                              without it, as execvp and GLib's spawn try)
  *   exec_app forkexec          5 ring_push, then a fork child that execs
  *                              itself in the directory sub
+ *   exec_app vforkexec         5 ring_push, then a vfork child that execs
+ *                              itself with a cleaned environment
+ *   exec_app system|popen      5 ring_push, then this program again,
+ *                              through the shell
  *   exec_app after             3 ring_push
  */
 #include <errno.h>
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -36,7 +41,7 @@ static void pushes(int n)
 int main(int argc, char **argv)
 {
     if (argc != 2) {
-        fprintf(stderr, "usage: exec_app execle|execv|retry|forkexec|after\n");
+        fprintf(stderr, "usage: exec_app execle|execv|retry|forkexec|vforkexec|system|popen|after\n");
         return 2;
     }
     if (!strcmp(argv[1], "after")) {
@@ -54,6 +59,35 @@ int main(int argc, char **argv)
         if (execve("/nonexistent/exec_app", args, env) == 0 || errno != ENOENT)
             perror("exec_app: the first execve");
         execve("/proc/self/exe", args, env);
+    } else if (!strcmp(argv[1], "vforkexec")) {
+        /* vfork, then exec with a cleaned environment (Python's
+         * subprocess with env=): the new image must be measured, beside
+         * the parent's results. */
+        char *args[] = {argv[0], "after", NULL}, *env[] = {"EXEC_APP=vforked", NULL};
+        pid_t pid = vfork();
+        if (pid == 0) {
+            execve("/proc/self/exe", args, env);
+            _exit(1);
+        }
+        int st = 0;
+        if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+            return 1;
+        return WEXITSTATUS(st);
+    } else if (!strcmp(argv[1], "system") || !strcmp(argv[1], "popen")) {
+        /* The shell runs this program again (glibc starts it where no
+         * interposer sees it): its results beside the caller's. */
+        char cmd[4200];
+        if (!realpath("/proc/self/exe", cmd + 1))
+            return 1;
+        cmd[0] = '\'';
+        strcat(cmd, "' after");
+        if (!strcmp(argv[1], "system"))
+            return system(cmd) == 0 ? 0 : 1;
+        FILE *p = popen(cmd, "r");
+        char line[200];
+        while (p && fgets(line, sizeof line, p))
+            fputs(line, stdout);
+        return p && pclose(p) == 0 ? 0 : 1;
     } else if (!strcmp(argv[1], "forkexec")) {
         /* fork, then exec in the child from another working directory (a
          * JVM's ProcessBuilder.directory): the child's new image must

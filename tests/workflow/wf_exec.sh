@@ -78,6 +78,36 @@ diff want.txt got.txt || fail "forkexec: the child's image's visits (fe/exp-fork
 [ ! -e fe/exp-fork.2 ] || fail "forkexec: fe/exp-fork.2 exists"
 echo "ok: fork and exec: <dir>.1 beside the parent's"
 
+step "vfork, then exec with a cleaned environment: measured, beside the parent's results"
+(cd fe && LD_PRELOAD=$(libwrap-info preload ring) LIBWRAP_EXPERIMENT_DIRECTORY=exp-vfork \
+    ../exec_app vforkexec > ../vforkexec.out 2> ../vforkexec.err) || { cat vforkexec.err; fail "exec_app vforkexec failed"; }
+[ "$(cat vforkexec.out)" = "after exec, EXEC_APP=vforked" ] || fail "vforkexec: output '$(cat vforkexec.out)'"
+[ ! -s vforkexec.err ] || fail "vforkexec: stderr: $(cat vforkexec.err)"
+visits fe/exp-vfork | sort > got.txt
+printf '%s\n' 'ring_free 1' 'ring_new 1' 'ring_push 5' > want.txt
+diff want.txt got.txt || fail "vforkexec: the parent's visits (fe/exp-vfork)"
+visits fe/exp-vfork.1 | sort > got.txt
+printf '%s\n' 'ring_free 1' 'ring_new 1' 'ring_push 3' > want.txt
+diff want.txt got.txt || fail "vforkexec: the child's image's visits (fe/exp-vfork.1)"
+[ ! -e fe/exp-vfork.2 ] || fail "vforkexec: fe/exp-vfork.2 exists"
+echo "ok: vfork and exec: <dir>.1 beside the parent's"
+
+step "system() and popen(): the programs the shell runs write beside the caller's results"
+for how in system popen; do
+    (cd fe && LD_PRELOAD=$(libwrap-info preload ring) LIBWRAP_EXPERIMENT_DIRECTORY=exp-$how \
+        ../exec_app $how > ../$how.out 2> ../$how.err) || { cat $how.err; fail "exec_app $how failed"; }
+    [ "$(cat $how.out)" = "after exec, EXEC_APP=(unset)" ] || fail "$how: output '$(cat $how.out)'"
+    [ ! -s $how.err ] || fail "$how: stderr: $(cat $how.err)"
+    visits fe/exp-$how | sort > got.txt
+    printf '%s\n' 'ring_free 1' 'ring_new 1' 'ring_push 5' > want.txt
+    diff want.txt got.txt || fail "$how: the caller's visits (fe/exp-$how)"
+    visits fe/exp-$how.1 | sort > got.txt
+    printf '%s\n' 'ring_free 1' 'ring_new 1' 'ring_push 3' > want.txt
+    diff want.txt got.txt || fail "$how: the shell's program's visits (fe/exp-$how.1)"
+    [ ! -e fe/exp-$how.2 ] || fail "$how: fe/exp-$how.2 exists"
+    echo "ok: $how: <dir>.1 beside the caller's"
+done
+
 step "link-time wrapper (libwrap --libwrap=linktime:ring, --as-needed)"
 run_ok link.log libwrap --libwrap=linktime:ring "$CC" -O2 -I"$src" "$here/exec_app.c" -o exec_app.linktime \
     -Wl,--as-needed -L"$scratch/b" -Wl,-rpath,"$scratch/b" -lring

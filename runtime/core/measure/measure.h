@@ -167,6 +167,7 @@ typedef struct lw_thread {
     lw_args_thread args;
     struct lw_lane *lane;   /* calls of signal handlers waiting for a merge (lane.h) */
     int busy_at_end;        /* still inside the runtime when measurement ended */
+    int tsd_round;          /* the rounds of TSD destructors seen (thread.c) */
     struct lw_thread *next;
 } lw_thread;
 

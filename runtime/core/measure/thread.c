@@ -9,6 +9,7 @@
 #include "core/measure/lane.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -32,12 +33,37 @@ void *lw_map(size_t bytes)
     return p == MAP_FAILED ? NULL : p;
 }
 
+/*
+ * A thread's end. glibc runs the destructors of a thread's keys in rounds,
+ * each in the order of the keys, and runs another round while one of them
+ * set a value again, up to PTHREAD_DESTRUCTOR_ITERATIONS. The runtime's key
+ * is made at the start, before those of the program and its libraries
+ * (OpenSSL frees a thread's random generators and error state in one), so
+ * in the first round it comes first, and their calls would find the thread
+ * closed. So the first round closes the calls still open (pthread_exit
+ * inside a wrapped call) and sets the value again; the thread itself ends
+ * in the last round glibc runs, after the other keys' destructors of the
+ * rounds before, whose calls are measured as the thread's own.
+ */
 static void lw_thread_destructor(void *p)
 {
     lw_thread *t = p;
-    /* Calls from TSD destructors that run after this one find the guard set
-     * and record nothing; the thread is ending. glibc re-initialises TLS for
-     * the next thread that reuses this stack. */
+    if (++t->tsd_round < PTHREAD_DESTRUCTOR_ITERATIONS && pthread_setspecific(lw_thread_key, t) == 0) {
+        if (t->tsd_round == 1 && t->depth) {
+            pthread_mutex_lock(&lw_threads_mutex);
+            int guard = LW_LOAD(lw_tls.guard);
+            LW_STORE(lw_tls.guard, 1);
+            if (lw_state == 1 && t->alive)
+                lw_thread_close_frames(t, lw_ticks());
+            LW_STORE(lw_tls.guard, guard);
+            pthread_mutex_unlock(&lw_threads_mutex);
+        }
+        return;
+    }
+    /* Calls from TSD destructors that run after this one (a key's value set
+     * again in the last round) find the guard set and record nothing; the
+     * thread is ending. glibc re-initialises TLS for the next thread that
+     * reuses this stack. */
     pthread_mutex_lock(&lw_threads_mutex);
     /* Set under the lock: a finaliser holding it must not wait for us. */
     LW_STORE(lw_tls.guard, 1);
