@@ -34,8 +34,8 @@ static char *lw_dir;      /* claimed experiment directory */
 static char *lw_dir_base; /* the name to claim (absolute), a lone process's */
 static char *lw_explicit_dir; /* LIBWRAP_EXPERIMENT_DIRECTORY (absolute), or NULL */
 static int lw_claim_failed; /* said once: no results */
-/* In a fork child: the parent's directory (claimed, or the name it would
- * claim), which an exec before the child claims its own passes on. */
+/* In a fork child: the directory the parent claimed, which an exec before
+ * the child claims its own passes on. */
 static const char *lw_parent_dir;
 
 const char *lw_experiment_dir_claimed(void)
@@ -191,10 +191,10 @@ const char *lw_experiment_dir_for_exec(void)
     if (lw_job_info.active && lw_job_info.dir)
         return lw_job_info.dir;
     /* A fork child that execs before it measured (fork and exec, as a
-     * JVM or a shell starts a program): the new image writes <dir>.N
-     * beside its parent's, as a posix_spawn child does, not where the
-     * variable it inherited (relative, or unset) would put it from the
-     * child's working directory. */
+     * JVM starts a program) of a parent that measured: the new image
+     * writes <dir>.N beside its parent's, as a posix_spawn child does, not
+     * where the variable it inherited (relative, or unset) would put it
+     * from the child's working directory. */
     return lw_dir ? lw_dir : lw_parent_dir;
 }
 
@@ -223,7 +223,12 @@ void lw_dir_after_fork_child(void)
     if (parent && asprintf(&base, "%s/fork-%ld", parent, (long)getpid()) < 0)
         base = NULL;
     lw_dir_base = base;
-    lw_parent_dir = lw_job_info.active ? NULL : parent; /* the parent's string, kept */
+    /* The parent's directory, claimed (it has measured): a process that
+     * measured nothing (a shell, `timeout`) passes nothing on, and what it
+     * starts names its own; nor does a launcher measured in a part of its
+     * own (LIBWRAP_MEASURE_LAUNCHER), whose daemons and ranks write the
+     * job's. The parent's string, kept. */
+    lw_parent_dir = lw_job_info.active || lw_job_info.launcher_program ? NULL : lw_dir;
     lw_dir = NULL;
     lw_claim_failed = 0;
 }

@@ -127,7 +127,7 @@ static int lw_exec_tried;
  * the room the child's exec composes its environment in: `envp` (up to the
  * room made), LD_PRELOAD and the LIBWRAP_* variables the process started
  * with, and LIBWRAP_EXPERIMENT_DIRECTORY set to the parent's directory,
- * absolute. The new image, a process of its own, then writes <dir>.N
+ * absolute, where it has measured. The new image, a process of its own, then writes <dir>.N
  * beside the parent's, as a posix_spawn child does (Python's subprocess, a
  * JVM with launchMechanism=VFORK), also with a cleaned environment. The
  * room is the calling thread's: the child runs with that thread's TLS,
@@ -147,11 +147,12 @@ void libwrap_vfork_prepare(void)
     free(lw_vfork_dir);
     lw_vfork_env = NULL;
     lw_vfork_dir = NULL;
-    const char *dir = NULL;
-    if (lw_job_info.active)
-        dir = lw_experiment_dir_for_exec();
-    else if ((dir = lw_region_count() > 0 ? lw_experiment_dir() : NULL) == NULL)
-        dir = lw_experiment_dir_base();
+    /* The parent's directory if it has measured (claimed now); a process
+     * that measured nothing passes nothing on, as at a fork. */
+    const char *dir = lw_job_info.active              ? lw_experiment_dir_for_exec()
+                      : lw_job_info.launcher_program ? NULL /* the job's directory is not its part */
+                      : lw_region_count() > 0         ? lw_experiment_dir()
+                                                      : NULL;
     if (dir && asprintf(&lw_vfork_dir, "LIBWRAP_EXPERIMENT_DIRECTORY=%s", dir) < 0)
         lw_vfork_dir = NULL;
     lw_vfork_env = malloc((LW_VFORK_ENV_MAX + lw_nkeep + 2) * sizeof *lw_vfork_env);

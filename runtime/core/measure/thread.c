@@ -42,13 +42,16 @@ void *lw_map(size_t bytes)
  * in the first round it comes first, and their calls would find the thread
  * closed. So the first round closes the calls still open (pthread_exit
  * inside a wrapped call) and sets the value again; the thread itself ends
- * in the last round glibc runs, after the other keys' destructors of the
- * rounds before, whose calls are measured as the thread's own.
+ * in the last round but one, after the other keys' destructors of the
+ * rounds before, whose calls are measured as the thread's own. Not in the
+ * last: the sanitizers' runtimes (and jemalloc) end their own record of
+ * the thread there, by the same means, and the runtime's code must not
+ * run after them.
  */
 static void lw_thread_destructor(void *p)
 {
     lw_thread *t = p;
-    if (++t->tsd_round < PTHREAD_DESTRUCTOR_ITERATIONS && pthread_setspecific(lw_thread_key, t) == 0) {
+    if (++t->tsd_round < PTHREAD_DESTRUCTOR_ITERATIONS - 1 && pthread_setspecific(lw_thread_key, t) == 0) {
         if (t->tsd_round == 1 && t->depth) {
             pthread_mutex_lock(&lw_threads_mutex);
             int guard = LW_LOAD(lw_tls.guard);
