@@ -524,10 +524,10 @@ size_t lwr_note_forks(FILE *out, const char *dir, int alone)
     memcpy(sorted, fl.paths, fl.n * sizeof *sorted);
     qsort(sorted, fl.n, sizeof *sorted, cmp_str);
     if (alone)
-        fprintf(out, "%s: %s: the process measured no call (no profile.json), %zu forked process%s did:",
+        fprintf(out, "%s: %s: the process measured no call (no profile.json), %zu child process%s did:",
                 LWR_PROG, dir, fl.n, fl.n == 1 ? "" : "es");
     else
-        fprintf(out, "%s: %s: %zu forked process%s not in this report:", LWR_PROG, dir, fl.n,
+        fprintf(out, "%s: %s: %zu child process%s not in this report:", LWR_PROG, dir, fl.n,
                 fl.n == 1 ? " is" : "es are");
     for (size_t i = 0; i < fl.n; i++) {
         size_t k = 0;

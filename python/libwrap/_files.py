@@ -117,7 +117,7 @@ def find(path):
             shown = ", ".join(os.path.join(path, d) for d in measured[:10])
             more = " and %d more" % (len(measured) - 10) if len(measured) > 10 else ""
             raise ValueError(
-                "%s: the process measured no call (no profile.json), %d forked process%s did: %s%s; "
+                "%s: the process measured no call (no profile.json), %d child process%s did: %s%s; "
                 "read one with libwrap.read(%r)" % (path, len(measured), "" if len(measured) == 1 else "es",
                                                      shown, more, os.path.join(path, measured[0])))
         begun = [d for d in ["."] + sorted(os.listdir(root))

@@ -21,7 +21,7 @@ for mode in preload linktime; do
     for fmt in text tsv json; do
         "$report" --format=$fmt "$exp" >$fmt.out 2>$fmt.err || fail "$mode: libwrap-report --format=$fmt: $(cat $fmt.err)"
         [ "$(wc -l <$fmt.err)" = 1 ] || fail "$mode, $fmt: expected one line on stderr: $(cat $fmt.err)"
-        grep -qxF "libwrap-report: $exp: 2 forked processes are not in this report: $exp/$child ($((2 * N)) calls), $exp/$child/$grand ($((3 * N)) calls); see one with libwrap-report $exp/$child" $fmt.err ||
+        grep -qxF "libwrap-report: $exp: 2 child processes are not in this report: $exp/$child ($((2 * N)) calls), $exp/$child/$grand ($((3 * N)) calls); see one with libwrap-report $exp/$child" $fmt.err ||
             fail "$mode, $fmt: the fork children are not named: $(cat $fmt.err)"
     done
     python3 - json.out tsv.out "$N" <<'PY' || fail "$mode: the parent's table changed"
@@ -41,7 +41,7 @@ PY
     # holds its children's results only; the report names them.
     rm -rf master.exp && cp -r "$exp" master.exp && rm -f master.exp/profile.json master.exp/profile.txt
     "$report" master.exp >master.out 2>master.err && fail "$mode: a report without the process's profile succeeded"
-    grep -qxF "libwrap-report: master.exp: the process measured no call (no profile.json), 2 forked processes did: master.exp/$child ($((2 * N)) calls), master.exp/$child/$grand ($((3 * N)) calls); see one with libwrap-report master.exp/$child" master.err ||
+    grep -qxF "libwrap-report: master.exp: the process measured no call (no profile.json), 2 child processes did: master.exp/$child ($((2 * N)) calls), master.exp/$child/$grand ($((3 * N)) calls); see one with libwrap-report master.exp/$child" master.err ||
         fail "$mode: the children of a process that measured nothing are not named: $(cat master.err)"
     echo "ok $mode"
 done

@@ -40,7 +40,7 @@ set -- open/fork-*
 [ -f "$1/profile.json" ] || fail "no worker results: $(find open)"
 $CHECK "$1" "visits('crc32') == 25" || fail "the worker's calls"
 "$LIBWRAP_STAGE/bin/libwrap-report" open > report.out 2> report.err && fail "a report of the parent's directory succeeded"
-grep -q "^libwrap-report: open: the process measured no call (no profile.json), 1 forked process did: $1 ([0-9]* calls); see one with libwrap-report $1" report.err ||
+grep -q "^libwrap-report: open: the process measured no call (no profile.json), 1 child process did: $1 ([0-9]* calls); see one with libwrap-report $1" report.err ||
     fail "the worker's results are not named: $(cat report.err)"
 mkdir -m 1777 first
 ./app 25 first > first.plain
