@@ -71,6 +71,8 @@ typedef enum lwg_abi_class {
     LWG_ABI_CLASS_SSE2,        /* two vector registers (double _Complex) */
     LWG_ABI_CLASS_MEMORY,      /* on the stack (a struct over 16 bytes, long double) */
     LWG_ABI_CLASS_NONE,        /* void: no result */
+    LWG_ABI_CLASS_REGS,        /* a struct or class of up to 16 bytes: abi_gprs general and
+                                * abi_sses vector registers, or abi_size bytes of stack */
 } lwg_abi_class;
 
 /* How AAPCS64 (Linux) passes a value (argmeta.c), for the ABI-level
@@ -95,7 +97,8 @@ typedef struct lwg_argmeta {
     unsigned abi_a64;      /* the location on AArch64, the same encoding; 0 unknown */
     /* Not in the JSON: how the ABIs pass it, to place the next ones. */
     lwg_abi_class abi_class;
-    unsigned abi_size, abi_align; /* LWG_ABI_CLASS_MEMORY: bytes on the stack */
+    unsigned abi_size, abi_align; /* LWG_ABI_CLASS_MEMORY, _REGS: bytes on the stack */
+    unsigned abi_gprs, abi_sses;  /* LWG_ABI_CLASS_REGS: the registers of its eightbytes */
     lwg_a64_class a64_class;
     unsigned a64_regs;            /* LWG_A64_HFA: its members */
     unsigned a64_size, a64_align; /* bytes and alignment of the value itself */

@@ -8,10 +8,13 @@
  * take the next of %rdi %rsi %rdx %rcx %r8 %r9, float and double the next of
  * %xmm0-7, and once those run out, the next eightbytes of the stack; a value
  * in memory (a struct over 16 bytes, long double) takes stack eightbytes
- * only. Small structs and unions passed by value are split between the two
- * register files by their fields, and a C++ class may be passed by hidden
- * reference: after one of those nothing further is placed (the location is
- * unknown, and only typed wrappers record such a parameter).
+ * only. A struct, union or C++ class of up to 16 bytes passed by value
+ * takes the registers its eightbytes' classes say (sysv_record), or the
+ * stack; a C++ class not trivial for calls is passed by hidden reference.
+ * After one whose layout cannot be followed (a vector inside, a class
+ * with a virtual base or two bases with data) nothing further is placed
+ * (the location is unknown, and only typed wrappers record such a
+ * parameter).
  *
  * For AArch64 the same values are placed as AAPCS64 (Linux) does, in
  * libwrap_param.abi_a64: integers, pointers and enums in x0-x7, float,
@@ -19,8 +22,9 @@
  * in as many of v0-v7 as it has members, __int128 and composites of 9 to
  * 16 bytes in two of x0-x7 (from an even one when aligned to 16), larger
  * composites by reference; once a register file runs out, its values take
- * the stack in 8-byte slots (16 when aligned to 16). A C++ class, a union
- * or a wide vector passed by value ends the placing there.
+ * the stack in 8-byte slots (16 when aligned to 16). A union, a wide
+ * vector, or a C++ class that cannot be laid out (cxx_bases) passed by
+ * value ends the placing there.
  */
 #include "parse/argmeta.h"
 
@@ -75,6 +79,68 @@ static void set(lwg_argmeta *m, lwg_arg_kind kind, lwg_abi_class cls)
     m->abi_class = cls;
 }
 
+/*
+ * The layout of a C++ class that this file can follow without the offsets
+ * of base subobjects (libclang 14 has none): no virtual base, and at most
+ * one base with data (at offset 0, as the Itanium ABI puts the first such
+ * base of a class without virtual functions); empty bases take no space.
+ * Its fields' offsets are then those libclang gives, relative to the class.
+ */
+static bool cxx_has_data(CXType c, int depth);
+
+typedef struct bases_walk {
+    int depth;
+    unsigned with_data;
+    bool bad; /* a virtual base, or too deep */
+    CXType data_base;
+} bases_walk;
+
+static enum CXChildVisitResult bases_visit(CXCursor k, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    bases_walk *w = data;
+    if (clang_getCursorKind(k) != CXCursor_CXXBaseSpecifier)
+        return CXChildVisit_Continue;
+    CXType b = clang_getCanonicalType(clang_getCursorType(k));
+    if (clang_isVirtualBase(k) || w->depth > 16) {
+        w->bad = true;
+        return CXChildVisit_Break;
+    }
+    if (cxx_has_data(b, w->depth + 1)) {
+        w->with_data++;
+        w->data_base = b;
+    }
+    return CXChildVisit_Continue;
+}
+
+static enum CXVisitorResult any_field(CXCursor c, CXClientData data)
+{
+    (void)c;
+    *(bool *)data = true;
+    return CXVisit_Break;
+}
+
+static bool cxx_bases(CXType c, int depth, bases_walk *w)
+{
+    memset(w, 0, sizeof *w);
+    w->depth = depth;
+    CXCursor d = clang_getTypeDeclaration(clang_getCanonicalType(c));
+    if (clang_Cursor_isNull(d))
+        return false;
+    clang_visitChildren(d, bases_visit, w);
+    return !w->bad && w->with_data <= 1;
+}
+
+static bool cxx_has_data(CXType c, int depth)
+{
+    bool field = false;
+    clang_Type_visitFields(c, any_field, &field);
+    if (field)
+        return true;
+    bases_walk w;
+    return !cxx_bases(c, depth, &w) || w.with_data > 0;
+}
+
 /* A homogeneous floating-point aggregate's members so far: their type,
  * their number, and whether the walk met anything it cannot place. */
 typedef struct hfa_walk {
@@ -82,6 +148,7 @@ typedef struct hfa_walk {
     unsigned members;
     bool mixed;   /* a member that is no floating-point number: not an HFA */
     bool unknown; /* a union, a vector, a bit-field: cannot tell */
+    bool cxx;     /* C++: the members of a base with data count (cxx_bases) */
 } hfa_walk;
 
 static void hfa_type(CXType t, hfa_walk *w);
@@ -123,7 +190,7 @@ static void hfa_type(CXType t, hfa_walk *w)
     }
     case CXType_ConstantArray: {
         long long n = clang_getArraySize(c);
-        hfa_walk e = {CXType_Invalid, 0, false, false};
+        hfa_walk e = {CXType_Invalid, 0, false, false, w->cxx};
         hfa_type(clang_getArrayElementType(c), &e);
         if (e.unknown || n < 0) {
             w->unknown = true;
@@ -134,12 +201,24 @@ static void hfa_type(CXType t, hfa_walk *w)
         }
         break;
     }
-    case CXType_Record:
-        if (clang_getCursorKind(clang_getTypeDeclaration(c)) != CXCursor_StructDecl)
+    case CXType_Record: {
+        enum CXCursorKind k = clang_getCursorKind(clang_getTypeDeclaration(c));
+        if (k != CXCursor_StructDecl && k != CXCursor_ClassDecl) {
             w->unknown = true; /* a union */
-        else
-            clang_Type_visitFields(c, hfa_field, w);
+            break;
+        }
+        if (w->cxx) {
+            bases_walk b;
+            if (!cxx_bases(c, 0, &b)) {
+                w->unknown = true;
+                break;
+            }
+            if (b.with_data)
+                hfa_type(b.data_base, w);
+        }
+        clang_Type_visitFields(c, hfa_field, w);
         break;
+    }
     case CXType_Vector:
     case CXType_ExtVector:
         w->unknown = true; /* homogeneous short-vector aggregates: not placed */
@@ -243,6 +322,176 @@ static bool cxx_nontrivial(CXType c)
     return nontrivial_type(c, &w);
 }
 
+/*
+ * The x86-64 System V classes of the eightbytes of an aggregate of at most
+ * 16 bytes (section 3.2.3): an eightbyte that holds an integer, a pointer
+ * or an enum is INTEGER, one of floats and doubles only is SSE; a long
+ * double, or a field not aligned to its type, puts the whole value in
+ * memory. A vector, a _Float128, a flexible array or a class this file
+ * cannot lay out (cxx_bases) is not known.
+ */
+enum sysv_cls { SYSV_NONE, SYSV_INTEGER, SYSV_SSE };
+
+typedef struct sysv_walk {
+    enum sysv_cls eb[2];
+    bool memory, unknown, cxx;
+    int depth;
+} sysv_walk;
+
+static void sysv_put(sysv_walk *w, long long off, long long size, enum sysv_cls c)
+{
+    for (long long i = off / 8; i <= (off + size - 1) / 8; i++) {
+        if (i < 0 || i > 1) {
+            w->unknown = true;
+            return;
+        }
+        enum sysv_cls *e = &w->eb[i];
+        *e = *e == SYSV_NONE ? c : (*e == SYSV_INTEGER || c == SYSV_INTEGER) ? SYSV_INTEGER : SYSV_SSE;
+    }
+}
+
+static void sysv_type(CXType t, long long off, sysv_walk *w);
+
+typedef struct sysv_fields {
+    sysv_walk *w;
+    long long off;
+} sysv_fields;
+
+static enum CXVisitorResult sysv_field(CXCursor c, CXClientData data)
+{
+    sysv_fields *f = data;
+    long long bits = clang_Cursor_getOffsetOfField(c);
+    if (bits < 0) {
+        f->w->unknown = true;
+        return CXVisit_Break;
+    }
+    if (clang_Cursor_isBitField(c)) {
+        int width = clang_getFieldDeclBitWidth(c);
+        if (width > 0)
+            sysv_put(f->w, f->off + bits / 8, (bits % 8 + width + 7) / 8, SYSV_INTEGER);
+    } else {
+        sysv_type(clang_getCursorType(c), f->off + bits / 8, f->w);
+    }
+    return f->w->unknown || f->w->memory ? CXVisit_Break : CXVisit_Continue;
+}
+
+static void sysv_type(CXType t, long long off, sysv_walk *w)
+{
+    CXType c = clang_getCanonicalType(t);
+    long long size = clang_Type_getSizeOf(c), align = clang_Type_getAlignOf(c);
+    if (w->unknown || w->memory)
+        return;
+    if (size < 0 || align <= 0 || w->depth > 16) {
+        w->unknown = true;
+        return;
+    }
+    if (off % align) {
+        w->memory = true; /* packed: not aligned to its type */
+        return;
+    }
+    switch (c.kind) {
+    case CXType_Bool:
+    case CXType_Char_U:
+    case CXType_UChar:
+    case CXType_Char16:
+    case CXType_Char32:
+    case CXType_UShort:
+    case CXType_UInt:
+    case CXType_ULong:
+    case CXType_ULongLong:
+    case CXType_Char_S:
+    case CXType_SChar:
+    case CXType_WChar:
+    case CXType_Short:
+    case CXType_Int:
+    case CXType_Long:
+    case CXType_LongLong:
+    case CXType_Int128:
+    case CXType_UInt128:
+    case CXType_Enum:
+    case CXType_Pointer:
+    case CXType_LValueReference:
+    case CXType_RValueReference:
+    case CXType_NullPtr:
+    case CXType_MemberPointer:
+        sysv_put(w, off, size, SYSV_INTEGER);
+        break;
+    case CXType_Float:
+    case CXType_Double:
+    case CXType_Half:
+        sysv_put(w, off, size, SYSV_SSE);
+        break;
+    case CXType_LongDouble:
+        w->memory = true;
+        break;
+    case CXType_Complex: {
+        enum CXTypeKind e = clang_getCanonicalType(clang_getElementType(c)).kind;
+        if (e == CXType_Float || e == CXType_Double)
+            sysv_put(w, off, size, SYSV_SSE);
+        else if (e == CXType_LongDouble)
+            w->memory = true;
+        else
+            w->unknown = true;
+        break;
+    }
+    case CXType_ConstantArray: {
+        CXType e = clang_getArrayElementType(c);
+        long long n = clang_getArraySize(c), esize = clang_Type_getSizeOf(clang_getCanonicalType(e));
+        if (n < 0 || esize <= 0 || n > 16) {
+            w->unknown = n != 0;
+            break;
+        }
+        w->depth++;
+        for (long long k = 0; k < n && !w->unknown && !w->memory; k++)
+            sysv_type(e, off + k * esize, w);
+        w->depth--;
+        break;
+    }
+    case CXType_Record: {
+        w->depth++;
+        if (w->cxx) {
+            bases_walk b;
+            if (!cxx_bases(c, w->depth, &b)) {
+                w->unknown = true;
+            } else if (b.with_data) {
+                sysv_type(b.data_base, off, w); /* at offset 0 of the class */
+            }
+        }
+        sysv_fields f = {w, off};
+        if (!w->unknown && !w->memory)
+            clang_Type_visitFields(c, sysv_field, &f);
+        w->depth--;
+        break;
+    }
+    default:
+        w->unknown = true; /* vectors, _Float128, anything else */
+        break;
+    }
+}
+
+/* A record of at most 16 bytes (C, or C++ trivial for calls) into m: the
+ * general and vector registers it takes, or memory; unknown otherwise. */
+static void sysv_record(CXType c, bool cxx, long long size, lwg_argmeta *m)
+{
+    sysv_walk w = {{SYSV_NONE, SYSV_NONE}, false, false, cxx, 0};
+    sysv_type(c, 0, &w);
+    if (w.memory) {
+        m->abi_class = LWG_ABI_CLASS_MEMORY;
+        return;
+    }
+    unsigned n = (unsigned)((size + 7) / 8), gprs = 0, sses = 0;
+    for (unsigned i = 0; i < n && !w.unknown; i++) {
+        w.unknown = w.eb[i] == SYSV_NONE;
+        gprs += w.eb[i] == SYSV_INTEGER;
+        sses += w.eb[i] == SYSV_SSE;
+    }
+    if (w.unknown || size <= 0)
+        return;
+    m->abi_class = LWG_ABI_CLASS_REGS;
+    m->abi_gprs = gprs;
+    m->abi_sses = sses;
+}
+
 /* How AAPCS64 passes a value of canonical type `c` (size and alignment in
  * bytes, negative when unknown), into m->a64_*. */
 static void a64_classify(CXType c, bool cxx, long long size, long long align, lwg_argmeta *m)
@@ -273,9 +522,11 @@ static void a64_classify(CXType c, bool cxx, long long size, long long align, lw
                 m->a64_size = m->a64_align = 8;
                 return;
             }
-            break; /* a class may be passed by hidden reference */
+            bases_walk b;
+            if (!cxx_bases(c, 0, &b))
+                break; /* not laid out here */
         }
-        hfa_walk w = {CXType_Invalid, 0, false, false};
+        hfa_walk w = {CXType_Invalid, 0, false, false, cxx};
         hfa_type(c, &w);
         if (w.unknown || size <= 0)
             break;
@@ -430,20 +681,28 @@ void argmeta_classify(CXType t, bool cxx, lwg_argmeta *m)
         /* Wider vectors go in %ymm or in memory, as the caller's -mavx says. */
         set(m, LWG_ARG_NONE, size > 0 && size <= 16 ? LWG_ABI_CLASS_SSE : LWG_ABI_CLASS_UNKNOWN);
         break;
-    case CXType_Record:
-        /* Over 16 bytes a C struct is passed in memory; below, its fields
-         * decide. A C++ class not trivial for calls is passed by a hidden
-         * reference (cxx_nontrivial); other classes are not known. */
-        set(m, LWG_ARG_NONE, !cxx && size > 16 ? LWG_ABI_CLASS_MEMORY
-                             : cxx && cxx_nontrivial(c) ? LWG_ABI_CLASS_INTEGER
-                                                        : LWG_ABI_CLASS_UNKNOWN);
+    case CXType_Record: {
+        /* A C++ class not trivial for calls is passed by a hidden
+         * reference (cxx_nontrivial). Otherwise, over 16 bytes a struct or
+         * class is passed in memory; up to 16, its fields decide
+         * (sysv_record). A class laid out in ways this file cannot follow
+         * (cxx_bases) is not known. */
+        bases_walk b;
+        bool nontrivial = cxx && cxx_nontrivial(c);
+        bool simple = !cxx || cxx_bases(c, 0, &b);
+        set(m, LWG_ARG_NONE, nontrivial ? LWG_ABI_CLASS_INTEGER
+                             : simple && size > 16 ? LWG_ABI_CLASS_MEMORY
+                                                   : LWG_ABI_CLASS_UNKNOWN);
+        if (!nontrivial && simple && size > 0 && size <= 16)
+            sysv_record(c, cxx, size, m);
         break;
+    }
     default:
         set(m, LWG_ARG_NONE, LWG_ABI_CLASS_UNKNOWN);
         break;
     }
     a64_classify(c, cxx, size, align, m);
-    if (m->abi_class == LWG_ABI_CLASS_MEMORY) {
+    if (m->abi_class == LWG_ABI_CLASS_MEMORY || m->abi_class == LWG_ABI_CLASS_REGS) {
         m->abi_size = size > 0 ? (unsigned)size : 0;
         m->abi_align = align > 8 ? (unsigned)align : 8;
         if (!m->abi_size)
@@ -520,12 +779,14 @@ void argmeta_classify_result(CXType t, bool cxx, lwg_argmeta *m)
      * %st0/%st1 (the class below only says "in registers"). */
     if (c.kind == CXType_LongDouble || c.kind == CXType_Complex)
         m->abi_class = LWG_ABI_CLASS_SSE2;
-    else if (c.kind == CXType_Record && !cxx && size > 0 && size <= 16)
-        m->abi_class = LWG_ABI_CLASS_INTEGER2;
     else if (c.kind == CXType_Record && size > 16)
         m->abi_class = LWG_ABI_CLASS_MEMORY; /* a C++ class too, trivial or not */
     else if (c.kind == CXType_Record && cxx && m->abi_class == LWG_ABI_CLASS_INTEGER)
         m->abi_class = LWG_ABI_CLASS_MEMORY; /* not trivial for calls: in memory (%rdi) */
+    else if (c.kind == CXType_Record && !cxx && size > 0 && size <= 16 && m->abi_class != LWG_ABI_CLASS_MEMORY)
+        m->abi_class = LWG_ABI_CLASS_INTEGER2; /* in registers (a long double inside: memory) */
+    else if (c.kind == CXType_Record && cxx && m->abi_class == LWG_ABI_CLASS_REGS)
+        m->abi_class = LWG_ABI_CLASS_INTEGER2; /* trivial for calls, laid out: in registers */
 }
 
 void argmeta_pointer(lwg_argmeta *m)
@@ -589,6 +850,18 @@ void argmeta_locate(lwg_function *f)
                 sse += 2;
             else
                 on_stack = true, bytes = 16;
+            break;
+        case LWG_ABI_CLASS_REGS:
+            /* A small aggregate: all its eightbytes in registers, or the
+             * whole of it on the stack (and no register taken). */
+            if (gpr + m->abi_gprs <= 6 && sse + m->abi_sses <= 8) {
+                gpr += m->abi_gprs;
+                sse += m->abi_sses;
+            } else {
+                on_stack = true;
+                bytes = align_up(m->abi_size, 8);
+                align = m->abi_align > 8 ? 16 : 8;
+            }
             break;
         case LWG_ABI_CLASS_MEMORY:
             on_stack = true;

@@ -80,6 +80,10 @@ int main(void)
     printf("big %ld\n", al_big(big, 8));
     struct al_small small = {2, 0.5f};
     printf("small %d\n", al_small(small, 9));
+    struct al_pair pair = {1.5, 4.0};
+    printf("pair %g\n", al_pair(pair, 0.25, 3));
+    struct al_vec vec = {{1.5f, 2.5f}};
+    printf("vec %d\n", al_vec(vec, 11));
 
     char out[8];
     printf("fill %s\n", al_fill(out, 4));

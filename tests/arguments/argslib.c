@@ -52,6 +52,16 @@ int al_small(struct al_small s, int after)
     return s.a + (int)s.b + after;
 }
 
+double al_pair(struct al_pair p, double d, int k)
+{
+    return p.x * p.y + d + k;
+}
+
+int al_vec(struct al_vec s, int after)
+{
+    return (int)(s.v[0] + s.v[1]) + after;
+}
+
 char *al_fill(char *out, size_t cap)
 {
     if (cap)

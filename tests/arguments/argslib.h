@@ -16,7 +16,10 @@ enum al_color { AL_RED = 0, AL_GREEN = 5, AL_BLUE = -3 };
 typedef enum al_level { AL_LOW = 1u, AL_HIGH = 4000000000u } al_level;
 
 struct al_big { long v[4]; };     /* passed in memory */
-struct al_small { int a; float b; }; /* passed in %rdi and %xmm0 */
+struct al_small { int a; float b; }; /* one eightbyte with an int: %rdi (x0) */
+struct al_pair { double x, y; };     /* two of doubles: %xmm0 and %xmm1 (an HFA: v0, v1) */
+/* A vector inside: libwrap-gen does not place what follows, on either ABI. */
+struct al_vec { float v __attribute__((vector_size(8))); };
 
 /* Eight integers: the last two on the stack. */
 int al_ints(int8_t i8, int16_t i16, int32_t i32, int64_t i64, uint8_t u8, uint16_t u16, uint32_t u32,
@@ -31,6 +34,8 @@ const char *al_name(int i);
 int al_len(const char *s, int read);
 long al_big(struct al_big big, long after);
 int al_small(struct al_small s, int after);
+double al_pair(struct al_pair p, double d, int k);
+int al_vec(struct al_vec s, int after);
 char *al_fill(char *out, size_t cap);
 void al_void(long x);
 /* fn(x) under a setjmp: al_throw(code), called from fn, jumps back there

@@ -7,10 +7,10 @@ PLAIN_OUT): exact counts, sums, minima, maxima, log2 histograms, strings
 and enum values with their counts, for every function and call path.
 
 CASE: all (LIBWRAP_ARGUMENTS='al_*:*'), sizes (LIBWRAP_ARGUMENTS=sizes),
-warn (sizes and al_small:after), none (nothing selected: no "arguments"
+warn (sizes and al_vec:after), none (nothing selected: no "arguments"
 anywhere). MODE: abi or typed (the
-ABI-level wrappers cannot place al_small's `after`, which follows a small
-struct). With OTF2_PRINT_OUTPUT (otf2-print's output of the run's trace),
+ABI-level wrappers cannot place al_vec's `after`, which follows a struct
+with a vector inside). With OTF2_PRINT_OUTPUT (otf2-print's output of the run's trace),
 also checks one OTF2 parameter event per recorded value, each inside a
 call of its function, with the values of the profile.
 """
@@ -81,6 +81,10 @@ def expected(out):
                    ("return", "long", "signed", [int(v) for v in out["big"]])]
     e["al_small"] = [("after", "int", "signed", [9]),
                      ("return", "int", "signed", [int(v) for v in out["small"]])]
+    e["al_pair"] = [("d", "double", "double", [0.25]), ("k", "int", "signed", [3]),
+                    ("return", "double", "double", [float(v) for v in out["pair"]])]
+    e["al_vec"] = [("after", "int", "signed", [11]),
+                   ("return", "int", "signed", [int(v) for v in out["vec"]])]
     e["al_fill"] = [("cap", "size_t", "unsigned", [4])]
     e["al_protect"] = [("x", "int", "signed", [1, 4, 3]),
                        ("return", "int", "signed", [int(v) for v in out["protect"]])]
@@ -171,13 +175,13 @@ def main():
     prof = json.load(open(d + "/profile.json"))
     exp = expected(outputs(plain))
     if mode == "abi":
-        exp["al_small"] = [a for a in exp["al_small"] if a[0] != "after"]
+        exp["al_vec"] = [a for a in exp["al_vec"] if a[0] != "after"]
     if case in ("sizes", "warn"):
-        # warn: LIBWRAP_ARGUMENTS with sizes and al_small:after, which only
+        # warn: LIBWRAP_ARGUMENTS with sizes and al_vec:after, which only
         # typed wrappers record.
         sizes = {("al_mixed", "n"), ("al_write", "len"), ("al_write", "return"), ("al_fill", "cap")}
         if case == "warn":
-            sizes.add(("al_small", "after"))
+            sizes.add(("al_vec", "after"))
         exp = {f: [a for a in args if (f, a[0]) in sizes] for f, args in exp.items()}
     if case == "none":
         exp = {}

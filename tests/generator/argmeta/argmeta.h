@@ -14,7 +14,7 @@
 #include <sys/types.h>
 
 struct big { long v[4]; };        /* 32 bytes: passed in memory */
-struct small { int a; float b; }; /* 8 bytes: split between register files */
+struct small { int a; float b; }; /* 8 bytes, one eightbyte with an int: a general register */
 enum level { LOW = 1u, HIGH = 4000000000u };
 enum color { RED, GREEN };
 enum sign { MINUS = -1, PLUS = 1 };
@@ -57,7 +57,7 @@ int am_big(struct big s, int x);
 // A64: am_big_stack a=x0 b=x1 c=x2 d=x3 e=x4 f=x5 s=- g=x7 return=x0
 int am_big_stack(int a, int b, int c, int d, int e, int f, struct big s, long g);
 
-// ARG: am_small s=none/8/- x=signed/4/- return=signed/4/rax
+// ARG: am_small s=none/8/- x=signed/4/rsi return=signed/4/rax
 // A64: am_small s=- x=x1 return=x0
 int am_small(struct small s, int x);
 
@@ -113,8 +113,8 @@ int am_deflateInit_(void *strm, int level, const char *version, int stream_size)
 int am_open_(int mode, const char *path);
 
 /* AAPCS64's own cases: homogeneous floating-point aggregates in as many
- * v registers as members (x86-64 cannot place what follows a small
- * struct), one that no longer fits taking the stack, __int128 from an even
+ * v registers as members (on x86-64, their eightbytes in as many xmm
+ * registers), one that no longer fits taking the stack, __int128 from an even
  * register, a small struct on the stack once x0-x7 are taken, a 16-byte
  * struct in two x registers, a union (not placed). */
 struct hfa3 { float x, y, z; };
@@ -122,11 +122,11 @@ struct hfa_d2 { double a[2]; };
 struct m16 { double d; long l; };
 union fi { float f; int i; };
 
-// ARG: am_a64_hfa h=none/12/- f=double/4/- d=none/16/- g=double/8/- i=signed/4/- return=signed/4/rax
+// ARG: am_a64_hfa h=none/12/- f=double/4/xmm2 d=none/16/- g=double/8/xmm5 i=signed/4/rdi return=signed/4/rax
 // A64: am_a64_hfa h=- f=v3 d=- g=v6 i=x0 return=x0
 int am_a64_hfa(struct hfa3 h, float f, struct hfa_d2 d, double g, int i);
 
-// ARG: am_a64_hfa_stack a=none/16/- b=none/16/- c=none/16/- d=none/12/- e=double/8/- f=double/4/- return=double/8/xmm0
+// ARG: am_a64_hfa_stack a=none/16/- b=none/16/- c=none/16/- d=none/12/- e=double/8/stack+0 f=double/4/stack+8 return=double/8/xmm0
 // A64: am_a64_hfa_stack a=- b=- c=- d=- e=stack+16 f=stack+24 return=v0
 double am_a64_hfa_stack(struct hfa_d2 a, struct hfa_d2 b, struct hfa_d2 c, struct hfa3 d, double e, float f);
 
@@ -134,14 +134,39 @@ double am_a64_hfa_stack(struct hfa_d2 a, struct hfa_d2 b, struct hfa_d2 c, struc
 // A64: am_a64_i128 a=x0 b=- c=x4 return=x0
 int am_a64_i128(int a, __int128 b, int c);
 
-// ARG: am_a64_gprs a=signed/4/rdi b=signed/4/rsi c=signed/4/rdx d=signed/4/rcx e=signed/4/r8 f=signed/4/r9 g=signed/4/stack+0 h=signed/4/stack+8 s=none/8/- i=signed/4/- return=signed/4/rax
+// ARG: am_a64_gprs a=signed/4/rdi b=signed/4/rsi c=signed/4/rdx d=signed/4/rcx e=signed/4/r8 f=signed/4/r9 g=signed/4/stack+0 h=signed/4/stack+8 s=none/8/- i=signed/4/stack+24 return=signed/4/rax
 // A64: am_a64_gprs a=x0 b=x1 c=x2 d=x3 e=x4 f=x5 g=x6 h=x7 s=- i=stack+8 return=x0
 int am_a64_gprs(int a, int b, int c, int d, int e, int f, int g, int h, struct small s, int i);
 
-// ARG: am_a64_m16 s=none/16/- x=signed/4/- return=signed/4/rax
+// ARG: am_a64_m16 s=none/16/- x=signed/4/rsi return=signed/4/rax
 // A64: am_a64_m16 s=- x=x2 return=x0
 int am_a64_m16(struct m16 s, int x);
 
-// ARG: am_a64_union u=none/4/- x=signed/4/- return=signed/4/rax
+// ARG: am_a64_union u=none/4/- x=signed/4/rsi return=signed/4/rax
 // A64: am_a64_union u=- x=- return=x0
 int am_a64_union(union fi u, int x);
+
+/* x86-64's classes of small aggregates (System V 3.2.3): a long double
+ * inside, or a field not aligned to its type, puts the value in memory; an
+ * aggregate whose eightbytes no longer all fit in registers takes the
+ * stack whole, and the registers left go to the next parameters. */
+struct ldw { long double x; };
+struct __attribute__((packed)) pk { char c; int i; };
+struct two { long x, y; };
+struct mixed { float f; double d; };
+
+// ARG: am_ldw s=none/16/- x=signed/4/rdi return=signed/4/rax
+// A64: am_ldw s=- x=x0 return=x0
+int am_ldw(struct ldw s, int x);
+
+// ARG: am_packed s=none/5/- x=signed/4/rdi return=signed/4/rax
+// A64: am_packed s=- x=x1 return=x0
+int am_packed(struct pk s, int x);
+
+// ARG: am_split a=signed/4/rdi b=signed/4/rsi c=signed/4/rdx d=signed/4/rcx e=signed/4/r8 s=none/16/- g=signed/4/r9 h=signed/4/stack+16 return=signed/4/rax
+// A64: am_split a=x0 b=x1 c=x2 d=x3 e=x4 s=- g=x7 h=stack+0 return=x0
+int am_split(int a, int b, int c, int d, int e, struct two s, int g, int h);
+
+// ARG: am_mixed s=none/16/- x=double/8/xmm2 i=signed/4/rdi return=signed/4/rax
+// A64: am_mixed s=- x=v0 i=x2 return=x0
+int am_mixed(struct mixed s, double x, int i);

@@ -4,14 +4,23 @@
  * specializations the header never instantiates) is passed by a hidden
  * reference, one general register, and returned in memory whose address
  * comes first (%rdi; x8 on AArch64, which takes no argument register); so
- * is any class over 16 bytes returned. Other small classes are not known,
- * nor the size of a specialization never instantiated (width 0). */
+ * is any class over 16 bytes returned. A class trivial for calls of up to
+ * 16 bytes takes registers as a C struct, where its layout can be followed
+ * (its fields, and those of its one base with data; empty bases take no
+ * space); with two bases with data it is not known, nor the size of a
+ * specialization never instantiated (width 0). */
 #include <optional>
 #include <string>
 #include <vector>
 
 struct cx_virt { virtual ~cx_virt(); int x; };
 struct cx_trivial { int a, b; };
+struct cx_base { int a; };
+struct cx_base2 { int b; };
+struct cx_derived : cx_base { float f; };   /* one base with data: laid out */
+struct cx_empty {};
+struct cx_eb : cx_empty { double d; };      /* an empty base takes no space */
+struct cx_two_bases : cx_base, cx_base2 {}; /* two bases with data: not followed */
 struct cx_big { long v[4]; };
 struct cx_owner { std::string s; };
 
@@ -40,9 +49,25 @@ int cx_owner_param(cx_owner o, int k);
 // A64: cx_big_result k=x0 return=-
 cx_big cx_big_result(int k);
 
-// ARG: cx_trivial_param t=none/8/- k=signed/4/- return=signed/4/rax
-// A64: cx_trivial_param t=- k=- return=x0
+// ARG: cx_trivial_param t=none/8/- k=signed/4/rsi return=signed/4/rax
+// A64: cx_trivial_param t=- k=x1 return=x0
 int cx_trivial_param(cx_trivial t, int k);
+
+// ARG: cx_derived_param d=none/8/- k=signed/4/rsi return=signed/4/rax
+// A64: cx_derived_param d=- k=x1 return=x0
+int cx_derived_param(cx_derived d, int k);
+
+// ARG: cx_empty_base_param e=none/8/- k=signed/4/rdi x=double/8/xmm1 return=signed/4/rax
+// A64: cx_empty_base_param e=- k=x0 x=v1 return=x0
+int cx_empty_base_param(cx_eb e, int k, double x);
+
+// ARG: cx_two_bases_param t=none/8/- k=signed/4/- return=signed/4/rax
+// A64: cx_two_bases_param t=- k=- return=x0
+int cx_two_bases_param(cx_two_bases t, int k);
+
+// ARG: cx_trivial_result k=signed/4/rdi return=none/8/-
+// A64: cx_trivial_result k=x0 return=-
+cx_trivial cx_trivial_result(int k);
 
 // ARG: cx_optional_result k=signed/4/- return=none/0/-
 // A64: cx_optional_result k=x0 return=-
