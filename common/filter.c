@@ -29,6 +29,7 @@ struct lw_rule {
     char *pattern;
     bool exclude;
     bool mangled; /* match the linker symbol instead of the readable name */
+    size_t line;  /* of the pattern, in the filter's text */
 };
 
 struct lw_literal {
@@ -385,7 +386,7 @@ static bool add_pattern(struct parser *ps)
     char *copy = strdup(tok);
     if (!copy)
         return out_of_memory(ps);
-    rules->v[rules->n++] = (struct lw_rule){copy, ps->rule_exclude, ps->rule_mangled};
+    rules->v[rules->n++] = (struct lw_rule){copy, ps->rule_exclude, ps->rule_mangled, ps->tok_line};
     ps->rule_patterns++;
     return true;
 }
@@ -710,6 +711,36 @@ bool lw_filter_includes(const lw_filter *filter, const char *file, const char *m
     size_t i = region_rule(filter, mangled, demangled);
     const struct lw_rule *r = i == SIZE_MAX ? NULL : &filter->region.v[i];
     return r && !r->exclude && r->mangled && strcmp(r->pattern, mangled) == 0;
+}
+
+bool lw_name_renames(const char *name, const char *func)
+{
+    size_t n = strlen(func);
+    if (n && strncmp(name, func, n) == 0 && name[n] == '_' && name[n + 1]) {
+        const char *v = name + n + 1;
+        while (*v >= '0' && *v <= '9')
+            v++;
+        return !*v;
+    }
+    for (size_t pre = 1; n && name[0] == '_' && pre <= 4 && name[pre]; pre++)
+        if (strcmp(name + pre, func) == 0)
+            return true;
+    return false;
+}
+
+const char *lw_filter_renamed(const lw_filter *filter, const char *name, size_t *line)
+{
+    if (!filter || !name || region_rule(filter, name, name) != SIZE_MAX)
+        return NULL;
+    for (size_t i = 0; i < filter->region.n; i++) {
+        const struct lw_rule *r = &filter->region.v[i];
+        if (!r->mangled && !strpbrk(r->pattern, "*?[") && lw_name_renames(name, r->pattern)) {
+            if (line)
+                *line = r->line;
+            return r->pattern;
+        }
+    }
+    return NULL;
 }
 
 size_t lw_name_params_start(const char *name)

@@ -48,6 +48,17 @@ bool lw_filter_excludes(const lw_filter *filter, const char *file,
  * (NAME.filter's INCLUDE MANGLED brings back an UNCERTAIN one). */
 bool lw_filter_includes(const lw_filter *filter, const char *file,
                         const char *mangled, const char *demangled);
+/* Whether `name` is `func` as a header's macro renames it: with a version
+ * (ICU's ucnv_open_72), or behind a prefix of at most four characters that
+ * begins with '_' (gmp's __gmpz_add for mpz_add). */
+bool lw_name_renames(const char *name, const char *func);
+
+/* A literal (no glob) readable-name rule of the region block that names
+ * `name` as the header spells it before a macro renames it (gmp's mpz_gcd
+ * for __gmpz_gcd: lw_name_renames), where no rule matches `name` itself;
+ * its line in *line. NULL when there is none. */
+const char *lw_filter_renamed(const lw_filter *filter, const char *name, size_t *line);
+
 /* Where the parameter list of a readable C++ name starts (the '(' of
  * `ns::f(int) const`, of `C::operator()(int)`, of `C::C(int) [base
  * object]`), or SIZE_MAX when the name has none (a C function). Filters match such a name with and without it. */

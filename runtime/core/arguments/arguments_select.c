@@ -16,6 +16,7 @@
  * warnings wait for the end of the process.
  */
 #include "core/arguments/arguments.h"
+#include "filter.h"
 
 #if defined(__x86_64__)
 #include <cpuid.h>
@@ -34,7 +35,7 @@ typedef struct lw_argrule {
     char *first;       /* the first function matched, and its parameters */
     char *first_params;
     char *unrecordable; /* why the first matched parameter cannot be recorded */
-    char *near;        /* no function matched yet: one whose name holds func (lw_renamed) */
+    char *near;        /* no function matched yet: one whose name holds func (lw_name_renames) */
 } lw_argrule;
 
 static lw_argrule *lw_rules;
@@ -150,14 +151,15 @@ static const char *lw_unrecordable(const libwrap_params *p, uint32_t i, int abi)
     if (abi && lw_param_loc(d) == LIBWRAP_PARAM_ABI_UNKNOWN)
 #if defined(__aarch64__)
         return "cannot be recorded by ABI-level wrappers: it comes after a parameter whose "
-               "registers libwrap-gen does not know (a union or a C++ class passed by value), or "
+               "registers libwrap-gen does not know (a union, a struct with a vector inside, or a "
+               "C++ class with two bases with data, passed by value), or "
                "the wrappers were generated before AArch64 locations were (generate them again); "
                "typed wrappers (--forward typed) record it";
 #else
         return "cannot be recorded by ABI-level wrappers: libwrap-gen does not know its register, "
                "after a parameter passed by value, or a result returned by value, whose registers "
-               "it does not know (a small struct or union, a small C++ class); generate typed "
-               "wrappers (--forward typed) to record it";
+               "it does not know (a struct with a vector inside, a C++ class with a virtual base or "
+               "two bases with data); generate typed wrappers (--forward typed) to record it";
 #endif
     return NULL;
 }
@@ -182,23 +184,6 @@ static char *lw_param_list(const libwrap_params *p)
     return s;
 }
 
-/* Whether `name` is `func` as a header's macro renames it: with a version
- * (ICU's ucnv_open_72), or behind a prefix of at most four characters that
- * begins with '_' (gmp's __gmpz_add). */
-static int lw_renamed(const char *name, const char *func)
-{
-    size_t n = strlen(func);
-    if (strncmp(name, func, n) == 0 && name[n] == '_' && name[n + 1]) {
-        const char *v = name + n + 1;
-        while (*v >= '0' && *v <= '9')
-            v++;
-        return !*v;
-    }
-    for (size_t pre = 1; name[0] == '_' && pre <= 4 && name[pre]; pre++)
-        if (strcmp(name + pre, func) == 0)
-            return 1;
-    return 0;
-}
 
 static void lw_rule_warn(lw_argrule *r)
 {
@@ -246,7 +231,7 @@ uint64_t lw_args_select(int32_t id, const libwrap_region *region, const libwrap_
         }
         int how = lw_func_matches(r->func, region, name);
         if (!how) {
-            if (r->exact && !r->near && !r->funcs && lw_renamed(name, r->func))
+            if (r->exact && !r->near && !r->funcs && lw_name_renames(name, r->func))
                 r->near = strdup(name);
             continue;
         }

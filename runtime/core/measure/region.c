@@ -63,6 +63,28 @@ int32_t lw_region_register_abi(libwrap_abi_entry *e)
 #else
 static size_t lw_regions_cap;
 
+/* A rule of the runtime filter that names a function by the name its
+ * header renames (gmp's mpz_gcd is __gmpz_gcd, ICU's ucnv_open
+ * ucnv_open_72) matches nothing: said once a rule, as the function the
+ * program calls registers. Under the region lock. */
+static void lw_filter_renamed_warn(const char *name)
+{
+    static const char *said[16];
+    static size_t nsaid;
+    size_t line = 0;
+    const char *rule = lw_filter_renamed(lw_runtime_filter, name, &line);
+    if (!rule)
+        return;
+    for (size_t i = 0; i < nsaid; i++)
+        if (said[i] == rule)
+            return;
+    if (nsaid < sizeof said / sizeof *said)
+        said[nsaid++] = rule;
+    lw_warn("LIBWRAP_FILTERING_FILE %s:%zu: \"%s\" names no function: its header renames it, and "
+            "the program calls %s; name that in the rule",
+            lw_cfg.filtering_file, line, rule, name);
+}
+
 /* Registers `region`; `params` (may be NULL) gets the arguments to record,
  * and an ABI-level entry `abi` (or NULL) its LIBWRAP_ABI_RECORD flag,
  * before the id is published: a wrapper that reads the id sees them. */
@@ -110,6 +132,8 @@ static int32_t lw_register(libwrap_region *region, libwrap_params *params, libwr
             id = LW_REGION_FILTERED;
             lw_log(LW_LOG_REGION, "%s excluded by the runtime filter", region->symbol);
         } else {
+            if (lw_runtime_filter)
+                lw_filter_renamed_warn(name);
             if (lw_nregions == lw_regions_cap) {
                 size_t cap = lw_regions_cap ? lw_regions_cap * 2 : 256;
                 const libwrap_region **v = realloc(lw_regions, cap * sizeof *v);
