@@ -99,6 +99,8 @@ typedef struct lwg_argmeta {
     lwg_abi_class abi_class;
     unsigned abi_size, abi_align; /* LWG_ABI_CLASS_MEMORY, _REGS: bytes on the stack */
     unsigned abi_gprs, abi_sses;  /* LWG_ABI_CLASS_REGS: the registers of its eightbytes */
+    bool abi_x87;                 /* LWG_ABI_CLASS_MEMORY for a struct of a long double:
+                                   * a result comes back in %st0 */
     lwg_a64_class a64_class;
     unsigned a64_regs;            /* LWG_A64_HFA: its members */
     unsigned a64_size, a64_align; /* bytes and alignment of the value itself */

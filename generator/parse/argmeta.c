@@ -81,16 +81,20 @@ static void set(lwg_argmeta *m, lwg_arg_kind kind, lwg_abi_class cls)
 
 /*
  * The layout of a C++ class that this file can follow without the offsets
- * of base subobjects (libclang 14 has none): no virtual base, and at most
- * one base with data (at offset 0, as the Itanium ABI puts the first such
- * base of a class without virtual functions); empty bases take no space.
- * Its fields' offsets are then those libclang gives, relative to the class.
+ * of base subobjects (libclang 14 has none): no virtual base, and no
+ * base at all, or only empty bases, or one base, with data (at offset 0,
+ * as the Itanium ABI puts the first base of a class without virtual
+ * functions; beside an empty base it may move, to keep two empty objects of
+ * one type apart). Its fields' offsets are then those libclang gives,
+ * relative to the class. A class template's implicit specialization
+ * (std::pair<int, double>) shows libclang none of its bases and members:
+ * it is not laid out here.
  */
 static bool cxx_has_data(CXType c, int depth);
 
 typedef struct bases_walk {
     int depth;
-    unsigned with_data;
+    unsigned n, with_data;
     bool bad; /* a virtual base, or too deep */
     CXType data_base;
 } bases_walk;
@@ -102,6 +106,7 @@ static enum CXChildVisitResult bases_visit(CXCursor k, CXCursor parent, CXClient
     if (clang_getCursorKind(k) != CXCursor_CXXBaseSpecifier)
         return CXChildVisit_Continue;
     CXType b = clang_getCanonicalType(clang_getCursorType(k));
+    w->n++;
     if (clang_isVirtualBase(k) || w->depth > 16) {
         w->bad = true;
         return CXChildVisit_Break;
@@ -125,10 +130,10 @@ static bool cxx_bases(CXType c, int depth, bases_walk *w)
     memset(w, 0, sizeof *w);
     w->depth = depth;
     CXCursor d = clang_getTypeDeclaration(clang_getCanonicalType(c));
-    if (clang_Cursor_isNull(d))
+    if (clang_Cursor_isNull(d) || !clang_Cursor_isNull(clang_getSpecializedCursorTemplate(d)))
         return false;
     clang_visitChildren(d, bases_visit, w);
-    return !w->bad && w->with_data <= 1;
+    return !w->bad && (w->with_data == 0 || (w->with_data == 1 && w->n == 1));
 }
 
 static bool cxx_has_data(CXType c, int depth)
@@ -245,6 +250,8 @@ static void hfa_type(CXType t, hfa_walk *w)
  */
 typedef struct nontrivial_walk {
     bool found;
+    bool opaque;    /* a specialization whose members could not be seen, and
+                     * whose template's own declarations say nothing */
     bool pattern;   /* walking a template's own declarations */
     unsigned seen;  /* members visited */
     unsigned dtors; /* destructors declared (constrained ones: several) */
@@ -309,6 +316,9 @@ static bool nontrivial_type(CXType c, nontrivial_walk *w)
             w->pattern = false;
             if (w->dtors > 1)
                 w->found = false;
+            /* Its bases and members may depend on the arguments: unknown. */
+            if (!w->found)
+                w->opaque = true;
         }
     }
     w->seen = seen;
@@ -318,8 +328,17 @@ static bool nontrivial_type(CXType c, nontrivial_walk *w)
 
 static bool cxx_nontrivial(CXType c)
 {
-    nontrivial_walk w = {false, false, 0, 0, 0};
+    nontrivial_walk w = {false, false, false, 0, 0, 0};
     return nontrivial_type(c, &w);
+}
+
+/* Whether C++ class type `c` is trivial for calls, as far as its
+ * declarations show: not known (a specialization's members unseen
+ * anywhere in it) is not. */
+static bool cxx_trivial_known(CXType c)
+{
+    nontrivial_walk w = {false, false, false, 0, 0, 0};
+    return !nontrivial_type(c, &w) && !w.opaque;
 }
 
 /*
@@ -335,6 +354,7 @@ enum sysv_cls { SYSV_NONE, SYSV_INTEGER, SYSV_SSE };
 typedef struct sysv_walk {
     enum sysv_cls eb[2];
     bool memory, unknown, cxx;
+    bool x87;       /* memory for a long double (X87): returned in %st0 */
     int depth;
 } sysv_walk;
 
@@ -387,6 +407,8 @@ static void sysv_type(CXType t, long long off, sysv_walk *w)
     }
     if (off % align) {
         w->memory = true; /* packed: not aligned to its type */
+        w->x87 = false;
+        w->unknown = true; /* and so, as a result, not known */
         return;
     }
     switch (c.kind) {
@@ -422,16 +444,14 @@ static void sysv_type(CXType t, long long off, sysv_walk *w)
         sysv_put(w, off, size, SYSV_SSE);
         break;
     case CXType_LongDouble:
-        w->memory = true;
+        w->memory = w->x87 = true;
         break;
     case CXType_Complex: {
         enum CXTypeKind e = clang_getCanonicalType(clang_getElementType(c)).kind;
         if (e == CXType_Float || e == CXType_Double)
             sysv_put(w, off, size, SYSV_SSE);
-        else if (e == CXType_LongDouble)
-            w->memory = true;
         else
-            w->unknown = true;
+            w->unknown = true; /* a complex long double is 32 bytes */
         break;
     }
     case CXType_ConstantArray: {
@@ -473,8 +493,14 @@ static void sysv_type(CXType t, long long off, sysv_walk *w)
  * general and vector registers it takes, or memory; unknown otherwise. */
 static void sysv_record(CXType c, bool cxx, long long size, lwg_argmeta *m)
 {
-    sysv_walk w = {{SYSV_NONE, SYSV_NONE}, false, false, cxx, 0};
+    sysv_walk w = {{SYSV_NONE, SYSV_NONE}, false, false, cxx, false, 0};
     sysv_type(c, 0, &w);
+    if (w.memory && w.x87 && !w.unknown) {
+        /* A parameter in memory; a result in %st0 (X87, X87UP). */
+        m->abi_class = LWG_ABI_CLASS_MEMORY;
+        m->abi_x87 = true;
+        return;
+    }
     if (w.memory) {
         m->abi_class = LWG_ABI_CLASS_MEMORY;
         return;
@@ -523,7 +549,7 @@ static void a64_classify(CXType c, bool cxx, long long size, long long align, lw
                 return;
             }
             bases_walk b;
-            if (!cxx_bases(c, 0, &b))
+            if (!cxx_trivial_known(c) || !cxx_bases(c, 0, &b))
                 break; /* not laid out here */
         }
         hfa_walk w = {CXType_Invalid, 0, false, false, cxx};
@@ -689,7 +715,7 @@ void argmeta_classify(CXType t, bool cxx, lwg_argmeta *m)
          * (cxx_bases) is not known. */
         bases_walk b;
         bool nontrivial = cxx && cxx_nontrivial(c);
-        bool simple = !cxx || cxx_bases(c, 0, &b);
+        bool simple = !cxx || (cxx_trivial_known(c) && cxx_bases(c, 0, &b));
         set(m, LWG_ARG_NONE, nontrivial ? LWG_ABI_CLASS_INTEGER
                              : simple && size > 16 ? LWG_ABI_CLASS_MEMORY
                                                    : LWG_ABI_CLASS_UNKNOWN);
@@ -783,10 +809,11 @@ void argmeta_classify_result(CXType t, bool cxx, lwg_argmeta *m)
         m->abi_class = LWG_ABI_CLASS_MEMORY; /* a C++ class too, trivial or not */
     else if (c.kind == CXType_Record && cxx && m->abi_class == LWG_ABI_CLASS_INTEGER)
         m->abi_class = LWG_ABI_CLASS_MEMORY; /* not trivial for calls: in memory (%rdi) */
-    else if (c.kind == CXType_Record && !cxx && size > 0 && size <= 16 && m->abi_class != LWG_ABI_CLASS_MEMORY)
-        m->abi_class = LWG_ABI_CLASS_INTEGER2; /* in registers (a long double inside: memory) */
-    else if (c.kind == CXType_Record && cxx && m->abi_class == LWG_ABI_CLASS_REGS)
-        m->abi_class = LWG_ABI_CLASS_INTEGER2; /* trivial for calls, laid out: in registers */
+    else if (c.kind == CXType_Record && size > 0 && size <= 16 &&
+             (m->abi_class == LWG_ABI_CLASS_REGS || (m->abi_class == LWG_ABI_CLASS_MEMORY && m->abi_x87)))
+        m->abi_class = LWG_ABI_CLASS_INTEGER2; /* in registers: %rax/%rdx/%xmm0/%xmm1, or %st0 */
+    else if (c.kind == CXType_Record && size > 0 && size <= 16)
+        m->abi_class = LWG_ABI_CLASS_UNKNOWN; /* a packed one in memory, or not known */
 }
 
 void argmeta_pointer(lwg_argmeta *m)
@@ -840,10 +867,14 @@ void argmeta_locate(lwg_function *f)
                 on_stack = true, bytes = 16, align = 16;
             break;
         case LWG_ABI_CLASS_SSE:
-            if (sse < 8)
+            if (sse < 8) {
                 m->abi = regs_known ? LOC_SSE | sse++ : 0;
-            else
+            } else {
                 on_stack = true;
+                /* __float128, __m128: 16 bytes, aligned to 16 */
+                if (m->a64_size > 8)
+                    bytes = align = 16;
+            }
             break;
         case LWG_ABI_CLASS_SSE2:
             if (sse < 7)

@@ -170,3 +170,16 @@ int am_split(int a, int b, int c, int d, int e, struct two s, int g, int h);
 // ARG: am_mixed s=none/16/- x=double/8/xmm2 i=signed/4/rdi return=signed/4/rax
 // A64: am_mixed s=- x=v0 i=x2 return=x0
 int am_mixed(struct mixed s, double x, int i);
+
+/* A struct of one long double comes back in %st0 (X87, X87UP): no hidden
+ * pointer, the parameters from %rdi. A _Float128 on the stack takes 16
+ * bytes, aligned to 16. */
+struct ldr { long double ld; };
+
+// ARG: am_ret_ldr a=signed/4/rdi b=double/8/xmm0 return=none/16/-
+// A64: am_ret_ldr a=x0 b=v0 return=-
+struct ldr am_ret_ldr(int a, double b);
+
+// ARG: am_q a=double/8/xmm0 b=double/8/xmm1 c=double/8/xmm2 d=double/8/xmm3 e=double/8/xmm4 f=double/8/xmm5 g=double/8/xmm6 h=double/8/xmm7 q=none/16/- x=double/8/stack+16 return=signed/4/rax
+// A64: am_q a=v0 b=v1 c=v2 d=v3 e=v4 f=v5 g=v6 h=v7 q=- x=stack+16 return=x0
+int am_q(double a, double b, double c, double d, double e, double f, double g, double h, _Float128 q, double x);

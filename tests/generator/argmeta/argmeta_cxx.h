@@ -10,6 +10,7 @@
  * space); with two bases with data it is not known, nor the size of a
  * specialization never instantiated (width 0). */
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,8 @@ struct cx_derived : cx_base { float f; };   /* one base with data: laid out */
 struct cx_empty {};
 struct cx_eb : cx_empty { double d; };      /* an empty base takes no space */
 struct cx_two_bases : cx_base, cx_base2 {}; /* two bases with data: not followed */
+struct cx_ae { cx_empty e; int i; };
+struct cx_shift : cx_empty, cx_ae { float g; }; /* cx_ae moves to offset 4: not followed */
 struct cx_big { long v[4]; };
 struct cx_owner { std::string s; };
 
@@ -64,6 +67,16 @@ int cx_empty_base_param(cx_eb e, int k, double x);
 // ARG: cx_two_bases_param t=none/8/- k=signed/4/- return=signed/4/rax
 // A64: cx_two_bases_param t=- k=- return=x0
 int cx_two_bases_param(cx_two_bases t, int k);
+
+// ARG: cx_shift_param s=none/16/- k=signed/4/- x=double/8/- return=signed/4/rax
+// A64: cx_shift_param s=- k=- x=- return=x0
+int cx_shift_param(cx_shift s, int k, double x);
+
+// A specialization shows libclang none of its members (here a
+// std::string): not known, on either ABI.
+// ARG: cx_pairstr_param p=none/0/- k=signed/4/- return=signed/4/rax
+// A64: cx_pairstr_param p=- k=- return=x0
+int cx_pairstr_param(std::pair<std::string, int> p, int k);
 
 // ARG: cx_trivial_result k=signed/4/rdi return=none/8/-
 // A64: cx_trivial_result k=x0 return=-
