@@ -48,6 +48,7 @@ int main()
     std::printf("join %s take %s\n", j.c_str(), geo::take(std::string("z")).c_str());
     geo::detail::TagT tag{100};
     std::printf("tagged %d\n", geo::tagged(tag, std::vector<int>{1, 2}));
+    std::printf("weigh %d\n", geo::weigh(a, 3));
     std::printf("count %d\n", geo::Shape::count());
     return 0;
 }

@@ -93,6 +93,10 @@ std::string join(const std::string &a, const std::string &b);
 std::string take(std::string &&s);
 /* Types written with a partial qualifier (detail::, vector<> inside std). */
 int tagged(const detail::TagT &t, std::vector<int> v);
+/* A class not trivial for calls by value (a hidden reference): the object
+ * the caller made is the parameter; a wrapper that copied it would show in
+ * its name (each copy adds a quote) and in the count of live shapes. */
+int weigh(Shape s, int k);
 
 } // namespace geo
 
