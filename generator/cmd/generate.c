@@ -467,9 +467,20 @@ static int generate(const gen_options *o)
     if (!scope)
         goto out;
     size_t in_scope = scope_apply(&inv, scope);
-    if (!o->dump && nothing_left(&inv, o->source, "the scope and declaration checks",
-                                 "include the library's headers in libwrap.h and pass their -I "
-                                 "directories in --cppflags (see docs/scope.md)"))
+    char named[512];
+    scope_named_in_scope(scope, named, sizeof named);
+    char advice[1024];
+    /* Headers in scope that declare no function (tiff.h, whose functions
+     * tiffio.h declares): named, so that the user looks for another. */
+    if (!in_scope && named[0])
+        snprintf(advice, sizeof advice,
+                 "libwrap.h includes %s, which declare%s no function of the library: include the "
+                 "header that declares its functions (see docs/scope.md)",
+                 named, strchr(named, ',') ? "" : "s");
+    else
+        snprintf(advice, sizeof advice, "include the library's headers in libwrap.h and pass their -I "
+                                        "directories in --cppflags (see docs/scope.md)");
+    if (!o->dump && nothing_left(&inv, o->source, "the scope and declaration checks", advice))
         goto out;
     if (o->filter) {
         if (apply_filter(&inv, o->filter) != 0)

@@ -348,6 +348,26 @@ const char *scope_primary(const lwg_scope *s)
     return s->files[s->primary].name;
 }
 
+void scope_named_in_scope(const lwg_scope *scope, char *buf, size_t len)
+{
+    size_t at = 0;
+    if (len)
+        buf[0] = '\0';
+    for (size_t i = 0; i < scope->nfiles && len; i++) {
+        const scope_file *f = &scope->files[i];
+        if ((int)i == scope->primary || f->parent != scope->primary || !f->in_scope)
+            continue;
+        const char *base = strrchr(f->name, '/');
+        int n = snprintf(buf + at, len - at, "%s%s", at ? ", " : "", base ? base + 1 : f->name);
+        if (n < 0 || (size_t)n >= len - at) {
+            if (len > 4)
+                strcpy(buf + len - 4, "...");
+            return;
+        }
+        at += (size_t)n;
+    }
+}
+
 bool scope_contains(const lwg_scope *s, const char *file, const char **why)
 {
     int idx = file ? find_file(s, file) : -1;

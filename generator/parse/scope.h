@@ -35,6 +35,10 @@ const char *scope_primary(const lwg_scope *scope);
  * scope_apply. */
 bool scope_contains(const lwg_scope *scope, const char *file, const char **why);
 
+/* The headers libwrap.h names itself that are in scope, joined by ", "
+ * into `buf` (at most `len` bytes, "..." when cut); "" when none. */
+void scope_named_in_scope(const lwg_scope *scope, char *buf, size_t len);
+
 /* Decides the scope of every header (it depends on whether libwrap.h
  * declares functions itself), sets inv->header, makes every function's
  * file an absolute path and marks out-of-scope functions

@@ -71,6 +71,14 @@ printf '#include <stdio.h>\n#include "empty.h"\n' > libwrap2.h
 "$gen" --name demo -o out3 libwrap2.i 2> scope.err
 check "nothing in scope exits 1" [ $? = 1 ]
 check "names the scope step" grep -q 'nothing left to wrap after the scope' scope.err
+# libwrap.h names a header of macros only (libtiff's tiff.h, whose functions
+# tiffio.h declares): the message names it.
+printf '#include "tags.h"\n' > libwrap3.h
+printf '#define TAG_WIDTH 256\ntypedef unsigned tag_t;\n' > tags.h
+"${CC:-cc}" -E libwrap3.h > libwrap3.i
+"$gen" --name demo -o out4 libwrap3.i 2> tags.err
+check "a header without functions exits 1" [ $? = 1 ]
+check "names the header without functions" grep -q 'libwrap.h includes tags.h, which declares no function of the library: include the header that declares its functions' tags.err
 
 # libwrap-gen drop: a wrapper that does not compile is left out; errors in
 # every wrapper left (a broken template, compiler or flags) fail.
