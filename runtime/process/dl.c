@@ -364,12 +364,28 @@ static void *lw_dl_sym_in(void *h, const char *symbol)
     return LW_REAL_DLVSYM(h, name, at + (at[1] == '@' ? 2 : 1));
 }
 
+/* `l` is a wrapper library: an ABI-level one's table, or a typed one's
+ * functions (libwrap_typed_register), lie in it. */
 static int lw_dl_is_wrapper(const struct link_map *l)
 {
     for (struct lw_dl_table *t = __atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE); t; t = t->next)
         if ((uintptr_t)l->l_ld >= t->lo && (uintptr_t)l->l_ld < t->hi)
             return 1;
-    return 0;
+    struct lw_extent x = {l->l_ld, 0, 0};
+    dl_iterate_phdr(lw_extent_of, &x);
+    int typed = 0;
+    pthread_mutex_lock(&lw_typed_mutex);
+    for (size_t i = 0; i < lw_ntyped && !typed && x.hi; i++)
+        typed = (uintptr_t)lw_typed[i].wrapper >= x.lo && (uintptr_t)lw_typed[i].wrapper < x.hi;
+    pthread_mutex_unlock(&lw_typed_mutex);
+    return typed;
+}
+
+static int lw_dl_is_self(const struct link_map *l)
+{
+    struct lw_extent x = {l->l_ld, 0, 0};
+    dl_iterate_phdr(lw_extent_of, &x);
+    return (uintptr_t)lw_dl_shadow_check >= x.lo && (uintptr_t)lw_dl_shadow_check < x.hi;
 }
 
 /* The wrapper's functions that `l` defines itself, counted; the first in
@@ -410,7 +426,9 @@ void lw_dl_shadow_check(void)
             continue;
         for (struct link_map *l = _r_debug.r_map ? _r_debug.r_map->l_next : NULL; l && l != own;
              l = l->l_next) {
-            if (!l->l_name || !*l->l_name || lw_dl_is_wrapper(l))
+            /* The runtime itself (LD_PRELOAD of it before a wrapper of
+             * libc: its exec and dl interposers pass every call on). */
+            if (!l->l_name || !*l->l_name || lw_dl_is_wrapper(l) || lw_dl_is_self(l))
                 continue;
             const char *example = NULL;
             uint32_t found = lw_dl_defines(l, t, &example);

@@ -127,11 +127,12 @@ static int lw_exec_tried;
  * the room the child's exec composes its environment in: `envp` (up to the
  * room made), LD_PRELOAD and the LIBWRAP_* variables the process started
  * with, and LIBWRAP_EXPERIMENT_DIRECTORY set to the parent's directory,
- * absolute, where it has measured. The new image, a process of its own, then writes <dir>.N
- * beside the parent's, as a posix_spawn child does (Python's subprocess, a
- * JVM with launchMechanism=VFORK), also with a cleaned environment. The
- * room is the calling thread's: the child runs with that thread's TLS,
- * and the thread is suspended until the child has exec'd or ended.
+ * absolute, where it has measured. The new image, a process of its own,
+ * then writes <dir>.N beside the parent's, as a posix_spawn child does
+ * (Python's subprocess, a JVM with launchMechanism=VFORK), also with a
+ * cleaned environment. The room is the calling thread's: the child runs
+ * with that thread's TLS, and the thread is suspended until the child has
+ * exec'd or ended.
  */
 #define LW_VFORK_ENV_MAX 4096 /* entries of envp the room holds */
 static __thread char **lw_vfork_env __attribute__((tls_model("initial-exec")));
