@@ -151,15 +151,16 @@ static const char *lw_unrecordable(const libwrap_params *p, uint32_t i, int abi)
     if (abi && lw_param_loc(d) == LIBWRAP_PARAM_ABI_UNKNOWN)
 #if defined(__aarch64__)
         return "cannot be recorded by ABI-level wrappers: it comes after a parameter whose "
-               "registers libwrap-gen does not know (a union, a struct with a vector inside, or a "
-               "C++ class with two bases with data, passed by value), or "
+               "registers libwrap-gen does not know (a union, a struct with a vector inside, a C++ "
+               "class template's specialization, passed by value), or "
                "the wrappers were generated before AArch64 locations were (generate them again); "
                "typed wrappers (--forward typed) record it";
 #else
         return "cannot be recorded by ABI-level wrappers: libwrap-gen does not know its register, "
                "after a parameter passed by value, or a result returned by value, whose registers "
-               "it does not know (a struct with a vector inside, a C++ class with a virtual base or "
-               "two bases with data); generate typed wrappers (--forward typed) to record it";
+               "it does not know (a struct with a vector inside, a C++ class template's "
+               "specialization, a class with a virtual base or several bases); generate typed "
+               "wrappers (--forward typed) to record it";
 #endif
     return NULL;
 }
