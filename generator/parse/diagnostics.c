@@ -48,6 +48,16 @@ char *main_file_of(const char *text, size_t len)
     return xstrdup("");
 }
 
+/* A header of the compiler's own include directory (gcc's intrinsics:
+ * <immintrin.h>, which SDL.h includes): what libclang rejects there (gcc's
+ * builtins defined as functions, _Float16 on x86-64 before clang 15) is
+ * gcc's, not the user's to fix, and declares nothing of the library. */
+static bool compiler_header(const char *path)
+{
+    return strstr(path, "/lib/gcc/") || strstr(path, "/lib/clang/") ||
+           (strstr(path, "/lib/llvm") && strstr(path, "/include/"));
+}
+
 /* Collects the errors and fatals, at the presumed location (the header,
  * not libwrap.i). */
 void collect_errors(CXTranslationUnit tu, bool cxx, const char *main_file,
@@ -66,7 +76,13 @@ void collect_errors(CXTranslationUnit tu, bool cxx, const char *main_file,
          * rejects. They sit in template machinery no wrapper spells, and
          * libclang recovers (KeepGoing): errors in C++ system headers are
          * not the user's to fix. */
-        if (sev < CXDiagnostic_Error ||
+        CXString presumed;
+        unsigned pline, pcol;
+        clang_getPresumedLocation(loc, &presumed, &pline, &pcol);
+        char *pf = cx_string(presumed);
+        bool compilers = sev == CXDiagnostic_Error && compiler_header(pf);
+        free(pf);
+        if (sev < CXDiagnostic_Error || compilers ||
             (cxx && sev == CXDiagnostic_Error && clang_Location_isInSystemHeader(loc))) {
             clang_disposeDiagnostic(d);
             continue;

@@ -42,7 +42,7 @@ int parse_inventory(lwg_inventory *inv, const lwg_parse_options *opt)
         return -1;
     char *rewritten = parse_gcc_spelling(text, len, &rlen);
 
-    const char *args[8];
+    const char *args[10];
     int nargs = 0;
     char *std = NULL;
     args[nargs++] = "-x";
@@ -60,6 +60,9 @@ int parse_inventory(lwg_inventory *inv, const lwg_parse_options *opt)
     /* Warnings about gcc-only attributes in system headers are noise here;
      * only errors decide. */
     args[nargs++] = "-w";
+    /* Every error, each costing only its declaration: past libclang's
+     * default of 20 it would stop with a fatal "too many errors". */
+    args[nargs++] = "-ferror-limit=0";
     /* The wrappers' machine: type sizes, long double, builtins (model/target.h). */
     char *target_arg = target_clang_arg(opt->target);
     if (target_arg)

@@ -71,6 +71,18 @@ printf '#include <stdio.h>\n#include "empty.h"\n' > libwrap2.h
 "$gen" --name demo -o out3 libwrap2.i 2> scope.err
 check "nothing in scope exits 1" [ $? = 1 ]
 check "names the scope step" grep -q 'nothing left to wrap after the scope' scope.err
+# A library header that includes gcc's intrinsics (SDL.h: <immintrin.h>):
+# what libclang rejects there is gcc's; the library's function is wrapped,
+# and nothing is said.
+if [ -f "$(${CC:-cc} -print-file-name=include)/immintrin.h" ]; then
+    printf '#include <immintrin.h>\nint intr_f(int x);\n' > intr.h
+    printf '#include "intr.h"\n' > libwrap5.h
+    "${CC:-cc}" -E libwrap5.h > libwrap5.i
+    "$gen" --name intr -o out5 libwrap5.i > intr.out 2> intr.err
+    check "a header with gcc's intrinsics generates" [ $? = 0 ]
+    check "the library's function is wrapped" grep -qx -- '--wrap=intr_f' out5/intr.wrap
+    check "nothing is said of gcc's headers" [ ! -s intr.err ]
+fi
 # libwrap.h names a header of macros only (libtiff's tiff.h, whose functions
 # tiffio.h declares): the message names it.
 printf '#include "tags.h"\n' > libwrap3.h
