@@ -523,7 +523,17 @@ size_t lwr_note_forks(FILE *out, const char *dir, int alone)
     char **sorted = lwr_xcalloc(fl.n, sizeof *sorted);
     memcpy(sorted, fl.paths, fl.n * sizeof *sorted);
     qsort(sorted, fl.n, sizeof *sorted, cmp_str);
-    if (alone)
+    /* A config.txt: the process claimed the directory, which it does once it
+     * has measured, and ended without writing (_exit, SIGKILL), or runs on. */
+    char config[4096];
+    snprintf(config, sizeof config, "%s/config.txt", dir);
+    int claimed = access(config, F_OK) == 0;
+    if (alone && claimed)
+        fprintf(out,
+                "%s: %s: the process wrote no results (no profile.json: it ended by _exit or SIGKILL, or "
+                "runs on), %zu child process%s did:",
+                LWR_PROG, dir, fl.n, fl.n == 1 ? "" : "es");
+    else if (alone)
         fprintf(out, "%s: %s: the process measured no call (no profile.json), %zu child process%s did:",
                 LWR_PROG, dir, fl.n, fl.n == 1 ? "" : "es");
     else

@@ -116,9 +116,14 @@ def find(path):
         if measured:
             shown = ", ".join(os.path.join(path, d) for d in measured[:10])
             more = " and %d more" % (len(measured) - 10) if len(measured) > 10 else ""
+            # A config.txt: the process claimed the directory once it had
+            # measured, and ended without writing (_exit, SIGKILL) or runs on.
+            what = ("wrote no results (no profile.json: it ended by _exit or SIGKILL, or runs on)"
+                    if os.path.isfile(os.path.join(root, "config.txt"))
+                    else "measured no call (no profile.json)")
             raise ValueError(
-                "%s: the process measured no call (no profile.json), %d child process%s did: %s%s; "
-                "read one with libwrap.read(%r)" % (path, len(measured), "" if len(measured) == 1 else "es",
+                "%s: the process %s, %d child process%s did: %s%s; "
+                "read one with libwrap.read(%r)" % (path, what, len(measured), "" if len(measured) == 1 else "es",
                                                      shown, more, os.path.join(path, measured[0])))
         begun = [d for d in ["."] + sorted(os.listdir(root))
                  if (d == "." or _RANK_DIR.match(d)) and os.path.isfile(os.path.join(root, d, "config.txt"))]

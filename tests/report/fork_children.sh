@@ -39,10 +39,16 @@ PY
     [ ! -s grand.err ] || fail "$mode: a process without children: $(cat grand.err)"
     # A pre-fork server's master, which measures nothing: the directory
     # holds its children's results only; the report names them.
-    rm -rf master.exp && cp -r "$exp" master.exp && rm -f master.exp/profile.json master.exp/profile.txt
+    rm -rf master.exp && cp -r "$exp" master.exp && rm -f master.exp/profile.json master.exp/profile.txt master.exp/config.txt
     "$report" master.exp >master.out 2>master.err && fail "$mode: a report without the process's profile succeeded"
     grep -qxF "libwrap-report: master.exp: the process measured no call (no profile.json), 2 child processes did: master.exp/$child ($((2 * N)) calls), master.exp/$child/$grand ($((3 * N)) calls); see one with libwrap-report master.exp/$child" master.err ||
         fail "$mode: the children of a process that measured nothing are not named: $(cat master.err)"
+    # One that measured (it claimed the directory: config.txt) and ended
+    # without writing (a daemon's parent that leaves by _exit).
+    rm -rf exited.exp && cp -r "$exp" exited.exp && rm -f exited.exp/profile.json exited.exp/profile.txt
+    "$report" exited.exp >exited.out 2>exited.err && fail "$mode: a report without the process's profile succeeded"
+    grep -qF "libwrap-report: exited.exp: the process wrote no results (no profile.json: it ended by _exit or SIGKILL, or runs on), 2 child processes did: exited.exp/$child" exited.err ||
+        fail "$mode: the children of a process that wrote nothing are not named: $(cat exited.err)"
     echo "ok $mode"
 done
 echo "PASS fork_children"
