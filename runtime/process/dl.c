@@ -30,6 +30,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 
 /* The bootstrap runs inside a sanitizer's start-up, before its
  * interceptors of the string functions work: its own comparisons. */
@@ -341,27 +342,36 @@ void lw_dl_registered(libwrap_abi_entry *entries, uint32_t n)
  * wrapper"), a wrapper linked after its target, a library bundling a copy
  * of some of the target's functions. The program's calls go to that
  * object's definitions first, which nothing else shows. Checked once as
- * main begins (the objects loaded with the program have registered, in
- * the order of the global scope): each object before a wrapper, other than
- * the program (static_target.c's) and wrappers, is asked for the wrapper's
- * functions; one warning per object names the count and a function. The
- * usual preload, the wrapper first, asks nothing.
+ * main begins (the objects loaded with the program have registered), for
+ * a wrapper that has objects before it in the global scope other than the
+ * program (static_target.c's), the vDSO, wrappers and the runtime: each of
+ * its functions is looked up there once, and one warning per object that
+ * defines some names the count and a function. The usual preload, the
+ * wrapper first, looks nothing up.
  */
 
-/* `symbol` ("foo", "foo@V1", "foo@@V2") in the object `h` and its
- * dependencies, or NULL. */
-static void *lw_dl_sym_in(void *h, const char *symbol)
+/* `symbol` ("foo", "foo@V1", "foo@@V2") as the global scope binds a
+ * reference to it: the first default or unversioned definition, or for
+ * an old version exactly that one. */
+static void *lw_dl_global(const char *symbol)
 {
     const char *at = strchr(symbol, '@');
-    if (!at)
-        return LW_REAL_DLSYM(h, symbol);
     char name[512];
-    size_t n = (size_t)(at - symbol);
+    size_t n = at ? (size_t)(at - symbol) : strlen(symbol);
     if (n >= sizeof name)
         return NULL;
     memcpy(name, symbol, n);
     name[n] = 0;
-    return LW_REAL_DLVSYM(h, name, at + (at[1] == '@' ? 2 : 1));
+    if (!at || at[1] == '@')
+        return LW_REAL_DLSYM(RTLD_DEFAULT, name);
+    return LW_REAL_DLVSYM(RTLD_DEFAULT, name, at + 1);
+}
+
+static int lw_dl_holds(const struct link_map *l, uintptr_t p)
+{
+    struct lw_extent x = {l->l_ld, 0, 0};
+    dl_iterate_phdr(lw_extent_of, &x);
+    return p >= x.lo && p < x.hi;
 }
 
 /* `l` is a wrapper library: an ABI-level one's table, or a typed one's
@@ -383,28 +393,17 @@ static int lw_dl_is_wrapper(const struct link_map *l)
 
 static int lw_dl_is_self(const struct link_map *l)
 {
-    struct lw_extent x = {l->l_ld, 0, 0};
-    dl_iterate_phdr(lw_extent_of, &x);
-    return (uintptr_t)lw_dl_shadow_check >= x.lo && (uintptr_t)lw_dl_shadow_check < x.hi;
+    return lw_dl_holds(l, (uintptr_t)lw_dl_shadow_check);
 }
 
-/* The wrapper's functions that `l` defines itself, counted; the first in
- * *example. */
-static uint32_t lw_dl_defines(const struct link_map *l, const struct lw_dl_table *t, const char **example)
+/* An object whose definitions are not another library's: the program, the
+ * vDSO (on the load list, not in the lookup scope), a wrapper, the runtime
+ * itself (preloaded before a wrapper of libc: its exec and dl interposers
+ * pass every call on). */
+static int lw_dl_not_other(const struct link_map *l, uintptr_t vdso)
 {
-    struct lw_extent x = {l->l_ld, 0, 0};
-    dl_iterate_phdr(lw_extent_of, &x);
-    void *h = x.hi ? LW_REAL_DLOPEN(l->l_name, RTLD_LAZY | RTLD_NOLOAD) : NULL;
-    if (!h)
-        return 0;
-    uint32_t found = 0;
-    for (uint32_t i = 0; i < t->n; i++) {
-        void *p = lw_dl_sym_in(h, t->entries[i].region.symbol);
-        if (p && (uintptr_t)p >= x.lo && (uintptr_t)p < x.hi && !found++)
-            *example = t->entries[i].region.symbol;
-    }
-    dlclose(h);
-    return found;
+    return l == _r_debug.r_map || !l->l_name || !*l->l_name || (vdso && lw_dl_holds(l, vdso)) ||
+           lw_dl_is_wrapper(l) || lw_dl_is_self(l);
 }
 
 static const char *lw_basename(const char *path)
@@ -413,8 +412,31 @@ static const char *lw_basename(const char *path)
     return slash ? slash + 1 : path;
 }
 
+static void lw_dl_shadow_warn(const struct link_map *own, const struct link_map *l, uint32_t found,
+                              uint32_t n, const char *example)
+{
+    /* libwrap_NAME_runtime.so: NAME for libwrap-info. */
+    const char *w = lw_basename(own->l_name);
+    const char *end = strstr(w, "_runtime.so");
+    int named = !strncmp(w, "libwrap_", 8) && end && end > w + 8;
+    const char *other = lw_basename(l->l_name);
+    const char *preload = getenv("LD_PRELOAD");
+    int nl = named ? (int)(end - w - 8) : 4;
+    const char *ns = named ? w + 8 : "NAME";
+    char how[256];
+    if (preload && strstr(preload, other))
+        snprintf(how, sizeof how, "LD_PRELOAD=\"$(libwrap-info preload %.*s) %s\"", nl, ns, other);
+    else
+        snprintf(how, sizeof how, "on the link line: libwrap --libwrap=%.*s cc ...", nl, ns);
+    lw_warn("%s comes before the wrapper %s in symbol lookup and defines %u of its %u "
+            "functions (%s%s): the program's calls to them go there first, and are measured "
+            "only where it passes them on; load the wrapper first (%s)",
+            other, w, found, n, example, found > 1 ? ", ..." : "", how);
+}
+
 void lw_dl_shadow_check(void)
 {
+    uintptr_t vdso = (uintptr_t)getauxval(AT_SYSINFO_EHDR);
     libwrap_resolve_begin();
     for (struct lw_dl_table *t = __atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE); t; t = t->next) {
         /* Runtime wrapper libraries only: a link-time wrapper's --wrap
@@ -424,34 +446,38 @@ void lw_dl_shadow_check(void)
         if (!t->base || !t->n || !t->entries[0].lib || !t->entries[0].lib->next ||
             !dladdr1(t->entries, &self, (void **)&own, RTLD_DL_LINKMAP) || !own)
             continue;
-        for (struct link_map *l = _r_debug.r_map ? _r_debug.r_map->l_next : NULL; l && l != own;
-             l = l->l_next) {
-            /* The runtime itself (LD_PRELOAD of it before a wrapper of
-             * libc: its exec and dl interposers pass every call on). */
-            if (!l->l_name || !*l->l_name || lw_dl_is_wrapper(l) || lw_dl_is_self(l))
+        int any = 0;
+        for (struct link_map *l = _r_debug.r_map ? _r_debug.r_map->l_next : NULL; l && l != own && !any;
+             l = l->l_next)
+            any = !lw_dl_not_other(l, vdso);
+        if (!any)
+            continue;
+        struct {
+            const struct link_map *l;
+            uint32_t found;
+            const char *example;
+        } by[8];
+        size_t nby = 0;
+        for (uint32_t i = 0; i < t->n; i++) {
+            uintptr_t p = (uintptr_t)lw_dl_global(t->entries[i].region.symbol);
+            if (!p || (p >= t->lo && p < t->hi))
                 continue;
-            const char *example = NULL;
-            uint32_t found = lw_dl_defines(l, t, &example);
-            if (!found)
+            Dl_info info;
+            struct link_map *l = NULL;
+            if (!dladdr1((void *)p, &info, (void **)&l, RTLD_DL_LINKMAP) || !l || lw_dl_not_other(l, vdso))
                 continue;
-            /* libwrap_NAME_runtime.so: NAME for libwrap-info. */
-            const char *w = lw_basename(own->l_name);
-            const char *end = strstr(w, "_runtime.so");
-            int named = !strncmp(w, "libwrap_", 8) && end && end > w + 8;
-            const char *other = lw_basename(l->l_name);
-            const char *preload = getenv("LD_PRELOAD");
-            int nl = named ? (int)(end - w - 8) : 4;
-            const char *ns = named ? w + 8 : "NAME";
-            char how[256];
-            if (preload && strstr(preload, other))
-                snprintf(how, sizeof how, "LD_PRELOAD=\"$(libwrap-info preload %.*s) %s\"", nl, ns, other);
-            else
-                snprintf(how, sizeof how, "on the link line: libwrap --libwrap=%.*s cc ...", nl, ns);
-            lw_warn("%s comes before the wrapper %s in symbol lookup and defines %u of its %u "
-                    "functions (%s%s): the program's calls to them go there first, and are measured "
-                    "only where it passes them on; load the wrapper first (%s)",
-                    other, w, found, t->n, example, found > 1 ? ", ..." : "", how);
+            size_t k = 0;
+            while (k < nby && by[k].l != l)
+                k++;
+            if (k == nby) {
+                if (nby == sizeof by / sizeof *by)
+                    continue;
+                by[nby++] = (__typeof__(by[0])){l, 0, t->entries[i].region.symbol};
+            }
+            by[k].found++;
         }
+        for (size_t k = 0; k < nby; k++)
+            lw_dl_shadow_warn(own, by[k].l, by[k].found, t->n, by[k].example);
     }
     libwrap_resolve_end();
 }
