@@ -151,7 +151,7 @@ static int lw_mpi_resolve(void)
 static uint64_t lw_clock_ns(clockid_t id)
 {
     struct timespec ts;
-    clock_gettime(id, &ts);
+    lw_clock_gettime(id, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 

@@ -47,8 +47,7 @@ static void lw_barrier_all_threads(void)
 {
     if (lw_membarrier_ok && syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0)
         return;
-    struct timespec ts = {0, 1000000};
-    nanosleep(&ts, NULL);
+    lw_sleep_ns(1000000);
 }
 
 void lw_fork_prepare(void)
@@ -222,8 +221,7 @@ static int lw_wait_not_busy(const lw_thread *t)
         if (i < 100) {
             sched_yield();
         } else {
-            struct timespec ts = {0, 50000};
-            nanosleep(&ts, NULL);
+            lw_sleep_ns(50000);
         }
     }
     return 0;
@@ -319,7 +317,7 @@ static void lw_finish_as(const char *why, enum lw_end end)
     if (write)
         dir = lw_experiment_dir();
     struct timespec t0, t1, t2;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    lw_clock_gettime(CLOCK_MONOTONIC, &t0);
     /* Samples taken from now on are dropped: the profile and the
      * listeners see the same ones. */
     lw_samples_freeze();
@@ -331,7 +329,7 @@ static void lw_finish_as(const char *why, enum lw_end end)
     int part = dir && write && lw_cfg.profiling && !reduced && !records;
     if (part)
         lw_profile_write(dir);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
+    lw_clock_gettime(CLOCK_MONOTONIC, &t1);
     /* The threads' plugin handles end under the registry lock; the
      * listeners (the trace) and the metric sources finish after it is
      * given back: a plugin that joins a thread of its own there must not
@@ -357,7 +355,7 @@ static void lw_finish_as(const char *why, enum lw_end end)
     }
     if (!dir)
         dir = lw_experiment_dir_claimed();
-    clock_gettime(CLOCK_MONOTONIC, &t2);
+    lw_clock_gettime(CLOCK_MONOTONIC, &t2);
     if (dir)
         lw_log(LW_LOG_LIFECYCLE, "results written to %s (profile %.1f ms, plugins %.1f ms)", dir,
                (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6,

@@ -185,12 +185,18 @@ static inline uint64_t lw_rdtsc(void)
 #endif
 }
 
+/* timer.c: libc's clock_gettime (else the system call) and a sleep by
+ * system call, whatever an interposer preloaded before them does
+ * (libfaketime): the runtime's own clocks and waits. */
+int lw_clock_gettime(clockid_t id, struct timespec *ts);
+void lw_sleep_ns(long ns);
+
 static inline uint64_t lw_ticks(void)
 {
     if (lw_likely(lw_timer_tsc))
         return lw_rdtsc();
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    lw_clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 

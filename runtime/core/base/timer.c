@@ -23,15 +23,55 @@
  */
 #include "core/base/base.h"
 
+#include "core/base/dl.h"
+
 #include <errno.h>
+#include <gnu/lib-names.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
 
 int lw_timer_tsc;
+
+/* The clocks of libc and the kernel themselves, not what a preloaded
+ * interposer puts first in symbol lookup (libfaketime's frozen or scaled
+ * clock, and its sleeps, with which the calibration below never ended):
+ * the runtime's own times and waits are real ones. libc's clock_gettime
+ * (the vDSO's), else the system call. */
+static int (*lw_libc_clock_gettime)(clockid_t, struct timespec *);
+
+static void lw_clock_init(void)
+{
+    if (!lw_dl_available() || lw_libc_clock_gettime)
+        return;
+    void *libc = dlopen(LIBC_SO, RTLD_LAZY | RTLD_NOLOAD);
+    if (!libc)
+        return;
+    void *p = dlsym(libc, "clock_gettime");
+    dlclose(libc);
+    if (p)
+        lw_libc_clock_gettime = (int (*)(clockid_t, struct timespec *))p;
+}
+
+int lw_clock_gettime(clockid_t id, struct timespec *ts)
+{
+    int (*p)(clockid_t, struct timespec *) = lw_libc_clock_gettime;
+    return p ? p(id, ts) : (int)syscall(SYS_clock_gettime, id, ts);
+}
+
+void lw_sleep_ns(long ns)
+{
+    struct timespec ts = {ns / 1000000000, ns % 1000000000};
+    int saved = errno;
+    while (syscall(SYS_nanosleep, &ts, &ts) != 0 && errno == EINTR)
+        ;
+    errno = saved;
+}
 
 /* One reading of both clocks: the monotonic time, the tick half-way
  * between the ticks read just before and just after it, and the width
@@ -57,7 +97,7 @@ static uint64_t lw_rate_at, lw_rate_bits;
 static uint64_t lw_mono_ns(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    lw_clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
@@ -145,8 +185,9 @@ void lw_timer_init(enum lw_timer_kind requested)
     if (requested == LW_TIMER_TSC)
         lw_log(LW_LOG_TIMER, "no TSC on this architecture: using clock_gettime");
 #endif
+    lw_clock_init();
     struct timespec rt;
-    clock_gettime(CLOCK_REALTIME, &rt);
+    lw_clock_gettime(CLOCK_REALTIME, &rt);
     lw_epoch = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec;
     lw_start = lw_clock_pair_read();
     __atomic_store_n(&lw_rate_at, 0, __ATOMIC_RELAXED);
@@ -173,7 +214,7 @@ void lw_timer_calibrate(void)
      * for by a run shorter than that, 20 ms at the most. */
     lw_clock_pair now = lw_clock_pair_read();
     double rate = lw_rate_to(&now);
-    for (;;) {
+    for (int tries = 0; tries < 64; tries++) {
         uint64_t err = (lw_start.width + now.width) / 2 + 2;
         uint64_t span = now.ticks > lw_start.ticks ? now.ticks - lw_start.ticks : 0;
         uint64_t waited = now.mono - lw_start.mono;
@@ -182,9 +223,7 @@ void lw_timer_calibrate(void)
         uint64_t rest = rate > 0 ? (uint64_t)((double)(err * 10000 - span) * rate) + 1000 : 100000;
         if (rest > 20000000 - waited)
             rest = 20000000 - waited;
-        struct timespec ts = {0, (long)rest};
-        while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-            ;
+        lw_sleep_ns((long)rest);
         now = lw_clock_pair_read();
         rate = lw_rate_to(&now);
     }

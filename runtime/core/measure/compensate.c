@@ -234,7 +234,7 @@ void lw_compensate_calibrate(const lw_calib_abi *abi_fns)
     LW_STORE(lw_tls.guard, 0);
 
     struct timespec m0, m1;
-    clock_gettime(CLOCK_MONOTONIC, &m0);
+    lw_clock_gettime(CLOCK_MONOTONIC, &m0);
     /* A first round of each kind creates the node and the ABI return
      * slots (the slow paths); then the measured rounds, interleaved. */
     lw_best typed = {INFINITY, INFINITY, INFINITY}, abi = typed, skip = typed;
@@ -261,7 +261,7 @@ void lw_compensate_calibrate(const lw_calib_abi *abi_fns)
         untimed[LW_UNTIMED_LEAF] = lw_calib_untimed(t, abi_fns->throttled, s, abi.total, plain);
         untimed[LW_UNTIMED_FRAMED] = lw_calib_untimed(t, abi_fns->framed, s, abi.total, plain);
     }
-    clock_gettime(CLOCK_MONOTONIC, &m1);
+    lw_clock_gettime(CLOCK_MONOTONIC, &m1);
 
     LW_STORE(lw_tls.guard, guard);
     lw_tls.self = saved.self;
