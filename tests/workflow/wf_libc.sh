@@ -64,4 +64,48 @@ diff want.txt got.txt || fail "visits (link time)"
 step "dash runs a command by vfork and execve"
 measured sh sh -c '/bin/true; echo after; exit 3'
 grep -qx after sh.out || fail "sh: $(cat sh.out)"
+
+step "libc's clock wrapped, beside a clock interposer (as libfaketime)"
+# The vDSO defines clock_gettime and time too: it is no object before the
+# wrapper. An interposer without symbol versions after the wrapper of
+# clock_gettime@@GLIBC_2.17 is its original, as the loader binds the
+# program to it. One before it with a frozen clock and sleeps that return
+# at once: the runtime's own clock and waits are the real ones (its
+# calibration never ended), and the warning names it.
+run_ok init-clk.log libwrap-init --name clk -x c --libs -lc --prefix "$scratch/prefix" c
+printf '#include <time.h>\n' > c/libwrap.h
+printf '#include <stdio.h>\n#include <time.h>\nint main(void) { struct timespec ts; clock_gettime(CLOCK_REALTIME, &ts); printf("%%ld\\n", (long)ts.tv_sec); return 0; }\n' > c/main.c
+cat > c/clk.filter <<'F'
+LIBWRAP_REGION_NAMES_BEGIN
+  EXCLUDE *
+  INCLUDE clock_gettime
+LIBWRAP_REGION_NAMES_END
+F
+run_ok make-clk.log make -C c all install
+# It calls libc, so it has a table of symbol versions (its own functions
+# in it as global, unversioned), as every interposer linked with libc does.
+cat > frozen.c <<'C'
+#include <time.h>
+#include <unistd.h>
+int clock_gettime(clockid_t id, struct timespec *ts) { (void)id; ts->tv_sec = 1577836800 + 0 * getpid(); ts->tv_nsec = 0; return 0; }
+int nanosleep(const struct timespec *req, struct timespec *rem) { (void)req; if (rem) rem->tv_sec = rem->tv_nsec = 0; return 0; }
+C
+run_ok frozen.log "$CC" -O2 -shared -fPIC frozen.c -o libfrozen.so
+run_ok clkapp.log "$CC" -O2 c/main.c -o clkapp
+C=$(libwrap-info preload clk)
+LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/clk-alone.exp LD_PRELOAD=$C timeout 60 ./clkapp > clk-alone.out 2> clk-alone.err || fail "clkapp failed"
+[ ! -s clk-alone.err ] || fail "the wrapper of clock_gettime alone: $(cat clk-alone.err)"
+[ "$(visits clk-alone.exp)" = 'clock_gettime@@GLIBC_2.17 1' ] || fail "clk-alone: $(visits clk-alone.exp)"
+LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/clk-after.exp LD_PRELOAD="$C $PWD/libfrozen.so" timeout 60 ./clkapp > clk-after.out 2> clk-after.err ||
+    fail "clkapp with the interposer after the wrapper failed"
+[ "$(cat clk-after.out)" = 1577836800 ] || fail "the interposer after the wrapper was passed over: $(cat clk-after.out)"
+[ ! -s clk-after.err ] || fail "clk-after: $(cat clk-after.err)"
+[ "$(visits clk-after.exp)" = 'clock_gettime@@GLIBC_2.17 1' ] || fail "clk-after: $(visits clk-after.exp)"
+st=0
+LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/clk-before.exp LD_PRELOAD="$PWD/libfrozen.so $C" timeout 60 ./clkapp \
+    > clk-before.out 2> clk-before.err || st=$?
+[ $st = 0 ] || fail "clkapp with a frozen clock before the wrapper: status $st (124: it hung)"
+[ "$(cat clk-before.out)" = 1577836800 ] || fail "clk-before: $(cat clk-before.out)"
+grep -q '^libwrap: warning: libfrozen.so comes before the wrapper libwrap_clk_runtime.so in symbol lookup and defines [0-9]* of its [0-9]* functions (clock_gettime' clk-before.err ||
+    fail "clk-before: no warning naming libfrozen.so: $(cat clk-before.err)"
 echo "PASS"

@@ -321,6 +321,53 @@ int libwrap_is_version(const void *orig, const char *symbol)
     return r;
 }
 
+/* The object that holds `p`, found by dl_iterate_phdr: its dynamic
+ * section. */
+struct lw_dyn_find {
+    const void *at;
+    const ElfW(Sym) *symtab;
+    const ElfW(Half) *versym;
+    int found;
+};
+
+static int lw_dyn_of(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    struct lw_dyn_find *f = data;
+    if (!lw_object_has(info, f->at, NULL, NULL))
+        return 0;
+    f->found = 1;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        if (info->dlpi_phdr[i].p_type != PT_DYNAMIC)
+            continue;
+        for (const ElfW(Dyn) *d = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+             d->d_tag != DT_NULL; d++) {
+            if (d->d_tag == DT_SYMTAB)
+                f->symtab = lw_dyn_ptr(info, d->d_un.d_ptr);
+            else if (d->d_tag == DT_VERSYM)
+                f->versym = lw_dyn_ptr(info, d->d_un.d_ptr);
+        }
+    }
+    return 1;
+}
+
+int libwrap_unversioned(const void *p)
+{
+    if (!p || !lw_dl_available())
+        return 0;
+    Dl_info info;
+    const ElfW(Sym) *sym = NULL;
+    if (!dladdr1(p, &info, (void **)&sym, RTLD_DL_SYMENT) || !sym)
+        return 0;
+    struct lw_dyn_find f = {p, NULL, NULL, 0};
+    dl_iterate_phdr(lw_dyn_of, &f);
+    if (!f.found || !f.symtab || sym < f.symtab)
+        return 0;
+    if (!f.versym)
+        return 1; /* an object without symbol versions */
+    return (f.versym[sym - f.symtab] & 0x7fff) <= 1; /* VER_NDX_LOCAL, VER_NDX_GLOBAL */
+}
+
 static pthread_mutex_t lw_warned_mutex = PTHREAD_MUTEX_INITIALIZER;
 static const void **lw_warned;
 static size_t lw_nwarned, lw_warned_cap;

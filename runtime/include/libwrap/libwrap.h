@@ -156,6 +156,15 @@ LIBWRAP_API void libwrap_typed_register(void **orig, const char *symbol, const v
 LIBWRAP_API int libwrap_is_version(const void *orig, const char *symbol);
 
 /*
+ * Whether the function at `p` is defined without a symbol version (its
+ * object has none, or gives it the global index). The dynamic loader binds
+ * a versioned reference to such a definition where it comes first
+ * (libfaketime's clock_gettime before libc's clock_gettime@@GLIBC_2.17), so
+ * a runtime wrapper of a default version takes it as its original too.
+ */
+LIBWRAP_API int libwrap_unversioned(const void *p);
+
+/*
  * Argument recording (LIBWRAP_ARGUMENTS, docs/arguments.md). The generator
  * describes each wrapped function's parameters and result in a constant
  * table of libwrap_param; a libwrap_params next to the wrapper points to it
