@@ -135,6 +135,13 @@ int libwrap_is_version(const void *orig, const char *symbol)
     return p != NULL && p == orig;
 }
 
+/* The stub takes dlvsym's answer: no interposer without versions here. */
+int libwrap_unversioned(const void *p)
+{
+    (void)p;
+    return 0;
+}
+
 void libwrap_warn_once(const void *what, const char *fmt, ...)
 {
     va_list ap;
