@@ -411,33 +411,20 @@ static void sysv_type(CXType t, long long off, sysv_walk *w)
         w->unknown = true; /* and so, as a result, not known */
         return;
     }
+    /* Integers of every width, enums, pointers and references. */
+    static const enum CXTypeKind integer[] = {
+        CXType_Bool,     CXType_Char_U,   CXType_UChar,     CXType_Char16,          CXType_Char32,
+        CXType_UShort,   CXType_UInt,     CXType_ULong,     CXType_ULongLong,       CXType_Char_S,
+        CXType_SChar,    CXType_WChar,    CXType_Short,     CXType_Int,             CXType_Long,
+        CXType_LongLong, CXType_Int128,   CXType_UInt128,   CXType_Enum,            CXType_Pointer,
+        CXType_NullPtr,  CXType_LValueReference, CXType_RValueReference, CXType_MemberPointer,
+    };
+    for (size_t k = 0; k < sizeof integer / sizeof *integer; k++)
+        if (c.kind == integer[k]) {
+            sysv_put(w, off, size, SYSV_INTEGER);
+            return;
+        }
     switch (c.kind) {
-    case CXType_Bool:
-    case CXType_Char_U:
-    case CXType_UChar:
-    case CXType_Char16:
-    case CXType_Char32:
-    case CXType_UShort:
-    case CXType_UInt:
-    case CXType_ULong:
-    case CXType_ULongLong:
-    case CXType_Char_S:
-    case CXType_SChar:
-    case CXType_WChar:
-    case CXType_Short:
-    case CXType_Int:
-    case CXType_Long:
-    case CXType_LongLong:
-    case CXType_Int128:
-    case CXType_UInt128:
-    case CXType_Enum:
-    case CXType_Pointer:
-    case CXType_LValueReference:
-    case CXType_RValueReference:
-    case CXType_NullPtr:
-    case CXType_MemberPointer:
-        sysv_put(w, off, size, SYSV_INTEGER);
-        break;
     case CXType_Float:
     case CXType_Double:
     case CXType_Half:

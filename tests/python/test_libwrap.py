@@ -257,27 +257,21 @@ def test_errors():
             check(want in str(e), "%s: %s" % (d, e))
     # A process that measured nothing itself, whose forked children did (a
     # pre-fork server's master): they are named.
-    shutil.copytree(FORK, "master", dirs_exist_ok=True)
-    for f in ("profile.json", "profile.txt", "config.txt"):
-        if os.path.exists(os.path.join("master", f)):
-            os.remove(os.path.join("master", f))
-    try:
-        libwrap.read("master")
-        check(False, "master: read")
-    except ValueError as e:
-        check("the process measured no call (no profile.json), " in str(e) and "read one with libwrap.read('master/fork-"
-              in str(e), "master: %s" % e)
     # One that measured (config.txt) and ended without writing (_exit).
-    shutil.copytree(FORK, "exited", dirs_exist_ok=True)
-    for f in ("profile.json", "profile.txt"):
-        if os.path.exists(os.path.join("exited", f)):
-            os.remove(os.path.join("exited", f))
-    try:
-        libwrap.read("exited")
-        check(False, "exited: read")
-    except ValueError as e:
-        check("the process wrote no results (no profile.json: it ended by _exit or SIGKILL, or runs on), " in str(e),
-              "exited: %s" % e)
+    for name, drop, want in (("master", ("profile.json", "profile.txt", "config.txt"),
+                              "the process measured no call (no profile.json), "),
+                             ("exited", ("profile.json", "profile.txt"),
+                              "the process wrote no results (no profile.json: it ended by _exit or SIGKILL, or "
+                              "runs on), ")):
+        shutil.copytree(FORK, name, dirs_exist_ok=True)
+        for f in drop:
+            if os.path.exists(os.path.join(name, f)):
+                os.remove(os.path.join(name, f))
+        try:
+            libwrap.read(name)
+            check(False, "%s: read" % name)
+        except ValueError as e:
+            check(want in str(e) and ("read one with libwrap.read('%s/fork-" % name) in str(e), "%s: %s" % (name, e))
     # A profile without the measured (raw) times, as a job's reduced one:
     # the summed table says missing, not 0.
     shutil.copytree(FORK, "noraw", dirs_exist_ok=True)

@@ -17,19 +17,25 @@ for so in libwrap_ring_runtime.so libwrap_ring_linktime.so; do
     nm -D --defined-only "b/prefix/lib/$so" | grep -qw execve || fail "$so does not define execve"
 done
 
+# beside NAME DIR: DIR holds the first image's (the parent's) 5
+# ring_push, DIR.1 the new image's 3, and nothing else was written.
+beside() {
+    visits "$2" | sort > got.txt
+    printf '%s\n' 'ring_free 1' 'ring_new 1' 'ring_push 5' > want.txt
+    diff want.txt got.txt || fail "$1: the parent's visits ($2)"
+    visits "$2.1" | sort > got.txt
+    printf '%s\n' 'ring_free 1' 'ring_new 1' 'ring_push 3' > want.txt
+    diff want.txt got.txt || fail "$1: the new image's visits ($2.1)"
+    [ ! -e "$2.2" ] || fail "$1: $2.2 exists"
+}
+
 # check_exec DIR PROGRAM OUTPUT: DIR holds the first image, DIR.1 the second.
 check_exec() {
     local dir=$1
     [ "$(cat "$3")" = "$4" ] || fail "$2: output '$(cat "$3")'"
     [ -f "$dir/profile.json" ] || fail "$2: no $dir/profile.json: what the first image measured was lost"
     [ -f "$dir.1/profile.json" ] || fail "$2: no $dir.1/profile.json: the exec'd image was not measured"
-    [ ! -e "$dir.2" ] || fail "$2: $dir.2 exists: results written twice"
-    visits "$dir" | sort > got.txt
-    printf '%s\n' 'ring_free 1' 'ring_new 1' 'ring_push 5' > want.txt
-    diff want.txt got.txt || fail "$2: first image's visits ($dir)"
-    visits "$dir.1" | sort > got.txt
-    printf '%s\n' 'ring_free 1' 'ring_new 1' 'ring_push 3' > want.txt
-    diff want.txt got.txt || fail "$2: exec'd image's visits ($dir.1)"
+    beside "$2" "$dir"
     python3 - "$dir" <<'PY' || fail "$2: the two profiles are not of the same process"
 import json, sys
 a, b = (json.load(open(d + "/profile.json")) for d in (sys.argv[1], sys.argv[1] + ".1"))
@@ -61,6 +67,7 @@ LD_PRELOAD="$(libwrap-info preload ring) $LIBWRAP_STAGE/lib/liblibwrap_runtime.s
 [ "$(grep -c 'exec: results written' both.err)" = 1 ] || { cat both.err; fail "two copies: not prepared exactly once"; }
 check_exec exp-both "two copies" both.out "after exec, EXEC_APP=(unset)"
 
+
 step "fork, then exec in the child from another directory: beside the parent's results"
 # LIBWRAP_EXPERIMENT_DIRECTORY relative, as a user sets it; the child
 # changes directory before its exec.
@@ -69,13 +76,7 @@ mkdir -p fe && (cd fe && LD_PRELOAD=$(libwrap-info preload ring) LIBWRAP_EXPERIM
 [ "$(cat forkexec.out)" = "after exec, EXEC_APP=(unset)" ] || fail "forkexec: output '$(cat forkexec.out)'"
 [ ! -s forkexec.err ] || fail "forkexec: stderr: $(cat forkexec.err)"
 [ ! -e fe/sub/exp-fork ] || fail "forkexec: the child's image wrote under its own working directory (fe/sub/exp-fork)"
-visits fe/exp-fork | sort > got.txt
-printf '%s\n' 'ring_free 1' 'ring_new 1' 'ring_push 5' > want.txt
-diff want.txt got.txt || fail "forkexec: the parent's visits (fe/exp-fork)"
-visits fe/exp-fork.1 | sort > got.txt
-printf '%s\n' 'ring_free 1' 'ring_new 1' 'ring_push 3' > want.txt
-diff want.txt got.txt || fail "forkexec: the child's image's visits (fe/exp-fork.1)"
-[ ! -e fe/exp-fork.2 ] || fail "forkexec: fe/exp-fork.2 exists"
+beside forkexec fe/exp-fork
 echo "ok: fork and exec: <dir>.1 beside the parent's"
 
 step "vfork, then exec with a cleaned environment: measured, beside the parent's results"
@@ -83,13 +84,7 @@ step "vfork, then exec with a cleaned environment: measured, beside the parent's
     ../exec_app vforkexec > ../vforkexec.out 2> ../vforkexec.err) || { cat vforkexec.err; fail "exec_app vforkexec failed"; }
 [ "$(cat vforkexec.out)" = "after exec, EXEC_APP=vforked" ] || fail "vforkexec: output '$(cat vforkexec.out)'"
 [ ! -s vforkexec.err ] || fail "vforkexec: stderr: $(cat vforkexec.err)"
-visits fe/exp-vfork | sort > got.txt
-printf '%s\n' 'ring_free 1' 'ring_new 1' 'ring_push 5' > want.txt
-diff want.txt got.txt || fail "vforkexec: the parent's visits (fe/exp-vfork)"
-visits fe/exp-vfork.1 | sort > got.txt
-printf '%s\n' 'ring_free 1' 'ring_new 1' 'ring_push 3' > want.txt
-diff want.txt got.txt || fail "vforkexec: the child's image's visits (fe/exp-vfork.1)"
-[ ! -e fe/exp-vfork.2 ] || fail "vforkexec: fe/exp-vfork.2 exists"
+beside vforkexec fe/exp-vfork
 echo "ok: vfork and exec: <dir>.1 beside the parent's"
 
 step "system() and popen(): the programs the shell runs write beside the caller's results"
@@ -98,13 +93,7 @@ for how in system popen; do
         ../exec_app $how > ../$how.out 2> ../$how.err) || { cat $how.err; fail "exec_app $how failed"; }
     [ "$(cat $how.out)" = "after exec, EXEC_APP=(unset)" ] || fail "$how: output '$(cat $how.out)'"
     [ ! -s $how.err ] || fail "$how: stderr: $(cat $how.err)"
-    visits fe/exp-$how | sort > got.txt
-    printf '%s\n' 'ring_free 1' 'ring_new 1' 'ring_push 5' > want.txt
-    diff want.txt got.txt || fail "$how: the caller's visits (fe/exp-$how)"
-    visits fe/exp-$how.1 | sort > got.txt
-    printf '%s\n' 'ring_free 1' 'ring_new 1' 'ring_push 3' > want.txt
-    diff want.txt got.txt || fail "$how: the shell's program's visits (fe/exp-$how.1)"
-    [ ! -e fe/exp-$how.2 ] || fail "$how: fe/exp-$how.2 exists"
+    beside $how fe/exp-$how
     echo "ok: $how: <dir>.1 beside the caller's"
 done
 
