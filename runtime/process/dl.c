@@ -367,12 +367,6 @@ static void *lw_dl_global(const char *symbol)
     return LW_REAL_DLVSYM(RTLD_DEFAULT, name, at + 1);
 }
 
-static int lw_dl_holds(const struct link_map *l, uintptr_t p)
-{
-    struct lw_extent x = {l->l_ld, 0, 0};
-    dl_iterate_phdr(lw_extent_of, &x);
-    return p >= x.lo && p < x.hi;
-}
 
 /* `l` is a wrapper library: an ABI-level one's table, or a typed one's
  * functions (libwrap_typed_register), lie in it. */
@@ -393,7 +387,12 @@ static int lw_dl_is_wrapper(const struct link_map *l)
 
 static int lw_dl_is_self(const struct link_map *l)
 {
-    return lw_dl_holds(l, (uintptr_t)lw_dl_shadow_check);
+    static struct lw_extent self;
+    if (!self.hi) {
+        self.at = (const void *)lw_dl_shadow_check;
+        dl_iterate_phdr(lw_extent_of, &self);
+    }
+    return (uintptr_t)l->l_ld >= self.lo && (uintptr_t)l->l_ld < self.hi;
 }
 
 /* An object whose definitions are not another library's: the program, the
@@ -402,8 +401,10 @@ static int lw_dl_is_self(const struct link_map *l)
  * pass every call on). */
 static int lw_dl_not_other(const struct link_map *l, uintptr_t vdso)
 {
-    return l == _r_debug.r_map || !l->l_name || !*l->l_name || (vdso && lw_dl_holds(l, vdso)) ||
-           lw_dl_is_wrapper(l) || lw_dl_is_self(l);
+    /* The vDSO's dynamic section lies in its few pages. */
+    uintptr_t ld = (uintptr_t)l->l_ld;
+    return l == _r_debug.r_map || !l->l_name || !*l->l_name || (vdso && ld >= vdso && ld - vdso < 0x10000) ||
+           lw_dl_is_self(l) || lw_dl_is_wrapper(l);
 }
 
 static const char *lw_basename(const char *path)
@@ -441,16 +442,18 @@ void lw_dl_shadow_check(void)
     for (struct lw_dl_table *t = __atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE); t; t = t->next) {
         /* Runtime wrapper libraries only: a link-time wrapper's --wrap
          * reaches the program's calls whatever the lookup order. */
-        Dl_info self;
-        struct link_map *own = NULL;
-        if (!t->base || !t->n || !t->entries[0].lib || !t->entries[0].lib->next ||
-            !dladdr1(t->entries, &self, (void **)&own, RTLD_DL_LINKMAP) || !own)
+        if (!t->base || !t->n || !t->entries[0].lib || !t->entries[0].lib->next)
             continue;
+        /* Its object, found by its extent (dladdr would search its symbols). */
+        const struct link_map *own = NULL;
         int any = 0;
-        for (struct link_map *l = _r_debug.r_map ? _r_debug.r_map->l_next : NULL; l && l != own && !any;
-             l = l->l_next)
-            any = !lw_dl_not_other(l, vdso);
-        if (!any)
+        for (struct link_map *l = _r_debug.r_map ? _r_debug.r_map->l_next : NULL; l && !own; l = l->l_next) {
+            if ((uintptr_t)l->l_ld >= t->lo && (uintptr_t)l->l_ld < t->hi)
+                own = l;
+            else if (!any)
+                any = !lw_dl_not_other(l, vdso);
+        }
+        if (!own || !any)
             continue;
         struct {
             const struct link_map *l;
