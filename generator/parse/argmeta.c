@@ -326,19 +326,24 @@ static bool nontrivial_type(CXType c, nontrivial_walk *w)
     return w->found;
 }
 
-static bool cxx_nontrivial(CXType c)
-{
-    nontrivial_walk w = {false, false, false, 0, 0, 0};
-    return nontrivial_type(c, &w);
-}
+/* How a record passes by value, on x86-64 and AArch64 alike. */
+enum record_calls {
+    RECORD_BY_VALUE, /* a C struct or union, or a C++ class trivial for calls that
+                      * this file can lay out (cxx_bases) */
+    RECORD_HIDDEN,   /* a C++ class not trivial for calls: by hidden reference */
+    RECORD_UNKNOWN,  /* a C++ class whose members are not all seen, or laid out in
+                      * ways this file cannot follow */
+};
 
-/* Whether C++ class type `c` is trivial for calls, as far as its
- * declarations show: not known (a specialization's members unseen
- * anywhere in it) is not. */
-static bool cxx_trivial_known(CXType c)
+static enum record_calls record_calls(CXType c, bool cxx)
 {
+    if (!cxx)
+        return RECORD_BY_VALUE;
     nontrivial_walk w = {false, false, false, 0, 0, 0};
-    return !nontrivial_type(c, &w) && !w.opaque;
+    if (nontrivial_type(c, &w))
+        return RECORD_HIDDEN;
+    bases_walk b;
+    return !w.opaque && cxx_bases(c, 0, &b) ? RECORD_BY_VALUE : RECORD_UNKNOWN;
 }
 
 /*
@@ -407,8 +412,6 @@ static void sysv_type(CXType t, long long off, sysv_walk *w)
     }
     if (off % align) {
         w->memory = true; /* packed: not aligned to its type */
-        w->x87 = false;
-        w->unknown = true; /* and so, as a result, not known */
         return;
     }
     /* Integers of every width, enums, pointers and references. */
@@ -482,14 +485,11 @@ static void sysv_record(CXType c, bool cxx, long long size, lwg_argmeta *m)
 {
     sysv_walk w = {{SYSV_NONE, SYSV_NONE}, false, false, cxx, false, 0};
     sysv_type(c, 0, &w);
-    if (w.memory && w.x87 && !w.unknown) {
-        /* A parameter in memory; a result in %st0 (X87, X87UP). */
-        m->abi_class = LWG_ABI_CLASS_MEMORY;
-        m->abi_x87 = true;
-        return;
-    }
     if (w.memory) {
+        /* A parameter in memory; a result of a long double in %st0 (X87,
+         * X87UP), of a packed one not known. */
         m->abi_class = LWG_ABI_CLASS_MEMORY;
+        m->abi_x87 = w.x87;
         return;
     }
     unsigned n = (unsigned)((size + 7) / 8), gprs = 0, sses = 0;
@@ -507,7 +507,8 @@ static void sysv_record(CXType c, bool cxx, long long size, lwg_argmeta *m)
 
 /* How AAPCS64 passes a value of canonical type `c` (size and alignment in
  * bytes, negative when unknown), into m->a64_*. */
-static void a64_classify(CXType c, bool cxx, long long size, long long align, lwg_argmeta *m)
+static void a64_classify(CXType c, bool cxx, enum record_calls calls, long long size, long long align,
+                         lwg_argmeta *m)
 {
     m->a64_size = size > 0 ? (unsigned)size : 0;
     m->a64_align = align > 0 ? (unsigned)align : 0;
@@ -529,16 +530,13 @@ static void a64_classify(CXType c, bool cxx, long long size, long long align, lw
         return;
     case CXType_Complex:
     case CXType_Record: {
-        if (c.kind == CXType_Record && cxx) {
-            if (cxx_nontrivial(c)) { /* by hidden reference */
-                m->a64_class = LWG_A64_GPR;
-                m->a64_size = m->a64_align = 8;
-                return;
-            }
-            bases_walk b;
-            if (!cxx_trivial_known(c) || !cxx_bases(c, 0, &b))
-                break; /* not laid out here */
+        if (c.kind == CXType_Record && calls == RECORD_HIDDEN) {
+            m->a64_class = LWG_A64_GPR;
+            m->a64_size = m->a64_align = 8;
+            return;
         }
+        if (c.kind == CXType_Record && calls == RECORD_UNKNOWN)
+            break; /* not laid out here */
         hfa_walk w = {CXType_Invalid, 0, false, false, cxx};
         hfa_type(c, &w);
         if (w.unknown || size <= 0)
@@ -588,6 +586,7 @@ void argmeta_classify(CXType t, bool cxx, lwg_argmeta *m)
     CXType c = clang_getCanonicalType(t);
     long long size = clang_Type_getSizeOf(c);
     long long align = clang_Type_getAlignOf(c);
+    enum record_calls calls = RECORD_BY_VALUE; /* a record's, found below */
     m->width = size > 0 && size < 256 ? (unsigned)size : 0;
     switch (c.kind) {
     case CXType_Void:
@@ -696,17 +695,15 @@ void argmeta_classify(CXType t, bool cxx, lwg_argmeta *m)
         break;
     case CXType_Record: {
         /* A C++ class not trivial for calls is passed by a hidden
-         * reference (cxx_nontrivial). Otherwise, over 16 bytes a struct or
+         * reference (record_calls). Otherwise, over 16 bytes a struct or
          * class is passed in memory; up to 16, its fields decide
          * (sysv_record). A class laid out in ways this file cannot follow
          * (cxx_bases) is not known. */
-        bases_walk b;
-        bool nontrivial = cxx && cxx_nontrivial(c);
-        bool simple = !cxx || (cxx_trivial_known(c) && cxx_bases(c, 0, &b));
-        set(m, LWG_ARG_NONE, nontrivial ? LWG_ABI_CLASS_INTEGER
-                             : simple && size > 16 ? LWG_ABI_CLASS_MEMORY
-                                                   : LWG_ABI_CLASS_UNKNOWN);
-        if (!nontrivial && simple && size > 0 && size <= 16)
+        calls = record_calls(c, cxx);
+        set(m, LWG_ARG_NONE, calls == RECORD_HIDDEN                    ? LWG_ABI_CLASS_INTEGER
+                             : calls == RECORD_BY_VALUE && size > 16 ? LWG_ABI_CLASS_MEMORY
+                                                                     : LWG_ABI_CLASS_UNKNOWN);
+        if (calls == RECORD_BY_VALUE && size > 0 && size <= 16)
             sysv_record(c, cxx, size, m);
         break;
     }
@@ -714,7 +711,7 @@ void argmeta_classify(CXType t, bool cxx, lwg_argmeta *m)
         set(m, LWG_ARG_NONE, LWG_ABI_CLASS_UNKNOWN);
         break;
     }
-    a64_classify(c, cxx, size, align, m);
+    a64_classify(c, cxx, calls, size, align, m);
     if (m->abi_class == LWG_ABI_CLASS_MEMORY || m->abi_class == LWG_ABI_CLASS_REGS) {
         m->abi_size = size > 0 ? (unsigned)size : 0;
         m->abi_align = align > 8 ? (unsigned)align : 8;
@@ -859,7 +856,7 @@ void argmeta_locate(lwg_function *f)
             } else {
                 on_stack = true;
                 /* __float128, __m128: 16 bytes, aligned to 16 */
-                if (m->a64_size > 8)
+                if (m->width > 8)
                     bytes = align = 16;
             }
             break;
