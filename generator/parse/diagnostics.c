@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "parse/internal.h"
+#include "parse/scope.h"
 #include "util/strbuf.h"
 
 char *cx_string(CXString s)
@@ -48,16 +49,6 @@ char *main_file_of(const char *text, size_t len)
     return xstrdup("");
 }
 
-/* A header of the compiler's own include directory (gcc's intrinsics:
- * <immintrin.h>, which SDL.h includes): what libclang rejects there (gcc's
- * builtins defined as functions, _Float16 on x86-64 before clang 15) is
- * gcc's, not the user's to fix, and declares nothing of the library. */
-static bool compiler_header(const char *path)
-{
-    return strstr(path, "/lib/gcc/") || strstr(path, "/lib/clang/") ||
-           (strstr(path, "/lib/llvm") && strstr(path, "/include/"));
-}
-
 /* Collects the errors and fatals, at the presumed location (the header,
  * not libwrap.i). */
 void collect_errors(CXTranslationUnit tu, bool cxx, const char *main_file,
@@ -75,21 +66,26 @@ void collect_errors(CXTranslationUnit tu, bool cxx, const char *main_file,
          * gcc's builtins (__integer_pack in <utility>), which libclang
          * rejects. They sit in template machinery no wrapper spells, and
          * libclang recovers (KeepGoing): errors in C++ system headers are
-         * not the user's to fix. */
-        CXString presumed;
-        unsigned pline, pcol;
-        clang_getPresumedLocation(loc, &presumed, &pline, &pcol);
-        char *pf = cx_string(presumed);
-        bool compilers = sev == CXDiagnostic_Error && compiler_header(pf);
-        free(pf);
-        if (sev < CXDiagnostic_Error || compilers ||
+         * not the user's to fix. Nor are those in the compiler's own
+         * headers (gcc's intrinsics, which SDL.h includes: gcc's builtins
+         * defined as functions, _Float16 on x86-64 before clang 15), in C
+         * too; they declare nothing of the library. */
+        if (sev < CXDiagnostic_Error ||
             (cxx && sev == CXDiagnostic_Error && clang_Location_isInSystemHeader(loc))) {
+            clang_disposeDiagnostic(d);
+            continue;
+        }
+        CXString pfile;
+        unsigned line, col, offset;
+        clang_getPresumedLocation(loc, &pfile, &line, &col);
+        char *f = cx_string(pfile);
+        if (sev == CXDiagnostic_Error && scope_compiler_header(f)) {
+            free(f);
             clang_disposeDiagnostic(d);
             continue;
         }
         parse_error *pe = &out->e[out->n++];
         CXFile file;
-        unsigned line, col, offset;
         clang_getFileLocation(loc, &file, NULL, NULL, &offset);
         if (!source && file) {
             char *fname = cx_string(clang_getFileName(file));
@@ -104,9 +100,6 @@ void collect_errors(CXTranslationUnit tu, bool cxx, const char *main_file,
         char *category = cx_string(clang_getDiagnosticCategoryText(d));
         pe->fatal = sev == CXDiagnostic_Fatal || strstr(category, "Preprocessor") != NULL;
         free(category);
-        CXString pfile;
-        clang_getPresumedLocation(loc, &pfile, &line, &col);
-        char *f = cx_string(pfile);
         pe->in_main = !f[0] || strcmp(f, main_file) == 0;
         pe->where = f[0] ? xstrdup_printf("%s:%u:%u", f, line, col) : NULL;
         pe->msg = cx_string(clang_getDiagnosticSpelling(d));

@@ -74,11 +74,16 @@ static bool is_standard_name(const char *rel)
 /* Is `path` a header of the C/C++ library or of the compiler? System
  * include directories: /usr/include, /usr/local/include, the multiarch
  * directory below them, and the user's -isystem directories. */
+bool scope_compiler_header(const char *path)
+{
+    return strstr(path, "/lib/gcc/") || strstr(path, "/lib/clang/") ||
+           (strstr(path, "/lib/llvm") && strstr(path, "/include/"));
+}
+
 static bool is_standard_header(const lwg_scope *s, const char *path)
 {
-    if (strstr(path, "/lib/gcc/") || strstr(path, "/lib/clang/") ||
-        (strstr(path, "/lib/llvm") && strstr(path, "/include/")))
-        return true; /* the compiler's own include directory */
+    if (scope_compiler_header(path))
+        return true;
     const char *rel = NULL;
     if (s->nsysdirs) {
         char resolved[PATH_MAX];

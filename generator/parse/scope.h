@@ -35,6 +35,10 @@ const char *scope_primary(const lwg_scope *scope);
  * scope_apply. */
 bool scope_contains(const lwg_scope *scope, const char *file, const char **why);
 
+/* Is `path` a header of the compiler's own include directory (gcc's,
+ * clang's: <stddef.h>, the intrinsics)? */
+bool scope_compiler_header(const char *path);
+
 /* The headers libwrap.h names itself that are in scope, joined by ", "
  * into `buf` (at most `len` bytes, "..." when cut); "" when none. */
 void scope_named_in_scope(const lwg_scope *scope, char *buf, size_t len);
