@@ -119,6 +119,32 @@ static __thread int lw_preparing __attribute__((tls_model("initial-exec")));
  * after it is given the same environment. */
 static int lw_exec_tried;
 
+/* What the parent passes to a child it starts (a spawn, a vfork, the
+ * programs a shell runs): a rank's job directory, or its own directory,
+ * claimed now, if it has measured; NULL otherwise. With the guard set. */
+static const char *lw_dir_for_child(void)
+{
+    if (lw_job_info.active)
+        return lw_experiment_dir_for_exec();
+    return lw_region_count() > 0 ? lw_experiment_dir() : NULL;
+}
+
+/* The parent side of starting a child: measuring, in the process that
+ * started measuring (not a vfork child), outside the runtime. Sets the
+ * guard, which lw_child_end clears. */
+static int lw_child_begin(void)
+{
+    if (LW_LOAD(lw_state) != 1 || getpid() != lw_process_pid() || LW_LOAD(lw_tls.guard))
+        return 0;
+    LW_STORE(lw_tls.guard, 1);
+    return 1;
+}
+
+static void lw_child_end(void)
+{
+    LW_STORE(lw_tls.guard, 0);
+}
+
 /*
  * vfork: the child shares the parent's memory and runs on its stack until
  * it execs, with the parent's thread suspended; it must neither allocate
@@ -140,36 +166,31 @@ static __thread char *lw_vfork_dir __attribute__((tls_model("initial-exec")));
 
 void libwrap_vfork_prepare(void)
 {
-    if (LW_LOAD(lw_state) != 1 || getpid() != lw_process_pid() || LW_LOAD(lw_tls.guard))
-        return;
     int saved = errno;
-    LW_STORE(lw_tls.guard, 1);
+    if (!lw_child_begin())
+        return;
     free(lw_vfork_env);
     free(lw_vfork_dir);
     lw_vfork_env = NULL;
     lw_vfork_dir = NULL;
-    /* The parent's directory if it has measured (claimed now); a process
-     * that measured nothing passes nothing on, as at a fork. */
-    const char *dir = lw_job_info.active              ? lw_experiment_dir_for_exec()
-                      : lw_job_info.launcher_program ? NULL /* the job's directory is not its part */
-                      : lw_region_count() > 0         ? lw_experiment_dir()
-                                                      : NULL;
+    /* A process that measured nothing passes nothing on, as at a fork;
+     * nor does a launcher measured in a part of its own (the job's
+     * directory is not its part). */
+    const char *dir = !lw_job_info.active && lw_job_info.launcher_program ? NULL : lw_dir_for_child();
     if (dir && asprintf(&lw_vfork_dir, "LIBWRAP_EXPERIMENT_DIRECTORY=%s", dir) < 0)
         lw_vfork_dir = NULL;
     lw_vfork_env = malloc((LW_VFORK_ENV_MAX + lw_nkeep + 2) * sizeof *lw_vfork_env);
-    LW_STORE(lw_tls.guard, 0);
+    lw_child_end();
     errno = saved;
 }
 
 void libwrap_shell_prepare(void)
 {
-    if (LW_LOAD(lw_state) != 1 || getpid() != lw_process_pid() || LW_LOAD(lw_tls.guard) ||
-        lw_job_info.active || lw_region_count() == 0)
-        return;
     int saved = errno;
-    LW_STORE(lw_tls.guard, 1);
-    lw_experiment_dir();
-    LW_STORE(lw_tls.guard, 0);
+    if (!lw_child_begin())
+        return;
+    (void)lw_dir_for_child();
+    lw_child_end();
     errno = saved;
 }
 
@@ -251,20 +272,17 @@ char **libwrap_spawn_prepare(char *const envp[])
      * (0), the first free name beside the caller's own, claimed (1), or
      * that name itself when free (2: the caller has measured nothing). */
     int into = 2;
-    if (LW_LOAD(lw_state) == 1 && getpid() == lw_process_pid() && !LW_LOAD(lw_tls.guard)) {
-        LW_STORE(lw_tls.guard, 1);
-        const char *dir = NULL;
-        if (lw_job_info.active) {
-            dir = lw_experiment_dir_for_exec();
+    if (lw_child_begin()) {
+        const char *dir = lw_dir_for_child();
+        if (lw_job_info.active)
             into = 0;
-        } else if ((dir = lw_region_count() > 0 ? lw_experiment_dir() : NULL) != NULL) {
+        else if (dir)
             into = 1;
-        } else {
+        else
             dir = lw_experiment_dir_base();
-        }
         if (dir && asprintf(&dir_entry, "LIBWRAP_EXPERIMENT_DIRECTORY=%s", dir) < 0)
             dir_entry = NULL;
-        LW_STORE(lw_tls.guard, 0);
+        lw_child_end();
     }
     size_t n = 0;
     while (envp && envp[n])
