@@ -367,7 +367,6 @@ static void *lw_dl_global(const char *symbol)
     return LW_REAL_DLVSYM(RTLD_DEFAULT, name, at + 1);
 }
 
-
 /* `l` is a wrapper library: an ABI-level one's table, or a typed one's
  * functions (libwrap_typed_register), lie in it. */
 static int lw_dl_is_wrapper(const struct link_map *l)

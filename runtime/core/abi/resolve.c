@@ -237,32 +237,49 @@ int lw_object_has(const struct dl_phdr_info *info, const void *at, uintptr_t *lo
     return inside;
 }
 
+/* The tables of a loaded object's dynamic section that the version
+ * lookups read; NULL where it has none. */
+struct lw_dynamic {
+    const ElfW(Sym) *symtab;
+    const char *strtab;
+    const ElfW(Half) *versym;
+    const char *verneed;
+    const uint32_t *hash, *gnu_hash;
+};
+
+static void lw_dynamic_read(const struct dl_phdr_info *info, struct lw_dynamic *t)
+{
+    memset(t, 0, sizeof *t);
+    const ElfW(Dyn) *dyn = NULL;
+    for (int i = 0; i < info->dlpi_phnum && !dyn; i++)
+        if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+            dyn = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+    for (; dyn && dyn->d_tag != DT_NULL; dyn++) {
+        const void *p = lw_dyn_ptr(info, dyn->d_un.d_ptr);
+        switch (dyn->d_tag) {
+        case DT_SYMTAB: t->symtab = p; break;
+        case DT_STRTAB: t->strtab = p; break;
+        case DT_VERSYM: t->versym = p; break;
+        case DT_VERNEED: t->verneed = p; break;
+        case DT_HASH: t->hash = p; break;
+        case DT_GNU_HASH: t->gnu_hash = p; break;
+        }
+    }
+}
+
 static int lw_verneed_module(struct dl_phdr_info *info, size_t size, void *arg)
 {
     (void)size;
     struct lw_verneed_find *f = arg;
     if (!lw_object_has(info, f->at, NULL, NULL))
         return 0;
-    const ElfW(Dyn) *dyn = NULL;
-    for (int i = 0; i < info->dlpi_phnum && !dyn; i++)
-        if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
-            dyn = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
-    const ElfW(Sym) *symtab = NULL;
-    const char *strtab = NULL;
-    const ElfW(Half) *versym = NULL;
-    const char *verneed = NULL;
-    const uint32_t *hash = NULL, *gnu_hash = NULL;
-    for (; dyn && dyn->d_tag != DT_NULL; dyn++) {
-        const void *p = lw_dyn_ptr(info, dyn->d_un.d_ptr);
-        switch (dyn->d_tag) {
-        case DT_SYMTAB: symtab = p; break;
-        case DT_STRTAB: strtab = p; break;
-        case DT_VERSYM: versym = p; break;
-        case DT_VERNEED: verneed = p; break;
-        case DT_HASH: hash = p; break;
-        case DT_GNU_HASH: gnu_hash = p; break;
-        }
-    }
+    struct lw_dynamic t;
+    lw_dynamic_read(info, &t);
+    const ElfW(Sym) *symtab = t.symtab;
+    const char *strtab = t.strtab;
+    const ElfW(Half) *versym = t.versym;
+    const char *verneed = t.verneed;
+    const uint32_t *hash = t.hash, *gnu_hash = t.gnu_hash;
     if (!symtab || !strtab || !versym || !verneed || (!hash && !gnu_hash))
         return 1;
     size_t n = hash ? hash[1] : lw_gnu_hash_count(gnu_hash);
@@ -321,12 +338,10 @@ int libwrap_is_version(const void *orig, const char *symbol)
     return r;
 }
 
-/* The object that holds `p`, found by dl_iterate_phdr: its dynamic
- * section. */
+/* The object that holds `at`, found by dl_iterate_phdr: its tables. */
 struct lw_dyn_find {
     const void *at;
-    const ElfW(Sym) *symtab;
-    const ElfW(Half) *versym;
+    struct lw_dynamic t;
     int found;
 };
 
@@ -337,17 +352,7 @@ static int lw_dyn_of(struct dl_phdr_info *info, size_t size, void *data)
     if (!lw_object_has(info, f->at, NULL, NULL))
         return 0;
     f->found = 1;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        if (info->dlpi_phdr[i].p_type != PT_DYNAMIC)
-            continue;
-        for (const ElfW(Dyn) *d = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
-             d->d_tag != DT_NULL; d++) {
-            if (d->d_tag == DT_SYMTAB)
-                f->symtab = lw_dyn_ptr(info, d->d_un.d_ptr);
-            else if (d->d_tag == DT_VERSYM)
-                f->versym = lw_dyn_ptr(info, d->d_un.d_ptr);
-        }
-    }
+    lw_dynamic_read(info, &f->t);
     return 1;
 }
 
@@ -359,13 +364,13 @@ int libwrap_unversioned(const void *p)
     const ElfW(Sym) *sym = NULL;
     if (!dladdr1(p, &info, (void **)&sym, RTLD_DL_SYMENT) || !sym)
         return 0;
-    struct lw_dyn_find f = {p, NULL, NULL, 0};
+    struct lw_dyn_find f = {p, {0}, 0};
     dl_iterate_phdr(lw_dyn_of, &f);
-    if (!f.found || !f.symtab || sym < f.symtab)
+    if (!f.found || !f.t.symtab || sym < f.t.symtab)
         return 0;
-    if (!f.versym)
+    if (!f.t.versym)
         return 1; /* an object without symbol versions */
-    return (f.versym[sym - f.symtab] & 0x7fff) <= 1; /* VER_NDX_LOCAL, VER_NDX_GLOBAL */
+    return (f.t.versym[sym - f.t.symtab] & 0x7fff) <= 1; /* VER_NDX_LOCAL, VER_NDX_GLOBAL */
 }
 
 static pthread_mutex_t lw_warned_mutex = PTHREAD_MUTEX_INITIALIZER;
