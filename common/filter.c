@@ -734,7 +734,7 @@ const char *lw_filter_renamed(const lw_filter *filter, const char *name, size_t 
         return NULL;
     for (size_t i = 0; i < filter->region.n; i++) {
         const struct lw_rule *r = &filter->region.v[i];
-        if (!r->mangled && !strpbrk(r->pattern, "*?[") && lw_name_renames(name, r->pattern)) {
+        if (!strpbrk(r->pattern, "*?[") && lw_name_renames(name, r->pattern)) {
             if (line)
                 *line = r->line;
             return r->pattern;

@@ -53,8 +53,8 @@ bool lw_filter_includes(const lw_filter *filter, const char *file,
  * begins with '_' (gmp's __gmpz_add for mpz_add). */
 bool lw_name_renames(const char *name, const char *func);
 
-/* A literal (no glob) readable-name rule of the region block that names
- * `name` as the header spells it before a macro renames it (gmp's mpz_gcd
+/* A literal (no glob) rule of the region block, readable or MANGLED, that
+ * names `name` as the header spells it before a macro renames it (gmp's mpz_gcd
  * for __gmpz_gcd: lw_name_renames), where no rule matches `name` itself;
  * its line in *line. NULL when there is none. */
 const char *lw_filter_renamed(const lw_filter *filter, const char *name, size_t *line);
