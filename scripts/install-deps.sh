@@ -9,6 +9,8 @@ export DEBIAN_FRONTEND=noninteractive
 pkgs=(
   # toolchain
   gcc g++ clang make cmake pkg-config binutils file python3 valgrind time uftrace bc
+  # LLVM's linker (Rust's, static links with --gc-sections: tests/static)
+  lld
   # generator
   libclang-dev llvm-dev libjson-c-dev libelf-dev libffi-dev
   # runtime

@@ -36,6 +36,20 @@ $CHECK exp "visits('adler32') == 1000" "visits('crc32') == 100" "visits('zlibVer
 child=$(ls -d exp/fork-*)
 $CHECK "$child" "visits('adler32') == 7" "len(prof['functions']) == 1" || fail "the fork child's visits"
 
+# The same with LLVM's linker and --gc-sections (as Rust links a static
+# program): the runtime's sections that only __start_/__stop_ symbols name
+# stay.
+if command -v ld.lld > /dev/null; then
+    $cc -O2 $link -fuse-ld=lld -Wl,--gc-sections -o wrapped-lld "$src/static_app.c" -Wl,@gen-zlib/zlib.wrap \
+        libwrap_zlib_linktime.a -Wl,--whole-archive "$rtlib/liblibwrap_runtime.a" -Wl,--no-whole-archive \
+        -lz -lpthread 2> lld.err || fail "the static link with lld and --gc-sections fails: $(head -3 lld.err)"
+    LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-lld ./wrapped-lld > lld.out 2> lld.err2 || fail "the lld-linked program exited $?"
+    cmp -s plain.out lld.out && cmp -s plain.err lld.err2 || fail "lld-linked: output differs"
+    $CHECK exp-lld "visits('adler32') == 1000" || fail "lld-linked: the visits"
+else
+    echo "no ld.lld: the static link with lld is not tried"
+fi
+
 # Tracing needs the trace writer plugin: one warning, the profile written.
 LIBWRAP_ENABLE_TRACING=true LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-trace ./wrapped > t.out 2> t.err
 cmp -s plain.out t.out || fail "traced: stdout differs"

@@ -44,8 +44,16 @@ typedef struct lw_hooks {
     void (*throttled_callee)(int32_t parent);           /* a throttled region calls wrapped ones */
 } lw_hooks;
 
+/* `retain` (SHF_GNU_RETAIN): a static link with --gc-sections keeps the
+ * section, which only __start_lw_hooks names (lld drops such a section
+ * since LLVM 13; Rust links statically so). */
+#if defined(__has_attribute) && __has_attribute(retain)
+#define LW_HOOKS_RETAIN retain,
+#else
+#define LW_HOOKS_RETAIN
+#endif
 #define LW_HOOKS(name) \
-    static const lw_hooks name __attribute__((section("lw_hooks"), used, aligned(8)))
+    static const lw_hooks name __attribute__((section("lw_hooks"), used, LW_HOOKS_RETAIN aligned(8)))
 
 extern const lw_hooks __start_lw_hooks[];
 /* The table (one, a link error without it). */
