@@ -372,6 +372,16 @@ int lw_fatal_keep(int sig, const struct sigaction *act, struct sigaction *old)
     return r;
 }
 
+void lw_fatal_stop(void)
+{
+    for (size_t i = 0; i < LW_NFATAL; i++) {
+        struct sigaction now;
+        if (__sigaction(lw_fatal_signals[i], NULL, &now) == 0 && (now.sa_flags & SA_SIGINFO) &&
+            now.sa_sigaction == lw_fatal_handler)
+            __sigaction(lw_fatal_signals[i], &lw_old_actions[i], NULL);
+    }
+}
+
 void lw_fatal_view(int sig, struct sigaction *a)
 {
     size_t i = lw_fatal_index(sig);

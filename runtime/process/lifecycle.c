@@ -19,6 +19,7 @@
 #include "core/output/output.h"
 #include "interpose/exec_interpose.h"
 #include "interpose/mpi_interpose.h"
+#include "interpose/seccomp_interpose.h"
 #include "jobs/jobs.h"
 #include "plugins/host/host.h"
 #include "core/abi/abi.h"
@@ -401,6 +402,36 @@ void libwrap_mpi_before_abort(void)
         return;
     lw_log(LW_LOG_JOB, "MPI_Abort: this rank's results written before the job ends");
     lw_finish("MPI_Abort");
+}
+
+void libwrap_seccomp_prepare(void)
+{
+    int saved = errno;
+    int state = LW_LOAD(lw_state);
+    if (state == 2 || getpid() != lw_process_pid() || LW_LOAD(lw_tls.guard)) {
+        errno = saved;
+        return;
+    }
+    if (state == 0) {
+        /* Not started: it never will (its start makes system calls). */
+        int zero = 0;
+        if (__atomic_compare_exchange_n(&lw_state, &zero, 2, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+            lw_warn("%s (pid %ld) sandboxes itself (seccomp) before measuring: it is not measured",
+                    lw_program_name(), (long)getpid());
+        errno = saved;
+        return;
+    }
+    lw_finish("seccomp filter");
+    lw_fatal_stop();
+    const char *dir = lw_experiment_dir_claimed();
+    if (dir)
+        lw_warn("%s (pid %ld) sandboxes itself (seccomp): measurement ends here; the results up to it "
+                "are in %s, its calls after it are not measured",
+                lw_program_name(), (long)getpid(), dir);
+    else
+        lw_warn("%s (pid %ld) sandboxes itself (seccomp) before any measured call: its calls after it "
+                "are not measured", lw_program_name(), (long)getpid());
+    errno = saved;
 }
 
 #ifndef LIBWRAP_NOP

@@ -65,6 +65,9 @@ void lw_fatal_start(void);
 void lw_fatal_deferred_raise(void);
 /* A fork child: no signal waits in it. */
 void lw_fatal_fork_child(void);
+/* Measurement ended for good in a process that goes on (a seccomp
+ * filter): the program's action back wherever the handler stands. */
+void lw_fatal_stop(void);
 
 /* ---- exec.c, dl.c ------------------------------------------------------ */
 

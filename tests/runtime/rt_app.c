@@ -20,7 +20,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -551,6 +556,48 @@ static int run_after_exec(void)
     return 0;
 }
 
+/* A program that sandboxes itself: two calls, then a seccomp filter that
+ * kills the process at any system call but those it makes itself (how
+ * `how` says: prctl, syscall(SYS_seccomp), strict mode), three calls, its
+ * output, exit. Nothing of the runtime may make another system call after
+ * it. */
+static int run_seccomp(const char *how)
+{
+#define RT_ALLOW(nr) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1), BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)
+    struct sock_filter code[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+        RT_ALLOW(__NR_write),
+        RT_ALLOW(__NR_exit),
+        RT_ALLOW(__NR_exit_group),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+    };
+#undef RT_ALLOW
+    struct sock_fprog prog = {(unsigned short)(sizeof code / sizeof *code), code};
+    int sum = lib_add(1, 2) + lib_add(3, 4);
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+        return 3;
+    int r;
+    if (!strcmp(how, "syscall"))
+        r = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog);
+    else if (!strcmp(how, "strict"))
+        r = prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT, 0, 0, 0);
+    else
+        r = prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
+    if (r != 0)
+        return 4;
+    for (int i = 0; i < 3; i++)
+        sum += lib_add(i, 1);
+    char line[32];
+    int len = snprintf(line, sizeof line, "sandboxed %d\n", sum);
+    if (write(1, line, (size_t)len) != len)
+        return 5;
+    /* exit_group is not allowed in strict mode: exit() elsewhere, with
+     * the destructors. */
+    if (!strcmp(how, "strict"))
+        syscall(SYS_exit, 0);
+    return 0;
+}
+
 static void at_exit_call(void)
 {
     lib_add(0, 0);
@@ -636,6 +683,8 @@ int main(int argc, char **argv)
         lib_add(3, 4);
         return 0;
     }
+    if (!strcmp(s, "seccomp"))
+        return run_seccomp(argc > 2 ? argv[2] : "");
     if (!strcmp(s, "none"))
         return 0;
     fprintf(stderr, "rt_app: unknown scenario %s\n", s);

@@ -291,6 +291,24 @@ output)
     LIBWRAP_THROTTLE=lots "$APP" nest >m.out 2>m.err || fail "nest with a malformed setting failed"
     grep -q 'LIBWRAP_THROTTLE="lots" is not valid' m.err || fail "the malformed setting was not said: $(cat m.err)"
     ;;
+seccomp)
+    # A filter (prctl, syscall(SYS_seccomp)) or strict mode that lets the
+    # program make only its own system calls: measurement ends there, the
+    # results written, one warning; the program's output and status as
+    # without libwrap.
+    for how in filter syscall strict; do
+        rm -rf exp
+        st=0 nst=0
+        "$APP" seccomp $how >m.out 2>m.err || st=$?
+        "$NOP" seccomp $how >n.out 2>n.err || nst=$?
+        [ "$nst" = 0 ] && [ "$(cat n.out)" = "sandboxed 16" ] || fail "$how: the unmeasured program: status $nst, $(cat n.out n.err)"
+        [ "$st" = 0 ] || fail "$how: exit status $st measured (killed by the filter?), stderr: $(cat m.err)"
+        cmp -s m.out n.out || fail "$how: output differs: $(cat m.out)"
+        [ "$(wc -l < m.err)" = 1 ] && grep -q "^libwrap: warning: .*rt_app (pid [0-9]*) sandboxes itself (seccomp): measurement ends here; the results up to it are in $PWD/exp, its calls after it are not measured$" m.err ||
+            fail "$how: not the one warning: $(cat m.err)"
+        $CHECK exp "visits('lib_add') == 2"
+    done
+    ;;
 filter)
     printf 'LIBWRAP_REGION_NAMES_BEGIN\n  EXCLUDE lib_add\nLIBWRAP_REGION_NAMES_END\n' >ok.filter
     LIBWRAP_FILTERING_FILE=$PWD/ok.filter run 0 nest
