@@ -43,15 +43,18 @@ const char *lw_experiment_dir_claimed(void)
     return lw_dir;
 }
 
+/* The working directory at the start, which relative names are taken
+ * from; NULL where getcwd failed (removed, or denied), with its error. */
+static char *lw_start_cwd;
+static int lw_start_cwd_err;
+
 static char *lw_absolute(const char *path)
 {
     char *out = NULL;
     if (path[0] == '/')
         return strdup(path);
-    char *cwd = getcwd(NULL, 0);
-    if (cwd && asprintf(&out, "%s/%s", cwd, path) < 0)
+    if (lw_start_cwd && asprintf(&out, "%s/%s", lw_start_cwd, path) < 0)
         out = NULL;
-    free(cwd);
     return out;
 }
 
@@ -74,6 +77,9 @@ static uid_t lw_start_euid;
 void lw_dir_init(void)
 {
     lw_start_euid = geteuid();
+    free(lw_start_cwd);
+    lw_start_cwd = getcwd(NULL, 0);
+    lw_start_cwd_err = lw_start_cwd ? 0 : errno;
     lw_explicit_dir = lw_cfg.experiment_directory ? lw_absolute(lw_cfg.experiment_directory) : NULL;
     lw_dir_base = lw_explicit_dir ? strdup(lw_explicit_dir) : lw_default_dir();
     /* A launcher measured on request: its own part in the directory the
@@ -94,14 +100,19 @@ char *lw_dir_claim(const char *base)
         char *dir = NULL, *cfg = NULL;
         if ((n ? asprintf(&dir, "%s.%u", base, n) : asprintf(&dir, "%s", base)) < 0)
             return NULL;
+        struct stat st;
+        int existed = stat(dir, &st) == 0;
         if (lw_mkdir_p(dir) < 0) {
             int err = errno;
-            if ((err == EACCES || err == EPERM) && geteuid() != lw_start_euid)
+            uid_t euid = geteuid();
+            /* (uid_t)-1: geteuid itself refused (a seccomp filter). */
+            if ((err == EACCES || err == EPERM) && euid != lw_start_euid && euid != (uid_t)-1 &&
+                lw_start_euid != (uid_t)-1)
                 lw_warn("cannot create the experiment directory %s: %s: the process runs as user %ld, "
                         "it started as user %ld (it changed user: a server's worker); no results are "
                         "written (create LIBWRAP_EXPERIMENT_DIRECTORY beforehand with mode 1777, "
                         "docs/runtime.md, \"A process that changes user\")",
-                        dir, strerror(err), (long)geteuid(), (long)lw_start_euid);
+                        dir, strerror(err), (long)euid, (long)lw_start_euid);
             else
                 lw_warn("cannot create the experiment directory %s: %s; no results are written "
                         "(set LIBWRAP_EXPERIMENT_DIRECTORY to a writable place)",
@@ -109,6 +120,9 @@ char *lw_dir_claim(const char *base)
             free(dir);
             return NULL;
         }
+        /* The program's umask may leave its owner no rights on it. */
+        if (!existed && stat(dir, &st) == 0 && (st.st_mode & 0700) != 0700)
+            (void)chmod(dir, (st.st_mode & 07777) | 0700);
         if (asprintf(&cfg, "%s/config.txt", dir) < 0) {
             free(dir);
             return NULL;
@@ -129,6 +143,9 @@ char *lw_dir_claim(const char *base)
         }
         int err = errno;
         free(cfg);
+        /* Not claimed: a directory made for it is not left behind. */
+        if (err != EEXIST && !existed)
+            (void)rmdir(dir);
         free(dir);
         if (err != EEXIST) {
             lw_warn("cannot create %s/config.txt: %s; no results are written", base, strerror(err));
@@ -160,7 +177,20 @@ static const char *lw_claim_locked(void)
             free(base);
         }
     } else if (lw_dir_base) {
-        lw_dir = lw_dir_claim(lw_dir_base);
+        /* A name under the start directory: created there only while it
+         * is there (not again after the program removed it, nor inside
+         * the root directory it changed to: chroot). */
+        struct stat st;
+        if (!lw_explicit_dir && lw_start_cwd && stat(lw_start_cwd, &st) != 0)
+            lw_warn("cannot create the experiment directory %s: the directory the process started in "
+                    "is gone (removed, or the process changed its root directory); no results are "
+                    "written (set LIBWRAP_EXPERIMENT_DIRECTORY to an absolute path)", lw_dir_base);
+        else
+            lw_dir = lw_dir_claim(lw_dir_base);
+    } else if (!lw_job_info.active && !lw_start_cwd) {
+        lw_warn("cannot name the experiment directory: the directory the process started in is unknown "
+                "(getcwd: %s); no results are written (set LIBWRAP_EXPERIMENT_DIRECTORY to an absolute path)",
+                strerror(lw_start_cwd_err));
     }
     lw_claim_failed = !lw_dir;
     return lw_dir;

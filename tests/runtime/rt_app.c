@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -598,6 +599,48 @@ static int run_seccomp(const char *how)
     return 0;
 }
 
+/* A daemon that closes every descriptor it inherited (closefrom) and
+ * opens its log, which gets the lowest number and stays open to the end
+ * (here under each of the numbers 3 to 31). */
+static int run_closefrom(const char *log)
+{
+    lib_add(1, 2);
+    closefrom(3);
+    int fd = open(log, O_RDWR | O_CREAT | O_TRUNC, 0644);
+    for (int i = 4; i < 32; i++)
+        if (dup(fd) < 0)
+            return 4;
+    char line[32];
+    int len = snprintf(line, sizeof line, "fd %d sum %d\n", fd, lib_add(3, 4));
+    return write(fd, line, (size_t)len) == len ? 0 : 3;
+}
+
+/* No address space left for the runtime's state of the thread: 100
+ * calls, unmeasured, as the program makes them. */
+static int run_nomem(void)
+{
+    struct rlimit one = {1, 1};
+    if (setrlimit(RLIMIT_AS, &one) != 0)
+        return 3;
+    int sum = 0;
+    for (int i = 0; i < 100; i++)
+        sum += lib_add(i, 1);
+    printf("sum %d\n", sum);
+    return 0;
+}
+
+/* A program that removes the (empty) directory it started in. */
+static int run_rmcwd(void)
+{
+    char cwd[4096];
+    lib_add(1, 2);
+    if (!getcwd(cwd, sizeof cwd) || rmdir(cwd) != 0)
+        return 3;
+    lib_add(3, 4);
+    printf("removed\n");
+    return 0;
+}
+
 static void at_exit_call(void)
 {
     lib_add(0, 0);
@@ -683,6 +726,12 @@ int main(int argc, char **argv)
         lib_add(3, 4);
         return 0;
     }
+    if (!strcmp(s, "rmcwd"))
+        return run_rmcwd();
+    if (!strcmp(s, "nomem"))
+        return run_nomem();
+    if (!strcmp(s, "closefrom"))
+        return argc > 2 ? run_closefrom(argv[2]) : 2;
     if (!strcmp(s, "seccomp"))
         return run_seccomp(argc > 2 ? argv[2] : "");
     if (!strcmp(s, "none"))

@@ -291,6 +291,29 @@ output)
     LIBWRAP_THROTTLE=lots "$APP" nest >m.out 2>m.err || fail "nest with a malformed setting failed"
     grep -q 'LIBWRAP_THROTTLE="lots" is not valid' m.err || fail "the malformed setting was not said: $(cat m.err)"
     ;;
+gone)
+    # The directory the process started in, removed before it started or
+    # by the program: the default name cannot be made there, and is not
+    # made again; one warning each.
+    mkdir -p gone1 && (cd gone1 && rmdir ../gone1 && env -u LIBWRAP_EXPERIMENT_DIRECTORY "$APP" nest) >m.out 2>m.err ||
+        fail "gone before the start: exit status $?"
+    [ "$(wc -l < m.err)" = 1 ] && grep -qx "libwrap: warning: cannot name the experiment directory: the directory the process started in is unknown (getcwd: No such file or directory); no results are written (set LIBWRAP_EXPERIMENT_DIRECTORY to an absolute path)" m.err ||
+        fail "gone before the start: not the one warning: $(cat m.err)"
+    mkdir -p gone2 && (cd gone2 && env -u LIBWRAP_EXPERIMENT_DIRECTORY "$APP" rmcwd) >m.out 2>m.err ||
+        fail "removed by the program: exit status $?"
+    [ "$(cat m.out)" = removed ] || fail "removed by the program: output $(cat m.out)"
+    [ ! -e gone2 ] || fail "the removed start directory was made again: $(find gone2)"
+    [ "$(wc -l < m.err)" = 1 ] && grep -q "^libwrap: warning: cannot create the experiment directory $PWD/gone2/libwrap-[0-9_]*: the directory the process started in is gone (removed, or the process changed its root directory); no results are written" m.err ||
+        fail "removed by the program: not the one warning: $(cat m.err)"
+    ;;
+nomem)
+    # No memory for a thread's state (RLIMIT_AS): its calls are not
+    # measured, and one warning (not one a call) says why.
+    "$APP" nomem >m.out 2>m.err || fail "nomem: exit status $?"
+    [ "$(cat m.out)" = "sum 5050" ] || fail "nomem: output $(cat m.out)"
+    [ "$(wc -l < m.err)" = 1 ] && grep -qx "libwrap: warning: cannot allocate the state of a thread (Cannot allocate memory): the calls of such threads are not measured" m.err ||
+        fail "nomem: not the one warning: $(head -3 m.err; wc -l < m.err)"
+    ;;
 seccomp)
     # A filter (prctl, syscall(SYS_seccomp)) or strict mode that lets the
     # program make only its own system calls: measurement ends there, the
@@ -403,6 +426,15 @@ trace)
     set -- exp/fork-*
     $CHECK "$1" "visits('lib_add') == 6"
     [ ! -e "$1/traces.otf2" ] || fail "the clone child must not write a trace"
+    # A daemon closes every descriptor above 2 while tracing and opens its
+    # log, which must hold its own line only: the trace's temporary file
+    # is neither written nor closed under the log's number; one warning.
+    rm -rf exp
+    "$APP" closefrom app.log >m.out 2>m.err || fail "closefrom: exit status $?"
+    [ "$(cat app.log)" = "fd 3 sum 7" ] || fail "closefrom: the program's file holds: $(head -c 100 app.log | od -c | head -3)"
+    [ "$(wc -l < m.err)" = 1 ] && grep -q "^libwrap: warning: otf2: .* events could not be written to '.*' (the program closed the trace's temporary file, descriptor [0-9]*); the trace is incomplete$" m.err ||
+        fail "closefrom: not the one warning: $(cat m.err)"
+    $CHECK exp "visits('lib_add') == 2"
     ;;
 metrics)
     LIBWRAP_METRIC_RUSAGE=ru_minflt,ru_nvcsw run 0 nest

@@ -160,12 +160,23 @@ lw_thread *lw_thread_attach(void)
     return t;
 }
 
+/* This thread could not have its state (mmap failed: RLIMIT_AS, a
+ * seccomp filter): it is not tried again at each of its calls. */
+static __thread int lw_make_failed __attribute__((tls_model("initial-exec")));
+
 /* The state of the calling thread, made and registered. */
 static lw_thread *lw_thread_make(void)
 {
+    if (lw_make_failed)
+        return NULL;
     lw_thread *t = lw_map(sizeof *t);
     if (!t || lw_tree_init(&t->tree) < 0 || lw_thread_grow_stack(t) < 0) {
-        lw_warn("cannot allocate the state of a thread (out of memory): its calls are not measured");
+        int err = errno;
+        static int warned;
+        lw_make_failed = 1;
+        if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+            lw_warn("cannot allocate the state of a thread (%s): the calls of such threads are not "
+                    "measured", strerror(err));
         return NULL;
     }
     pthread_attr_t attr;

@@ -163,6 +163,9 @@ typedef struct lw_chunk_head {
     uint32_t reserved;
 } lw_chunk_head;
 static int lw_spill = -1;
+static lw_fd_id lw_spill_id;    /* its identity (plugin_util.h: the program may close it) */
+static int lw_spill_gone;       /* the program closed it: never used or closed again */
+static uint64_t lw_spill_events; /* events of the chunks appended */
 static pthread_mutex_t lw_spill_lock = PTHREAD_MUTEX_INITIALIZER;
 static int lw_spill_failed;   /* nothing more is appended */
 static uint64_t lw_spill_lost; /* events of chunks that could not be appended */
@@ -321,7 +324,9 @@ static int lw_trace_init(const char *dir, size_t budget, size_t nmetrics)
      * racing with the open in one run of runtime_trace_api_tsan in 15
      * to 20 on a loaded 2-core machine. */
     pthread_mutex_lock(&lw_spill_lock);
-    lw_spill = lw_spill_open(dir);
+    lw_spill = lw_fd_keep(lw_spill_open(dir), &lw_spill_id);
+    lw_spill_gone = 0;
+    lw_spill_events = 0;
     pthread_mutex_unlock(&lw_spill_lock);
     if (lw_spill < 0) {
         lw_message("cannot create a temporary file in '%s': %s; tracing is off", dir,
@@ -457,6 +462,19 @@ static void lw_end_event(lw_trace_thread *t)
     __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE);
 }
 
+/* Whether the temporary file is still there (lock held): a program that
+ * closed its descriptor (a daemon's closefrom) may have opened a file of
+ * its own under the number, which is never written, read or closed. */
+static int lw_spill_there(void)
+{
+    if (!lw_spill_gone && !lw_fd_same(lw_spill, &lw_spill_id)) {
+        lw_spill_gone = 1;
+        snprintf(lw_spill_error, sizeof lw_spill_error,
+                 "the program closed the trace's temporary file, descriptor %d", lw_spill);
+    }
+    return !lw_spill_gone;
+}
+
 /* Appends t's staged events to the temporary file as one chunk. */
 static void lw_stage_flush(lw_trace_thread *t)
 {
@@ -464,7 +482,7 @@ static void lw_stage_flush(lw_trace_thread *t)
         return;
     lw_chunk_head head = {t->tid, (uint32_t)t->len, t->staged, 0};
     pthread_mutex_lock(&lw_spill_lock);
-    int ok = !lw_spill_failed;
+    int ok = !lw_spill_failed && lw_spill_there();
     if (ok) {
         struct iovec iov[2] = {{&head, sizeof head}, {t->buf, t->len}};
         size_t want = sizeof head + t->len, done = 0;
@@ -488,6 +506,8 @@ static void lw_stage_flush(lw_trace_thread *t)
         }
         /* A chunk cut short is not read back (lw_convert stops at it). */
         lw_spill_failed = !ok;
+        if (ok)
+            lw_spill_events += t->staged;
     }
     if (!ok)
         lw_spill_lost += t->staged;
@@ -1287,14 +1307,20 @@ static uint64_t lw_trace_finalize(const libwrap_region *const *regions, size_t n
         t->buf = NULL;
         t->len = t->cap = 0;
     }
+    /* Gone: the events appended are lost with it. */
+    if (!lw_spill_there())
+        lw_spill_lost += lw_spill_events;
     if (lw_archive_open() < 0) {
-        close(lw_spill);
+        if (!lw_spill_gone)
+            close(lw_spill);
         lw_spill = -1;
         pthread_mutex_unlock(&lw_threads_lock);
         return 0;
     }
-    lw_convert();
-    close(lw_spill);
+    if (!lw_spill_gone)
+        lw_convert();
+    if (!lw_spill_gone)
+        close(lw_spill);
     lw_spill = -1;
     for (lw_trace_thread *t = lw_threads; t; t = t->next) {
         lw_close_writer(t);
@@ -1330,7 +1356,7 @@ static uint64_t lw_trace_finalize(const libwrap_region *const *regions, size_t n
                    "(%s); the trace is incomplete%s",
                    lost, lost + written, lw_dir,
                    lw_spill_lost ? lw_spill_error : lw_errors ? lw_first_error : "unknown error",
-                   lw_spill_lost || lw_write_failed ? ": check free disk space" : "");
+                   (lw_spill_lost && !lw_spill_gone) || lw_write_failed ? ": check free disk space" : "");
     if (rc)
         lw_message("cannot write the definitions of '%s/traces.otf2' (%s); the trace is "
                    "unreadable: check free disk space",
@@ -1410,7 +1436,7 @@ static void lw_otf2_fork(void)
     pthread_mutex_init(&lw_open_lock, NULL);
     pthread_mutex_init(&lw_threads_lock, NULL);
     pthread_mutex_init(&lw_spill_lock, NULL);
-    if (lw_spill >= 0)
+    if (lw_spill >= 0 && lw_fd_same(lw_spill, &lw_spill_id))
         close(lw_spill);
     lw_spill = -1;
     lw_archive = NULL;

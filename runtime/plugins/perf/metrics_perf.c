@@ -69,6 +69,7 @@ static const lw_perf_event *lw_perf_chosen[LIBWRAP_MAX_METRICS];
 /* A thread's counters. */
 typedef struct {
     int fd[LIBWRAP_MAX_METRICS];
+    lw_fd_id id[LIBWRAP_MAX_METRICS]; /* plugin_util.h: the program may close them */
 } lw_perf_thread;
 static size_t lw_perf_n;
 
@@ -159,7 +160,7 @@ static void *lw_perf_thread_begin(uint32_t tid)
     if (!t)
         return NULL;
     for (size_t i = 0; i < lw_perf_n; i++) {
-        t->fd[i] = lw_perf_open(lw_perf_chosen[i]);
+        t->fd[i] = lw_fd_keep(lw_perf_open(lw_perf_chosen[i]), &t->id[i]);
         if (t->fd[i] < 0) {
             /* Usually the descriptor limit; the values of this thread read 0. */
             static int warned;
@@ -185,7 +186,7 @@ static void lw_perf_thread_end(void *thread)
     if (!t)
         return;
     for (size_t i = 0; i < lw_perf_n; i++)
-        if (t->fd[i] >= 0)
+        if (t->fd[i] >= 0 && lw_fd_same(t->fd[i], &t->id[i]))
             close(t->fd[i]);
     free(t);
 }
