@@ -160,12 +160,21 @@ static void lw_start(void)
     errno = saved;
 }
 
+/* quick_exit() runs the at_quick_exit handlers and ends the process
+ * without atexit handlers or destructors: this one, registered before
+ * the program's, runs after them. */
+static void lw_quick_exit(void)
+{
+    lw_finish("quick_exit");
+}
+
 /* From the interposer of __libc_start_main (interpose/exec_interpose.c). */
 void libwrap_main_begins(void)
 {
     static int once;
     if (!__atomic_exchange_n(&once, 1, __ATOMIC_SEQ_CST)) {
         atexit(lw_exit_began);
+        at_quick_exit(lw_quick_exit);
         lw_abi_calibrate_at_main();
         lw_dl_shadow_check();
     }

@@ -641,6 +641,11 @@ static int run_rmcwd(void)
     return 0;
 }
 
+static void at_quick_exit_call(void)
+{
+    lib_add(5, 6);
+}
+
 static void at_exit_call(void)
 {
     lib_add(0, 0);
@@ -725,6 +730,15 @@ int main(int argc, char **argv)
             return 4;
         lib_add(3, 4);
         return 0;
+    }
+    if (!strcmp(s, "quickexit")) {
+        /* Its handler's call is measured, and the results written. */
+        at_quick_exit(at_quick_exit_call);
+        lib_add(1, 2);
+        lib_add(3, 4);
+        printf("quick\n");
+        fflush(stdout);
+        quick_exit(6);
     }
     if (!strcmp(s, "rmcwd"))
         return run_rmcwd();

@@ -84,6 +84,10 @@ percall)
         [ $try = 10 ] && { cat check.out; fail "lib_call's slowest call holds its callees' measurement cost"; }
     done
     ;;
+quickexit)
+    run 6 quickexit
+    $CHECK exp "visits('lib_add') == 3"
+    ;;
 exit)
     # The atexit handler's call runs before the runtime's end: measured,
     # under the still open lib_exit.
