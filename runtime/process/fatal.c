@@ -294,6 +294,11 @@ static void lw_fatal_handler(int sig, siginfo_t *si, void *uc)
         lw_log(LW_LOG_LIFECYCLE, "signal %d: writing results", sig);
         lw_finish_for_signal();
         alarm(0);
+    } else if (busy && LW_LOAD(lw_state) == 1) {
+        /* Its state is not whole there (a stack overflow inside a wrapped
+         * call's measurement, say): losses are not silent. */
+        lw_warn("signal %d came while the runtime was measuring a call (a stack overflow?): "
+                "no results are written", sig);
     }
     lw_fatal_restore(sig);
     /* A fault re-executes the faulting instruction on return and dies by the
