@@ -362,6 +362,12 @@ config)
     done
     grep -qx "LIBWRAP_TOTAL_MEMORY=16777216" exp/config.txt || fail "TOTAL_MEMORY default"
     rm -rf exp
+    # LIBWRAP_ARGUMENTS=sizes where no function called has a size
+    # parameter (rt_app's have no parameter tables): one warning at the end.
+    LIBWRAP_ARGUMENTS=sizes run 0 nest
+    [ "$(wc -l <err.txt)" = 1 ] && grep -q '^libwrap: warning: LIBWRAP_ARGUMENTS: no function .*rt_app (pid [0-9]*) called has a parameter declared size_t or ssize_t (rule "sizes"): it recorded nothing' err.txt ||
+        fail "sizes recording nothing: not one warning: $(cat err.txt)"
+    rm -rf exp
     # A process that calls nothing wrapped says nothing: the start-up's
     # warnings wait for a first call.
     LIBWRAP_TIMER=sundial LIBWRAP_THROTTLE=lots run 0 none

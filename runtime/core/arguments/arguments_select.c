@@ -186,10 +186,23 @@ static char *lw_param_list(const libwrap_params *p)
 }
 
 
+/* The end: rules that name no function are settled then. */
+static int lw_args_ended;
+
 static void lw_rule_warn(lw_argrule *r)
 {
-    if (r->warned || !r->func)
+    if (r->warned)
         return;
+    if (!r->func) {
+        /* "sizes": settled at the end only. */
+        if (!r->selected && lw_args_ended)
+            lw_warn("LIBWRAP_ARGUMENTS: no function %s (pid %ld) called has a parameter declared "
+                    "size_t or ssize_t (rule \"sizes\"): it recorded nothing (a library's own size "
+                    "types, such as GLib's gsize, are other types: name such parameters, "
+                    "FUNCTION:PARAMETER)", lw_program_name(), (long)getpid());
+        r->warned = lw_args_ended;
+        return;
+    }
     /* Of this process: in a run of several (a shell's commands, a
      * program's children) another may have called it and recorded it. */
     if (!r->funcs && r->near)
@@ -226,8 +239,10 @@ uint64_t lw_args_select(int32_t id, const libwrap_region *region, const libwrap_
         lw_argrule *r = &lw_rules[k];
         if (!r->func) {
             for (uint32_t i = 0; i < n; i++)
-                if ((p->param[i].flags & LIBWRAP_PARAM_SIZE) && !lw_unrecordable(p, i, abi))
+                if ((p->param[i].flags & LIBWRAP_PARAM_SIZE) && !lw_unrecordable(p, i, abi)) {
                     mask |= 1ull << i;
+                    r->selected++;
+                }
             continue;
         }
         int how = lw_func_matches(r->func, region, name);
@@ -267,6 +282,7 @@ uint64_t lw_args_select(int32_t id, const libwrap_region *region, const libwrap_
 
 void lw_args_warn_unmatched(void)
 {
+    lw_args_ended = 1;
     for (size_t k = 0; k < lw_nrules; k++)
         lw_rule_warn(&lw_rules[k]);
 }
