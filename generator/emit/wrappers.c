@@ -191,6 +191,16 @@ static void set_region_vars(lwg_tvars *v, const lwg_function *f, size_t i, size_
     tvars_setf(v, "LINE", "%u", f->line);
 }
 
+/* Whether f returns a pointer to a function (a library's lookup of its
+ * own functions: eglGetProcAddress, vkGetInstanceProcAddr), in one
+ * general register: its wrapper hands the program the wrapper of a
+ * wrapped function it points to (libwrap_answer_pointer). */
+static bool returns_function_pointer(const lwg_function *f)
+{
+    return !f->ret_void && f->ret_canonical && strstr(f->ret_canonical, "(*)(") &&
+           !strstr(f->ret_canonical, "::*") && f->ret_arg.abi_class == LWG_ABI_CLASS_INTEGER;
+}
+
 /* The C names are derived from the inventory index, stable across runs. */
 static void set_function_vars(lwg_tvars *v, const lwg_inventory *inv, size_t i, size_t ver,
                               bool cxx)
@@ -217,6 +227,7 @@ static void set_function_vars(lwg_tvars *v, const lwg_inventory *inv, size_t i, 
     tvars_set_bool(v, "NORETURN", f->noreturn);
     tvars_set_bool(v, "VARIADIC", f->variadic);
     tvars_set_bool(v, "CXX_BODY", cxx_body);
+    tvars_set_bool(v, "FNPTR_RESULT", !cxx_body && returns_function_pointer(f));
 
     strbuf args = STRBUF_INIT;
     for (size_t k = 0; k < f->nparams; k++)
@@ -333,6 +344,46 @@ static bool abi_no_vector(const lwg_function *f)
     return r == LWG_ABI_CLASS_INTEGER || r == LWG_ABI_CLASS_NONE || r == LWG_ABI_CLASS_MEMORY;
 }
 
+/* The parameter list of an ABI-level wrapper's C shim (SHIM_PARAMS,
+ * SHIM_TYPES, SHIM_ARGS), for a function returning a function pointer
+ * whose parameters all travel in registers, each in one on both ABIs: an
+ * integer or pointer in a general register ("unsigned long"), a float or
+ * double in a vector register ("double", which carries a float's bits
+ * unchanged). The shim calls the ABI-level wrapper with the same
+ * registers and maps the result. False where any parameter is otherwise
+ * (on the stack, an aggregate, a vector), or the function is variadic or
+ * has versions: its result is then passed on as it is. */
+static bool abi_shim_params(const lwg_function *f, strbuf *params, strbuf *types, strbuf *args)
+{
+    if (!returns_function_pointer(f) || f->variadic || f->unprototyped || f->nversions > 0)
+        return false;
+    unsigned gprs = 0, sses = 0;
+    for (size_t i = 0; i < f->nparams; i++) {
+        const lwg_argmeta *a = &f->params[i].arg;
+        const char *t;
+        if (a->abi_class == LWG_ABI_CLASS_INTEGER && a->a64_class == LWG_A64_GPR && a->width <= 8) {
+            t = "unsigned long";
+            gprs++;
+        } else if (a->abi_class == LWG_ABI_CLASS_SSE && a->a64_class == LWG_A64_FP &&
+                   a->kind == LWG_ARG_DOUBLE && a->width <= 8) {
+            t = "double";
+            sses++;
+        } else {
+            return false;
+        }
+        sb_printf(params, "%s%s libwrap_a%zu", i ? ", " : "", t, i + 1);
+        sb_printf(types, "%s%s", i ? ", " : "", t);
+        sb_printf(args, "%slibwrap_a%zu", i ? ", " : "", i + 1);
+    }
+    if (gprs > 6 || sses > 8)
+        return false;
+    if (!f->nparams) {
+        sb_put(params, "void");
+        sb_put(types, "void");
+    }
+    return true;
+}
+
 /* One entry of the ABI-level table (templates/wrappers_abi.c.in), the
  * k-th (INDEX). */
 static void set_abi_vars(lwg_tvars *v, const lwg_inventory *inv, size_t i, size_t ver, size_t k,
@@ -349,6 +400,15 @@ static void set_abi_vars(lwg_tvars *v, const lwg_inventory *inv, size_t i, size_
     /* Its parameter table is lib->params[k]: the index rides in the flags. */
     tvars_setf(v, "FLAGS", "%s%sLIBWRAP_ABI_PARAMS | (%zuu << LIBWRAP_ABI_INDEX_SHIFT)", flags,
                abi_no_vector(f) ? "LIBWRAP_ABI_NO_VECTOR | " : "", k);
+    strbuf params = STRBUF_INIT, types = STRBUF_INIT, args = STRBUF_INIT;
+    bool shim = abi_shim_params(f, &params, &types, &args);
+    tvars_set_bool(v, "FNPTR_SHIM", shim);
+    tvars_set(v, "SHIM_PARAMS", shim ? params.s : "");
+    tvars_set(v, "SHIM_TYPES", shim ? types.s : "");
+    tvars_set(v, "SHIM_ARGS", shim && args.s ? args.s : "");
+    sb_free(&params);
+    sb_free(&types);
+    sb_free(&args);
 }
 
 int emit_wrappers(const lwg_inventory *inv, const lwg_emit_options *opt, emit_batch *batch)

@@ -613,6 +613,36 @@ static void *lw_dl_answer_vsym(void *handle, const char *name, const char *versi
     return w;
 }
 
+void *libwrap_answer_pointer(void *p)
+{
+    if (!p || (!__atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE) && !__atomic_load_n(&lw_typed_any, __ATOMIC_ACQUIRE)) ||
+        LW_LOAD(lw_tls.guard) || libwrap_resolving())
+        return p;
+    int saved = errno;
+    void *w = NULL;
+    /* An original already found. */
+    for (struct lw_dl_table *t = __atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE); t && !w; t = t->next)
+        for (uint32_t i = 0; i < t->n && !w; i++)
+            if (__atomic_load_n(&t->entries[i].orig, __ATOMIC_ACQUIRE) == p)
+                w = (void *)lw_abi_wrapper(&t->entries[i]);
+    if (!w && __atomic_load_n(&lw_typed_any, __ATOMIC_ACQUIRE)) {
+        pthread_mutex_lock(&lw_typed_mutex);
+        for (size_t i = 0; i < lw_ntyped && !w; i++)
+            if (__atomic_load_n(lw_typed[i].orig, __ATOMIC_ACQUIRE) == p)
+                w = (void *)lw_typed[i].wrapper;
+        pthread_mutex_unlock(&lw_typed_mutex);
+    }
+    /* Else the function's name, as its object defines it at `p`: an
+     * original not looked up yet is then found as a dlsym answer's. */
+    Dl_info info;
+    if (!w && dladdr(p, &info) && info.dli_sname && info.dli_saddr == p)
+        w = lw_dl_wrapper_for(p, info.dli_sname, NULL);
+    if (w && w != p)
+        lw_log(LW_LOG_RESOLVE, "a function pointer a wrapped function returned: answered with its wrapper");
+    errno = saved;
+    return w ? w : p;
+}
+
 /* Loads to check (RTLD_DEEPBIND, dlmopen), recorded before libc's dlopen
  * runs and checked at the next call of a dl function or at the end. */
 static pthread_mutex_t lw_pending_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -777,6 +807,11 @@ void *libwrap_dl_route(void *a0, void *a1, void *a2, void *caller, int kind)
 }
 
 #else /* LIBWRAP_STATIC: a static program loads nothing (dl.h) */
+
+void *libwrap_answer_pointer(void *p)
+{
+    return p;
+}
 
 void libwrap_typed_register(void **orig, const char *symbol, const void *wrapper, const char *soname)
 {

@@ -156,6 +156,16 @@ LIBWRAP_API void libwrap_typed_register(void **orig, const char *symbol, const v
 LIBWRAP_API int libwrap_is_version(const void *orig, const char *symbol);
 
 /*
+ * A function pointer that a wrapped function returned (a library's lookup
+ * of its own functions: eglGetProcAddress, vkGetInstanceProcAddr, a
+ * plugin table's accessor): the wrapper of the function it points to where
+ * that is a wrapped function's original, so that the program's calls
+ * through it are measured as its dlsym lookups' are; `p` otherwise (NULL,
+ * another library's function). errno is kept; thread-safe.
+ */
+LIBWRAP_API void *libwrap_answer_pointer(void *p);
+
+/*
  * Whether the function at `p` is defined without a symbol version (its
  * object has none, or gives it the global index). The dynamic loader binds
  * a versioned reference to such a definition where it comes first

@@ -1,0 +1,11 @@
+/* A library that hands out pointers to its own functions (as
+ * eglGetProcAddress and vkGetInstanceProcAddr do): tests/workflow/wf_lookup.sh. */
+typedef int (*lk_fn)(int);
+int lk_leaf(int x);
+int lk_twice(int x);
+double lk_scale(double x, int k);
+/* The function named `name`, from the library's own table, or NULL;
+ * `bias` and `weight` only travel in registers (a shim's test). */
+lk_fn lk_lookup(const char *name, double weight, int bias);
+/* A pointer into another library (libc's abs): passed on as it is. */
+lk_fn lk_foreign(void);

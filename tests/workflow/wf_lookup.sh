@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# A library that hands out pointers to its own functions (eglGetProcAddress,
+# vkGetInstanceProcAddr, a plugin table's accessor: lookup/lk.c): the
+# program's calls through them are visits, as its direct calls and its
+# dlsym lookups' are, in both modes, with ABI-level and typed wrappers. A
+# pointer into another library is passed on as it is. Output and status
+# equal the unwrapped run's.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+src=$here/lookup
+mkdir -p lib
+# Bound to its own functions (-Bsymbolic, as libEGL is): the table holds
+# them, not what symbol lookup (a preloaded wrapper) would find.
+$CC -O2 -fPIC -shared -Wl,-Bsymbolic -o lib/liblk.so "$src/lk.c"
+$CC -O2 -I"$src" -o plain "$src/lk_app.c" -Llib -Wl,-rpath,"$scratch/lib" -llk
+./plain > plain.out || fail "the unwrapped program failed"
+
+for forward in abi typed; do
+    step "$forward wrappers: init, make, make install"
+    run_ok init-$forward.log libwrap-init --name lk -x c --cppflags "-I$src" \
+        --ldflags "-L$scratch/lib -Wl,-rpath,$scratch/lib" --libs -llk --prefix "$scratch/prefix-$forward" w-$forward
+    echo '#include "lk.h"' > w-$forward/libwrap.h
+    cp "$src/lk_app.c" w-$forward/main.c
+    [ $forward = typed ] && echo 'GENFLAGS = --forward typed' > w-$forward/local.mk
+    run_ok make-$forward.log make -C w-$forward all install
+    export LIBWRAP_PATH=$scratch/prefix-$forward
+    run_ok lt-$forward.log libwrap --libwrap=linktime:lk "$CC" -O2 -I"$src" -o app-lt-$forward "$src/lk_app.c" \
+        -Llib -Wl,-rpath,"$scratch/lib" -llk
+    for mode in preload linktime; do
+        d=$PWD/exp-$forward-$mode
+        if [ $mode = preload ]; then
+            LD_PRELOAD=$(libwrap-info preload lk) LIBWRAP_EXPERIMENT_DIRECTORY=$d ./plain > $d.out 2> $d.err ||
+                fail "$forward $mode: status $?"
+        else
+            LIBWRAP_EXPERIMENT_DIRECTORY=$d ./app-lt-$forward > $d.out 2> $d.err || fail "$forward $mode: status $?"
+        fi
+        cmp -s plain.out $d.out || fail "$forward $mode: stdout differs: $(cat $d.out)"
+        [ ! -s $d.err ] || fail "$forward $mode: stderr: $(cat $d.err)"
+        $CHECK "$d" "visits('lk_lookup') == 4" "visits('lk_leaf') == 6" "visits('lk_twice') == 3" \
+            "visits('lk_foreign') == 1" || fail "$forward $mode: visits differ from the calls made"
+        echo "ok: $forward $mode"
+    done
+done
+echo PASS
