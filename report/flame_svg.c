@@ -56,13 +56,14 @@ static int cmp_name(const void *pa, const void *pb)
     return c ? c : strcmp(a->symbol, b->symbol);
 }
 
-static void frame(flame *f, const char *label, const lwr_node *n, double x, size_t depth, int synthetic)
+/* One frame's <g>; whether it is drawn (wide enough), and so its children. */
+static int frame_one(flame *f, const char *label, const lwr_node *n, double x, size_t depth, int synthetic)
 {
     double w = (double)n->inclusive_ns * f->scale;
     double y = f->height - PAD - (double)(depth + 1) * ROW;
     char a[32], b[32];
     if (w < MIN_PX)
-        return;
+        return 0;
     fputs("<g class=\"frame\"><title>", f->out);
     lwr_xml_escape(f->out, label);
     if (synthetic)
@@ -102,15 +103,50 @@ static void frame(flame *f, const char *label, const lwr_node *n, double x, size
         }
     }
     fputs("</text></g>\n", f->out);
+    return 1;
+}
 
-    const lwr_node **order = (const lwr_node **)lwr_sorted_view(n->children, n->nchildren,
-                                                                sizeof *n->children, cmp_name);
-    double cx = x;
-    for (size_t i = 0; i < n->nchildren; i++) {
-        frame(f, order[i]->name, order[i], cx, depth + 1, 0);
-        cx += (double)order[i]->inclusive_ns * f->scale;
+/* The frame of n and those above it (its call paths), siblings in name
+ * order from the left, depth first without recursion: a call path may be
+ * LWR_MAX_CALL_DEPTH deep. */
+static void frame(flame *f, const char *label, const lwr_node *n, double x, size_t depth, int synthetic)
+{
+    struct level {
+        const lwr_node **order;
+        size_t n, next;
+        double cx; /* where the next child starts */
+    } *st = NULL;
+    size_t d = 0, cap = 0;
+    if (!frame_one(f, label, n, x, depth, synthetic))
+        return;
+    for (;;) {
+        if (n) {
+            if (d == cap) {
+                cap = cap ? 2 * cap : 64;
+                st = lwr_xrealloc(st, cap * sizeof *st);
+            }
+            st[d].order = (const lwr_node **)lwr_sorted_view(n->children, n->nchildren, sizeof *n->children,
+                                                             cmp_name);
+            st[d].n = n->nchildren;
+            st[d].next = 0;
+            st[d++].cx = x;
+        }
+        n = NULL;
+        if (!d)
+            break;
+        struct level *l = &st[d - 1];
+        if (l->next == l->n) {
+            free(l->order);
+            d--;
+            continue;
+        }
+        const lwr_node *k = l->order[l->next++];
+        x = l->cx;
+        l->cx += (double)k->inclusive_ns * f->scale;
+        if (frame_one(f, k->name, k, x, depth + d, 0))
+            n = k;
     }
-    free(order);
+    free(st);
 }
 
 int lwr_flame_svg(FILE *out, const lwr_profile *p, int standalone)

@@ -229,12 +229,14 @@ static void end_rank(fold *f)
     f->nranks++;
 }
 
-static void widen_node(lwr_node *n, size_t to)
+/* Each node's metrics one longer, the new one 0 (lwr_tree_walk: call
+ * paths may be too deep to recurse along). */
+static void widen_node(lwr_node *n, size_t depth, void *ud)
 {
+    size_t to = *(const size_t *)ud;
+    (void)depth;
     n->metrics = lwr_xrealloc(n->metrics, to * sizeof(double));
     n->metrics[to - 1] = 0;
-    for (size_t i = 0; i < n->nchildren; i++)
-        widen_node(&n->children[i], to);
 }
 
 /* The job's index of metric `m`; a metric no part had before is added, and
@@ -252,25 +254,31 @@ static int metric_slot(lwr_profile *p, const lwr_metric *m)
         p->funcs[i].metrics = lwr_xrealloc(p->funcs[i].metrics, (p->nmetrics + 1) * sizeof(double));
         p->funcs[i].metrics[p->nmetrics] = 0;
     }
+    size_t to = p->nmetrics + 1;
     for (size_t t = 0; t < p->nthreads; t++)
-        widen_node(&p->threads[t].root, p->nmetrics + 1);
+        lwr_tree_walk(&p->threads[t].root, widen_node, NULL, &to);
     return (int)p->nmetrics++;
 }
 
+typedef struct {
+    const int *map;
+    size_t from, to;
+} remap;
+
 /* A part's node metrics, re-indexed to the job's metric list. */
-static void remap_node(lwr_node *n, const int *map, size_t from, size_t to)
+static void remap_node(lwr_node *n, size_t depth, void *ud)
 {
-    double *m = calloc(to ? to : 1, sizeof *m);
+    const remap *r = ud;
+    (void)depth;
+    double *m = calloc(r->to ? r->to : 1, sizeof *m);
     if (!m) {
         perror(LWR_PROG);
         exit(1);
     }
-    for (size_t i = 0; i < from; i++)
-        m[map[i]] = n->metrics[i];
+    for (size_t i = 0; i < r->from; i++)
+        m[r->map[i]] = n->metrics[i];
     free(n->metrics);
     n->metrics = m;
-    for (size_t i = 0; i < n->nchildren; i++)
-        remap_node(&n->children[i], map, from, to);
 }
 
 static void fold_part(fold *f, lwr_profile *part, const part_name *pn)
@@ -327,8 +335,10 @@ static void fold_part(fold *f, lwr_profile *part, const part_name *pn)
         int identity = part->nmetrics == p->nmetrics;
         for (size_t m = 0; identity && m < part->nmetrics; m++)
             identity = map[m] == (int)m;
-        if (!identity)
-            remap_node(&th.root, map, part->nmetrics, p->nmetrics);
+        if (!identity) {
+            remap r = {map, part->nmetrics, p->nmetrics};
+            lwr_tree_walk(&th.root, remap_node, NULL, &r);
+        }
         p->threads[p->nthreads++] = th;
     }
     free(part->threads);

@@ -5,6 +5,11 @@
  * writing it, or the user may point us at some other JSON: every key is
  * checked for type, and a message names the file, the JSON path and what to
  * do, instead of trusting the structure.
+ *
+ * Call paths nest two JSON levels per call (the node and its "children")
+ * and may be tens of thousands of calls deep (LWR_MAX_CALL_DEPTH): nothing
+ * here recurses along them, json-c's own recursive free included
+ * (json_release).
  */
 #include <errno.h>
 #include <limits.h>
@@ -142,12 +147,68 @@ static int metric_index(lwr_profile *p, const char *name, int add)
     return (int)p->nmetrics++;
 }
 
-/* First pass: metrics named in entries but missing from the "metrics" list. */
+/* A stack that grows by doubling (the walks below keep theirs on the heap). */
+#define PUSH(st, n, cap, ...)                                      \
+    do {                                                           \
+        if ((n) == (cap)) {                                        \
+            (cap) = (cap) ? 2 * (cap) : 64;                        \
+            (st) = lwr_xrealloc((st), (cap) * sizeof *(st));       \
+        }                                                          \
+        (st)[(n)++] = (__typeof__(*(st))){__VA_ARGS__};            \
+    } while (0)
+
+/* Drops a json-c tree without recursion. json_object_put frees the
+ * containers inside a container recursively, several C frames a level: at
+ * a call path some ten thousand calls deep that overflows the stack. Each
+ * container's own containers are taken first (a reference each), so its
+ * put frees one level only; they are dropped in turn. */
+static void json_release(json_object *root)
+{
+    json_object **st = NULL;
+    size_t n = 0, cap = 0;
+    if (root)
+        PUSH(st, n, cap, root);
+    while (n) {
+        json_object *o = st[--n];
+        if (json_object_is_type(o, json_type_object)) {
+            json_object_object_foreach(o, k, v)
+            {
+                (void)k;
+                if ((json_object_is_type(v, json_type_object) && json_object_object_length(v)) ||
+                    (json_object_is_type(v, json_type_array) && json_object_array_length(v)))
+                    PUSH(st, n, cap, json_object_get(v));
+            }
+        } else if (json_object_is_type(o, json_type_array)) {
+            for (size_t i = 0, len = json_object_array_length(o); i < len; i++) {
+                json_object *v = json_object_array_get_idx(o, i);
+                if ((json_object_is_type(v, json_type_object) && json_object_object_length(v)) ||
+                    (json_object_is_type(v, json_type_array) && json_object_array_length(v)))
+                    PUSH(st, n, cap, json_object_get(v));
+            }
+        }
+        json_object_put(o);
+    }
+    free(st);
+}
+
+/* First pass: metrics named in entries but missing from the "metrics"
+ * list, in the order a depth-first walk meets them (the columns' order). */
 static void collect_metric_names(lwr_profile *p, json_object *entries)
 {
-    size_t n = json_object_array_length(entries);
-    for (size_t i = 0; i < n; i++) {
-        json_object *e = json_object_array_get_idx(entries, i), *m, *ch;
+    struct {
+        json_object *a;
+        size_t i;
+    } *st = NULL;
+    size_t n = 0, cap = 0;
+    PUSH(st, n, cap, entries, 0);
+    while (n) {
+        json_object *a = st[n - 1].a, *m, *ch;
+        size_t i = st[n - 1].i++;
+        if (i >= json_object_array_length(a)) {
+            n--;
+            continue;
+        }
+        json_object *e = json_object_array_get_idx(a, i);
         if (!json_object_is_type(e, json_type_object))
             continue;
         if (json_object_object_get_ex(e, LWP_KEY(metrics), &m) && json_object_is_type(m, json_type_object)) {
@@ -158,8 +219,9 @@ static void collect_metric_names(lwr_profile *p, json_object *entries)
             }
         }
         if (json_object_object_get_ex(e, LWP_KEY(children), &ch) && json_object_is_type(ch, json_type_array))
-            collect_metric_names(p, ch);
+            PUSH(st, n, cap, ch, 0);
     }
+    free(st);
 }
 
 static int read_metrics(const ctx *c, json_object *e, const char *where, double **out)
@@ -201,9 +263,11 @@ static int read_counts(const ctx *c, json_object *e, const char *where, uint64_t
     return 0;
 }
 
-static int read_node(const ctx *c, json_object *e, const char *where, lwr_node *n)
+/* One call-path node's own members; *children: its "children" array when it
+ * has any (n->children allocated for them), else NULL. */
+static int read_one(const ctx *c, json_object *e, const char *where, lwr_node *n, json_object **children)
 {
-    char sub[256];
+    *children = NULL;
     if (!json_object_is_type(e, json_type_object))
         return fail(c, "%s: expected an object", where);
     const char *sym = get_str(e, LWP_KEY(symbol)), *name = get_str(e, LWP_KEY(name));
@@ -222,12 +286,54 @@ static int read_node(const ctx *c, json_object *e, const char *where, lwr_node *
         return fail(c, "%s.children: expected an array", where);
     n->nchildren = json_object_array_length(ch);
     n->children = lwr_xcalloc(n->nchildren, sizeof *n->children);
-    for (size_t i = 0; i < n->nchildren; i++) {
-        snprintf(sub, sizeof sub, "%.200s.children[%zu]", where, i);
-        if (read_node(c, json_object_array_get_idx(ch, i), sub, &n->children[i]))
-            return -1;
-    }
+    if (n->nchildren)
+        *children = ch;
     return 0;
+}
+
+/* A call path and everything below it, depth first without recursion.
+ * `where` is kept in one buffer: a node's is the first 200 characters of
+ * its parent's and ".children[I]"; the parent's first 200 are a prefix of
+ * every descendant's, so each level keeps only their length. */
+static int read_tree(const ctx *c, json_object *e, const char *top, lwr_node *n)
+{
+    char where[256];
+    json_object *ch;
+    snprintf(where, sizeof where, "%s", top);
+    if (read_one(c, e, where, n, &ch))
+        return -1;
+    struct {
+        json_object *ch;
+        lwr_node *n;
+        size_t next, plen;
+    } *st = NULL;
+    size_t depth = 0, cap = 0; /* the levels open: the node of st[d] is at level d + 1 */
+    int rc = 0;
+    if (ch)
+        PUSH(st, depth, cap, ch, n, 0, strlen(where) < 200 ? strlen(where) : 200);
+    while (depth) {
+        lwr_node *parent = st[depth - 1].n;
+        size_t i = st[depth - 1].next++;
+        if (i == parent->nchildren) {
+            depth--;
+            continue;
+        }
+        if (depth + 1 > LWR_MAX_CALL_DEPTH) {
+            rc = fail(c, "%s: call paths deeper than %d levels, more than %s reads", top, LWR_MAX_CALL_DEPTH,
+                      LWR_PROG);
+            break;
+        }
+        json_object *ce = json_object_array_get_idx(st[depth - 1].ch, i);
+        snprintf(where + st[depth - 1].plen, sizeof where - st[depth - 1].plen, ".children[%zu]", i);
+        if (read_one(c, ce, where, &parent->children[i], &ch)) {
+            rc = -1;
+            break;
+        }
+        if (ch)
+            PUSH(st, depth, cap, ch, &parent->children[i], 0, strlen(where) < 200 ? strlen(where) : 200);
+    }
+    free(st);
+    return rc;
 }
 
 /* One per-rank statistic of a reduced job profile: {"min", "min_rank",
@@ -390,7 +496,7 @@ static int read_profile(const ctx *c, json_object *root)
         for (size_t k = 0; k < th->root.nchildren; k++) {
             char sub[96];
             snprintf(sub, sizeof sub, "%s.callpath[%zu]", where, k);
-            if (read_node(c, json_object_array_get_idx(cp, k), sub, &th->root.children[k]))
+            if (read_tree(c, json_object_array_get_idx(cp, k), sub, &th->root.children[k]))
                 return -1;
             th->root.inclusive_ns += th->root.children[k].inclusive_ns;
         }
@@ -402,38 +508,72 @@ static int read_profile(const ctx *c, json_object *root)
  * followed by "KEY_bytes", its bytes in hex (common/utf8.h): put the bytes
  * back into "KEY", everywhere below o, so that the report shows and writes
  * what was recorded. */
-static void restore_bytes(json_object *o)
+static void restore_bytes(json_object *root)
 {
-    if (json_object_is_type(o, json_type_array)) {
-        for (size_t i = 0, n = json_object_array_length(o); i < n; i++)
-            restore_bytes(json_object_array_get_idx(o, i));
-        return;
+    json_object **st = NULL;
+    size_t n = 0, cap = 0;
+    PUSH(st, n, cap, root);
+    while (n) {
+        json_object *o = st[--n];
+        if (json_object_is_type(o, json_type_array)) {
+            for (size_t i = 0, len = json_object_array_length(o); i < len; i++)
+                PUSH(st, n, cap, json_object_array_get_idx(o, i));
+            continue;
+        }
+        if (!json_object_is_type(o, json_type_object))
+            continue;
+        json_object_object_foreach(o, key, v)
+        {
+            size_t kl = strlen(key);
+            if (json_object_is_type(v, json_type_string) && kl > 6 && !strcmp(key + kl - 6, "_bytes")) {
+                const char *hex = json_object_get_string(v);
+                size_t nb = strlen(hex) / 2;
+                char *raw = lwr_xcalloc(nb + 1, 1), *base = lwr_xstrdup(key);
+                base[kl - 6] = 0;
+                size_t k = 0;
+                for (; k < nb; k++) {
+                    unsigned b;
+                    if (sscanf(hex + 2 * k, "%2x", &b) != 1 || !b)
+                        break;
+                    raw[k] = (char)b;
+                }
+                json_object *orig;
+                if (k == nb && json_object_object_get_ex(o, base, &orig) &&
+                    json_object_is_type(orig, json_type_string))
+                    json_object_set_string_len(orig, raw, (int)nb);
+                free(raw);
+                free(base);
+            } else if (json_object_is_type(v, json_type_object) || json_object_is_type(v, json_type_array))
+                PUSH(st, n, cap, v);
+        }
     }
-    if (!json_object_is_type(o, json_type_object))
-        return;
-    json_object_object_foreach(o, key, v)
-    {
-        size_t kl = strlen(key);
-        if (json_object_is_type(v, json_type_string) && kl > 6 && !strcmp(key + kl - 6, "_bytes")) {
-            const char *hex = json_object_get_string(v);
-            size_t n = strlen(hex) / 2;
-            char *raw = lwr_xcalloc(n + 1, 1), *base = lwr_xstrdup(key);
-            base[kl - 6] = 0;
-            size_t k = 0;
-            for (; k < n; k++) {
-                unsigned b;
-                if (sscanf(hex + 2 * k, "%2x", &b) != 1 || !b)
-                    break;
-                raw[k] = (char)b;
-            }
-            json_object *orig;
-            if (k == n && json_object_object_get_ex(o, base, &orig) && json_object_is_type(orig, json_type_string))
-                json_object_set_string_len(orig, raw, (int)n);
-            free(raw);
-            free(base);
-        } else
-            restore_bytes(v);
+    free(st);
+}
+
+/* Whether JSON nested too deep at `off` is a call path's: a node's
+ * "children" opened just before (the runtime indents at most 128 levels). */
+static int deep_callpath(const char *text, size_t off)
+{
+    char key[64];
+    int n = snprintf(key, sizeof key, "\"%s\"", LWP_KEY(children));
+    size_t from = off > 1024 ? off - 1024 : 0;
+    return n > 0 && memmem(text + from, off - from, key, (size_t)n) != NULL;
+}
+
+/* Frees the tokener and, when it stopped inside the text (an error, a
+ * truncated file), the containers it had begun, without recursion: one of
+ * them may hold a whole call path already read. json-c keeps them in its
+ * stack of levels (struct json_tokener_srec, public in json-c 0.13 to
+ * 0.18); each level's is its own tree (a value joins its parent when
+ * complete). */
+static void tokener_free(json_tokener *tok)
+{
+    for (int d = tok->depth; d >= 0; d--) {
+        json_object *cur = tok->stack[d].current;
+        tok->stack[d].current = NULL;
+        json_release(cur);
     }
+    json_tokener_free(tok);
 }
 
 int lwr_profile_parse(lwr_profile *p, const char *text, size_t len, const char *path)
@@ -446,7 +586,13 @@ int lwr_profile_parse(lwr_profile *p, const char *text, size_t len, const char *
     /* json-c takes an int length. */
     if (len > INT_MAX)
         return fail(&c, "too large for a profile (%zu bytes)", len);
-    json_tokener *tok = json_tokener_new_ex(JSON_TOKENER_DEFAULT_DEPTH * 64);
+    /* Two JSON levels a call (the node, its "children"), the few above the
+     * call paths and the few inside a node (metrics, arguments): a file
+     * deeper than this has call paths deeper than LWR_MAX_CALL_DEPTH,
+     * which read_tree refuses from LWR_MAX_CALL_DEPTH + 1 on. json-c
+     * allocates its stack of levels at once, untouched past the file's
+     * depth. */
+    json_tokener *tok = json_tokener_new_ex(2 * LWR_MAX_CALL_DEPTH + 64);
     if (!tok)
         return fail(&c, "out of memory");
     json_object *root = json_tokener_parse_ex(tok, text, (int)len);
@@ -460,6 +606,9 @@ int lwr_profile_parse(lwr_profile *p, const char *text, size_t len, const char *
     if (err == json_tokener_continue)
         rc = fail(&c, "truncated JSON at byte %zu; the measured program probably did not finish writing it",
                   len);
+    else if (err == json_tokener_error_depth && deep_callpath(text, off))
+        rc = fail(&c, "call paths deeper than %d levels, more than %s reads (JSON nested too deep at byte %zu)",
+                  LWR_MAX_CALL_DEPTH, LWR_PROG, off);
     else if (err != json_tokener_success)
         rc = fail(&c, "invalid JSON at byte %zu: %s", off, json_tokener_error_desc(err));
     else if (rest < len)
@@ -471,8 +620,8 @@ int lwr_profile_parse(lwr_profile *p, const char *text, size_t len, const char *
         if (rc == 0)
             lwr_mark_throttled(p);
     }
-    json_object_put(root);
-    json_tokener_free(tok);
+    json_release(root);
+    tokener_free(tok);
     return rc;
 }
 
@@ -544,15 +693,46 @@ int lwr_profile_load(lwr_profile *p, const char *path)
     return rc;
 }
 
-static void free_node(lwr_node *n)
+void lwr_tree_walk(lwr_node *n, void (*pre)(lwr_node *, size_t, void *), void (*post)(lwr_node *, size_t, void *),
+                   void *ud)
 {
-    for (size_t i = 0; i < n->nchildren; i++)
-        free_node(&n->children[i]);
+    struct {
+        lwr_node *n;
+        size_t next;
+    } *st = NULL;
+    size_t d = 0, cap = 0;
+    if (pre)
+        pre(n, 0, ud);
+    PUSH(st, d, cap, n, 0);
+    while (d) {
+        lwr_node *top = st[d - 1].n;
+        if (st[d - 1].next < top->nchildren) {
+            lwr_node *k = &top->children[st[d - 1].next++];
+            if (pre)
+                pre(k, d, ud);
+            PUSH(st, d, cap, k, 0);
+        } else {
+            d--;
+            if (post)
+                post(top, d, ud);
+        }
+    }
+    free(st);
+}
+
+static void free_fields(lwr_node *n, size_t depth, void *ud)
+{
+    (void)depth, (void)ud;
     free(n->children);
     free(n->symbol);
     free(n->name);
     free(n->metrics);
     free(n->throttled);
+}
+
+static void free_node(lwr_node *n)
+{
+    lwr_tree_walk(n, NULL, free_fields, NULL);
 }
 
 void lwr_funcs_free(lwr_func *f, size_t n)
@@ -616,8 +796,9 @@ typedef struct {
     const lwr_profile *p;
     lwr_func *rows;
     size_t n, cap;
-    const lwr_node **stack; /* ancestors, to spot recursion */
-    size_t depth;
+    size_t *active; /* [cap]: how many of a row's calls are open on the path walked (recursion) */
+    size_t *open;   /* the rows of the nodes on that path */
+    size_t nopen, capopen;
 } flat;
 
 static lwr_func *row_for(flat *f, const lwr_node *node)
@@ -632,7 +813,9 @@ static lwr_func *row_for(flat *f, const lwr_node *node)
             perror(LWR_PROG);
             exit(1);
         }
+        f->active = lwr_xrealloc(f->active, f->cap * sizeof *f->active);
     }
+    f->active[f->n] = 0;
     lwr_func *r = &f->rows[f->n++];
     memset(r, 0, sizeof *r);
     r->symbol = lwr_xstrdup(node->symbol);
@@ -655,13 +838,17 @@ static lwr_func *row_for(flat *f, const lwr_node *node)
     return r;
 }
 
-static void flatten(flat *f, const lwr_node *node, size_t depth)
+/* A node met going down (lwr_tree_walk): its figures into its row. */
+static void flatten_enter(lwr_node *node, size_t depth, void *ud)
 {
+    flat *f = ud;
+    (void)depth;
     lwr_func *r = row_for(f, node);
-    int recursive = 0;
-    for (size_t i = 0; i < depth; i++)
-        if (strcmp(f->stack[i]->symbol, node->symbol) == 0)
-            recursive = 1;
+    size_t row = (size_t)(r - f->rows);
+    /* Its function is open above it on the path: a recursive call. */
+    int recursive = f->active[row] > 0;
+    f->active[row]++;
+    PUSH(f->open, f->nopen, f->capopen, row);
     r->visits += node->visits;
     r->exclusive_ns += node->exclusive_ns;
     if (!recursive) {
@@ -678,9 +865,13 @@ static void flatten(flat *f, const lwr_node *node, size_t depth)
     } else {
         r->has_minmax = 0;
     }
-    f->stack[depth] = node;
-    for (size_t i = 0; i < node->nchildren; i++)
-        flatten(f, &node->children[i], depth + 1);
+}
+
+static void flatten_leave(lwr_node *node, size_t depth, void *ud)
+{
+    flat *f = ud;
+    (void)node, (void)depth;
+    f->active[f->open[--f->nopen]]--;
 }
 
 void lwr_metrics_add(const lwr_profile *p, double *to, const double *from)
@@ -698,16 +889,21 @@ static int cmp_func_symbol(const void *pa, const void *pb)
     return strcmp(a->symbol, b->symbol);
 }
 
-static void mark_node(lwr_node *n, const lwr_func **by, size_t nby)
+typedef struct {
+    const lwr_func **by;
+    size_t nby;
+} marks;
+
+static void mark_node(lwr_node *n, size_t depth, void *ud)
 {
+    const marks *m = ud;
+    (void)depth;
     if (n->symbol) {
         lwr_func key = {.symbol = n->symbol};
-        const lwr_func *k = &key, **hit = bsearch(&k, by, nby, sizeof *by, cmp_func_symbol);
+        const lwr_func *k = &key, **hit = bsearch(&k, m->by, m->nby, sizeof *m->by, cmp_func_symbol);
         free(n->throttled);
         n->throttled = hit ? lwr_xstrdup((*hit)->throttled) : NULL;
     }
-    for (size_t i = 0; i < n->nchildren; i++)
-        mark_node(&n->children[i], by, nby);
 }
 
 void lwr_mark_throttled(lwr_profile *p)
@@ -723,29 +919,35 @@ void lwr_mark_throttled(lwr_profile *p)
         if (p->funcs[i].throttled)
             by[k++] = &p->funcs[i];
     qsort(by, k, sizeof *by, cmp_func_symbol);
+    marks m = {by, k};
     for (size_t t = 0; t < p->nthreads; t++)
-        mark_node(&p->threads[t].root, by, k);
+        lwr_tree_walk(&p->threads[t].root, mark_node, NULL, &m);
     free(by);
+}
+
+static void deepest(lwr_node *n, size_t depth, void *ud)
+{
+    size_t *d = ud;
+    (void)n;
+    if (depth + 1 > *d)
+        *d = depth + 1;
 }
 
 size_t lwr_tree_depth(const lwr_node *n)
 {
     size_t d = 0;
-    for (size_t i = 0; i < n->nchildren; i++) {
-        size_t c = lwr_tree_depth(&n->children[i]);
-        if (c > d)
-            d = c;
-    }
-    return d + 1;
+    /* Read only: the walk's pointers are not const. */
+    lwr_tree_walk((lwr_node *)n, deepest, NULL, &d);
+    return d;
 }
 
 int lwr_thread_functions(const lwr_profile *p, const lwr_thread *t, lwr_func **out, size_t *n)
 {
     flat f = {.p = p};
-    f.stack = lwr_xcalloc(lwr_tree_depth(&t->root) + 1, sizeof *f.stack);
     for (size_t i = 0; i < t->root.nchildren; i++)
-        flatten(&f, &t->root.children[i], 0);
-    free(f.stack);
+        lwr_tree_walk((lwr_node *)&t->root.children[i], flatten_enter, flatten_leave, &f);
+    free(f.active);
+    free(f.open);
     for (size_t i = 0; i < f.n; i++)
         if (!f.rows[i].has_minmax)
             f.rows[i].min_ns = 0;

@@ -311,8 +311,21 @@ void lwr_json_bytes(FILE *out, const char *key, const char *s);
 /* A displayable value of a metric total: integer when it is one. */
 void lwr_fmt_metric(char buf[40], double v);
 
+/* The deepest call path the report reads, in levels: twice the 32,768 a
+ * thread of the runtime measures nested (its return slots, docs/abi.md).
+ * A deeper profile.json is refused with a message that says so. The
+ * reader and every walk of the call trees below are iterative (explicit
+ * stacks on the heap), so no depth up to this one strains the C stack. */
+#define LWR_MAX_CALL_DEPTH 65536
+
 /* Levels of the call tree below and including n (1 for a leaf). */
 size_t lwr_tree_depth(const lwr_node *n);
+/* Visits n and every node below it without recursion: pre() before a
+ * node's children, post() after them (either may be NULL), with the
+ * node's depth (0 for n) and `ud`; children in their order. post() may
+ * free the node's children. */
+void lwr_tree_walk(lwr_node *n, void (*pre)(lwr_node *, size_t, void *), void (*post)(lwr_node *, size_t, void *),
+                   void *ud);
 /* Each call path of a throttled function marked so (lwr_node.throttled),
  * for the views built from the call trees. */
 void lwr_mark_throttled(lwr_profile *p);

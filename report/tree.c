@@ -3,11 +3,17 @@
  *
  * Children are listed by inclusive time (ties by name) so that the hot path
  * reads from the top; --depth folds everything below a level into a count.
+ * The walk is iterative (call paths may be LWR_MAX_CALL_DEPTH deep), and,
+ * as in the runtime's profile.txt, the indentation stops growing at
+ * INDENT_MAX levels, past which the level is written ("[depth 65] f"): a
+ * deep tree's text grows with its size, not its size times its depth.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "report.h"
+
+#define INDENT_MAX 64
 
 static int cmp_node(const void *pa, const void *pb)
 {
@@ -18,31 +24,73 @@ static int cmp_node(const void *pa, const void *pb)
     return c ? c : strcmp(a->symbol, b->symbol);
 }
 
+static void count(lwr_node *n, size_t depth, void *ud)
+{
+    (void)depth;
+    *(size_t *)ud += n->nchildren;
+}
+
 static size_t descendants(const lwr_node *n)
 {
-    size_t k = n->nchildren;
-    for (size_t i = 0; i < n->nchildren; i++)
-        k += descendants(&n->children[i]);
+    size_t k = 0;
+    lwr_tree_walk((lwr_node *)n, count, NULL, &k);
     return k;
 }
 
-static void print_node(FILE *out, const lwr_node *n, int depth, int max_depth)
+/* A node's line (`depth` 0 at the top); whether its children follow. */
+static int print_line(FILE *out, const lwr_node *n, size_t depth, int max_depth)
 {
     char a[32], b[32];
-    fprintf(out, "%12s  %12s  %10llu  %*s%s", lwr_fmt_time(a, (double)n->inclusive_ns),
-            lwr_fmt_time(b, (double)n->exclusive_ns), (unsigned long long)n->visits, 2 * depth, "", n->name);
+    fprintf(out, "%12s  %12s  %10llu  %*s", lwr_fmt_time(a, (double)n->inclusive_ns),
+            lwr_fmt_time(b, (double)n->exclusive_ns), (unsigned long long)n->visits,
+            2 * (int)(depth < INDENT_MAX ? depth : INDENT_MAX), "");
+    if (depth >= INDENT_MAX)
+        fprintf(out, "[depth %zu] ", depth + 1);
+    fputs(n->name, out);
     if (n->throttled) /* its times are estimates (LIBWRAP_THROTTLE), as in the table */
         fprintf(out, " [throttled %s]", n->throttled);
-    if (max_depth > 0 && depth + 1 >= max_depth && n->nchildren) {
+    if (max_depth > 0 && depth + 1 >= (size_t)max_depth && n->nchildren) {
         fprintf(out, "  [+%zu]\n", descendants(n));
-        return;
+        return 0;
     }
     fputc('\n', out);
-    const lwr_node **order = (const lwr_node **)lwr_sorted_view(n->children, n->nchildren,
-                                                                sizeof *n->children, cmp_node);
-    for (size_t i = 0; i < n->nchildren; i++)
-        print_node(out, order[i], depth + 1, max_depth);
-    free(order);
+    return n->nchildren > 0;
+}
+
+/* The call paths below `root`, depth first, each node's children sorted. */
+static void print_paths(FILE *out, const lwr_node *root, int max_depth)
+{
+    struct level {
+        const lwr_node **order;
+        size_t n, next;
+    } *st = NULL;
+    size_t d = 0, cap = 0;
+    const lwr_node *n = root;
+    for (;;) {
+        if (n) {
+            if (d == cap) {
+                cap = cap ? 2 * cap : 64;
+                st = lwr_xrealloc(st, cap * sizeof *st);
+            }
+            st[d].order = (const lwr_node **)lwr_sorted_view(n->children, n->nchildren, sizeof *n->children,
+                                                             cmp_node);
+            st[d].n = n->nchildren;
+            st[d++].next = 0;
+        }
+        n = NULL;
+        if (!d)
+            break;
+        struct level *l = &st[d - 1];
+        if (l->next == l->n) {
+            free(l->order);
+            d--;
+            continue;
+        }
+        const lwr_node *k = l->order[l->next++];
+        if (print_line(out, k, d - 1, max_depth))
+            n = k;
+    }
+    free(st);
 }
 
 int lwr_print_tree(FILE *out, const lwr_profile *p, int max_depth)
@@ -58,11 +106,7 @@ int lwr_print_tree(FILE *out, const lwr_profile *p, int max_depth)
         fprintf(out, "%s%s (%s in measured calls)\n", t ? "\n" : "", lwr_thread_label(&p->threads[t], label),
                 lwr_fmt_time(a, (double)root->inclusive_ns));
         fprintf(out, "%12s  %12s  %10s  %s\n", "inclusive", "exclusive", "visits", "function");
-        const lwr_node **order = (const lwr_node **)lwr_sorted_view(
-            root->children, root->nchildren, sizeof *root->children, cmp_node);
-        for (size_t i = 0; i < root->nchildren; i++)
-            print_node(out, order[i], 0, max_depth);
-        free(order);
+        print_paths(out, root, max_depth);
     }
     return 0;
 }

@@ -5,9 +5,16 @@ job's (rank-N/ and rank-N.K/ parts, in a large job under ranks/G/, with
 the job's reduced profile.json beside them; or that profile alone); every
 process may have fork-PID/ children, nested again (docs/runtime.md,
 docs/mpi.md).
+
+Call paths nest two JSON levels a call (the node, its "children") and may
+be tens of thousands of calls deep (the runtime measures 32,768 nested
+calls a thread): nothing here recurses along them. json.loads does (about
+500 calls deep it raises RecursionError); such a file is read again by
+_loads_deep, which keeps its open containers in a list.
 """
 
 import json
+import json.decoder
 import os
 import re
 
@@ -19,20 +26,108 @@ def restore_bytes(obj):
     """Turns each "KEY_bytes" member (hex of a string that was not UTF-8,
     docs/runtime.md) into bytes, in place; the "KEY" member keeps its
     readable text, with U+FFFD where a byte was not UTF-8."""
-    if isinstance(obj, dict):
-        for key, value in obj.items():
-            if key.endswith("_bytes") and isinstance(value, str):
-                try:
-                    obj[key] = bytes.fromhex(value)
-                except ValueError:
-                    pass
-            elif isinstance(value, (dict, list)):
-                restore_bytes(value)
-    elif isinstance(obj, list):
-        for value in obj:
-            if isinstance(value, (dict, list)):
-                restore_bytes(value)
+    stack = [obj]
+    while stack:
+        o = stack.pop()
+        if isinstance(o, dict):
+            for key, value in o.items():
+                if key.endswith("_bytes") and isinstance(value, str):
+                    try:
+                        o[key] = bytes.fromhex(value)
+                    except ValueError:
+                        pass
+                elif isinstance(value, (dict, list)):
+                    stack.append(value)
+        else:
+            stack.extend(v for v in o if isinstance(v, (dict, list)))
     return obj
+
+
+_WS = re.compile(r"[ \t\n\r]*")
+_NUMBER = re.compile(r"(-?(?:0|[1-9][0-9]*))(\.[0-9]+)?([eE][-+]?[0-9]+)?")
+_CONSTANTS = (("null", None), ("true", True), ("false", False), ("NaN", float("nan")),
+              ("Infinity", float("inf")), ("-Infinity", float("-inf")))
+
+
+def _loads_deep(s):
+    """json.loads(s) without recursion, for JSON nested deeper than the
+    interpreter's recursion limit: the same values (dicts in key order,
+    the last of a repeated key), the same JSONDecodeError for bad text."""
+    err = json.JSONDecodeError
+    scanstring = json.decoder.scanstring
+    ws = _WS.match
+    stack, keys = [], []  # the containers open, and the key each dict waits on
+
+    def key_at(i):
+        if s[i:i + 1] != '"':
+            raise err("Expecting property name enclosed in double quotes", s, i)
+        key, i = scanstring(s, i + 1)
+        i = ws(s, i).end()
+        if s[i:i + 1] != ":":
+            raise err("Expecting ':' delimiter", s, i)
+        return key, ws(s, i + 1).end()
+
+    i = ws(s, 0).end()
+    while True:
+        # A value begins at i.
+        c = s[i:i + 1]
+        if c == "{":
+            i = ws(s, i + 1).end()
+            if s[i:i + 1] == "}":
+                value, i = {}, i + 1
+            else:
+                key, i = key_at(i)
+                stack.append({})
+                keys.append(key)
+                continue
+        elif c == "[":
+            i = ws(s, i + 1).end()
+            if s[i:i + 1] == "]":
+                value, i = [], i + 1
+            else:
+                stack.append([])
+                keys.append(None)
+                continue
+        elif c == '"':
+            value, i = scanstring(s, i + 1)
+        else:
+            m = _NUMBER.match(s, i)
+            if m:
+                integer, frac, exp = m.groups()
+                value = float(integer + (frac or "") + (exp or "")) if frac or exp else int(integer)
+                i = m.end()
+            else:
+                for word, value in _CONSTANTS:
+                    if s.startswith(word, i):
+                        i += len(word)
+                        break
+                else:
+                    raise err("Expecting value", s, i)
+        # The value is complete: into its container, and close those that end.
+        while True:
+            if not stack:
+                i = ws(s, i).end()
+                if i != len(s):
+                    raise err("Extra data", s, i)
+                return value
+            top = stack[-1]
+            if keys[-1] is None:
+                top.append(value)
+            else:
+                top[keys[-1]] = value
+            i = ws(s, i).end()
+            c = s[i:i + 1]
+            if c == ",":
+                i = ws(s, i + 1).end()
+                if keys[-1] is not None:
+                    keys[-1], i = key_at(i)
+                break
+            if c == ("]" if keys[-1] is None else "}"):
+                value = stack.pop()
+                keys.pop()
+                i += 1
+                continue
+            raise err("Expecting ',' delimiter", s, i)
 
 
 def load_profile(path):
@@ -41,7 +136,11 @@ def load_profile(path):
     with open(path, "rb") as f:
         data = f.read()
     try:
-        prof = json.loads(data.decode("utf-8"))
+        text = data.decode("utf-8")
+        try:
+            prof = json.loads(text)
+        except RecursionError:
+            prof = _loads_deep(text)
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise ValueError("%s: not a valid profile.json (%s); was the program still running?" % (path, e)) from None
     if not isinstance(prof, dict) or "functions" not in prof:

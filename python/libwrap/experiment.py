@@ -280,12 +280,18 @@ class Experiment:
             for f in p.get("functions") or []:
                 add(f, None, None, "function")
             for t in p.get("threads") or []:
-                stack = [(c, "") for c in t.get("callpath") or []]
+                # The symbols from the top are joined only for the nodes
+                # with arguments: a path per node would cost the square
+                # of the depth of a deep call path.
+                stack = [(c, 0) for c in t.get("callpath") or []]
+                above = []
                 while stack:
-                    c, above = stack.pop()
-                    path = c.get("symbol") if not above else above + ";" + c.get("symbol")
-                    add(c, t.get("id"), path, "callpath")
-                    stack.extend((child, path) for child in c.get("children") or [])
+                    c, depth = stack.pop()
+                    del above[depth:]
+                    above.append(c.get("symbol"))
+                    if c.get("arguments"):
+                        add(c, t.get("id"), ";".join(above), "callpath")
+                    stack.extend((child, depth + 1) for child in c.get("children") or [])
         return stats, hist
 
     _ARG_FIRST = ("process", "rank", "pid", "thread", "level", "path", "symbol", "function", "argument")

@@ -6,16 +6,28 @@ A list of root dicts, each {"frame": {"name", "type"}, "metrics": {...},
 stands for one thread of one process, named "rank R thread T" ("thread T"
 for a lone process; a fork child adds "fork PID"); its times are the sums
 of its top-level calls, its exclusive time 0.
+
+Call paths may be tens of thousands of calls deep: the trees are built
+without recursion.
 """
 
 
-def _node(c):
-    return {
-        "frame": {"name": c.get("name") or c.get("symbol"), "type": "function"},
-        "metrics": {"time (inc)": c.get("inclusive_ns", 0), "time": c.get("exclusive_ns", 0),
-                    "visits": c.get("visits", 0)},
-        "children": [_node(k) for k in c.get("children") or []],
-    }
+def _nodes(calls):
+    """The literal's nodes of the call paths calls (profile.json's), in
+    their order, each with its children."""
+    out = []
+    stack = [(c, out) for c in reversed(calls)]
+    while stack:
+        c, siblings = stack.pop()
+        node = {
+            "frame": {"name": c.get("name") or c.get("symbol"), "type": "function"},
+            "metrics": {"time (inc)": c.get("inclusive_ns", 0), "time": c.get("exclusive_ns", 0),
+                        "visits": c.get("visits", 0)},
+            "children": [],
+        }
+        siblings.append(node)
+        stack.extend((k, node["children"]) for k in reversed(c.get("children") or []))
+    return out
 
 
 def literal(exp):
@@ -29,7 +41,7 @@ def literal(exp):
                 name = "rank %s %s" % (e["rank"], name)
                 if e["image"]:
                     name += " image %s" % e["image"]
-            children = [_node(c) for c in t.get("callpath") or []]
+            children = _nodes(t.get("callpath") or [])
             roots.append({
                 "frame": {"name": name, "type": "thread"},
                 "metrics": {"time (inc)": sum(c["metrics"]["time (inc)"] for c in children), "time": 0,
