@@ -36,6 +36,33 @@ static int read_lines(const char *path, lwg_lines *t)
     return -1;
 }
 
+/*
+ * The source line gcc quotes under a message, "  157 | text": the text
+ * after the one blank that follows '|' (gcc prints "  157 |" alone for an
+ * empty line), with its own indentation, so that it compares with the
+ * line of the file (gcc expands tabs; the generated file has none). Its
+ * number in *lineno; NULL when the line is no quote.
+ */
+static const char *quoted_line(const char *s, unsigned long *lineno)
+{
+    while (*s == ' ')
+        s++;
+    if (*s < '0' || *s > '9')
+        return NULL;
+    unsigned long n = 0;
+    for (; *s >= '0' && *s <= '9'; s++)
+        n = n * 10 + (unsigned long)(*s - '0');
+    if (s[0] != ' ' || s[1] != '|')
+        return NULL;
+    s += 2;
+    if (*s == ' ')
+        s++;
+    else if (*s)
+        return NULL;
+    *lineno = n;
+    return s;
+}
+
 /* The N of the last libwrap_<word>_N on the line, or -1. */
 static long function_index_on(const char *s)
 {
@@ -122,9 +149,9 @@ int drop_record(const drop_options *opt)
             continue;
         /* gcc quotes the line: "  157 | text". */
         unsigned long quoted;
-        int text_at = 0;
-        if (k + 1 < l.n && sscanf(l.line[k + 1], " %lu | %n", &quoted, &text_at) == 1 && text_at > 0 &&
-            quoted == lineno && (lineno > w.n || strcmp(l.line[k + 1] + text_at, w.line[lineno - 1]) != 0)) {
+        const char *text;
+        if (k + 1 < l.n && (text = quoted_line(l.line[k + 1], &quoted)) != NULL && quoted == lineno &&
+            (lineno > w.n || strcmp(text, w.line[lineno - 1]) != 0)) {
             fprintf(stderr, "libwrap-gen drop: %s changed while it was compiled: compile again\n",
                     wrappers);
             free(seen);

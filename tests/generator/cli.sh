@@ -110,6 +110,37 @@ drop every.log every.dropped 2> every.err
 check "every wrapper's error: fails" [ $? = 1 ]
 check "says every wrapper fails" grep -q 'every one of the 3 wrappers of outt/demo.wrappers.c fails to compile' every.err
 check "nothing dropped" [ ! -s every.dropped ]
+# An error on an indented line, which gcc quotes as "  LINE |     text": the
+# quote is the file's line (its indentation kept), so the function is
+# dropped, not taken for a file generated again while it compiled (exit 3,
+# which made make compile 5 times and fail). A quote that differs from the
+# file still says so.
+mkdir -p outd
+bad_n=$(grep -n '^    return libwrap_r_[0-9]*;$' outt/demo.wrappers.c | head -1 | cut -d: -f1)
+sed "${bad_n:-0}s/;\$/ +;/" outt/demo.wrappers.c > outd/demo.wrappers.c
+bad_text=$(sed -n "${bad_n:-0}p" outd/demo.wrappers.c)
+check "an indented line made wrong" [ "${bad_text% +;}" != "$bad_text" ]
+dropd() { "$gen" drop --inventory outt/demo.inventory.json --wrappers outd/demo.wrappers.c --log "$1" --out "$2"; }
+printf "outd/demo.wrappers.c:%s:25: error: expected expression before ';' token\n%5s | %s\n      |                         ^\n" \
+    "$bad_n" "$bad_n" "$bad_text" > indented.log
+dropd indented.log indented.dropped 2> indented.err
+check "an error on an indented line: dropped (exit 0)" [ $? = 0 ]
+check "the one on the indented line dropped" [ "$(cut -f1 indented.dropped 2>/dev/null)" = demo_open ]
+printf "outd/demo.wrappers.c:%s:25: error: expected expression before ';' token\n%5s |     return other;\n" \
+    "$bad_n" "$bad_n" > changed.log
+dropd changed.log changed.dropped 2> changed.err
+check "a quote unlike the file: compile again (exit 3)" [ $? = 3 ]
+check "says the file changed" grep -q 'changed while it was compiled' changed.err
+# The same with gcc's own messages, where the compiler is gcc.
+if "${CC:-cc}" --version 2>/dev/null | grep -q 'Free Software Foundation'; then
+    "${CC:-cc}" -x c -O2 -fPIC -I"$LIBWRAP_STAGE/include" -DLIBWRAP_LINKTIME -c outd/demo.wrappers.c -o outd/demo.o \
+        2> gcc.log
+    check "the wrong line does not compile" [ $? != 0 ]
+    check "gcc quotes the indented line" grep -qx -- " *$bad_n |     return libwrap_r_[0-9]* +;" gcc.log
+    dropd gcc.log gcc.dropped 2> gcc.err
+    check "gcc's error on an indented line: dropped (exit 0)" [ $? = 0 ]
+    check "the one gcc rejects dropped" [ "$(cut -f1 gcc.dropped 2>/dev/null)" = demo_open ]
+fi
 
 # Manual twins and usage errors.
 "$gen" --name demo --dump --va-twin demo_log=demo_vlog libwrap.i 2> twin.err > /dev/null
