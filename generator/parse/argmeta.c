@@ -18,13 +18,16 @@
  *
  * For AArch64 the same values are placed as AAPCS64 (Linux) does, in
  * libwrap_param.abi_a64: integers, pointers and enums in x0-x7, float,
- * double and long double in v0-v7, a homogeneous floating-point aggregate
- * in as many of v0-v7 as it has members, __int128 and composites of 9 to
- * 16 bytes in two of x0-x7 (from an even one when aligned to 16), larger
- * composites by reference; once a register file runs out, its values take
- * the stack in 8-byte slots (16 when aligned to 16). A union, a wide
- * vector, or a C++ class that cannot be laid out (cxx_bases) passed by
- * value ends the placing there.
+ * double, long double, __fp16 and __bf16 and short vectors (8 or 16 bytes:
+ * NEON's int8x8_t, float32x4_t) in v0-v7, a homogeneous aggregate (of up
+ * to four floating-point numbers of one type, an HFA, or short vectors of
+ * one size, an HVA) in as many of v0-v7 as it has members, __int128 and
+ * composites of 9 to 16 bytes in two of x0-x7 (from an even one when
+ * aligned to 16), larger composites by reference; once a register file
+ * runs out, its values take the stack in 8-byte slots (16 when aligned to
+ * 16). A union, a vector of another size, or a C++ class that cannot be
+ * laid out (cxx_bases) passed by value, alone or inside a composite, ends
+ * the placing there.
  */
 #include "parse/argmeta.h"
 
@@ -146,13 +149,30 @@ static bool cxx_has_data(CXType c, int depth)
     return !cxx_bases(c, depth, &w) || w.with_data > 0;
 }
 
-/* A homogeneous floating-point aggregate's members so far: their type,
- * their number, and whether the walk met anything it cannot place. */
+/* __bf16, which libclang 14 shows as an unexposed type of its own spelling. */
+static bool is_bf16(CXType c)
+{
+    if (c.kind == CXType_BFloat16)
+        return true;
+    if (c.kind != CXType_Unexposed)
+        return false;
+    char *s = cx_str(clang_getTypeSpelling(c));
+    bool bf16 = strcmp(s, "__bf16") == 0;
+    free(s);
+    return bf16;
+}
+
+/* A homogeneous aggregate's members so far (AAPCS64, 5.9.5: floating-point
+ * numbers of one type, an HFA, or short vectors of one size, an HVA):
+ * their type, their number, and whether the walk met anything it cannot
+ * place. */
 typedef struct hfa_walk {
-    enum CXTypeKind base; /* CXType_Invalid until the first member */
+    enum CXTypeKind base; /* CXType_Invalid until the first member; CXType_Vector
+                           * for a short vector, whatever its elements */
+    long long vsize;      /* a short vector's size: 8 or 16 bytes */
     unsigned members;
-    bool mixed;   /* a member that is no floating-point number: not an HFA */
-    bool unknown; /* a union, a vector, a bit-field: cannot tell */
+    bool mixed;   /* a member of another type: not homogeneous */
+    bool unknown; /* a union, a vector of another size: cannot tell */
     bool cxx;     /* C++: the members of a base with data count (cxx_bases) */
 } hfa_walk;
 
@@ -168,11 +188,14 @@ static enum CXVisitorResult hfa_field(CXCursor c, CXClientData data)
     return w->unknown ? CXVisit_Break : CXVisit_Continue;
 }
 
-static void hfa_member(enum CXTypeKind k, unsigned n, hfa_walk *w)
+static void hfa_member(enum CXTypeKind k, long long vsize, unsigned n, hfa_walk *w)
 {
-    if (w->base != CXType_Invalid && w->base != k)
+    if (k == CXType_Float16)
+        k = CXType_Half; /* _Float16 and __fp16: both IEEE half precision */
+    if (w->base != CXType_Invalid && (w->base != k || w->vsize != vsize))
         w->mixed = true;
     w->base = k;
+    w->vsize = vsize;
     w->members += n;
 }
 
@@ -183,26 +206,29 @@ static void hfa_type(CXType t, hfa_walk *w)
     case CXType_Float:
     case CXType_Double:
     case CXType_LongDouble:
-        hfa_member(c.kind, 1, w);
+    case CXType_Half:
+    case CXType_Float16:
+    case CXType_BFloat16:
+        hfa_member(c.kind, 0, 1, w);
         break;
     case CXType_Complex: {
         enum CXTypeKind e = clang_getCanonicalType(clang_getElementType(c)).kind;
         if (e == CXType_Float || e == CXType_Double || e == CXType_LongDouble)
-            hfa_member(e, 2, w);
+            hfa_member(e, 0, 2, w);
         else
             w->mixed = true;
         break;
     }
     case CXType_ConstantArray: {
         long long n = clang_getArraySize(c);
-        hfa_walk e = {CXType_Invalid, 0, false, false, w->cxx};
+        hfa_walk e = {CXType_Invalid, 0, 0, false, false, w->cxx};
         hfa_type(clang_getArrayElementType(c), &e);
         if (e.unknown || n < 0) {
             w->unknown = true;
         } else if (e.mixed) {
             w->mixed = true;
         } else if (n > 0 && e.members) {
-            hfa_member(e.base, e.members * (unsigned)(n > 5 ? 5 : n), w);
+            hfa_member(e.base, e.vsize, e.members * (unsigned)(n > 5 ? 5 : n), w);
         }
         break;
     }
@@ -225,11 +251,21 @@ static void hfa_type(CXType t, hfa_walk *w)
         break;
     }
     case CXType_Vector:
-    case CXType_ExtVector:
-        w->unknown = true; /* homogeneous short-vector aggregates: not placed */
+    case CXType_ExtVector: {
+        /* A short vector (64 or 128 bits: NEON's int8x8_t, float32x4_t) is
+         * one member whatever its elements; another size is not placed. */
+        long long vsize = clang_Type_getSizeOf(c);
+        if (vsize == 8 || vsize == 16)
+            hfa_member(CXType_Vector, vsize, 1, w);
+        else
+            w->unknown = true;
         break;
+    }
     default:
-        w->mixed = true; /* an integer, a pointer, an enum */
+        if (is_bf16(c))
+            hfa_member(CXType_BFloat16, 0, 1, w);
+        else
+            w->mixed = true; /* an integer, a pointer, an enum */
         break;
     }
 }
@@ -525,6 +561,8 @@ static void a64_classify(CXType c, bool cxx, enum record_calls calls, long long 
     case CXType_Double:
     case CXType_LongDouble:
     case CXType_Half:
+    case CXType_Float16:
+    case CXType_BFloat16:
     case CXType_Float128:
         m->a64_class = LWG_A64_FP;
         return;
@@ -537,7 +575,7 @@ static void a64_classify(CXType c, bool cxx, enum record_calls calls, long long 
         }
         if (c.kind == CXType_Record && calls == RECORD_UNKNOWN)
             break; /* not laid out here */
-        hfa_walk w = {CXType_Invalid, 0, false, false, cxx};
+        hfa_walk w = {CXType_Invalid, 0, 0, false, false, cxx};
         hfa_type(c, &w);
         if (w.unknown || size <= 0)
             break;
@@ -569,6 +607,10 @@ static void a64_classify(CXType c, bool cxx, enum record_calls calls, long long 
         }
         break;
     default:
+        if (is_bf16(c)) {
+            m->a64_class = LWG_A64_FP;
+            return;
+        }
         /* Integers, pointers, references, arrays and functions (pointers
          * as parameters): what x86-64 puts in one general register. */
         if (m->abi_class == LWG_ABI_CLASS_INTEGER) {

@@ -42,7 +42,7 @@ int parse_inventory(lwg_inventory *inv, const lwg_parse_options *opt)
         return -1;
     char *rewritten = parse_gcc_spelling(text, len, &rlen);
 
-    const char *args[10];
+    const char *args[16];
     int nargs = 0;
     char *std = NULL;
     args[nargs++] = "-x";
@@ -67,6 +67,14 @@ int parse_inventory(lwg_inventory *inv, const lwg_parse_options *opt)
     char *target_arg = target_clang_arg(opt->target);
     if (target_arg)
         args[nargs++] = target_arg;
+    if (strcmp(target_arch(opt->target), "aarch64") == 0) {
+        /* __bf16 (gcc's arm_bf16.h, the prelude's __Bfloat16x4_t), which
+         * libclang 14 knows on AArch64 only with the feature. */
+        args[nargs++] = "-Xclang";
+        args[nargs++] = "-target-feature";
+        args[nargs++] = "-Xclang";
+        args[nargs++] = "+bf16";
+    }
 
     struct CXUnsavedFile unsaved[2] = {
         {parse_prelude_name, parse_prelude_c, parse_prelude_len},

@@ -39,9 +39,13 @@ $CC -E -I"$src" libwrap.h > libwrap.i
     ${LW_TEST_HOST:+--target "$LW_TEST_HOST"} --forward "$forward" -o gen libwrap.i
 # What check_args.py expects: the ABI-level wrappers place the parameters
 # after small structs (al_small's int, al_pair's doubles: section 3.2.3 of
-# the x86-64 ABI, AAPCS64's HFAs), but not al_vec's `after`, which follows
-# a struct with a vector inside, on either ABI.
+# the x86-64 ABI, AAPCS64's HFAs), but on x86-64 not al_vec's `after`,
+# which follows a struct with a vector inside; on AArch64 that struct is an
+# HVA of one short vector (one v register) and `after` is placed, recorded
+# as by typed wrappers.
 placed=$forward
+arch=${LW_TEST_HOST:-$(uname -m)}
+[ "$forward" = abi ] && [ "${arch%%-*}" = aarch64 ] && placed=typed
 for mode in linktime runtime; do
     MODE=$(echo $mode | tr a-z A-Z)
     $CC -O2 -fPIC -Wall -Wextra -Werror -DLIBWRAP_$MODE -I"$src" -I. -I"$inc" -c gen/args.wrappers.c \

@@ -18,7 +18,8 @@ typedef enum al_level { AL_LOW = 1u, AL_HIGH = 4000000000u } al_level;
 struct al_big { long v[4]; };     /* passed in memory */
 struct al_small { int a; float b; }; /* one eightbyte with an int: %rdi (x0) */
 struct al_pair { double x, y; };     /* two of doubles: %xmm0 and %xmm1 (an HFA: v0, v1) */
-/* A vector inside: libwrap-gen does not place what follows, on either ABI. */
+/* A vector inside: on x86-64 libwrap-gen does not place what follows; on
+ * AArch64 it is an HVA of one vector (v0), and what follows is placed. */
 struct al_vec { float v __attribute__((vector_size(8))); };
 
 /* Eight integers: the last two on the stack. */

@@ -10,7 +10,8 @@ CASE: all (LIBWRAP_ARGUMENTS='al_*:*'), sizes (LIBWRAP_ARGUMENTS=sizes),
 warn (sizes and al_vec:after), none (nothing selected: no "arguments"
 anywhere). MODE: abi or typed (the
 ABI-level wrappers cannot place al_vec's `after`, which follows a struct
-with a vector inside). With OTF2_PRINT_OUTPUT (otf2-print's output of the run's trace),
+with a vector inside, on x86-64; args.sh says typed for AArch64's, which
+can). With OTF2_PRINT_OUTPUT (otf2-print's output of the run's trace),
 also checks one OTF2 parameter event per recorded value, each inside a
 call of its function, with the values of the profile.
 """

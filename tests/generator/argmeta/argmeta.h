@@ -183,3 +183,39 @@ struct ldr am_ret_ldr(int a, double b);
 // ARG: am_q a=double/8/xmm0 b=double/8/xmm1 c=double/8/xmm2 d=double/8/xmm3 e=double/8/xmm4 f=double/8/xmm5 g=double/8/xmm6 h=double/8/xmm7 q=none/16/- x=double/8/stack+16 return=signed/4/rax
 // A64: am_q a=v0 b=v1 c=v2 d=v3 e=v4 f=v5 g=v6 h=v7 q=- x=stack+16 return=x0
 int am_q(double a, double b, double c, double d, double e, double f, double g, double h, _Float128 q, double x);
+
+/* AAPCS64's short vectors (NEON's float32x4_t, int32x2_t: 8 or 16 bytes)
+ * in one v register each, whatever their elements, and homogeneous
+ * short-vector aggregates (HVAs) of up to four of one size in as many (the
+ * vectors spelled here as GNU vectors, which x86-64's libclang has too;
+ * tests/aarch64/neon.sh has arm_neon.h's). Five, or vectors of two sizes,
+ * make a composite passed by reference; a vector of another size is not
+ * placed, nor anything after it. Half-precision HFAs as others. */
+typedef float am_v4f __attribute__((vector_size(16)));
+typedef int am_v2i __attribute__((vector_size(8)));
+typedef double am_v4d __attribute__((vector_size(32)));
+struct hva4 { am_v4f a, b, c, d; };
+struct hva2i { am_v2i v[2]; };
+struct hva5 { am_v4f v[5]; };
+struct hva_sizes { am_v4f a; am_v2i b; };
+struct hfa_h3 { __fp16 a, b, c; };
+
+// ARG: am_a64_hva v=none/16/- w=none/16/- n=signed/4/rdi q=none/64/- d=double/8/xmm2 return=double/4/xmm0
+// A64: am_a64_hva v=- w=- n=x0 q=- d=v6 return=v0
+float am_a64_hva(am_v4f v, am_v4f w, int n, struct hva4 q, double d);
+
+// ARG: am_a64_hva_stack a=none/64/- b=none/64/- f=double/4/xmm0 v=none/8/- g=double/8/xmm2 n=signed/4/rdi return=signed/4/rax
+// A64: am_a64_hva_stack a=- b=- f=stack+0 v=- g=stack+16 n=x0 return=x0
+int am_a64_hva_stack(struct hva4 a, struct hva4 b, float f, am_v2i v, double g, int n);
+
+// ARG: am_a64_hva_ref f=none/80/- s=none/32/- h=none/16/- n=signed/4/- d=double/8/- return=signed/4/rax
+// A64: am_a64_hva_ref f=- s=- h=- n=x2 d=v2 return=x0
+int am_a64_hva_ref(struct hva5 f, struct hva_sizes s, struct hva2i h, int n, double d);
+
+// ARG: am_a64_hfa_half h=none/6/- n=signed/4/rdi f=double/4/xmm1 return=signed/4/rax
+// A64: am_a64_hfa_half h=- n=x0 f=v3 return=x0
+int am_a64_hfa_half(struct hfa_h3 h, int n, float f);
+
+// ARG: am_a64_wide w=none/32/- n=signed/4/- return=signed/4/rax
+// A64: am_a64_wide w=- n=- return=x0
+int am_a64_wide(am_v4d w, int n);
