@@ -1,8 +1,8 @@
 /*
  * libwrap/next.h - the lookup of an original that a runtime wrapper makes
  * from its own object. Included by the generated wrappers of both kinds
- * (templates/wrappers.c.in, templates/wrappers_abi.c.in) after
- * <libwrap/libwrap.h> and <dlfcn.h>; not an interface of its own.
+ * (templates/wrappers.c.in, templates/wrappers_abi.c.in); not an
+ * interface of its own.
  *
  * dlsym(RTLD_NEXT) searches the objects after its caller's, so this is
  * compiled into each wrapper (static, unused where a wrapper has no
@@ -11,8 +11,11 @@
 #ifndef LIBWRAP_NEXT_H
 #define LIBWRAP_NEXT_H
 
+#include <dlfcn.h>
 #include <stddef.h>
 #include <stdlib.h>
+
+#include "libwrap/libwrap.h"
 
 #ifndef RTLD_NEXT
 /* dlfcn.h defines RTLD_NEXT only under _GNU_SOURCE, which must not be
