@@ -17,6 +17,7 @@
  */
 #include "jobs/jobs.h"
 #include "core/measure/hooks.h"
+#include "xfsz.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -93,8 +94,20 @@ void lw_dir_init(void)
     }
 }
 
-/* Creates `base` (or base.N) and claims it by creating config.txt in it. */
+static char *lw_dir_claim_held(const char *base);
+
+/* Creates `base` (or base.N) and claims it by creating config.txt in it
+ * (the program's file-size limit fails the write, without SIGXFSZ). */
 char *lw_dir_claim(const char *base)
+{
+    lw_xfsz x;
+    lw_xfsz_hold(&x);
+    char *dir = lw_dir_claim_held(base);
+    lw_xfsz_release(&x);
+    return dir;
+}
+
+static char *lw_dir_claim_held(const char *base)
 {
     for (unsigned n = 0; n < 10000; n++) {
         char *dir = NULL, *cfg = NULL;

@@ -20,6 +20,7 @@
 #include "interpose/exec_interpose.h"
 #include "interpose/mpi_interpose.h"
 #include "interpose/seccomp_interpose.h"
+#include "xfsz.h"
 #include "jobs/jobs.h"
 #include "plugins/host/host.h"
 #include "core/abi/abi.h"
@@ -242,6 +243,9 @@ static void lw_finish_as(const char *why, enum lw_end end)
     if (LW_LOAD(lw_state) != 1 || __atomic_exchange_n(&lw_finishing, 1, __ATOMIC_SEQ_CST))
         return;
     int saved = errno, cancel = lw_cancel_off();
+    /* The program's file-size limit makes the writes fail, not end it. */
+    lw_xfsz xfsz;
+    lw_xfsz_hold(&xfsz);
     /* Loads not checked yet are named before the results (dl.c). */
     if (end != LW_END_SIGNAL)
         lw_dl_check_pending();
@@ -377,6 +381,7 @@ static void lw_finish_as(const char *why, enum lw_end end)
     /* Counted once the part is complete; the last rank merges the traces. */
     if ((dir || records) && end != LW_END_EXEC)
         lw_job_finished(end == LW_END_SIGNAL);
+    lw_xfsz_release(&xfsz);
     /* A signal sent while the program was not at a safe point (fatal.c)
      * ends it now, as it would have then. */
     if (end != LW_END_SIGNAL)

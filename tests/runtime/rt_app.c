@@ -629,6 +629,18 @@ static int run_nomem(void)
     return 0;
 }
 
+/* A program that lowers its own file-size limit to 0 (sshd's
+ * privilege-separated child does), then calls the library and ends. */
+static int run_fsize(void)
+{
+    struct rlimit zero = {0, 0};
+    lib_add(1, 2);
+    if (setrlimit(RLIMIT_FSIZE, &zero) != 0)
+        return 3;
+    lib_add(3, 4);
+    return 0;
+}
+
 /* A program that removes the (empty) directory it started in. */
 static int run_rmcwd(void)
 {
@@ -740,6 +752,8 @@ int main(int argc, char **argv)
         fflush(stdout);
         quick_exit(6);
     }
+    if (!strcmp(s, "fsize"))
+        return run_fsize();
     if (!strcmp(s, "rmcwd"))
         return run_rmcwd();
     if (!strcmp(s, "nomem"))

@@ -84,6 +84,14 @@ percall)
         [ $try = 10 ] && { cat check.out; fail "lib_call's slowest call holds its callees' measurement cost"; }
     done
     ;;
+fsize)
+    # The program's file-size limit at 0, SIGXFSZ at its default, stderr a
+    # file: libwrap's writes fail (no results, its warnings lost), and the
+    # program ends as it would, not by SIGXFSZ.
+    st=0
+    (trap - XFSZ; "$APP" fsize > m.out 2> m.err) || st=$?
+    [ $st = 0 ] || fail "fsize: exit status $st (153: killed by SIGXFSZ)"
+    ;;
 quickexit)
     run 6 quickexit
     $CHECK exp "visits('lib_add') == 3"

@@ -11,6 +11,7 @@
  * `md5sum` in the pipeline of a measured program) says nothing.
  */
 #include "core/base/base.h"
+#include "xfsz.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -88,6 +89,8 @@ static void lw_write_all(const char *buf, size_t len)
     int saved = errno, cancel = lw_cancel_off();
     if (!lw_stderr_same())
         len = 0;
+    lw_xfsz x; /* a file-size limit: EFBIG, not SIGXFSZ (common/xfsz.h) */
+    lw_xfsz_hold(&x);
     while (len) {
         ssize_t w = write(STDERR_FILENO, buf, len);
         if (w < 0 && errno == EINTR)
@@ -97,6 +100,7 @@ static void lw_write_all(const char *buf, size_t len)
         buf += w;
         len -= (size_t)w;
     }
+    lw_xfsz_release(&x);
     lw_cancel_restore(cancel);
     errno = saved;
 }

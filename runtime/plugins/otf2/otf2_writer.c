@@ -51,6 +51,7 @@
 #include "hash.h"
 #include "otf2merge/otf2_merge.h"
 #include "plugins/plugin_util.h"
+#include "xfsz.h"
 
 typedef struct lw_trace_thread lw_trace_thread;
 
@@ -483,6 +484,8 @@ static void lw_stage_flush(lw_trace_thread *t)
     lw_chunk_head head = {t->tid, (uint32_t)t->len, t->staged, 0};
     pthread_mutex_lock(&lw_spill_lock);
     int ok = !lw_spill_failed && lw_spill_there();
+    lw_xfsz x; /* a file-size limit fails the append, without SIGXFSZ */
+    lw_xfsz_hold(&x);
     if (ok) {
         struct iovec iov[2] = {{&head, sizeof head}, {t->buf, t->len}};
         size_t want = sizeof head + t->len, done = 0;
@@ -509,6 +512,7 @@ static void lw_stage_flush(lw_trace_thread *t)
         if (ok)
             lw_spill_events += t->staged;
     }
+    lw_xfsz_release(&x);
     if (!ok)
         lw_spill_lost += t->staged;
     pthread_mutex_unlock(&lw_spill_lock);
@@ -1454,8 +1458,11 @@ static void lw_otf2_finalize(const libwrap_process_end *end)
                               end->point_ns};
         lw_trace_set_process(&p);
     }
+    lw_xfsz x; /* a file-size limit fails the archive's writes, without SIGXFSZ */
+    lw_xfsz_hold(&x);
     uint64_t n = lw_trace_finalize(end->regions, end->nregions, end->tick0, end->tick_end,
                                    end->resolution, end->epoch_ns);
+    lw_xfsz_release(&x);
     if (lw_dir)
         lw_host->verbose(&lw_plugin, "wrote %" PRIu64 " events to %s/traces.otf2", n, lw_dir);
 }
