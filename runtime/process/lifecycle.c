@@ -435,10 +435,15 @@ void libwrap_seccomp_prepare(void)
         errno = saved;
         return;
     }
+    int measured = lw_measured_something();
     lw_finish("seccomp filter");
     lw_fatal_stop();
     const char *dir = lw_experiment_dir_claimed();
-    if (dir)
+    if (measured && !dir)
+        /* Not written: a line above said why. */
+        lw_warn("%s (pid %ld) sandboxes itself (seccomp): measurement ends here; its calls after it "
+                "are not measured", lw_program_name(), (long)getpid());
+    else if (dir)
         lw_warn("%s (pid %ld) sandboxes itself (seccomp): measurement ends here; the results up to it "
                 "are in %s, its calls after it are not measured",
                 lw_program_name(), (long)getpid(), dir);

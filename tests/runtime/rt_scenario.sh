@@ -343,6 +343,12 @@ seccomp)
             fail "$how: not the one warning: $(cat m.err)"
         $CHECK exp "visits('lib_add') == 2"
     done
+    # Where the results cannot be written, that line, then one that does
+    # not say "before any measured call".
+    LIBWRAP_EXPERIMENT_DIRECTORY=/proc/none/exp "$APP" seccomp filter >m.out 2>m.err || fail "seccomp, unwritable: status $?"
+    [ "$(wc -l < m.err)" = 2 ] && grep -q "^libwrap: warning: cannot create the experiment directory /proc/none/exp" m.err &&
+        grep -q "^libwrap: warning: .*rt_app (pid [0-9]*) sandboxes itself (seccomp): measurement ends here; its calls after it are not measured$" m.err ||
+        fail "seccomp, unwritable: $(cat m.err)"
     ;;
 filter)
     printf 'LIBWRAP_REGION_NAMES_BEGIN\n  EXCLUDE lib_add\nLIBWRAP_REGION_NAMES_END\n' >ok.filter
