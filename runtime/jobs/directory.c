@@ -75,9 +75,22 @@ static char *lw_default_dir(void)
  * rights) is told so when it cannot create its directory. */
 static uid_t lw_start_euid;
 
+/* The root directory at the start: a process that changes it (chroot)
+ * writes its results under the new one, which its message says. */
+static struct stat lw_start_root;
+static int lw_start_root_ok;
+
+static int lw_root_changed(void)
+{
+    struct stat st;
+    return lw_start_root_ok && stat("/", &st) == 0 &&
+           (st.st_dev != lw_start_root.st_dev || st.st_ino != lw_start_root.st_ino);
+}
+
 void lw_dir_init(void)
 {
     lw_start_euid = geteuid();
+    lw_start_root_ok = stat("/", &lw_start_root) == 0;
     free(lw_start_cwd);
     lw_start_cwd = getcwd(NULL, 0);
     lw_start_cwd_err = lw_start_cwd ? 0 : errno;
@@ -151,6 +164,10 @@ static char *lw_dir_claim_held(const char *base)
             }
             free(cfg);
             lw_log(LW_LOG_LIFECYCLE, "results go to %s", dir);
+            if (lw_root_changed())
+                lw_warn("%s (pid %ld) changed its root directory (chroot): its results are in %s "
+                        "under that root, not under the one it started with",
+                        lw_program_name(), (long)getpid(), dir);
             return dir;
         }
         int err = errno;

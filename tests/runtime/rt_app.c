@@ -641,6 +641,17 @@ static int run_fsize(void)
     return 0;
 }
 
+/* A program that changes its root directory (a daemon's jail). */
+static int run_chroot(const char *jail)
+{
+    lib_add(1, 2);
+    if (chroot(jail) != 0 || chdir("/") != 0)
+        return 3;
+    lib_add(3, 4);
+    printf("jailed\n");
+    return 0;
+}
+
 /* A program that removes the (empty) directory it started in. */
 static int run_rmcwd(void)
 {
@@ -752,6 +763,8 @@ int main(int argc, char **argv)
         fflush(stdout);
         quick_exit(6);
     }
+    if (!strcmp(s, "chroot"))
+        return argc > 2 ? run_chroot(argv[2]) : 2;
     if (!strcmp(s, "fsize"))
         return run_fsize();
     if (!strcmp(s, "rmcwd"))

@@ -317,6 +317,18 @@ gone)
     [ ! -e gone2 ] || fail "the removed start directory was made again: $(find gone2)"
     [ "$(wc -l < m.err)" = 1 ] && grep -q "^libwrap: warning: cannot create the experiment directory $PWD/gone2/libwrap-[0-9_]*: the directory the process started in is gone (removed, or the process changed its root directory); no results are written" m.err ||
         fail "removed by the program: not the one warning: $(cat m.err)"
+    # A root directory changed (chroot, in a user namespace where that is
+    # allowed): the results under the new root, and one line says so.
+    mkdir -p jail
+    if unshare -r true 2> /dev/null; then
+        LIBWRAP_EXPERIMENT_DIRECTORY=/exp unshare -r "$APP" chroot "$PWD/jail" >m.out 2>m.err || fail "chroot: exit status $?"
+        [ "$(cat m.out)" = jailed ] || fail "chroot: output $(cat m.out)"
+        [ "$(wc -l < m.err)" = 1 ] && grep -q "^libwrap: warning: .*rt_app (pid [0-9]*) changed its root directory (chroot): its results are in /exp under that root, not under the one it started with$" m.err ||
+            fail "chroot: not the one warning: $(cat m.err)"
+        $CHECK jail/exp "visits('lib_add') == 2"
+    else
+        echo "no user namespace here: the chroot case is not tried"
+    fi
     ;;
 nomem)
     # No memory for a thread's state (RLIMIT_AS): its calls are not
