@@ -130,6 +130,7 @@ static int lw_closing;
 static pthread_mutex_t lw_threads_lock = PTHREAD_MUTEX_INITIALIZER;
 static lw_trace_thread *lw_threads;
 static char lw_first_error[256]; /* the first error OTF2 reported, for the loss report */
+static OTF2_ErrorCode lw_first_code; /* and its code */
 static lw_trace_process lw_process = {.rank = -1};
 static char lw_process_host[256];
 static uint64_t lw_process_ticks[8], lw_process_ns[8];
@@ -171,6 +172,7 @@ static pthread_mutex_t lw_spill_lock = PTHREAD_MUTEX_INITIALIZER;
 static int lw_spill_failed;   /* nothing more is appended */
 static uint64_t lw_spill_lost; /* events of chunks that could not be appended */
 static char lw_spill_error[128];
+static int lw_spill_errno; /* the append's error, 0 where none was the system's */
 static size_t lw_stage_size;
 
 /* The timestamp of the event being written: OTF2 asks for it after a
@@ -190,6 +192,7 @@ static OTF2_ErrorCode lw_otf2_error(void *data, const char *file, uint64_t line,
         vsnprintf(msg, sizeof msg, fmt ? fmt : "", va);
         snprintf(lw_first_error, sizeof lw_first_error, "%s: %s", OTF2_Error_GetDescription(code),
                  msg);
+        lw_first_code = code;
     }
     return code;
 }
@@ -295,6 +298,8 @@ static int lw_trace_init(const char *dir, size_t budget, size_t nmetrics)
     lw_budget = budget;
     lw_used = 0;
     lw_errors = 0;
+    lw_first_code = OTF2_SUCCESS;
+    lw_spill_errno = 0;
     lw_write_failed = 0;
     lw_ngparams = lw_ngstrings = 0;
     lw_gparams_cap = lw_gstrings_cap = 0;
@@ -494,6 +499,7 @@ static void lw_stage_flush(lw_trace_thread *t)
             if (n < 0 && errno == EINTR)
                 continue;
             if (n <= 0) {
+                lw_spill_errno = n < 0 ? errno : 0;
                 snprintf(lw_spill_error, sizeof lw_spill_error, "%s",
                          n < 0 ? strerror(errno) : "nothing written");
                 ok = 0;
@@ -1352,19 +1358,32 @@ static uint64_t lw_trace_finalize(const libwrap_region *const *regions, size_t n
     lost += lw_spill_lost;
     pthread_mutex_unlock(&lw_threads_lock);
 
-    /* Free disk space is the advice only where writing failed (the spill
-     * file, or the archive's own writes); OTF2's refusal of an event is its
-     * own reason. */
+    /* Free disk space is the advice only where writing failed for want of
+     * it (the spill file, or the archive's own writes: no space, a quota,
+     * a file-size limit), or for a reason not known; another error (no
+     * rights, too many open files, the program closed the file) and
+     * OTF2's refusal of an event are their own reasons. */
+    const char *archive_hint = !lw_errors || lw_first_code == OTF2_ERROR_ENOSPC ||
+                                       lw_first_code == OTF2_ERROR_EDQUOT ? ": check free disk space"
+                               : lw_first_code == OTF2_ERROR_EFBIG ? ": check the file-size limit (ulimit -f)"
+                                                                   : "";
+    const char *hint = "";
+    if (lw_spill_lost && !lw_spill_gone)
+        hint = lw_spill_errno == ENOSPC || lw_spill_errno == EDQUOT ? ": check free disk space"
+               : lw_spill_errno == EFBIG ? ": check the file-size limit (ulimit -f)"
+                                         : "";
+    else if (!lw_spill_lost && lw_write_failed)
+        hint = archive_hint;
     if (lost)
         lw_message("%" PRIu64 " of %" PRIu64 " events could not be written to '%s/traces' "
                    "(%s); the trace is incomplete%s",
                    lost, lost + written, lw_dir,
-                   lw_spill_lost ? lw_spill_error : lw_errors ? lw_first_error : "unknown error",
-                   (lw_spill_lost && !lw_spill_gone) || lw_write_failed ? ": check free disk space" : "");
+                   lw_spill_lost ? lw_spill_error : lw_errors ? lw_first_error : "unknown error", hint);
     if (rc)
         lw_message("cannot write the definitions of '%s/traces.otf2' (%s); the trace is "
-                   "unreadable: check free disk space",
-                   lw_dir, lw_errors ? lw_first_error : OTF2_Error_GetDescription(rc));
+                   "unreadable%s",
+                   lw_dir, lw_errors ? lw_first_error : OTF2_Error_GetDescription(rc),
+                   archive_hint);
     return written;
 }
 

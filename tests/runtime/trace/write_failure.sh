@@ -10,8 +10,8 @@ rc=0
 ( trap '' XFSZ; ulimit -f 200; exec "$DRIVER" exp 3 20000 1 ) > out.txt 2> err.txt || rc=$?
 expect_eq "exit status" "$rc" 0
 [ "$(wc -l < err.txt)" -eq 1 ] || fail "expected exactly one line on stderr"
-grep -Eq "^libwrap: warning: otf2: [0-9]+ of 360000 events could not be written to 'exp/traces' \(.*\); the trace is incomplete" err.txt \
-    || fail "loss report"
+grep -Eq "^libwrap: warning: otf2: [0-9]+ of 360000 events could not be written to 'exp/traces' \(.*\); the trace is incomplete: check the file-size limit \(ulimit -f\)$" err.txt \
+    || fail "loss report: $(cat err.txt)"
 lost=$(sed -E 's/.*otf2: ([0-9]+) of.*/\1/' err.txt)
 written=$(sed -n 's/^events //p' out.txt)
 [ "$lost" -gt 0 ] || fail "no loss counted"
