@@ -109,44 +109,28 @@ static int frame_one(flame *f, const char *label, const lwr_node *n, double x, s
 /* The frame of n and those above it (its call paths), siblings in name
  * order from the left, depth first without recursion: a call path may be
  * LWR_MAX_CALL_DEPTH deep. */
+struct frames {
+    flame *f;
+    size_t depth;
+};
+
+/* A child frame at *x, the next one after it; its own children from
+ * where it starts. */
+static int frame_visit(const lwr_node *k, size_t d, double *x, double *child_x, void *ud)
+{
+    const struct frames *fr = ud;
+    double at = *x;
+    *x += (double)k->inclusive_ns * fr->f->scale;
+    *child_x = at;
+    return frame_one(fr->f, k->name, k, at, fr->depth + d, 0);
+}
+
 static void frame(flame *f, const char *label, const lwr_node *n, double x, size_t depth, int synthetic)
 {
-    struct level {
-        const lwr_node **order;
-        size_t n, next;
-        double cx; /* where the next child starts */
-    } *st = NULL;
-    size_t d = 0, cap = 0;
     if (!frame_one(f, label, n, x, depth, synthetic))
         return;
-    for (;;) {
-        if (n) {
-            if (d == cap) {
-                cap = cap ? 2 * cap : 64;
-                st = lwr_xrealloc(st, cap * sizeof *st);
-            }
-            st[d].order = (const lwr_node **)lwr_sorted_view(n->children, n->nchildren, sizeof *n->children,
-                                                             cmp_name);
-            st[d].n = n->nchildren;
-            st[d].next = 0;
-            st[d++].cx = x;
-        }
-        n = NULL;
-        if (!d)
-            break;
-        struct level *l = &st[d - 1];
-        if (l->next == l->n) {
-            free(l->order);
-            d--;
-            continue;
-        }
-        const lwr_node *k = l->order[l->next++];
-        x = l->cx;
-        l->cx += (double)k->inclusive_ns * f->scale;
-        if (frame_one(f, k->name, k, x, depth + d, 0))
-            n = k;
-    }
-    free(st);
+    struct frames fr = {f, depth};
+    lwr_walk_sorted(n, cmp_name, x, frame_visit, &fr);
 }
 
 int lwr_flame_svg(FILE *out, const lwr_profile *p, int standalone)

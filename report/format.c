@@ -130,3 +130,42 @@ const void **lwr_sorted_view(const void *base, size_t n, size_t size,
     qsort(view, n, sizeof *view, cmp);
     return view;
 }
+
+void lwr_walk_sorted(const lwr_node *root, int (*cmp)(const void *, const void *), double x0,
+                     int (*visit)(const lwr_node *k, size_t depth, double *x, double *child_x, void *ud),
+                     void *ud)
+{
+    struct level {
+        const lwr_node **order;
+        size_t n, next;
+        double x;
+    } *st = NULL;
+    size_t d = 0, cap = 0;
+    const lwr_node *n = root;
+    double child_x = x0;
+    for (;;) {
+        if (n) {
+            if (d == cap) {
+                cap = cap ? 2 * cap : 64;
+                st = lwr_xrealloc(st, cap * sizeof *st);
+            }
+            st[d++] = (struct level){
+                (const lwr_node **)lwr_sorted_view(n->children, n->nchildren, sizeof *n->children, cmp),
+                n->nchildren, 0, child_x};
+        }
+        n = NULL;
+        if (!d)
+            break;
+        struct level *l = &st[d - 1];
+        if (l->next == l->n) {
+            free(l->order);
+            d--;
+            continue;
+        }
+        const lwr_node *k = l->order[l->next++];
+        child_x = l->x;
+        if (visit(k, d, &l->x, &child_x, ud))
+            n = k;
+    }
+    free(st);
+}

@@ -326,6 +326,16 @@ size_t lwr_tree_depth(const lwr_node *n);
  * free the node's children. */
 void lwr_tree_walk(lwr_node *n, void (*pre)(lwr_node *, size_t, void *), void (*post)(lwr_node *, size_t, void *),
                    void *ud);
+/* The call paths below `root`, depth first without recursion, each
+ * node's children in the order `cmp` gives (qsort's, on lwr_node *
+ * elements): visit(k, depth, x, ud) for each (depth 1 for root's
+ * children), which returns whether to go on into k's children. `x` is a
+ * place of the level's own, for a position the visits of one level
+ * carry from a child to the next (a flame graph's): it starts, for k's
+ * children, at the value visit left in *child_x (`x0` for root's). */
+void lwr_walk_sorted(const lwr_node *root, int (*cmp)(const void *, const void *), double x0,
+                     int (*visit)(const lwr_node *k, size_t depth, double *x, double *child_x, void *ud),
+                     void *ud);
 /* Each call path of a throttled function marked so (lwr_node.throttled),
  * for the views built from the call trees. */
 void lwr_mark_throttled(lwr_profile *p);

@@ -57,40 +57,23 @@ static int print_line(FILE *out, const lwr_node *n, size_t depth, int max_depth)
     return n->nchildren > 0;
 }
 
+struct paths {
+    FILE *out;
+    int max_depth;
+};
+
+static int print_visit(const lwr_node *k, size_t depth, double *x, double *child_x, void *ud)
+{
+    (void)x, (void)child_x;
+    const struct paths *p = ud;
+    return print_line(p->out, k, depth - 1, p->max_depth);
+}
+
 /* The call paths below `root`, depth first, each node's children sorted. */
 static void print_paths(FILE *out, const lwr_node *root, int max_depth)
 {
-    struct level {
-        const lwr_node **order;
-        size_t n, next;
-    } *st = NULL;
-    size_t d = 0, cap = 0;
-    const lwr_node *n = root;
-    for (;;) {
-        if (n) {
-            if (d == cap) {
-                cap = cap ? 2 * cap : 64;
-                st = lwr_xrealloc(st, cap * sizeof *st);
-            }
-            st[d].order = (const lwr_node **)lwr_sorted_view(n->children, n->nchildren, sizeof *n->children,
-                                                             cmp_node);
-            st[d].n = n->nchildren;
-            st[d++].next = 0;
-        }
-        n = NULL;
-        if (!d)
-            break;
-        struct level *l = &st[d - 1];
-        if (l->next == l->n) {
-            free(l->order);
-            d--;
-            continue;
-        }
-        const lwr_node *k = l->order[l->next++];
-        if (print_line(out, k, d - 1, max_depth))
-            n = k;
-    }
-    free(st);
+    struct paths p = {out, max_depth};
+    lwr_walk_sorted(root, cmp_node, 0, print_visit, &p);
 }
 
 int lwr_print_tree(FILE *out, const lwr_profile *p, int max_depth)
