@@ -104,6 +104,20 @@ bool parse_is_ident_char(char c)
     return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
+/* The end of a rewrite that copied text[0, copied) into sb with its
+ * changes: the rest appended, the new text returned (its length in
+ * *outlen); NULL, sb freed, where nothing was changed (copied 0). */
+static char *rewrite_end(strbuf *sb, const char *text, size_t len, size_t copied, size_t *outlen)
+{
+    if (copied == 0) {
+        sb_free(sb);
+        return NULL;
+    }
+    sb_putn(sb, text + copied, len - copied);
+    *outlen = sb->len;
+    return sb_steal(sb);
+}
+
 /* Replaces the token pair `_Complex _FloatN[x]` by `__libwrap_cFloatN[x]`.
  * This is a token substitution in preprocessed text (identifiers only), not
  * parsing; the pair does not occur in valid code outside declarations. */
@@ -140,13 +154,7 @@ static char *rewrite_complex_floatn(const char *text, size_t len, size_t *outlen
         sb_putn(&sb, suffix, slen);
         copied = i = k;
     }
-    if (copied == 0) {
-        sb_free(&sb);
-        return NULL;
-    }
-    sb_putn(&sb, text + copied, len - copied);
-    *outlen = sb.len;
-    return sb_steal(&sb);
+    return rewrite_end(&sb, text, len, copied, outlen);
 }
 
 /* The vector types of the NEON tuples: the tuple's name without "xN_t",
@@ -215,13 +223,7 @@ static char *rewrite_neon_pragma(const char *text, size_t len, size_t *outlen)
                           neon_tuple_types[t][1], n, neon_tuple_types[t][0], n);
         copied = i = eol;
     }
-    if (copied == 0) {
-        sb_free(&sb);
-        return NULL;
-    }
-    sb_putn(&sb, text + copied, len - copied);
-    *outlen = sb.len;
-    return sb_steal(&sb);
+    return rewrite_end(&sb, text, len, copied, outlen);
 }
 
 /* Skips a balanced group opened at text[i] (one of "([") up to and
@@ -300,13 +302,7 @@ static char *rewrite_attribute_order(const char *text, size_t len, size_t *outle
         sb_putn(&sb, text + at, cxx - at);
         copied = i = cxx_end;
     }
-    if (copied == 0) {
-        sb_free(&sb);
-        return NULL;
-    }
-    sb_putn(&sb, text + copied, len - copied);
-    *outlen = sb.len;
-    return sb_steal(&sb);
+    return rewrite_end(&sb, text, len, copied, outlen);
 }
 
 
