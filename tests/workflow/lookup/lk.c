@@ -32,6 +32,23 @@ lk_fn lk_lookup(const char *name, double weight, int bias)
     return NULL;
 }
 
+int lk_vsum(int n, va_list ap)
+{
+    int s = 0;
+    for (int i = 0; i < n; i++)
+        s += va_arg(ap, int);
+    return s;
+}
+
+int lk_sum(int n, ...)
+{
+    va_list ap;
+    va_start(ap, n);
+    int s = lk_vsum(n, ap);
+    va_end(ap);
+    return s;
+}
+
 lk_fn lk_foreign(void)
 {
     return abs;
