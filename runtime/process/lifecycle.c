@@ -246,12 +246,12 @@ static void lw_finish_as(const char *why, enum lw_end end)
     /* The program's file-size limit makes the writes fail, not end it. */
     lw_xfsz xfsz;
     lw_xfsz_hold(&xfsz);
+    int umask_old = lw_umask_owner_begin();
     /* Loads not checked yet are named before the results (dl.c). */
     if (end != LW_END_SIGNAL)
         lw_dl_check_pending();
     int guard = LW_LOAD(lw_tls.guard);
     LW_STORE(lw_tls.guard, 1);
-    int umask_old = lw_umask_owner_begin(); /* guarded: libc's open may be wrapped */
     LW_STORE(lw_state, 2);
     lw_log(LW_LOG_LIFECYCLE, "finishing (%s)", why);
 
