@@ -115,9 +115,7 @@ char *lw_dir_claim(const char *base)
 {
     lw_xfsz x;
     lw_xfsz_hold(&x);
-    int umask_old = lw_umask_owner_begin();
     char *dir = lw_dir_claim_held(base);
-    lw_umask_owner_end(umask_old);
     lw_xfsz_release(&x);
     return dir;
 }
@@ -148,6 +146,9 @@ static char *lw_dir_claim_held(const char *base)
             free(dir);
             return NULL;
         }
+        /* The program's umask may leave its owner no rights on it. */
+        if (!existed && stat(dir, &st) == 0 && (st.st_mode & 0700) != 0700)
+            (void)chmod(dir, (st.st_mode & 07777) | 0700);
         if (asprintf(&cfg, "%s/config.txt", dir) < 0) {
             free(dir);
             return NULL;

@@ -246,7 +246,6 @@ static void lw_finish_as(const char *why, enum lw_end end)
     /* The program's file-size limit makes the writes fail, not end it. */
     lw_xfsz xfsz;
     lw_xfsz_hold(&xfsz);
-    int umask_old = lw_umask_owner_begin();
     /* Loads not checked yet are named before the results (dl.c). */
     if (end != LW_END_SIGNAL)
         lw_dl_check_pending();
@@ -382,7 +381,6 @@ static void lw_finish_as(const char *why, enum lw_end end)
     /* Counted once the part is complete; the last rank merges the traces. */
     if ((dir || records) && end != LW_END_EXEC)
         lw_job_finished(end == LW_END_SIGNAL);
-    lw_umask_owner_end(umask_old);
     lw_xfsz_release(&xfsz);
     /* A signal sent while the program was not at a safe point (fatal.c)
      * ends it now, as it would have then. */

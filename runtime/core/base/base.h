@@ -263,13 +263,6 @@ int lw_out_write(lw_out *o, const char *path);
 /* mkdir -p: every missing directory of path (modified in place, restored);
  * 0, or -1 with errno. */
 int lw_mkdir_p(char *path);
-/* Around the writing of results: a program's umask that takes rights from
- * the owner (0777, 0700) would leave files and directories its own user
- * cannot read or write into (the trace's, made by OTF2, too); for the time
- * of the writes the umask keeps the owner's rights, and is put back after
- * (-1: nothing to put back). Other umasks are not touched. */
-int lw_umask_owner_begin(void);
-void lw_umask_owner_end(int old);
 
 
 /* ---- process.c: what this process is -------------------------------- */

@@ -49,42 +49,6 @@ int lw_out_write(lw_out *o, const char *path)
     return lw_out_write_fd(o, open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666));
 }
 
-/* The umask, read without changing it (/proc/self/status, Linux 4.7),
- * or -1. */
-static int lw_umask_read(void)
-{
-    int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    char buf[4096];
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0)
-        return -1;
-    buf[n] = '\0';
-    const char *u = strstr(buf, "\nUmask:");
-    return u ? (int)strtol(u + 8, NULL, 8) : -1;
-}
-
-int lw_umask_owner_begin(void)
-{
-    int saved = errno;
-    int old = lw_umask_read();
-    if (old < 0 || !(old & 0700)) {
-        errno = saved;
-        return -1;
-    }
-    umask((mode_t)(old & ~0700));
-    errno = saved;
-    return old;
-}
-
-void lw_umask_owner_end(int old)
-{
-    if (old >= 0)
-        umask((mode_t)old);
-}
-
 /* The directory itself first, its parents only when missing: every rank of
  * a large job creates its part in directories that exist, one metadata
  * operation each. */
