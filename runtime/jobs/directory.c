@@ -18,6 +18,7 @@
 #include "jobs/jobs.h"
 #include "core/measure/hooks.h"
 #include "xfsz.h"
+#include "owner.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -146,14 +147,11 @@ static char *lw_dir_claim_held(const char *base)
             free(dir);
             return NULL;
         }
-        /* The program's umask may leave its owner no rights on it. */
-        if (!existed && stat(dir, &st) == 0 && (st.st_mode & 0700) != 0700)
-            (void)chmod(dir, (st.st_mode & 07777) | 0700);
         if (asprintf(&cfg, "%s/config.txt", dir) < 0) {
             free(dir);
             return NULL;
         }
-        int fd = open(cfg, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        int fd = lw_owner_open(cfg, O_WRONLY | O_EXCL | O_CLOEXEC);
         if (fd >= 0) {
             lw_out o;
             FILE *f = lw_out_open(&o);

@@ -39,6 +39,7 @@
 #include "core/measure/hooks.h"
 #include "core/base/json.h"
 #include "job_layout.h"
+#include "owner.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -409,7 +410,7 @@ static int lw_claim_or_join(const char *dir)
             j->size, j->key);
     if (lw_job_grouped())
         fprintf(f, "JOB_GROUP_SIZE=%ld\n", lw_job_group_size());
-    if (lw_out_write_fd(&o, open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) != 0) {
+    if (lw_out_write_fd(&o, lw_owner_open(tmp, O_WRONLY | O_TRUNC | O_CLOEXEC)) != 0) {
         int err = errno;
         unlink(tmp);
         errno = err;
@@ -603,7 +604,7 @@ void lw_job_clock_points(uint64_t tick0, uint64_t tick_end)
  * count, or -1 with a warning. */
 static long lw_finished_append(const char *path, const char *rec)
 {
-    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+    int fd = lw_owner_open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
     if (fd < 0) {
         lw_warn("cannot write %s: %s; the job's trace is merged by libwrap-report later", path,
                 strerror(errno));

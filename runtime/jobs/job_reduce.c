@@ -21,6 +21,7 @@
  */
 #include "jobs/jobs.h"
 #include "core/base/base.h"
+#include "owner.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -50,7 +51,7 @@ int lw_job_records_add(const char *path, const lw_rtree *t, long first, long end
         lw_record h = {LW_RECORD_MAGIC, 0, first, end, len};
         memcpy(buf, &h, sizeof h);
         memcpy(buf + sizeof h, bytes, len);
-        int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+        int fd = lw_owner_open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
         if (fd >= 0) {
             rc = write(fd, buf, total) == (ssize_t)total ? 0 : -1;
             int err = errno;

@@ -33,6 +33,7 @@
 #include "job_layout.h"
 #include "otf2merge/merge.h"
 #include "otf2merge/otf2_merge.h"
+#include "owner.h"
 
 /* Takes `dir`/.merging (one merge of a directory at a time). */
 static int mg_lock(mg_ctx *c, const char *dir, char **lock)
@@ -235,7 +236,7 @@ int lw_trace_merge_group(const char *dir, long g, size_t *nparts, char *err, siz
         goto out;
     }
     /* The group's files are the job's: one more name each. */
-    if (mkdir(jtraces, 0777) < 0 && errno != EEXIST) {
+    if (lw_owner_mkdir(jtraces) < 0 && errno != EEXIST) {
         mg_fail(c, "cannot create %s: %s", jtraces, strerror(errno));
         goto out;
     }
@@ -426,7 +427,7 @@ int lw_trace_merge_groups(const char *dir, size_t *nparts, char *err, size_t err
      * in (the definitions first: a reader opens the anchor). */
     mg_remove_archive(tmp);
     rmdir(tmp);
-    if (mkdir(tmp, 0777) < 0) {
+    if (lw_owner_mkdir(tmp) < 0) {
         mg_fail(c, "cannot create %s: %s", tmp, strerror(errno));
         goto out;
     }

@@ -24,6 +24,7 @@
 
 #include "otf2merge/merge.h"
 #include "otf2merge/otf2_merge.h"
+#include "owner.h"
 
 /* ---- strings ------------------------------------------------------------- */
 
@@ -518,7 +519,7 @@ static int mg_union_decode(mg_union *u, lw_rd *b)
  * message. */
 static int mg_union_open(mg_ctx *c, const char *path)
 {
-    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    int fd = lw_owner_open(path, O_RDWR | O_CLOEXEC);
     if (fd < 0)
         return mg_fail(c, "cannot open %s: %s", path, strerror(errno));
     struct flock lk = {.l_type = F_WRLCK, .l_whence = SEEK_SET};

@@ -20,6 +20,7 @@
 
 #include "otf2merge/merge.h"
 #include "otf2merge/otf2_merge.h"
+#include "owner.h"
 
 static void mg_check(OTF2_ErrorCode *acc, OTF2_ErrorCode rc)
 {
@@ -43,7 +44,7 @@ int mg_place(const char *src, const char *dst)
         return -1;
     int in = open(src, O_RDONLY | O_CLOEXEC), out = -1, rc = -1;
     if (in >= 0)
-        out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+        out = lw_owner_open(dst, O_WRONLY | O_TRUNC | O_CLOEXEC);
     if (out >= 0) {
         char buf[1 << 16];
         ssize_t n;

@@ -471,6 +471,15 @@ trace)
     [ "$(wc -l < m.err)" = 1 ] && grep -q "^libwrap: warning: otf2: .* events could not be written to '.*' (the program closed the trace's temporary file, descriptor [0-9]*); the trace is incomplete$" m.err ||
         fail "closefrom: not the one warning: $(cat m.err)"
     $CHECK exp "visits('lib_add') == 2"
+    # A umask that takes the owner's rights: every file and directory of
+    # the results, the trace's too, is the owner's to read and write; the
+    # umask itself is left as it is (the program's own files keep it).
+    rm -rf exp
+    (umask 0777 && "$APP" nest) >m.out 2>m.err || fail "umask 0777: exit status $?"
+    [ ! -s m.err ] || fail "umask 0777: $(cat m.err)"
+    bad=$(find exp \( -type d ! -perm -700 \) -o \( -type f ! -perm -600 \))
+    [ -z "$bad" ] || fail "umask 0777: without the owner's rights: $bad"
+    "$printer" exp/traces.otf2 > /dev/null || fail "umask 0777: the trace does not read"
     ;;
 metrics)
     LIBWRAP_METRIC_RUSAGE=ru_minflt,ru_nvcsw run 0 nest

@@ -3,6 +3,7 @@
  * (core/base/base.h: lw_out).
  */
 #include "core/base/base.h"
+#include "owner.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -46,7 +47,7 @@ int lw_out_write_fd(lw_out *o, int fd)
 
 int lw_out_write(lw_out *o, const char *path)
 {
-    return lw_out_write_fd(o, open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666));
+    return lw_out_write_fd(o, lw_owner_open(path, O_WRONLY | O_TRUNC | O_CLOEXEC));
 }
 
 /* The directory itself first, its parents only when missing: every rank of
@@ -54,7 +55,7 @@ int lw_out_write(lw_out *o, const char *path)
  * operation each. */
 int lw_mkdir_p(char *path)
 {
-    if (mkdir(path, 0777) == 0 || errno == EEXIST)
+    if (lw_owner_mkdir(path) == 0 || errno == EEXIST)
         return 0;
     if (errno != ENOENT)
         return -1;
@@ -66,5 +67,5 @@ int lw_mkdir_p(char *path)
     *slash = '/';
     if (r < 0)
         return -1;
-    return mkdir(path, 0777) < 0 && errno != EEXIST ? -1 : 0;
+    return lw_owner_mkdir(path) < 0 && errno != EEXIST ? -1 : 0;
 }

@@ -32,6 +32,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -52,6 +53,7 @@
 #include "otf2merge/otf2_merge.h"
 #include "plugins/plugin_util.h"
 #include "xfsz.h"
+#include "owner.h"
 
 typedef struct lw_trace_thread lw_trace_thread;
 
@@ -343,6 +345,39 @@ static int lw_trace_init(const char *dir, size_t budget, size_t nmetrics)
 }
 
 /* The archive, at the end. */
+/* The archive's files and traces/, made by OTF2 under the program's
+ * umask: their owner's to read and write once written (common/owner.h).
+ * OTF2 makes traces/ and writes into it at once: a umask without the
+ * owner's write right leaves that to root alone (the loss is said). */
+static void lw_archive_owner(void)
+{
+    static const char *const top[] = {"traces.otf2", "traces.def"};
+    char *path = NULL;
+    for (size_t i = 0; i < sizeof top / sizeof *top; i++) {
+        if (asprintf(&path, "%s/%s", lw_dir, top[i]) < 0)
+            return;
+        struct stat st;
+        if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0600) != 0600)
+            (void)chmod(path, (st.st_mode & 07777) | 0600);
+        free(path);
+    }
+    if (asprintf(&path, "%s/traces", lw_dir) < 0)
+        return;
+    struct stat dst;
+    if (lstat(path, &dst) == 0 && S_ISDIR(dst.st_mode) && (dst.st_mode & 0700) != 0700)
+        (void)chmod(path, (dst.st_mode & 07777) | 0700);
+    DIR *d = opendir(path);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        struct stat st;
+        if (e->d_name[0] != '.' && fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+            S_ISREG(st.st_mode) && (st.st_mode & 0600) != 0600)
+            (void)fchmodat(dirfd(d), e->d_name, (st.st_mode & 07777) | 0600, 0);
+    }
+    if (d)
+        closedir(d);
+    free(path);
+}
+
 static int lw_archive_open(void)
 {
     OTF2_ErrorCode rc;
@@ -1346,6 +1381,7 @@ static uint64_t lw_trace_finalize(const libwrap_region *const *regions, size_t n
     if (!rc)
         rc = lw_write_properties();
     OTF2_ErrorCode rc_close = OTF2_Archive_Close(lw_archive);
+    lw_archive_owner();
     if (!rc)
         rc = rc_close;
     __atomic_store_n(&lw_archive, NULL, __ATOMIC_RELAXED);

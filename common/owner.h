@@ -1,0 +1,48 @@
+/*
+ * owner.h - files and directories libwrap makes (results, records, the
+ * trace) under the program's umask, which may take the owner's own rights
+ * (0777, 0277): each is given back its owner's read and write (and for a
+ * directory, search) rights as it is made, so that its own user can read
+ * it and the runtime write into it. The umask itself is never changed: it
+ * is the process's, which the program's other threads create files under
+ * at the same time. Header only.
+ */
+#ifndef LIBWRAP_COMMON_OWNER_H
+#define LIBWRAP_COMMON_OWNER_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+
+/* The owner's rights `bits` (0600, 0700) on `fd`, where its mode lacks them. */
+static inline void lw_owner_fd(int fd, mode_t bits)
+{
+    int saved = errno;
+    struct stat st;
+    if (fd >= 0 && fstat(fd, &st) == 0 && (st.st_mode & bits) != bits)
+        (void)fchmod(fd, (st.st_mode & 07777) | bits);
+    errno = saved;
+}
+
+/* open(path, flags | O_CREAT, 0666), the file its owner's to read and write. */
+static inline int lw_owner_open(const char *path, int flags)
+{
+    int fd = open(path, flags | O_CREAT, 0666);
+    lw_owner_fd(fd, 0600);
+    return fd;
+}
+
+/* mkdir(path, 0777), the directory its owner's: 0 or -1 with errno. */
+static inline int lw_owner_mkdir(const char *path)
+{
+    if (mkdir(path, 0777) != 0)
+        return -1;
+    int saved = errno;
+    struct stat st;
+    if (stat(path, &st) == 0 && (st.st_mode & 0700) != 0700)
+        (void)chmod(path, (st.st_mode & 07777) | 0700);
+    errno = saved;
+    return 0;
+}
+
+#endif /* LIBWRAP_COMMON_OWNER_H */
