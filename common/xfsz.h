@@ -6,7 +6,8 @@
  * itself (sshd's privilege-separated child sets it to 0) must not be killed
  * by libwrap's writes: around them SIGXFSZ is held, and one that the
  * writes raised is taken back before it is released. A SIGXFSZ that was
- * pending before is left as it was. Header only.
+ * pending before is left as it was, and one sent from outside meanwhile
+ * is sent again. Header only.
  */
 #ifndef LIBWRAP_COMMON_XFSZ_H
 #define LIBWRAP_COMMON_XFSZ_H
@@ -15,6 +16,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <time.h>
+#include <unistd.h>
 
 typedef struct lw_xfsz {
     sigset_t old;
@@ -39,9 +41,17 @@ static inline void lw_xfsz_release(lw_xfsz *h)
     sigemptyset(&one);
     sigaddset(&one, SIGXFSZ);
     const struct timespec now = {0, 0};
-    if (!h->pending && sigpending(&p) == 0 && sigismember(&p, SIGXFSZ))
-        (void)sigtimedwait(&one, NULL, &now);
+    siginfo_t si;
+    int again = 0;
+    /* The kernel's, for a write over the limit, comes from the process
+     * itself (SI_USER, its own PID); one sent from outside meanwhile
+     * (kill -XFSZ) is sent again once the mask is back. */
+    if (!h->pending && sigpending(&p) == 0 && sigismember(&p, SIGXFSZ) &&
+        sigtimedwait(&one, &si, &now) == SIGXFSZ)
+        again = si.si_code != SI_USER || si.si_pid != getpid();
     pthread_sigmask(SIG_SETMASK, &h->old, NULL);
+    if (again)
+        kill(getpid(), SIGXFSZ);
     errno = saved;
 }
 
