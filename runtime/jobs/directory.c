@@ -88,6 +88,10 @@ static int lw_root_changed(void)
            (st.st_dev != lw_start_root.st_dev || st.st_ino != lw_start_root.st_ino);
 }
 
+/* The root directory when the directory was claimed. */
+static struct stat lw_claim_root;
+static int lw_claim_root_ok;
+
 void lw_dir_init(void)
 {
     lw_start_euid = geteuid();
@@ -163,6 +167,7 @@ static char *lw_dir_claim_held(const char *base)
             }
             free(cfg);
             lw_log(LW_LOG_LIFECYCLE, "results go to %s", dir);
+            lw_claim_root_ok = stat("/", &lw_claim_root) == 0;
             if (lw_root_changed())
                 lw_warn("%s (pid %ld) changed its root directory (chroot): its results are in %s "
                         "under that root, not under the one it started with",
@@ -228,6 +233,17 @@ const char *lw_experiment_dir(void)
 {
     pthread_mutex_lock(&lw_dir_mutex);
     const char *dir = lw_claim_locked();
+    /* Claimed, then the root changed (chroot): the path names a place
+     * under the new root, where the rest is written if it can be. */
+    struct stat st;
+    static int said;
+    if (dir && lw_claim_root_ok && !said && stat("/", &st) == 0 &&
+        (st.st_dev != lw_claim_root.st_dev || st.st_ino != lw_claim_root.st_ino)) {
+        said = 1;
+        lw_warn("%s (pid %ld) changed its root directory (chroot) after its results' directory %s was made: "
+                "what is written from now on goes to %s under the new root, where it may not be",
+                lw_program_name(), (long)getpid(), dir, dir);
+    }
     pthread_mutex_unlock(&lw_dir_mutex);
     return dir;
 }

@@ -326,6 +326,13 @@ gone)
         [ "$(wc -l < m.err)" = 1 ] && grep -q "^libwrap: warning: .*rt_app (pid [0-9]*) changed its root directory (chroot): its results are in /exp under that root, not under the one it started with$" m.err ||
             fail "chroot: not the one warning: $(cat m.err)"
         $CHECK jail/exp "visits('lib_add') == 2"
+        # Claimed before (the trace claims it at the first call): the line
+        # says what is written from then on goes under the new root.
+        LIBWRAP_ENABLE_TRACING=true LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-claimed unshare -r "$APP" chroot "$PWD/jail" \
+            >m.out 2>m.err || fail "chroot after the claim: exit status $?"
+        [ "$(cat m.out)" = jailed ] || fail "chroot after the claim: output $(cat m.out)"
+        grep -q "^libwrap: warning: .*rt_app (pid [0-9]*) changed its root directory (chroot) after its results' directory $PWD/exp-claimed was made: what is written from now on goes to $PWD/exp-claimed under the new root, where it may not be$" m.err ||
+            fail "chroot after the claim: $(cat m.err)"
     else
         echo "no user namespace here: the chroot case is not tried"
     fi
