@@ -218,7 +218,7 @@ static int lw_defer(int sig)
     /* No allocation: the log formats on the stack. */
     lw_log(LW_LOG_LIFECYCLE,
            "signal %d: not at a safe point (the allocator, libc, the loader or "
-           "the runtime): handled at the next",
+           "the runtime): handled at the next safe point",
            sig);
     return 1;
 }
