@@ -13,10 +13,15 @@ static void on_timer(uv_timer_t *t)
     printf("timer\n");
 }
 
+static uv_timer_t timer;
+
+/* The timer starts once the child has exited: the two lines come in one
+ * order, however long the child takes. */
 static void on_exit_cb(uv_process_t *p, int64_t status, int sig)
 {
     printf("child exited: %ld %d\n", (long)status, sig);
     uv_close((uv_handle_t *)p, NULL);
+    uv_timer_start(&timer, on_timer, 1, 0);
 }
 
 int main(int argc, char **argv)
@@ -26,9 +31,7 @@ int main(int argc, char **argv)
         return 2;
     }
     uv_loop_t *loop = uv_default_loop();
-    uv_timer_t timer;
     uv_timer_init(loop, &timer);
-    uv_timer_start(&timer, on_timer, 1, 0);
     uv_process_t proc;
     uv_process_options_t opt = {.exit_cb = on_exit_cb, .file = argv[1], .args = argv + 1};
     uv_stdio_container_t io[3] = {{.flags = UV_INHERIT_FD, .data.fd = 0},
