@@ -186,12 +186,6 @@ int libwrap_target_loaded(const char *soname)
 
 /* ---- the version a module asks for ------------------------------------- */
 
-struct lw_verneed_find {
-    const void *at;        /* an address in the module */
-    const char *name;      /* the symbol, without a version */
-    const char *version;   /* found: the version its reference asks for */
-};
-
 /* A dynamic entry's address: the loader relocates them in place on most
  * machines, not on all. */
 static const void *lw_dyn_ptr(const struct dl_phdr_info *info, ElfW(Addr) p)
@@ -267,77 +261,6 @@ static void lw_dynamic_read(const struct dl_phdr_info *info, struct lw_dynamic *
     }
 }
 
-static int lw_verneed_module(struct dl_phdr_info *info, size_t size, void *arg)
-{
-    (void)size;
-    struct lw_verneed_find *f = arg;
-    if (!lw_object_has(info, f->at, NULL, NULL))
-        return 0;
-    struct lw_dynamic t;
-    lw_dynamic_read(info, &t);
-    const ElfW(Sym) *symtab = t.symtab;
-    const char *strtab = t.strtab;
-    const ElfW(Half) *versym = t.versym;
-    const char *verneed = t.verneed;
-    const uint32_t *hash = t.hash, *gnu_hash = t.gnu_hash;
-    if (!symtab || !strtab || !versym || !verneed || (!hash && !gnu_hash))
-        return 1;
-    size_t n = hash ? hash[1] : lw_gnu_hash_count(gnu_hash);
-    for (size_t i = 1; i < n; i++) {
-        if (symtab[i].st_shndx != SHN_UNDEF || strcmp(strtab + symtab[i].st_name, f->name) != 0)
-            continue;
-        ElfW(Half) want = versym[i] & 0x7fff;
-        if (want <= 1) /* local or global: no version asked */
-            return 1;
-        for (const char *vn = verneed;; ) {
-            const ElfW(Verneed) *need = (const ElfW(Verneed) *)vn;
-            const char *va = vn + need->vn_aux;
-            for (unsigned k = 0; k < need->vn_cnt; k++) {
-                const ElfW(Vernaux) *aux = (const ElfW(Vernaux) *)va;
-                if (aux->vna_other == want) {
-                    f->version = strtab + aux->vna_name;
-                    return 1;
-                }
-                va += aux->vna_next;
-            }
-            if (!need->vn_next)
-                return 1;
-            vn += need->vn_next;
-        }
-    }
-    return 1;
-}
-
-int libwrap_is_version(const void *orig, const char *symbol)
-{
-    const char *at = orig ? strchr(symbol, '@') : NULL;
-    char *name = at && lw_dl_available() ? strndup(symbol, (size_t)(at - symbol)) : NULL;
-    if (!name)
-        return 0;
-    const char *version = at + (at[1] == '@' ? 2 : 1);
-    int saved = errno;
-    /* The version that the caller's module (the link-time wrapper's, in
-     * the program or a library of its own) asks for: ld wrote it there
-     * when it bound __real_foo. Versions that share one address (liblzma's
-     * lzma_stream_encoder_mt@@XZ_5.2 and @XZ_5.2.2) are told apart only
-     * so, as the loader binds them for LD_PRELOAD. */
-    struct lw_verneed_find f = {__builtin_extract_return_addr(__builtin_return_address(0)), name, NULL};
-    dl_iterate_phdr(lw_verneed_module, &f);
-    int r;
-    if (f.version) {
-        r = strcmp(f.version, version) == 0;
-    } else {
-        /* No version recorded (a module without them): the address. */
-        libwrap_resolve_begin();
-        void *p = dlvsym(RTLD_DEFAULT, name, version);
-        libwrap_resolve_end();
-        r = p != NULL && p == orig;
-    }
-    errno = saved;
-    free(name);
-    return r;
-}
-
 /* The object that holds `at`, found by dl_iterate_phdr: its tables. */
 struct lw_dyn_find {
     const void *at;
@@ -354,6 +277,67 @@ static int lw_dyn_of(struct dl_phdr_info *info, size_t size, void *data)
     f->found = 1;
     lw_dynamic_read(info, &f->t);
     return 1;
+}
+
+/* The version that the undefined reference to `name` in the object of
+ * tables `t` asks for, or NULL (none, or no reference). */
+static const char *lw_verneed_of(const struct lw_dynamic *t, const char *name)
+{
+    if (!t->symtab || !t->strtab || !t->versym || !t->verneed || (!t->hash && !t->gnu_hash))
+        return NULL;
+    size_t n = t->hash ? t->hash[1] : lw_gnu_hash_count(t->gnu_hash);
+    for (size_t i = 1; i < n; i++) {
+        if (t->symtab[i].st_shndx != SHN_UNDEF || strcmp(t->strtab + t->symtab[i].st_name, name) != 0)
+            continue;
+        ElfW(Half) want = t->versym[i] & 0x7fff;
+        if (want <= 1) /* local or global: no version asked */
+            return NULL;
+        for (const char *vn = t->verneed;; ) {
+            const ElfW(Verneed) *need = (const ElfW(Verneed) *)vn;
+            const char *va = vn + need->vn_aux;
+            for (unsigned k = 0; k < need->vn_cnt; k++) {
+                const ElfW(Vernaux) *aux = (const ElfW(Vernaux) *)va;
+                if (aux->vna_other == want)
+                    return t->strtab + aux->vna_name;
+                va += aux->vna_next;
+            }
+            if (!need->vn_next)
+                return NULL;
+            vn += need->vn_next;
+        }
+    }
+    return NULL;
+}
+
+int libwrap_is_version(const void *orig, const char *symbol)
+{
+    const char *at = orig ? strchr(symbol, '@') : NULL;
+    char *name = at && lw_dl_available() ? strndup(symbol, (size_t)(at - symbol)) : NULL;
+    if (!name)
+        return 0;
+    const char *version = at + (at[1] == '@' ? 2 : 1);
+    int saved = errno;
+    /* The version that the caller's module (the link-time wrapper's, in
+     * the program or a library of its own) asks for: ld wrote it there
+     * when it bound __real_foo. Versions that share one address (liblzma's
+     * lzma_stream_encoder_mt@@XZ_5.2 and @XZ_5.2.2) are told apart only
+     * so, as the loader binds them for LD_PRELOAD. */
+    struct lw_dyn_find f = {__builtin_extract_return_addr(__builtin_return_address(0)), {0}, 0};
+    dl_iterate_phdr(lw_dyn_of, &f);
+    const char *asked = f.found ? lw_verneed_of(&f.t, name) : NULL;
+    int r;
+    if (asked) {
+        r = strcmp(asked, version) == 0;
+    } else {
+        /* No version recorded (a module without them): the address. */
+        libwrap_resolve_begin();
+        void *p = dlvsym(RTLD_DEFAULT, name, version);
+        libwrap_resolve_end();
+        r = p != NULL && p == orig;
+    }
+    errno = saved;
+    free(name);
+    return r;
 }
 
 int libwrap_unversioned(const void *p)
