@@ -32,16 +32,28 @@ static inline int lw_owner_open(const char *path, int flags)
     return fd;
 }
 
+/* The owner's rights on `name` (relative to the directory `dirfd`, or
+ * AT_FDCWD), made by someone else under the umask (OTF2's archive): 0600
+ * on a regular file, 0700 on a directory; a link or anything else is left
+ * alone. */
+static inline void lw_owner_at(int dirfd, const char *name)
+{
+    int saved = errno;
+    struct stat st;
+    if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))) {
+        mode_t bits = S_ISDIR(st.st_mode) ? 0700 : 0600;
+        if ((st.st_mode & bits) != bits)
+            (void)fchmodat(dirfd, name, (st.st_mode & 07777) | bits, 0);
+    }
+    errno = saved;
+}
+
 /* mkdir(path, 0777), the directory its owner's: 0 or -1 with errno. */
 static inline int lw_owner_mkdir(const char *path)
 {
     if (mkdir(path, 0777) != 0)
         return -1;
-    int saved = errno;
-    struct stat st;
-    if (stat(path, &st) == 0 && (st.st_mode & 0700) != 0700)
-        (void)chmod(path, (st.st_mode & 07777) | 0700);
-    errno = saved;
+    lw_owner_at(AT_FDCWD, path);
     return 0;
 }
 

@@ -344,39 +344,31 @@ static int lw_trace_init(const char *dir, size_t budget, size_t nmetrics)
     return 0;
 }
 
-/* The archive, at the end. */
 /* The archive's files and traces/, made by OTF2 under the program's
  * umask: their owner's to read and write once written (common/owner.h).
  * OTF2 makes traces/ and writes into it at once: a umask without the
  * owner's write right leaves that to root alone (the loss is said). */
 static void lw_archive_owner(void)
 {
-    static const char *const top[] = {"traces.otf2", "traces.def"};
-    char *path = NULL;
-    for (size_t i = 0; i < sizeof top / sizeof *top; i++) {
-        if (asprintf(&path, "%s/%s", lw_dir, top[i]) < 0)
-            return;
-        struct stat st;
-        if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0600) != 0600)
-            (void)chmod(path, (st.st_mode & 07777) | 0600);
-        free(path);
-    }
-    if (asprintf(&path, "%s/traces", lw_dir) < 0)
+    int top = open(lw_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (top < 0)
         return;
-    struct stat dst;
-    if (lstat(path, &dst) == 0 && S_ISDIR(dst.st_mode) && (dst.st_mode & 0700) != 0700)
-        (void)chmod(path, (dst.st_mode & 07777) | 0700);
-    DIR *d = opendir(path);
-    for (struct dirent *e; d && (e = readdir(d));) {
-        struct stat st;
-        if (e->d_name[0] != '.' && fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-            S_ISREG(st.st_mode) && (st.st_mode & 0600) != 0600)
-            (void)fchmodat(dirfd(d), e->d_name, (st.st_mode & 07777) | 0600, 0);
-    }
+    lw_owner_at(top, "traces.otf2");
+    lw_owner_at(top, "traces.def");
+    lw_owner_at(top, "traces");
+    int fd = openat(top, "traces", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    for (struct dirent *e; d && (e = readdir(d));)
+        if (e->d_name[0] != '.')
+            lw_owner_at(dirfd(d), e->d_name);
     if (d)
         closedir(d);
-    free(path);
+    else if (fd >= 0)
+        close(fd);
+    close(top);
 }
+
+/* The archive, at the end. */
 
 static int lw_archive_open(void)
 {
@@ -1362,10 +1354,10 @@ static uint64_t lw_trace_finalize(const libwrap_region *const *regions, size_t n
         pthread_mutex_unlock(&lw_threads_lock);
         return 0;
     }
-    if (!lw_spill_gone)
+    if (!lw_spill_gone) {
         lw_convert();
-    if (!lw_spill_gone)
         close(lw_spill);
+    }
     lw_spill = -1;
     for (lw_trace_thread *t = lw_threads; t; t = t->next) {
         lw_close_writer(t);
