@@ -59,12 +59,8 @@ static inline int lw_fd_keep(int fd, lw_fd_id *id)
         return fd;
     struct rlimit rl;
     long base = 0;
-    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur >= 64)
-        base = (long)(rl.rlim_cur / 2);
-    else if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur == RLIM_INFINITY)
-        base = 4096;
-    if (base > 4096)
-        base = 4096;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur >= 64)
+        base = rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur / 2 > 4096 ? 4096 : (long)(rl.rlim_cur / 2);
     if (base > fd) {
         int high = fcntl(fd, F_DUPFD_CLOEXEC, (int)base);
         if (high >= 0) {
