@@ -80,17 +80,16 @@ static uid_t lw_start_euid;
  * writes its results under the new one, which its message says. */
 static struct stat lw_start_root;
 static int lw_start_root_ok;
-
-static int lw_root_changed(void)
-{
-    struct stat st;
-    return lw_start_root_ok && stat("/", &st) == 0 &&
-           (st.st_dev != lw_start_root.st_dev || st.st_ino != lw_start_root.st_ino);
-}
-
 /* The root directory when the directory was claimed. */
 static struct stat lw_claim_root;
 static int lw_claim_root_ok;
+
+/* Whether the root directory is no longer `was` (where `ok`: it was read). */
+static int lw_root_moved(int ok, const struct stat *was)
+{
+    struct stat st;
+    return ok && stat("/", &st) == 0 && (st.st_dev != was->st_dev || st.st_ino != was->st_ino);
+}
 
 void lw_dir_init(void)
 {
@@ -168,7 +167,7 @@ static char *lw_dir_claim_held(const char *base)
             free(cfg);
             lw_log(LW_LOG_LIFECYCLE, "results go to %s", dir);
             lw_claim_root_ok = stat("/", &lw_claim_root) == 0;
-            if (lw_root_changed())
+            if (lw_root_moved(lw_start_root_ok, &lw_start_root))
                 lw_warn("%s (pid %ld) changed its root directory (chroot): its results are in %s "
                         "under that root, not under the one it started with",
                         lw_program_name(), (long)getpid(), dir);
@@ -235,10 +234,8 @@ const char *lw_experiment_dir(void)
     const char *dir = lw_claim_locked();
     /* Claimed, then the root changed (chroot): the path names a place
      * under the new root, where the rest is written if it can be. */
-    struct stat st;
     static int said;
-    if (dir && lw_claim_root_ok && !said && stat("/", &st) == 0 &&
-        (st.st_dev != lw_claim_root.st_dev || st.st_ino != lw_claim_root.st_ino)) {
+    if (dir && !said && lw_root_moved(lw_claim_root_ok, &lw_claim_root)) {
         said = 1;
         lw_warn("%s (pid %ld) changed its root directory (chroot) after its results' directory %s was made: "
                 "what is written from now on goes to %s under the new root, where it may not be",
