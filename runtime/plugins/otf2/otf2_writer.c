@@ -1319,6 +1319,14 @@ static uint64_t lw_count_lost(void)
     return lost;
 }
 
+/* The advice after a write that failed with `err` (0: another reason). */
+static const char *lw_write_hint(int err)
+{
+    return err == ENOSPC || err == EDQUOT ? ": check free disk space"
+           : err == EFBIG                 ? ": check the file-size limit (ulimit -f)"
+                                          : "";
+}
+
 static uint64_t lw_trace_finalize(const libwrap_region *const *regions, size_t nregions, uint64_t tick0,
                            uint64_t tick_end, uint64_t resolution, uint64_t epoch_ns)
 {
@@ -1391,15 +1399,15 @@ static uint64_t lw_trace_finalize(const libwrap_region *const *regions, size_t n
      * a file-size limit), or for a reason not known; another error (no
      * rights, too many open files, the program closed the file) and
      * OTF2's refusal of an event are their own reasons. */
-    const char *archive_hint = !lw_errors || lw_first_code == OTF2_ERROR_ENOSPC ||
-                                       lw_first_code == OTF2_ERROR_EDQUOT ? ": check free disk space"
-                               : lw_first_code == OTF2_ERROR_EFBIG ? ": check the file-size limit (ulimit -f)"
-                                                                   : "";
+    int archive_err = !lw_errors                            ? ENOSPC /* not known */
+                      : lw_first_code == OTF2_ERROR_ENOSPC ? ENOSPC
+                      : lw_first_code == OTF2_ERROR_EDQUOT ? EDQUOT
+                      : lw_first_code == OTF2_ERROR_EFBIG  ? EFBIG
+                                                           : 0;
+    const char *archive_hint = lw_write_hint(archive_err);
     const char *hint = "";
     if (lw_spill_lost && !lw_spill_gone)
-        hint = lw_spill_errno == ENOSPC || lw_spill_errno == EDQUOT ? ": check free disk space"
-               : lw_spill_errno == EFBIG ? ": check the file-size limit (ulimit -f)"
-                                         : "";
+        hint = lw_write_hint(lw_spill_errno);
     else if (!lw_spill_lost && lw_write_failed)
         hint = archive_hint;
     if (lost)
