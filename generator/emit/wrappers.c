@@ -227,7 +227,7 @@ static void set_function_vars(lwg_tvars *v, const lwg_inventory *inv, size_t i, 
     tvars_set_bool(v, "NORETURN", f->noreturn);
     tvars_set_bool(v, "VARIADIC", f->variadic);
     tvars_set_bool(v, "CXX_BODY", cxx_body);
-    tvars_set_bool(v, "FNPTR_RESULT", !cxx_body && returns_function_pointer(f));
+    tvars_set_bool(v, "FNPTR_RESULT", returns_function_pointer(f));
 
     strbuf args = STRBUF_INIT;
     for (size_t k = 0; k < f->nparams; k++)

@@ -2,7 +2,8 @@
 # A library that hands out pointers to its own functions (eglGetProcAddress,
 # vkGetInstanceProcAddr, a plugin table's accessor: lookup/lk.c): the
 # program's calls through them are visits, as its direct calls and its
-# dlsym lookups' are, in both modes, with ABI-level and typed wrappers. A
+# dlsym lookups' are, in both modes, with ABI-level and typed wrappers,
+# typed ones generated as C and as C++ (-x c++, the C++ body). A
 # pointer into another library is passed on as it is; a lookup of the
 # unwrapped va_list twin of a variadic function finds the twin. Output and
 # status equal the unwrapped run's.
@@ -15,13 +16,15 @@ $CC -O2 -fPIC -shared -Wl,-Bsymbolic -o lib/liblk.so "$src/lk.c"
 $CC -O2 -I"$src" -o plain "$src/lk_app.c" -Llib -Wl,-rpath,"$scratch/lib" -llk
 ./plain > plain.out || fail "the unwrapped program failed"
 
-for forward in abi typed; do
+for forward in abi typed cxx; do
     step "$forward wrappers: init, make, make install"
-    run_ok init-$forward.log libwrap-init --name lk -x c --cppflags "-I$src" \
+    lang=c main=main.c
+    [ $forward = cxx ] && lang=c++ main=main.cc
+    run_ok init-$forward.log libwrap-init --name lk -x $lang --cppflags "-I$src" \
         --ldflags "-L$scratch/lib -Wl,-rpath,$scratch/lib" --libs -llk --prefix "$scratch/prefix-$forward" w-$forward
     echo '#include "lk.h"' > w-$forward/libwrap.h
-    cp "$src/lk_app.c" w-$forward/main.c
-    [ $forward = typed ] && echo 'GENFLAGS = --forward typed' > w-$forward/local.mk
+    cp "$src/lk_app.c" w-$forward/$main
+    [ $forward != abi ] && echo 'GENFLAGS = --forward typed' > w-$forward/local.mk
     # The variadic lk_sum's twin left unwrapped: lk_sum's wrapper forwards
     # to it, and the program's own lookup of it gets the twin.
     printf 'LIBWRAP_REGION_NAMES_BEGIN\n  EXCLUDE lk_vsum\nLIBWRAP_REGION_NAMES_END\n' >> w-$forward/lk.filter

@@ -2,6 +2,10 @@
  * eglGetProcAddress and vkGetInstanceProcAddr do): tests/workflow/wf_lookup.sh. */
 #include <stdarg.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef int (*lk_fn)(int);
 int lk_leaf(int x);
 int lk_twice(int x);
@@ -15,3 +19,7 @@ int lk_sum(int n, ...);
 int lk_vsum(int n, va_list ap);
 /* A pointer into another library (libc's abs): passed on as it is. */
 lk_fn lk_foreign(void);
+
+#ifdef __cplusplus
+}
+#endif
