@@ -78,6 +78,15 @@ if [ $link = -static ]; then
     [ "$(wc -l < pre.err)" = 1 ] &&
         grep -q '^libwrap: warning: the program contains [0-9]* functions of a wrapped library linked statically (.*): its calls to them inside the program are not measured; link it with the shared library instead' pre.err ||
         fail "LD_PRELOAD into a program with zlib inside: not one warning: $(cat pre.err)"
+    # Stripped, but exporting the copies (-rdynamic, as Debian's redis-cli
+    # does with its hiredis): the dynamic symbol table names them.
+    ./zcc -O2 -rdynamic -o inside_rdyn "$src/static_app.c" -lpthread
+    strip inside_rdyn
+    LD_PRELOAD=$p/lib/libwrap_zlib_runtime.so LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-rdyn ./inside_rdyn \
+        > rdyn.out 2> rdyn.err
+    cmp -s plain.out rdyn.out || fail "LD_PRELOAD into a stripped program with zlib inside: stdout differs"
+    [ "$(wc -l < rdyn.err)" = 1 ] && grep -q '^libwrap: warning: the program contains [0-9]* functions of a wrapped library linked statically' rdyn.err ||
+        fail "LD_PRELOAD into a stripped -rdynamic program with zlib inside: not one warning: $(cat rdyn.err)"
     # At link time, --wrap leaves the archive's wrapped functions out, unless
     # the program needs something else of their object (zutil.o: z_errmsg).
     printf '#include <stdio.h>\n#include <zlib.h>\nextern const char *const z_errmsg[10];\nint main(void) { printf("%%s %%s\\n", zlibVersion(), z_errmsg[2]); return 0; }\n' > zutil_app.c
@@ -87,6 +96,11 @@ if [ $link = -static ]; then
     [ "$(wc -l < lt.err)" = 1 ] &&
         grep -q '^libwrap: warning: inside_lt contains [0-9]* function(s) of zlib linked statically (.*): a compiler wrapper linked the library.s archive into the program' lt.err ||
         fail "libwrap with the compiler wrapper: not one warning: $(cat lt.err)"
+    # Stripped at the link (-s): the dynamic symbol table, with -rdynamic.
+    LIBWRAP_PATH=$p "$LIBWRAP_STAGE/bin/libwrap" --libwrap=linktime:zlib ./zcc -O2 -s -rdynamic -o inside_lt_s \
+        zutil_app.c 2> lts.err || fail "libwrap with the compiler wrapper, stripped: $(cat lts.err)"
+    [ "$(wc -l < lts.err)" = 1 ] && grep -q '^libwrap: warning: inside_lt_s contains [0-9]* function(s) of zlib linked statically' lts.err ||
+        fail "libwrap with the compiler wrapper, stripped at the link: not one warning: $(cat lts.err)"
     # A program linked with the shared library: nothing said.
     LIBWRAP_PATH=$p "$LIBWRAP_STAGE/bin/libwrap" --libwrap=linktime:zlib "$cc" -O2 -o shared_lt \
         "$src/static_app.c" -lz -lpthread 2> slt.err

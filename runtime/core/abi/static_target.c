@@ -6,10 +6,10 @@
  * the program: the program's calls to it are direct calls inside the
  * executable, which neither a preloaded wrapper nor --wrap of a later link
  * reaches. When a wrapper library registers its functions (at its load),
- * the executable's own symbol table is read once: functions of the
- * wrapped library that the executable defines itself (and that are not
- * the wrapper's own definitions) are named in one warning, with the way
- * out.
+ * the executable's symbol table (its dynamic one where it is stripped)
+ * is read once: functions of the wrapped library that the executable
+ * defines itself (and that are not the wrapper's own definitions) are
+ * named in one warning, with the way out.
  */
 #include "core/abi/abi.h"
 
@@ -66,52 +66,57 @@ static void lw_exe_load(void)
         eh->e_shoff + (size_t)eh->e_shnum * sizeof(ElfW(Shdr)) > size)
         return;
     const ElfW(Shdr) *sh = (const void *)(f + eh->e_shoff);
-    for (unsigned i = 0; i < eh->e_shnum; i++) {
-        if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh->e_shnum)
-            continue;
-        const ElfW(Shdr) *strs = &sh[sh[i].sh_link];
-        if (sh[i].sh_offset + sh[i].sh_size > size || strs->sh_offset + strs->sh_size > size)
-            return;
-        const ElfW(Sym) *sym = (const void *)(f + sh[i].sh_offset);
-        size_t nsym = sh[i].sh_size / sizeof *sym;
-        const char *names = (const char *)f + strs->sh_offset;
-        const char **name = malloc(nsym * sizeof *name);
-        uintptr_t *addr = malloc(nsym * sizeof *addr);
-        size_t *order = malloc(nsym * sizeof *order);
-        if (!name || !addr || !order) {
-            free(name);
-            free(addr);
-            free(order);
-            return;
-        }
-        uintptr_t base = 0;
-        dl_iterate_phdr(lw_main_base, &base);
-        size_t n = 0;
-        for (size_t k = 0; k < nsym; k++) {
-            if (ELF64_ST_TYPE(sym[k].st_info) != STT_FUNC || sym[k].st_shndx == SHN_UNDEF ||
-                sym[k].st_name >= strs->sh_size)
-                continue;
-            name[n] = names + sym[k].st_name;
-            addr[n] = base + sym[k].st_value;
-            order[n] = n;
-            n++;
-        }
-        lw_sort_names = name;
-        qsort(order, n, sizeof *order, lw_by_name);
-        lw_exe.name = malloc((n ? n : 1) * sizeof *lw_exe.name);
-        lw_exe.addr = malloc((n ? n : 1) * sizeof *lw_exe.addr);
-        if (lw_exe.name && lw_exe.addr) {
-            for (size_t k = 0; k < n; k++) {
-                lw_exe.name[k] = name[order[k]];
-                lw_exe.addr[k] = addr[order[k]];
-            }
-            lw_exe.n = n;
-        }
+    /* The full symbol table, or where the program is stripped, the
+     * dynamic one: a program linked with -rdynamic (redis-cli with its
+     * hiredis inside) still names the copies there. */
+    unsigned table = eh->e_shnum;
+    for (unsigned i = 0; i < eh->e_shnum; i++)
+        if (sh[i].sh_link < eh->e_shnum &&
+            (sh[i].sh_type == SHT_SYMTAB || (sh[i].sh_type == SHT_DYNSYM && table == eh->e_shnum)))
+            table = i;
+    if (table == eh->e_shnum)
+        return;
+    const ElfW(Shdr) *strs = &sh[sh[table].sh_link];
+    if (sh[table].sh_offset + sh[table].sh_size > size || strs->sh_offset + strs->sh_size > size)
+        return;
+    const ElfW(Sym) *sym = (const void *)(f + sh[table].sh_offset);
+    size_t nsym = sh[table].sh_size / sizeof *sym;
+    const char *names = (const char *)f + strs->sh_offset;
+    const char **name = malloc(nsym * sizeof *name);
+    uintptr_t *addr = malloc(nsym * sizeof *addr);
+    size_t *order = malloc(nsym * sizeof *order);
+    if (!name || !addr || !order) {
         free(name);
         free(addr);
         free(order);
         return;
     }
+    uintptr_t base = 0;
+    dl_iterate_phdr(lw_main_base, &base);
+    size_t n = 0;
+    for (size_t k = 0; k < nsym; k++) {
+        if (ELF64_ST_TYPE(sym[k].st_info) != STT_FUNC || sym[k].st_shndx == SHN_UNDEF ||
+            sym[k].st_name >= strs->sh_size)
+            continue;
+        name[n] = names + sym[k].st_name;
+        addr[n] = base + sym[k].st_value;
+        order[n] = n;
+        n++;
+    }
+    lw_sort_names = name;
+    qsort(order, n, sizeof *order, lw_by_name);
+    lw_exe.name = malloc((n ? n : 1) * sizeof *lw_exe.name);
+    lw_exe.addr = malloc((n ? n : 1) * sizeof *lw_exe.addr);
+    if (lw_exe.name && lw_exe.addr) {
+        for (size_t k = 0; k < n; k++) {
+            lw_exe.name[k] = name[order[k]];
+            lw_exe.addr[k] = addr[order[k]];
+        }
+        lw_exe.n = n;
+    }
+    free(name);
+    free(addr);
+    free(order);
 }
 
 /* The run-time address of the executable's own function `name`, or 0. */
