@@ -346,9 +346,11 @@ static int lw_fatal_install(size_t i, const struct sigaction *dfl, struct sigact
     return __sigaction(lw_fatal_signals[i], &sa, old);
 }
 
+/* The kernel takes a handler of SIG_DFL as the default action whatever the
+ * flags (Go's runtime restores it with SA_SIGINFO set). */
 static int lw_is_default(const struct sigaction *a)
 {
-    return !(a->sa_flags & SA_SIGINFO) && a->sa_handler == SIG_DFL;
+    return a->sa_handler == SIG_DFL;
 }
 
 void lw_fatal_start(void)

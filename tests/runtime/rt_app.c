@@ -351,9 +351,10 @@ static void *blocked_inside(void *arg)
 
 /* A program that handles SIGTERM itself: its handler cleans up, restores
  * the default action (sigaction, or signal() when `how` is 1, or the
- * kernel as it delivers the signal when `how` is 2: SA_RESETHAND) and
- * raises the signal again, to die by it (xz, Python's KeyboardInterrupt).
- * What it sees of the actions is its own. */
+ * kernel as it delivers the signal when `how` is 2: SA_RESETHAND, or
+ * sigaction with SA_SIGINFO among the flags when `how` is 3, as Go's
+ * runtime does) and raises the signal again, to die by it (xz, Python's
+ * KeyboardInterrupt). What it sees of the actions is its own. */
 static int reraise_how;
 static void reraise_say(const char *msg)
 {
@@ -364,12 +365,17 @@ static void reraise_say(const char *msg)
 static void reraise_handler(int sig)
 {
     reraise_say("cleaning up\n");
-    if (reraise_how == 0) {
-        struct sigaction dfl, old;
+    if (reraise_how == 0 || reraise_how == 3) {
+        struct sigaction dfl, old, now;
         memset(&dfl, 0, sizeof dfl);
         dfl.sa_handler = SIG_DFL;
+        if (reraise_how == 3)
+            dfl.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
         if (sigaction(sig, &dfl, &old) != 0 || (old.sa_flags & SA_SIGINFO) || old.sa_handler != reraise_handler)
             reraise_say("sigaction: not the handler installed\n");
+        if (sigaction(sig, NULL, &now) != 0 || now.sa_handler != SIG_DFL ||
+            (now.sa_flags & (SA_SIGINFO | SA_ONSTACK | SA_RESTART)) != dfl.sa_flags)
+            reraise_say("sigaction: not the default action set\n");
     } else if (reraise_how == 1) {
         if (signal(sig, SIG_DFL) != reraise_handler)
             reraise_say("signal: not the handler installed\n");

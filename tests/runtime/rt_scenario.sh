@@ -197,11 +197,12 @@ crash)
         [ "$(cat out.txt)" = crashing ] || fail "output changed: $(cat out.txt)"
     done
     # A program that handles SIGTERM, then restores the default action and
-    # raises it again (sigaction, signal(), SA_RESETHAND): the runtime's
-    # handler stands in for the default, out of the program's sight, and
-    # writes the results before the process dies by the signal.
+    # raises it again (sigaction, signal(), SA_RESETHAND, sigaction with
+    # SA_SIGINFO set, as every Go program does): the runtime's handler
+    # stands in for the default, out of the program's sight, and writes the
+    # results before the process dies by the signal.
     [ -n "${RT_INTERPOSERS:-}" ] || fail "RT_INTERPOSERS not set"
-    for how in 0 1 2; do
+    for how in 0 1 2 3; do
         rm -rf exp
         LD_PRELOAD=$RT_INTERPOSERS run 143 reraise $how
         printf 'SIGTERM at the start: the default\ncleaning up\n' | cmp -s - out.txt ||
