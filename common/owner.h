@@ -12,7 +12,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* The owner's rights `bits` (0600, 0700) on `fd`, where its mode lacks them. */
 static inline void lw_owner_fd(int fd, mode_t bits)
@@ -55,6 +57,26 @@ static inline int lw_owner_mkdir(const char *path)
         return -1;
     lw_owner_at(AT_FDCWD, path);
     return 0;
+}
+
+/* Why a write into `dir` was refused (`err`) where `dir` belongs to
+ * another user than the one the process runs as: it changed user after
+ * the directory was made (a program that drops root's rights once it has
+ * measured, and tracing claimed the directory at the first call). The
+ * words go after the error; "" where that is not the case. */
+static inline const char *lw_owner_denied(const char *dir, int err, char *buf, size_t n)
+{
+    struct stat st;
+    uid_t euid = geteuid();
+    if ((err != EACCES && err != EPERM) || !dir || euid == (uid_t)-1 || stat(dir, &st) != 0 ||
+        st.st_uid == euid)
+        return "";
+    snprintf(buf, n,
+             ": the process runs as user %ld, its results' directory belongs to user %ld (it changed user "
+             "after the directory was made); create LIBWRAP_EXPERIMENT_DIRECTORY beforehand with mode 1777 "
+             "(docs/runtime.md, \"A process that changes user\")",
+             (long)euid, (long)st.st_uid);
+    return buf;
 }
 
 #endif /* LIBWRAP_COMMON_OWNER_H */

@@ -341,8 +341,7 @@ static void lw_finish_as(const char *why, enum lw_end end)
     lw_signal_report();
     lw_context_report();
     int part = dir && write && lw_cfg.profiling && !reduced && !records;
-    if (part)
-        lw_profile_write(dir);
+    int failed = part && lw_profile_write(dir) < 0;
     lw_clock_gettime(CLOCK_MONOTONIC, &t1);
     /* The threads' plugin handles end under the registry lock; the
      * listeners (the trace) and the metric sources finish after it is
@@ -358,8 +357,7 @@ static void lw_finish_as(const char *why, enum lw_end end)
         dir = lw_experiment_dir();
         lw_region_lock();
         lw_thread_registry_lock();
-        if (dir)
-            lw_profile_write(dir);
+        failed = dir && lw_profile_write(dir) < 0;
         lw_thread_registry_unlock();
         lw_region_unlock();
     } else if (part && part_record) {
@@ -370,7 +368,9 @@ static void lw_finish_as(const char *why, enum lw_end end)
     if (!dir)
         dir = lw_experiment_dir_claimed();
     lw_clock_gettime(CLOCK_MONOTONIC, &t2);
-    if (dir)
+    if (dir && failed)
+        lw_log(LW_LOG_LIFECYCLE, "the profile could not be written to %s (the warning above says why)", dir);
+    else if (dir)
         lw_log(LW_LOG_LIFECYCLE, "results written to %s (profile %.1f ms, plugins %.1f ms)", dir,
                (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6,
                (double)(t2.tv_sec - t1.tv_sec) * 1e3 + (double)(t2.tv_nsec - t1.tv_nsec) / 1e6);

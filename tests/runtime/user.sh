@@ -28,6 +28,28 @@ cmp -s plain.out closed.out || fail "output changed: $(cat closed.out)"
 [ "$(wc -l < closed.err)" = 1 ] && grep -q "^libwrap: warning: cannot create the experiment directory $PWD/closed/exp/fork-[0-9]*: Permission denied: the process runs as user 65534, it started as user 0 (it changed user: a server's worker); no results are written" closed.err ||
     fail "not the one line that says why: $(cat closed.err)"
 
+# A process that claims its directory as root (tracing: at the first
+# call), then drops root's rights itself (tcpdump): nothing written, and
+# the profile's and the trace's lines say why; made beforehand with mode
+# 1777, all is written.
+./app 25 drop > drop.plain
+LD_PRELOAD=$PWD/libwrap_zlib_runtime.so LIBWRAP_ENABLE_TRACING=true LIBWRAP_VERBOSE=lifecycle \
+    LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/closed/drop ./app 25 drop > drop.out 2> drop.err || fail "exit status $?"
+cmp -s drop.plain drop.out || fail "output changed: $(cat drop.out)"
+why="the process runs as user 65534, its results' directory belongs to user 0 (it changed user after the directory was made); create LIBWRAP_EXPERIMENT_DIRECTORY beforehand with mode 1777"
+grep -q "^libwrap: warning: cannot write $PWD/closed/drop/profile.json: Permission denied: $why" drop.err &&
+    grep -q "cannot create the OTF2 archive in '$PWD/closed/drop': .*: $why" drop.err ||
+    fail "the profile's and the trace's lines do not say why: $(cat drop.err)"
+grep -q "results written" drop.err && fail "the lifecycle log says written: $(cat drop.err)"
+grep -q "the profile could not be written to $PWD/closed/drop" drop.err || fail "the lifecycle log: $(cat drop.err)"
+mkdir -m 1777 dropped
+LD_PRELOAD=$PWD/libwrap_zlib_runtime.so LIBWRAP_ENABLE_TRACING=true LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/dropped \
+    ./app 25 drop > dropped.out 2> dropped.err || fail "exit status $?"
+cmp -s drop.plain dropped.out || fail "output changed: $(cat dropped.out)"
+[ ! -s dropped.err ] || fail "messages: $(cat dropped.err)"
+$CHECK dropped "visits('crc32') == 26" || fail "the calls before and after the drop"
+[ -f dropped/traces.otf2 ] || fail "no trace in the directory made beforehand"
+
 # An experiment directory made beforehand with mode 1777: the worker's 25
 # calls, whether the parent measured nothing (its directory unclaimed) or
 # a call before the fork (it claimed the directory as it is).

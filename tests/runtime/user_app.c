@@ -1,10 +1,12 @@
 /* user_app.c - a server's shape: the parent forks a worker and measures
  * nothing (or, with "first", one call before the fork); the worker drops
  * root's rights (user and group 65534, nobody) and then calls zlib N times
- * (user.sh). */
+ * (user.sh). With "drop", the process calls zlib once, drops root's
+ * rights itself, and calls it N times. */
 #include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -14,6 +16,16 @@ int main(int argc, char **argv)
     int n = argc > 1 ? atoi(argv[1]) : 10;
     if (argc > 2)
         crc32(0, NULL, 0);
+    if (argc > 2 && !strcmp(argv[2], "drop")) {
+        /* No worker: the process itself drops root's rights (tcpdump). */
+        if (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0)
+            return 3;
+        unsigned long c = 0;
+        for (int i = 0; i < n; i++)
+            c = crc32(c, (const unsigned char *)"dropped", 7);
+        printf("dropped %08lx\n", c);
+        return 0;
+    }
     pid_t pid = fork();
     if (pid == 0) {
         if (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0)

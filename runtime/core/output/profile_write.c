@@ -19,6 +19,7 @@
 #include "core/arguments/arguments.h"
 #include "core/base/json.h"
 #include "profile_format.h"
+#include "owner.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -466,6 +467,7 @@ static int lw_profile_write_c(const char *dir)
     lw_json *j = malloc(sizeof *j);
     lw_out o;
     FILE *f = json_path && txt_path && j ? lw_out_open(&o) : NULL;
+    char why[400];
     if (!f) {
         if (json_path && txt_path && j)
             lw_warn("cannot write %s: %s", json_path, strerror(errno));
@@ -520,10 +522,14 @@ static int lw_profile_write_c(const char *dir)
     rc = lw_json_finish(j);
     if (lw_out_write(&o, json_path) != 0)
         rc = -1;
+    const char *failed = NULL;
     if (rc < 0)
-        lw_warn("cannot write %s: %s", json_path, strerror(errno));
+        failed = json_path;
     else if ((rc = lw_write_txt(txt_path, flat, nflat, threads, nthreads)) < 0)
-        lw_warn("cannot write %s: %s", txt_path, strerror(errno));
+        failed = txt_path;
+    int err = errno;
+    if (failed)
+        lw_warn("cannot write %s: %s%s", failed, strerror(err), lw_owner_denied(dir, err, why, sizeof why));
     else
         lw_log(LW_LOG_PROFILE, "wrote %s", json_path);
     free(threads);

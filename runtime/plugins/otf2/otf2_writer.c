@@ -256,8 +256,10 @@ static const OTF2_MemoryCallbacks lw_memory_callbacks = {lw_chunk_alloc, lw_chun
 
 static void lw_trace_warn(const char *what, OTF2_ErrorCode rc)
 {
-    lw_message("%s in '%s': %s; tracing is off", what, lw_dir ? lw_dir : "?",
-               lw_errors ? lw_first_error : OTF2_Error_GetDescription(rc));
+    char why[400];
+    const char *denied = lw_dir && access(lw_dir, W_OK) != 0 ? lw_owner_denied(lw_dir, errno, why, sizeof why) : "";
+    lw_message("%s in '%s': %s%s; tracing is off", what, lw_dir ? lw_dir : "?",
+               lw_errors ? lw_first_error : OTF2_Error_GetDescription(rc), denied);
 }
 
 /* Event chunks: large enough to amortise a flush, small enough that several
