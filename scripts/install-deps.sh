@@ -11,6 +11,8 @@ pkgs=(
   gcc g++ clang make cmake pkg-config binutils file python3 valgrind time uftrace bc
   # LLVM's linker (Rust's, static links with --gc-sections: tests/static)
   lld
+  # Go with cgo: a program that ends without libc's exit (tests/runtime/go.sh)
+  golang-go
   # generator
   libclang-dev llvm-dev libjson-c-dev libelf-dev libffi-dev
   # runtime

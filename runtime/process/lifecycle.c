@@ -28,6 +28,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <linux/membarrier.h>
 #include <pthread.h>
 #include <sched.h>
@@ -108,6 +109,37 @@ void lw_fork_child(void)
 enum lw_end { LW_END_EXEC, LW_END_DONE, LW_END_SIGNAL };
 static void lw_finish_as(const char *why, enum lw_end end);
 
+/* Whether the program is Go's: its build ID note (owner "Go", type 4),
+ * in a loaded note segment of the first object. A Go program starts at
+ * the Go runtime's entry, not libc's, and ends with the exit_group
+ * system call itself: neither the atexit handler nor the ELF destructor
+ * that write the results runs. */
+static int lw_go_note(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    for (ElfW(Half) i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_NOTE)
+            continue;
+        const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr);
+        const unsigned char *end = p + ph->p_memsz;
+        size_t align = ph->p_align > 4 ? 8 : 4;
+        while (p + sizeof(ElfW(Nhdr)) <= end) {
+            const ElfW(Nhdr) *n = (const void *)p;
+            const unsigned char *name = p + sizeof *n;
+            size_t nsz = (n->n_namesz + align - 1) & ~(align - 1);
+            size_t dsz = (n->n_descsz + align - 1) & ~(align - 1);
+            if ((n->n_namesz == 3 || n->n_namesz == 4) && n->n_type == 4 && name + 3 <= end &&
+                !memcmp(name, "Go", 3))
+                *(int *)data = 1;
+            if ((size_t)(end - name) < nsz + dsz)
+                break;
+            p = name + nsz + dsz;
+        }
+    }
+    return 1; /* the first object only: the program */
+}
+
 static void lw_start(void)
 {
     int saved = errno;
@@ -146,6 +178,12 @@ static void lw_start(void)
     if (lw_cfg.verbose & LW_LOG_EXEC)
         lw_exec_check();
     lw_log(LW_LOG_LIFECYCLE, "started in %s (pid %ld)", lw_program_name(), (long)getpid());
+    int go = 0;
+    dl_iterate_phdr(lw_go_note, &go);
+    if (go)
+        lw_warn("%s is a Go program, which ends without libc's exit: its results are written only where it "
+                "calls libwrap_finalize() before it ends, or dies by a signal (docs/runtime.md, \"Go programs\")",
+                lw_program_name());
     LW_STORE(lw_state, 1);
     /* With the plugins loaded: the paths the run takes are known. In a
      * dynamic program the wrapper libraries say when (abi_slow.c), or the
