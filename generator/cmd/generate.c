@@ -491,9 +491,6 @@ static int generate(const gen_options *o)
     progress(o, "variadic twins", 3);
     if (variadic_resolve(&inv, o->va_map, o->n_va_map) < 0)
         goto out;
-    if (!o->dump && nothing_left(&inv, o->source, "the variadic check",
-                                 "name va_list twins with --va-twin SYM=TWIN"))
-        goto out;
     bool checked = (o->ldflags && o->ldflags[0]) || (o->libs && o->libs[0]);
     if (checked) {
         progress(o, "symbol check", 4);
@@ -504,6 +501,9 @@ static int generate(const gen_options *o)
                                      "check --ldflags/--libs (--dump shows every function's reason)"))
             goto out;
     }
+    if (variadic_skip_twinless(&inv) && !o->dump &&
+        nothing_left(&inv, o->source, "the variadic check", "name va_list twins with --va-twin SYM=TWIN"))
+        goto out;
     if (o->drop && drop_load(&inv, o->drop) < 0)
         goto out;
     if (o->dump) {

@@ -114,7 +114,7 @@ static bool mapped_twin(const lookup *lk, lwg_function *f, const lwg_va_mapping 
 
 int variadic_resolve(lwg_inventory *inv, const lwg_va_mapping *map, size_t nmap)
 {
-    int error = 0, skipped = 0;
+    int error = 0;
     lookup lk;
     symindex_build(&lk.by_symbol, inv, false);
     symindex_build(&lk.by_name, inv, true);
@@ -140,13 +140,21 @@ int variadic_resolve(lwg_inventory *inv, const lwg_va_mapping *map, size_t nmap)
                 free(cand[k]);
             }
         }
-        if (!f->va_twin && f->skip == LWG_WRAP && !inv->abi) {
-            function_skip(f, LWG_SKIP_VARIADIC,
-                          "no va_list twin; name one with --va-twin SYM=TWIN");
-            skipped++;
-        }
     }
     symindex_free(&lk.by_symbol);
     symindex_free(&lk.by_name);
-    return error ? -1 : skipped;
+    return error ? -1 : 0;
+}
+
+size_t variadic_skip_twinless(lwg_inventory *inv)
+{
+    size_t skipped = 0;
+    for (size_t i = 0; i < inv->nfuncs && !inv->abi; i++) {
+        lwg_function *f = &inv->funcs[i];
+        if (f->variadic && !f->va_twin && f->skip == LWG_WRAP) {
+            function_skip(f, LWG_SKIP_VARIADIC, "no va_list twin; name one with --va-twin SYM=TWIN");
+            skipped++;
+        }
+    }
+    return skipped;
 }

@@ -20,11 +20,14 @@ typedef struct lwg_va_mapping {
     const char *twin;   /* its va_list twin (symbol or name) */
 } lwg_va_mapping;
 
-/* Sets va_twin on every variadic function that has a twin and, unless the
- * inventory forwards at the ABI level (which needs no twin), skips the
- * others. A manual mapping whose twin is not declared or does not match is
- * an error: returns -1 after printing what is wrong. Returns the number of
- * variadics skipped otherwise. */
+/* Sets va_twin on every variadic function that has a twin. A manual
+ * mapping whose twin is not declared or does not match is an error:
+ * returns -1 after printing what is wrong, else 0. */
 int variadic_resolve(lwg_inventory *inv, const lwg_va_mapping *map, size_t nmap);
+/* Unless the inventory forwards at the ABI level (which needs no twin),
+ * skips the variadic functions still wrapped that have no twin: after the
+ * symbol check, so that one the target does not export is MISSING, not a
+ * variadic without a twin (advice that cannot help). Returns how many. */
+size_t variadic_skip_twinless(lwg_inventory *inv);
 
 #endif /* LIBWRAP_VARIADIC_H */
