@@ -52,6 +52,24 @@ static const char *const standard_headers[] = {
     "mntent.h", "paths.h", "shadow.h", "sysexits.h",
 };
 
+/* The C library's sys/ headers (glibc's on x86-64 and AArch64, below sys/).
+ * Other libraries put headers there too: libacl's sys/acl.h, libcap's
+ * sys/capability.h, ALSA's sys/asoundlib.h, systemtap's sys/sdt.h, whose
+ * functions are theirs. */
+static const char *const standard_sys_headers[] = {
+    "acct.h", "auxv.h", "bitypes.h", "cdefs.h", "debugreg.h", "dir.h", "elf.h", "epoll.h",
+    "errno.h", "eventfd.h", "fanotify.h", "fcntl.h", "file.h", "fsuid.h", "gmon.h", "gmon_out.h",
+    "ifunc.h", "inotify.h", "io.h", "ioctl.h", "ipc.h", "kd.h", "klog.h", "mman.h", "mount.h",
+    "msg.h", "mtio.h", "param.h", "pci.h", "perm.h", "personality.h", "pidfd.h", "poll.h",
+    "prctl.h", "procfs.h", "profil.h", "ptrace.h", "queue.h", "quota.h", "random.h", "raw.h",
+    "reboot.h", "reg.h", "resource.h", "rseq.h", "select.h", "sem.h", "sendfile.h", "shm.h",
+    "signal.h", "signalfd.h", "single_threaded.h", "socket.h", "socketvar.h", "soundcard.h",
+    "stat.h", "statfs.h", "statvfs.h", "swap.h", "syscall.h", "sysinfo.h", "syslog.h",
+    "sysmacros.h", "termios.h", "time.h", "timeb.h", "timerfd.h", "times.h", "timex.h",
+    "ttychars.h", "ttydefaults.h", "types.h", "ucontext.h", "uio.h", "un.h", "unistd.h", "user.h",
+    "utsname.h", "vfs.h", "vlimit.h", "vm86.h", "vt.h", "wait.h", "xattr.h",
+};
+
 static bool has_prefix_dir(const char *path, const char *dir, const char **rest)
 {
     size_t n = strlen(dir);
@@ -63,8 +81,14 @@ static bool has_prefix_dir(const char *path, const char *dir, const char **rest)
 
 static bool is_standard_name(const char *rel)
 {
-    if (strncmp(rel, "c++/", 4) == 0 || strncmp(rel, "sys/", 4) == 0)
+    if (strncmp(rel, "c++/", 4) == 0 || strncmp(rel, "sys/platform/", 13) == 0)
         return true;
+    if (strncmp(rel, "sys/", 4) == 0) {
+        for (size_t i = 0; i < sizeof standard_sys_headers / sizeof standard_sys_headers[0]; i++)
+            if (strcmp(rel + 4, standard_sys_headers[i]) == 0)
+                return true;
+        return false;
+    }
     for (size_t i = 0; i < sizeof standard_headers / sizeof standard_headers[0]; i++)
         if (strcmp(rel, standard_headers[i]) == 0)
             return true;
