@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -50,11 +51,30 @@ static inline void lw_owner_at(int dirfd, const char *name)
     errno = saved;
 }
 
-/* mkdir(path, 0777), the directory its owner's: 0 or -1 with errno. */
+/* mkdir(path, 0777), the directory its owner's: 0 or -1 with errno. A
+ * fork child's directory (fork-PID) made in a directory of mode 1777 (an
+ * experiment directory made so beforehand for a server whose workers
+ * change user, or one made so below it) gets mode 1777 as well: the
+ * child's own children, a daemon's workers running as other users, make
+ * theirs in it. The sticky bit keeps each one's entries its own. */
 static inline int lw_owner_mkdir(const char *path)
 {
     if (mkdir(path, 0777) != 0)
         return -1;
+    const char *slash = strrchr(path, '/');
+    struct stat st;
+    char parent[4096];
+    size_t n = slash ? (size_t)(slash - path) : 0;
+    int saved = errno;
+    if (slash && !strncmp(slash + 1, "fork-", 5) && n > 0 && n < sizeof parent) {
+        memcpy(parent, path, n);
+        parent[n] = 0;
+        if (stat(parent, &st) == 0 && (st.st_mode & 01777) == 01777 && chmod(path, 01777) == 0) {
+            errno = saved;
+            return 0;
+        }
+    }
+    errno = saved;
     lw_owner_at(AT_FDCWD, path);
     return 0;
 }

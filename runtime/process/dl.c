@@ -443,6 +443,11 @@ void lw_dl_shadow_check(void)
          * reaches the program's calls whatever the lookup order. */
         if (!t->base || !t->n || !t->entries[0].lib || !t->entries[0].lib->next)
             continue;
+        /* Nor where its target is not loaded: a process that does not use
+         * the library (a shell, /bin/true, a CGI script under a measured
+         * server) calls none of its functions, and says nothing. */
+        if (t->entries[0].lib->soname && !libwrap_target_loaded(t->entries[0].lib->soname))
+            continue;
         /* Its object, found by its extent (dladdr would search its symbols). */
         const struct link_map *own = NULL;
         int any = 0;

@@ -50,6 +50,26 @@ cmp -s drop.plain dropped.out || fail "output changed: $(cat dropped.out)"
 $CHECK dropped "visits('crc32') == 26" || fail "the calls before and after the drop"
 [ -f dropped/traces.otf2 ] || fail "no trace in the directory made beforehand"
 
+# A daemon whose workers are grandchildren, in a directory made beforehand
+# with mode 1777: the master's fork-PID (made as root when it measured,
+# or as the first worker's user when it did not) is 1777 too, so every
+# worker, whichever its user, writes its own (Apache, php-fpm's pools).
+for shape in daemon pools; do
+    mkdir -m 1777 $shape
+    ./app 25 $shape > $shape.plain
+    LD_PRELOAD=$PWD/libwrap_zlib_runtime.so LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/$shape ./app 25 $shape \
+        > $shape.out 2> $shape.err || fail "$shape: exit status $?"
+    cmp -s $shape.plain $shape.out || fail "$shape: output changed: $(cat $shape.out)"
+    [ ! -s $shape.err ] || fail "$shape: messages: $(cat $shape.err)"
+    workers=$(find $shape -mindepth 3 -name profile.json | wc -l)
+    want=1
+    [ $shape = pools ] && want=2
+    [ "$workers" = $want ] || fail "$shape: $workers workers' results, not $want: $(find $shape)"
+    for w in $(find $shape -mindepth 3 -name profile.json); do
+        $CHECK "$(dirname "$w")" "visits('crc32') == 25" || fail "$shape: a worker's calls"
+    done
+done
+
 # An experiment directory made beforehand with mode 1777: the worker's 25
 # calls, whether the parent measured nothing (its directory unclaimed) or
 # a call before the fork (it claimed the directory as it is).

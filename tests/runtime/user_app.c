@@ -2,7 +2,9 @@
  * nothing (or, with "first", one call before the fork); the worker drops
  * root's rights (user and group 65534, nobody) and then calls zlib N times
  * (user.sh). With "drop", the process calls zlib once, drops root's
- * rights itself, and calls it N times. */
+ * rights itself, and calls it N times; with "daemon", a grandchild is the
+ * worker, forked by a measured master; with "pools", an unmeasured master
+ * forks one worker as user 65534, then one as 65533. */
 #include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,11 +13,60 @@
 #include <unistd.h>
 #include <zlib.h>
 
+/* Forks a worker that drops root's rights to `uid`, calls zlib n times
+ * and exits; waits for it. */
+static int run_worker(int n, unsigned uid)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (setgroups(0, NULL) != 0 || setgid(uid) != 0 || setuid(uid) != 0)
+            _exit(3);
+        unsigned long c = 0;
+        for (int i = 0; i < n; i++)
+            c = crc32(c, (const unsigned char *)"worker", 6);
+        printf("worker %u: %08lx\n", uid, c);
+        exit(0);
+    }
+    int st = 0;
+    if (pid < 0 || waitpid(pid, &st, 0) != pid)
+        return 2;
+    printf("worker %u exited %d\n", uid, WEXITSTATUS(st));
+    fflush(stdout);
+    return WEXITSTATUS(st);
+}
+
 int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 10;
     if (argc > 2)
         crc32(0, NULL, 0);
+    if (argc > 2 && !strcmp(argv[2], "daemon")) {
+        /* A daemon: the process measures, its child (the master) measures
+         * and forks a worker that drops root's rights (Apache). */
+        pid_t m = fork();
+        if (m != 0) {
+            int st = 0;
+            if (m < 0 || waitpid(m, &st, 0) != m)
+                return 2;
+            printf("parent: master exited %d\n", WEXITSTATUS(st));
+            return 0;
+        }
+        crc32(0, NULL, 0);
+        return run_worker(n, 65534);
+    }
+    if (argc > 2 && !strcmp(argv[2], "pools")) {
+        /* A daemon that measures nothing: its master forks a worker as one
+         * user, then one as another (php-fpm's pools). */
+        pid_t m = fork();
+        if (m != 0) {
+            int st = 0;
+            if (m < 0 || waitpid(m, &st, 0) != m)
+                return 2;
+            printf("parent: master exited %d\n", WEXITSTATUS(st));
+            return 0;
+        }
+        return run_worker(n, 65534) || run_worker(n, 65533);
+    }
     if (argc > 2 && !strcmp(argv[2], "drop")) {
         /* No worker: the process itself drops root's rights (tcpdump). */
         if (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0)

@@ -193,6 +193,11 @@ cat shadow.libwrap
     grep -q 'libshadow.so comes before the wrapper libwrap_ring_runtime.so in symbol lookup and defines 1 of its [0-9]* functions (ring_size).*measured only where it passes them on.*libwrap-info preload ring) libshadow.so' shadow.libwrap ||
     fail "shadow: no single warning naming libshadow.so and ring_size"
 want exp-shadow 'ring_free 1' 'ring_new 1' 'ring_push 3'
+# A process that does not load the library (a shell, a CGI script under a
+# measured server) says nothing of it.
+LD_PRELOAD="$PWD/libshadow.so $preload" LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-true /bin/true 2> true.err ||
+    fail "/bin/true failed"
+[ ! -s true.err ] || fail "a process that does not load the library: $(cat true.err)"
 # Behind it: measured, and passed on to libshadow.so's (the next definition).
 shadowed shadow-after "$preload $PWD/libshadow.so"
 [ ! -s shadow-after.libwrap ] || { cat shadow-after.libwrap; fail "shadow-after: libwrap said something"; }
