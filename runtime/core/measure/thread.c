@@ -52,7 +52,9 @@ static void lw_thread_destructor(void *p)
 {
     lw_thread *t = p;
     if (++t->tsd_round < PTHREAD_DESTRUCTOR_ITERATIONS - 1 && pthread_setspecific(lw_thread_key, t) == 0) {
-        if (t->tsd_round == 1 && t->depth) {
+        /* The depth read atomically: the end of measurement on another
+         * thread may be closing this one's frames (lw_thread_close_frames). */
+        if (t->tsd_round == 1 && LW_LOAD(t->depth)) {
             pthread_mutex_lock(&lw_threads_mutex);
             int guard = LW_LOAD(lw_tls.guard);
             LW_STORE(lw_tls.guard, 1);
