@@ -663,6 +663,12 @@ static void lw_dl_check_deepbind(const char *file)
     struct link_map *module = NULL;
     if (dlinfo(h, RTLD_DI_LINKMAP, &module) != 0)
         module = NULL;
+    /* Every such module, each once, with every wrapped library it binds
+     * (PHP loads each of its extensions so: xml.so, dom.so, sqlite3.so). */
+    char targets[512];
+    size_t len = 0;
+    const void *key = module;
+    targets[0] = 0;
     for (struct lw_dl_table *t = __atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE); t; t = t->next) {
         const libwrap_abi_entry *e = NULL;
         for (uint32_t i = 0; i < t->n && !e; i++)
@@ -676,12 +682,19 @@ static void lw_dl_check_deepbind(const char *file)
          * with the wrappers. */
         if (module && info.dli_fname && !strcmp(info.dli_fname, module->l_name))
             continue;
-        libwrap_warn_once(e, "%s was loaded with RTLD_DEEPBIND and binds its calls to %s inside "
-                             "its own scope: they are not measured (load it without "
-                             "RTLD_DEEPBIND, or link it with the link-time wrapper: libwrap "
-                             "--libwrap=linktime:NAME)",
-                          file, e->lib && e->lib->soname ? e->lib->soname : info.dli_fname);
+        const char *name = e->lib && e->lib->soname ? e->lib->soname : info.dli_fname;
+        int n = snprintf(targets + len, sizeof targets - len, "%s%s", len ? ", " : "", name ? name : "?");
+        if (n > 0 && (size_t)n < sizeof targets - len)
+            len += (size_t)n;
+        if (!key)
+            key = e;
     }
+    if (len)
+        libwrap_warn_once(key, "%s was loaded with RTLD_DEEPBIND and binds its calls to %s inside "
+                               "its own scope: they are not measured (load it without "
+                               "RTLD_DEEPBIND, or link it with the link-time wrapper: libwrap "
+                               "--libwrap=linktime:NAME)",
+                          file, targets);
     dlclose(h);
 }
 

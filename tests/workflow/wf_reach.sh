@@ -148,6 +148,13 @@ same module ./dl_app module "$PWD/dl_module.so"
 cat module.libwrap
 [ "$(wc -l < module.libwrap)" = 1 ] && grep -q 'dl_module.so was loaded with RTLD_DEEPBIND.*libring.so.*not measured' module.libwrap \
     || fail "module: no single warning naming the module"
+# Two such modules: one warning each, each naming its module.
+cp dl_module.so dl_module2.so
+WRAP=(LD_PRELOAD="$preload" LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-modules)
+same modules ./dl_app module "$PWD/dl_module.so" "$PWD/dl_module2.so"
+[ "$(wc -l < modules.libwrap)" = 2 ] && grep -q '/dl_module.so was loaded with RTLD_DEEPBIND.*libring.so' modules.libwrap &&
+    grep -q '/dl_module2.so was loaded with RTLD_DEEPBIND.*libring.so' modules.libwrap ||
+    fail "modules: not one warning a module: $(cat modules.libwrap)"
 WRAP=(LD_PRELOAD="$preload" LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-dlmopen)
 same dlmopen ./dl_app dlmopen "$lib/libring.so"
 cat dlmopen.libwrap

@@ -4,7 +4,7 @@
  * ring_free). Or loads a module that links the library and calls it.
  *
  *   dl_app plain|deepbind|dlmopen LIBRING     the 13 calls
- *   dl_app module MODULE                      dlopen(RTLD_DEEPBIND), module_run()
+ *   dl_app module MODULE...                   each dlopen(RTLD_DEEPBIND), module_run()
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -23,6 +23,19 @@ static void *need(void *h, const char *name)
 
 int main(int argc, char **argv)
 {
+    if (argc > 3 && !strcmp(argv[1], "module")) {
+        /* Several modules, each loaded and run in turn (PHP's extensions). */
+        for (int i = 2; i < argc; i++) {
+            void *m = dlopen(argv[i], RTLD_NOW | RTLD_DEEPBIND);
+            int (*run)(void) = m ? (int (*)(void))need(m, "module_run") : NULL;
+            if (!run) {
+                fprintf(stderr, "dl_app: %s\n", m ? "no module_run" : dlerror());
+                return 1;
+            }
+            printf("module %d: %d\n", i - 1, run());
+        }
+        return 0;
+    }
     if (argc != 3) {
         fprintf(stderr, "usage: dl_app plain|deepbind|dlmopen|module LIBRARY\n");
         return 2;
