@@ -47,4 +47,22 @@ for forward in abi typed cxx; do
         echo "ok: $forward $mode"
     done
 done
+
+# Two ABI-level wrappers of the library preloaded together: each call is
+# measured once, also of lk_lookup, whose wrapper is a shim (its table
+# entry is its own, not the other wrapper's under the same name).
+step "two wrappers preloaded together"
+run_ok init-abi2.log libwrap-init --name lk2 -x c --cppflags "-I$src" \
+    --ldflags "-L$scratch/lib -Wl,-rpath,$scratch/lib" --libs -llk --prefix "$scratch/prefix-abi2" w-abi2
+echo '#include "lk.h"' > w-abi2/libwrap.h
+cp "$src/lk_app.c" w-abi2/main.c
+printf 'LIBWRAP_REGION_NAMES_BEGIN\n  EXCLUDE lk_vsum\nLIBWRAP_REGION_NAMES_END\n' >> w-abi2/lk2.filter
+run_ok make-abi2.log make -C w-abi2 all install
+d=$PWD/exp-two
+LD_PRELOAD="$scratch/prefix-abi/lib/libwrap_lk_runtime.so $scratch/prefix-abi2/lib/libwrap_lk2_runtime.so" \
+    LIBWRAP_EXPERIMENT_DIRECTORY=$d ./plain > $d.out 2> $d.err || fail "two wrappers: status $?"
+cmp -s plain.out $d.out || fail "two wrappers: stdout differs: $(cat $d.out)"
+[ ! -s $d.err ] || fail "two wrappers: stderr: $(cat $d.err)"
+$CHECK "$d" "visits('lk_lookup') == 4" "visits('lk_leaf') == 6" "visits('lk_twice') == 3" \
+    "visits('lk_foreign') == 1" "visits('lk_sum') == 1" || fail "two wrappers: a call counted twice"
 echo PASS
