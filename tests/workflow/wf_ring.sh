@@ -244,6 +244,20 @@ cp libwrap.h.good libwrap.h
 echo 'void not_a_ring_function(void); int f(void) { not_a_ring_function(); return 0; }' >> main.c
 expect_fail bad2.log "main does not build from main.c" make
 cp main.c.good main.c
+# A library main needs that is not the target (zlib): MAIN_LIBS, in
+# local.mk, links main and the installcheck's programs with it, and
+# nothing of it is wrapped.
+sed 's/^int main(void)$/#include <zlib.h>\nint main(void)/; s/^    return 0;$/    printf("crc %lx\\n", crc32(0L, (const unsigned char *)"ring", 4));\n    return 0;/' \
+    main.c.good > main.c
+grep -q 'crc32' main.c || fail "the zlib variant of main.c was not made"
+expect_fail bad5.log "main does not build from main.c" make
+cp local.mk local.mk.good 2>/dev/null || : > local.mk.good
+echo 'MAIN_LIBS = -lz' >> local.mk
+run_ok mainlibs.log make
+run_ok mainlibs-ic.log make installcheck
+grep -q 'crc32' ring.functions.txt && fail "MAIN_LIBS made zlib a target"
+cp main.c.good main.c
+cp local.mk.good local.mk
 printf 'LIBWRAP_REGION_NAMES_BEGIN\n  EXCLUDE *\nLIBWRAP_REGION_NAMES_END\n' > ring.filter
 expect_fail bad3.log "nothing left to wrap|no function" make
 cp ring.filter.good ring.filter
