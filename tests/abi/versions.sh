@@ -107,6 +107,19 @@ run preload_old 'foo@V1' 'baz@V1' app_old app_old LD_PRELOAD="$here/libwrap_foo_
 run preload_new 'foo@@V2' 'baz@@V2' app_new app_new LD_PRELOAD="$here/libwrap_foo_runtime.so"
 run linked_old 'foo@V1' 'baz@V1' linked_old app_old
 run linked_new 'foo@@V2' 'baz@@V2' linked_new app_new
+# An argument rule naming the function without its version records every
+# version's calls (pci_fill_info for pci_fill_info@@LIBPCI_3.8), no warning.
+for v in old new; do
+    run args_$v "$([ $v = old ] && echo 'foo@V1' || echo 'foo@@V2')" "$([ $v = old ] && echo 'baz@V1' || echo 'baz@@V2')" \
+        app_$v app_$v LD_PRELOAD="$here/libwrap_foo_runtime.so" LIBWRAP_ARGUMENTS=foo:n
+    python3 - "$here/exp_args_$v/profile.json" <<'PY' || fail "args_$v: foo's n not recorded"
+import json, sys
+fs = [f for f in json.load(open(sys.argv[1]))["functions"] if f["symbol"].startswith("foo@")]
+args = [a for f in fs for a in f.get("arguments", []) if a["name"] == "n"]
+if len(args) != 1 or int(args[0]["count"]) != 3:
+    sys.exit("arguments of foo: %s" % [f.get("arguments") for f in fs])
+PY
+done
 
 # A function of one version (bar@V1) called through pointers from dlvsym
 # and dlsym: each call measured, under LD_PRELOAD and (ABI-level wrappers)

@@ -120,12 +120,22 @@ void lw_args_init(void)
     lw_log(LW_LOG_REGION, "LIBWRAP_ARGUMENTS: %zu rule(s)", lw_nrules);
 }
 
-/* 1: the glob matches the symbol or the readable name, 2: a C++ name
- * without its parameters (an overload of several), 0: no match. */
+/* 1: the glob matches the symbol or the readable name, or either without
+ * its version (`pci_fill_info` takes `pci_fill_info@@LIBPCI_3.8` and every
+ * other version, as the filter does), 2: a C++ name without its
+ * parameters (an overload of several), 0: no match. */
 static int lw_func_matches(const char *glob, const libwrap_region *r, const char *name)
 {
     if (lw_glob_match(glob, r->symbol) || lw_glob_match(glob, name))
         return 1;
+    const char *at = strchr(name, '@');
+    if (at && at > name) {
+        char *bare = strndup(name, (size_t)(at - name));
+        int m = bare && lw_glob_match(glob, bare);
+        free(bare);
+        if (m)
+            return 1;
+    }
     size_t k = lw_name_params_start(name);
     if (k == SIZE_MAX)
         return 0;
