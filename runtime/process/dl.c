@@ -21,6 +21,7 @@
 #include "core/abi/abi.h"
 #include "interpose/dl_interpose.h"
 #include "process/process.h"
+#include "filter.h"
 
 #include <dlfcn.h>
 #include <elf.h>
@@ -489,6 +490,49 @@ void lw_dl_shadow_check(void)
     libwrap_resolve_end();
 }
 
+/* `glob` names `s`, or `s` without its version (foo for foo@@V2). */
+static int lw_dl_glob_names(const char *glob, const char *s)
+{
+    if (!s)
+        return 0;
+    if (lw_glob_match(glob, s))
+        return 1;
+    const char *at = strchr(s, '@');
+    char bare[512];
+    if (!at || at == s || (size_t)(at - s) >= sizeof bare)
+        return 0;
+    memcpy(bare, s, (size_t)(at - s));
+    bare[at - s] = 0;
+    return lw_glob_match(glob, bare);
+}
+
+int lw_dl_functions_unloaded(const char *glob)
+{
+    int named = 0;
+    for (struct lw_dl_table *t = __atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE); t; t = t->next) {
+        const libwrap_abi_library *lib = t->n ? t->entries[0].lib : NULL;
+        for (uint32_t i = 0; i < t->n; i++) {
+            const libwrap_region *r = &t->entries[i].region;
+            if (!lw_dl_glob_names(glob, r->symbol) && !lw_dl_glob_names(glob, r->name))
+                continue;
+            /* A link-time wrapper's target is linked: loaded. */
+            if (!lib || !lib->next || !lib->soname || libwrap_target_loaded(lib->soname))
+                return 0;
+            named = 1;
+            break;
+        }
+    }
+    int loaded = 0;
+    pthread_mutex_lock(&lw_typed_mutex);
+    for (size_t i = 0; i < lw_ntyped && !loaded; i++)
+        if (lw_dl_glob_names(glob, lw_typed[i].symbol)) {
+            named = 1;
+            loaded = !lw_typed[i].soname || libwrap_target_loaded(lw_typed[i].soname);
+        }
+    pthread_mutex_unlock(&lw_typed_mutex);
+    return named && !loaded;
+}
+
 void libwrap_typed_register(void **orig, const char *symbol, const void *wrapper, const char *soname)
 {
     pthread_mutex_lock(&lw_typed_mutex);
@@ -843,6 +887,12 @@ void lw_dl_register(libwrap_abi_entry *entries, uint32_t n)
 {
     (void)entries;
     (void)n;
+}
+
+int lw_dl_functions_unloaded(const char *glob)
+{
+    (void)glob;
+    return 0;
 }
 
 void *lw_dl_past_wrappers(const libwrap_abi_entry *e, void *p)

@@ -250,6 +250,7 @@ LW_HOOKS(lw_process_hooks) = {
     .job_complete = lw_plugins_job_complete,
     .group_complete = lw_plugins_group_complete,
     .throttled_callee = lw_throttle_callee,
+    .functions_unloaded = lw_dl_functions_unloaded,
 };
 
 static int lw_tree_has_visits(const lw_node *n)

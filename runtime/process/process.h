@@ -80,6 +80,8 @@ void lw_dl_register(libwrap_abi_entry *entries, uint32_t n);
 void *lw_dl_past_wrappers(const libwrap_abi_entry *e, void *p);
 void lw_dl_registered(libwrap_abi_entry *entries, uint32_t n);
 void lw_dl_check_pending(void);
+/* lw_hooks.functions_unloaded (core/measure/hooks.h). */
+int lw_dl_functions_unloaded(const char *glob);
 /* As main begins: a runtime wrapper that another object (not a wrapper,
  * not the program) comes before in symbol lookup, in one warning. */
 void lw_dl_shadow_check(void);

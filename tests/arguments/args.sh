@@ -149,6 +149,31 @@ PY
     echo "ok $forward $linkage"
 done
 
+# A second wrapper preloaded, of a library this program does not load (as
+# gpg's rules for libnpth, which only gpg-agent uses): a rule naming its
+# functions gets no warning here; one that names no wrapped function does.
+if [ -z "${LW_TEST_HOST:-}" ]; then
+    printf 'int other_fn(int v);\n' > other.h
+    printf 'int other_fn(int v) { return v + 1; }\n' > other.c
+    $CC -O2 -fPIC -shared -Wl,-soname,libother.so -o libother.so other.c
+    printf '#include "other.h"\n' > other_libwrap.h
+    $CC -E -I. other_libwrap.h > other.i
+    "$gen" --quiet --name other -x c --cppflags "-I$here" --ldflags "-L$here" --libs -lother \
+        --forward "$forward" -o gen-other other.i
+    $CC -O2 -fPIC -Wall -Werror -DLIBWRAP_RUNTIME -I. -I"$inc" -c gen-other/other.wrappers.c -o other-runtime.o
+    # As the Makefile links it: no NEEDED on its target.
+    $CC -shared -o libwrap_other_runtime.so other-runtime.o -L. -Wl,--as-needed -lother -Wl,--no-as-needed "${rt[@]}" -ldl
+    ! readelf -d libwrap_other_runtime.so | grep -q libother || fail "the other wrapper needs its target"
+    s=0
+    LD_PRELOAD="$here/libwrap_args_runtime.so $here/libwrap_other_runtime.so" LIBWRAP_EXPERIMENT_DIRECTORY=$here/exp-other \
+        LIBWRAP_ARGUMENTS='al_name:*,other_fn:v,other_nope:x' ./plain > other.out 2> other.err || s=$?
+    [ "$s" = 5 ] || { cat other.err >&2; fail "other: exit status $s"; }
+    cmp -s plain.out other.out || fail "other: stdout differs"
+    [ "$(grep -c '^libwrap: warning: LIBWRAP_ARGUMENTS' other.err)" = 1 ] && grep -q '"other_nope"' other.err ||
+        { cat other.err >&2; fail "other: not the one warning about other_nope"; }
+    echo "ok $forward: a rule for a library not loaded"
+fi
+
 # The sanitizer builds of the runtime (LIBWRAP_SANITIZER_TESTS): recording
 # on five threads, traced, under AddressSanitizer and ThreadSanitizer.
 for san in address thread; do

@@ -16,6 +16,7 @@
  * warnings wait for the end of the process.
  */
 #include "core/arguments/arguments.h"
+#include "core/measure/hooks.h"
 #include "filter.h"
 
 #if defined(__x86_64__)
@@ -214,7 +215,13 @@ static void lw_rule_warn(lw_argrule *r)
         return;
     }
     /* Of this process: in a run of several (a shell's commands, a
-     * program's children) another may have called it and recorded it. */
+     * program's children) another may have called it and recorded it.
+     * Nothing where it names functions of wrapped libraries this process
+     * has not loaded (gpg's rule for libnpth, which only gpg-agent uses). */
+    if (!r->funcs && lw_hook->functions_unloaded && lw_hook->functions_unloaded(r->func)) {
+        r->warned = 1;
+        return;
+    }
     if (!r->funcs && r->near)
         lw_warn("LIBWRAP_ARGUMENTS: no function %s (pid %ld) called matches \"%s\" (rule \"%s\"): "
                 "it recorded nothing for it; did you mean %s (the header renames it)?",

@@ -4,7 +4,8 @@
  * begin and end, a fork child, a region registered, the sections the
  * plugin host adds to profile.json and profile.txt, config.txt, the
  * wrapper tables of a library, a job's end, a throttled region's new
- * wrapped callee (core/abi/throttle.c).
+ * wrapped callee (core/abi/throttle.c), whether an argument rule names
+ * functions of libraries not loaded.
  *
  * One table, provided by the top layer (process/lifecycle.c) with
  * LW_HOOKS: the linker puts it in the section lw_hooks, so the table is
@@ -42,6 +43,10 @@ typedef struct lw_hooks {
     void (*job_complete)(const char *dir);              /* in the process that completed it */
     void (*group_complete)(const char *dir, const char *group_dir); /* a large job's group, likewise */
     void (*throttled_callee)(int32_t parent);           /* a throttled region calls wrapped ones */
+    /* 1 where the functions that `glob` names are all of wrapped libraries
+     * this process has not loaded (an argument rule for another program's
+     * library, among several wrappers preloaded), else 0. */
+    int (*functions_unloaded)(const char *glob);
 } lw_hooks;
 
 /* `retain` (SHF_GNU_RETAIN): a static link with --gc-sections keeps the
