@@ -179,6 +179,19 @@ bool lw_glob_match(const char *pattern, const char *text)
     }
 }
 
+bool lw_glob_match_unversioned(const char *pattern, const char *text)
+{
+    if (lw_glob_match(pattern, text))
+        return true;
+    const char *at = text ? strchr(text, '@') : NULL;
+    char bare[512];
+    if (!at || at == text || (size_t)(at - text) >= sizeof bare)
+        return false;
+    memcpy(bare, text, (size_t)(at - text));
+    bare[at - text] = '\0';
+    return lw_glob_match(pattern, bare);
+}
+
 /* --------------------------------------------------------------- parsing */
 
 enum block_kind { BLOCK_FILE, BLOCK_REGION };

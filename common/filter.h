@@ -66,5 +66,8 @@ size_t lw_name_params_start(const char *name);
 
 /* Glob match as used by the filter: '*' matches any run, '/' included. */
 bool lw_glob_match(const char *pattern, const char *text);
+/* The same, or of `text` without its symbol version (`foo` matches
+ * `foo@@V2`, docs/wrappers.md "Symbol versions"). */
+bool lw_glob_match_unversioned(const char *pattern, const char *text);
 
 #endif /* LIBWRAP_COMMON_FILTER_H */

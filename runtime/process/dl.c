@@ -490,22 +490,6 @@ void lw_dl_shadow_check(void)
     libwrap_resolve_end();
 }
 
-/* `glob` names `s`, or `s` without its version (foo for foo@@V2). */
-static int lw_dl_glob_names(const char *glob, const char *s)
-{
-    if (!s)
-        return 0;
-    if (lw_glob_match(glob, s))
-        return 1;
-    const char *at = strchr(s, '@');
-    char bare[512];
-    if (!at || at == s || (size_t)(at - s) >= sizeof bare)
-        return 0;
-    memcpy(bare, s, (size_t)(at - s));
-    bare[at - s] = 0;
-    return lw_glob_match(glob, bare);
-}
-
 int lw_dl_functions_unloaded(const char *glob)
 {
     int named = 0;
@@ -513,7 +497,7 @@ int lw_dl_functions_unloaded(const char *glob)
         const libwrap_abi_library *lib = t->n ? t->entries[0].lib : NULL;
         for (uint32_t i = 0; i < t->n; i++) {
             const libwrap_region *r = &t->entries[i].region;
-            if (!lw_dl_glob_names(glob, r->symbol) && !lw_dl_glob_names(glob, r->name))
+            if (!lw_glob_match_unversioned(glob, r->symbol) && !lw_glob_match_unversioned(glob, r->name))
                 continue;
             /* A link-time wrapper's target is linked: loaded. */
             if (!lib || !lib->next || !lib->soname || libwrap_target_loaded(lib->soname))
@@ -525,7 +509,7 @@ int lw_dl_functions_unloaded(const char *glob)
     int loaded = 0;
     pthread_mutex_lock(&lw_typed_mutex);
     for (size_t i = 0; i < lw_ntyped && !loaded; i++)
-        if (lw_dl_glob_names(glob, lw_typed[i].symbol)) {
+        if (lw_glob_match_unversioned(glob, lw_typed[i].symbol)) {
             named = 1;
             loaded = !lw_typed[i].soname || libwrap_target_loaded(lw_typed[i].soname);
         }

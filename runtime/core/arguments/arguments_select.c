@@ -127,16 +127,8 @@ void lw_args_init(void)
  * parameters (an overload of several), 0: no match. */
 static int lw_func_matches(const char *glob, const libwrap_region *r, const char *name)
 {
-    if (lw_glob_match(glob, r->symbol) || lw_glob_match(glob, name))
+    if (lw_glob_match_unversioned(glob, r->symbol) || lw_glob_match_unversioned(glob, name))
         return 1;
-    const char *at = strchr(name, '@');
-    if (at && at > name) {
-        char *bare = strndup(name, (size_t)(at - name));
-        int m = bare && lw_glob_match(glob, bare);
-        free(bare);
-        if (m)
-            return 1;
-    }
     size_t k = lw_name_params_start(name);
     if (k == SIZE_MAX)
         return 0;
