@@ -67,4 +67,25 @@ static inline int lw_utf8_valid(const char *s)
     return 1;
 }
 
+/* s as valid UTF-8 into out (room for 3 * strlen(s) + 1 bytes): each byte
+ * outside a valid sequence becomes U+FFFD, as the JSON writers write it
+ * (the OTF2 archive's strings, which its readers take as UTF-8). */
+static inline void lw_utf8_fix(const char *s, char *out)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        size_t n = lw_utf8_seq(p);
+        if (n) {
+            for (size_t i = 0; i < n; i++)
+                *out++ = (char)*p++;
+        } else {
+            *out++ = (char)0xef;
+            *out++ = (char)0xbf;
+            *out++ = (char)0xbd;
+            p++;
+        }
+    }
+    *out = 0;
+}
+
 #endif /* LIBWRAP_COMMON_UTF8_H */

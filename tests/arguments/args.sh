@@ -174,6 +174,22 @@ if [ -z "${LW_TEST_HOST:-}" ]; then
     echo "ok $forward: a rule for a library not loaded"
 fi
 
+# A recorded string that is not UTF-8 ("caf\xe9"): the trace's string is
+# valid UTF-8 (U+FFFD for the stray byte), which OTF2's readers need (its
+# Python binding refuses anything else); profile.json keeps the bytes.
+if [ -z "${LW_TEST_HOST:-}" ] && [ -n "$OTF2_PRINT" ]; then
+    printf '#include <stdio.h>\n#include "argslib.h"\nint main(void) { printf("%%d\\n", al_len("caf\\xe9", 1)); return 0; }\n' > utf8_app.c
+    $CC -O2 -I"$src" utf8_app.c -o utf8_app -L. -largs -Wl,-rpath,"$here"
+    LD_PRELOAD=$here/libwrap_args_runtime.so LIBWRAP_EXPERIMENT_DIRECTORY=$here/exp-utf8 LIBWRAP_ENABLE_TRACING=true \
+        LIBWRAP_ARGUMENTS=al_len:s ./utf8_app > utf8.out 2> utf8.err || fail "utf8: status $?"
+    [ ! -s utf8.err ] || fail "utf8: messages: $(cat utf8.err)"
+    "$OTF2_PRINT" -G exp-utf8/traces.otf2 > utf8.defs || fail "utf8: otf2-print"
+    iconv -f UTF-8 -t UTF-8 utf8.defs > /dev/null || fail "utf8: the trace's definitions are not UTF-8"
+    grep -q $'caf\xef\xbf\xbd' utf8.defs || fail "utf8: no U+FFFD string in the trace: $(grep -a caf utf8.defs)"
+    grep -q '"value_bytes": "636166e9"' exp-utf8/profile.json || fail "utf8: profile.json lost the bytes"
+    echo "ok $forward: a string not UTF-8 in the trace"
+fi
+
 # The sanitizer builds of the runtime (LIBWRAP_SANITIZER_TESTS): recording
 # on five threads, traced, under AddressSanitizer and ThreadSanitizer.
 for san in address thread; do

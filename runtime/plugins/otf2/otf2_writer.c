@@ -54,6 +54,7 @@
 #include "plugins/plugin_util.h"
 #include "xfsz.h"
 #include "owner.h"
+#include "utf8.h"
 
 typedef struct lw_trace_thread lw_trace_thread;
 
@@ -1071,6 +1072,23 @@ typedef struct {
     size_t mask, used;
 } lw_defs;
 
+/* A global string as UTF-8, which OTF2's readers take it for (its Python
+ * binding refuses anything else): a recorded argument or a path that is
+ * not is written with U+FFFD for each stray byte (common/utf8.h);
+ * profile.json keeps the bytes themselves. */
+static OTF2_ErrorCode lw_write_string(OTF2_GlobalDefWriter *w, OTF2_StringRef ref, const char *s)
+{
+    if (lw_utf8_valid(s))
+        return OTF2_GlobalDefWriter_WriteString(w, ref, s);
+    char *v = malloc(3 * strlen(s) + 1);
+    if (!v)
+        return OTF2_GlobalDefWriter_WriteString(w, ref, s);
+    lw_utf8_fix(s, v);
+    OTF2_ErrorCode rc = OTF2_GlobalDefWriter_WriteString(w, ref, v);
+    free(v);
+    return rc;
+}
+
 static OTF2_StringRef lw_string(lw_defs *d, const char *s)
 {
     size_t i;
@@ -1079,7 +1097,7 @@ static OTF2_StringRef lw_string(lw_defs *d, const char *s)
     for (i = lw_fnv1a(s) & d->mask; d->keys[i]; i = (i + 1) & d->mask)
         if (strcmp(d->keys[i], s) == 0)
             return d->vals[i];
-    OTF2_ErrorCode rc = OTF2_GlobalDefWriter_WriteString(d->w, d->next, s);
+    OTF2_ErrorCode rc = lw_write_string(d->w, d->next, s);
     if (rc && !d->rc)
         d->rc = rc;
     /* Without memory for the table the string is simply written again. */
@@ -1101,7 +1119,7 @@ static void lw_check(lw_defs *d, OTF2_ErrorCode rc)
 static void lw_write_param_defs(lw_defs *d)
 {
     for (uint32_t i = 0; i < lw_ngstrings; i++)
-        lw_check(d, OTF2_GlobalDefWriter_WriteString(d->w, i, lw_gstrings[i]));
+        lw_check(d, lw_write_string(d->w, i, lw_gstrings[i]));
     d->next = lw_ngstrings;
     for (uint32_t i = 0; i < lw_ngparams; i++)
         lw_check(d, OTF2_GlobalDefWriter_WriteParameter(d->w, i, lw_string(d, lw_gparams[i].name),
