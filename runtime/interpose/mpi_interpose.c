@@ -17,10 +17,44 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <link.h>
 #include <stddef.h>
 #include <unistd.h>
 
 #define LW_MPI_INTERPOSER __attribute__((weak, visibility("default")))
+
+/* Every copy of these interposers defines it (the runtime and each wrapper
+ * library carry one): an object that does is not the MPI library. */
+LW_MPI_INTERPOSER const char libwrap_mpi_interposers = 1;
+
+/* The MPI library's `name`: the next definition in symbol lookup, or,
+ * where the library is not in the global scope (loaded with RTLD_LOCAL:
+ * mpi4py, a plugin that links it), the first loaded object that defines
+ * it itself and is none of libwrap's. The object calling MPI_Init binds it
+ * here first (a preloaded library comes before its own scope). */
+static void *lw_mpi_real(const char *name)
+{
+    void *p = dlsym(RTLD_NEXT, name);
+    if (p)
+        return p;
+    for (struct link_map *l = _r_debug.r_map; l; l = l->l_next) {
+        if (!l->l_name || !l->l_name[0])
+            continue;
+        void *h = dlopen(l->l_name, RTLD_LAZY | RTLD_NOLOAD);
+        if (!h)
+            continue;
+        void *q = dlsym(h, name), *m = dlsym(h, "libwrap_mpi_interposers");
+        Dl_info info;
+        struct link_map *def = NULL, *mine = NULL;
+        int own = q && dladdr1(q, &info, (void **)&def, RTLD_DL_LINKMAP) && def == l;
+        if (own && m && dladdr1(m, &info, (void **)&mine, RTLD_DL_LINKMAP) && mine == l)
+            own = 0;
+        dlclose(h);
+        if (own)
+            return q;
+    }
+    return NULL;
+}
 
 /* No MPI library below us: a non-zero MPI error code (there is no mpi.h to
  * take MPI_ERR_OTHER from, and its value differs between libraries). */
@@ -28,7 +62,7 @@
 
 LW_MPI_INTERPOSER int MPI_Init(int *argc, char ***argv)
 {
-    int (*real)(int *, char ***) = (int (*)(int *, char ***))dlsym(RTLD_NEXT, "MPI_Init");
+    int (*real)(int *, char ***) = (int (*)(int *, char ***))lw_mpi_real("MPI_Init");
     if (!real) {
         errno = ENOSYS;
         return LW_MPI_NO_LIBRARY;
@@ -42,7 +76,7 @@ LW_MPI_INTERPOSER int MPI_Init(int *argc, char ***argv)
 LW_MPI_INTERPOSER int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     int (*real)(int *, char ***, int, int *) =
-        (int (*)(int *, char ***, int, int *))dlsym(RTLD_NEXT, "MPI_Init_thread");
+        (int (*)(int *, char ***, int, int *))lw_mpi_real("MPI_Init_thread");
     if (!real) {
         errno = ENOSYS;
         return LW_MPI_NO_LIBRARY;
@@ -55,7 +89,7 @@ LW_MPI_INTERPOSER int MPI_Init_thread(int *argc, char ***argv, int required, int
 
 LW_MPI_INTERPOSER int MPI_Finalize(void)
 {
-    int (*real)(void) = (int (*)(void))dlsym(RTLD_NEXT, "MPI_Finalize");
+    int (*real)(void) = (int (*)(void))lw_mpi_real("MPI_Finalize");
     if (!real) {
         errno = ENOSYS;
         return LW_MPI_NO_LIBRARY;
@@ -70,7 +104,7 @@ LW_MPI_INTERPOSER int MPI_Finalize(void)
  * would have ended it. */
 LW_MPI_INTERPOSER int MPI_Abort(void *comm, int errorcode)
 {
-    int (*real)(void *, int) = (int (*)(void *, int))dlsym(RTLD_NEXT, "MPI_Abort");
+    int (*real)(void *, int) = (int (*)(void *, int))lw_mpi_real("MPI_Abort");
     libwrap_mpi_before_abort();
     if (!real)
         _exit(errorcode ? errorcode : 1);
@@ -87,7 +121,7 @@ LW_MPI_INTERPOSER int MPI_Abort(void *comm, int errorcode)
  */
 LW_MPI_INTERPOSER void mpi_init_(int *ierr)
 {
-    void (*real)(int *) = (void (*)(int *))dlsym(RTLD_NEXT, "mpi_init_");
+    void (*real)(int *) = (void (*)(int *))lw_mpi_real("mpi_init_");
     if (!real) {
         if (ierr)
             *ierr = LW_MPI_NO_LIBRARY;
@@ -100,7 +134,7 @@ LW_MPI_INTERPOSER void mpi_init_(int *ierr)
 
 LW_MPI_INTERPOSER void mpi_init_thread_(int *required, int *provided, int *ierr)
 {
-    void (*real)(int *, int *, int *) = (void (*)(int *, int *, int *))dlsym(RTLD_NEXT, "mpi_init_thread_");
+    void (*real)(int *, int *, int *) = (void (*)(int *, int *, int *))lw_mpi_real("mpi_init_thread_");
     if (!real) {
         if (ierr)
             *ierr = LW_MPI_NO_LIBRARY;
@@ -113,7 +147,7 @@ LW_MPI_INTERPOSER void mpi_init_thread_(int *required, int *provided, int *ierr)
 
 LW_MPI_INTERPOSER void mpi_finalize_(int *ierr)
 {
-    void (*real)(int *) = (void (*)(int *))dlsym(RTLD_NEXT, "mpi_finalize_");
+    void (*real)(int *) = (void (*)(int *))lw_mpi_real("mpi_finalize_");
     if (!real) {
         if (ierr)
             *ierr = LW_MPI_NO_LIBRARY;
@@ -125,7 +159,7 @@ LW_MPI_INTERPOSER void mpi_finalize_(int *ierr)
 
 LW_MPI_INTERPOSER void mpi_abort_(void *comm, int *errorcode, int *ierr)
 {
-    void (*real)(void *, int *, int *) = (void (*)(void *, int *, int *))dlsym(RTLD_NEXT, "mpi_abort_");
+    void (*real)(void *, int *, int *) = (void (*)(void *, int *, int *))lw_mpi_real("mpi_abort_");
     libwrap_mpi_before_abort();
     if (!real)
         _exit(errorcode && *errorcode ? *errorcode : 1);

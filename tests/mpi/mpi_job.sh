@@ -220,6 +220,60 @@ report_total() {
 
 steps=$((2 * CALLS))
 case $scenario in
+private)
+    # MPI in a module the program loads with dlopen(RTLD_LOCAL) (mpi4py,
+    # a plugin): libmpi is not in the global scope, where the wrapper's
+    # MPI_Init interposer stands first; it finds the module's libmpi, and
+    # the job runs, measured, as unmeasured (it failed with error 16).
+    cat > plugin.c <<'C'
+#include <mpi.h>
+#include <stdio.h>
+#include "mlib.h"
+int run(long calls)
+{
+    int rank, size;
+    if (MPI_Init(NULL, NULL) != MPI_SUCCESS)
+        return 2;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    long x = 1, sum = 0;
+    for (long i = 0; i < calls; i++)
+        x = mlib_step(x);
+    x &= 0xffff;
+    MPI_Reduce(&x, &sum, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (rank == 0)
+        printf("size %d sum %ld\n", size, sum);
+    return MPI_Finalize() == MPI_SUCCESS ? 0 : 3;
+}
+C
+    cat > host.c <<'C'
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv)
+{
+    void *h = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+    int (*run)(long) = h ? (int (*)(long))dlsym(h, "run") : NULL;
+    if (!run) {
+        fprintf(stderr, "host: %s\n", dlerror());
+        return 1;
+    }
+    return run(atol(argv[2]));
+}
+C
+    "$MPICC" -O2 -fPIC -shared -I"$mpi_here" plugin.c -o plugin.so -L"$S/lib" -Wl,-rpath,"$S/lib" -lmlib
+    $CC -O2 host.c -o host -ldl
+    job ref -- "${MPIRUN[@]}" -np 2 "$PWD/host" "$PWD/plugin.so" $CALLS
+    grep -q '^size 2 ' ref.out || fail "the unmeasured job: $(cat ref.out ref.err)"
+    job prof -- "${MPIRUN[@]}" -np 2 -x LD_PRELOAD="$PRELOAD" "$PWD/host" "$PWD/plugin.so" $CALLS
+    same prof ref
+    [ "$(report_total "$(only_dir prof)")" = $((2 * CALLS)) ] || fail "private: not the job's total visits"
+    # A singleton (no mpirun), as `python3 -c "from mpi4py import MPI"` is.
+    job one_ref -- "$PWD/host" "$PWD/plugin.so" $CALLS
+    job one LD_PRELOAD="$PRELOAD" -- "$PWD/host" "$PWD/plugin.so" $CALLS
+    same one one_ref
+    $CHECK "$(only_dir one)" "visits('mlib_step') == $CALLS" || fail "private singleton: the visits"
+    ;;
 preload_x)
     # LD_PRELOAD given to the ranks only (mpirun -x), profile then trace.
     job ref -- "${MPIRUN[@]}" -np $NP "$S/app" $CALLS
