@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 /* The owner's rights `bits` (0600, 0700) on `fd`, where its mode lacks them. */
@@ -27,10 +28,14 @@ static inline void lw_owner_fd(int fd, mode_t bits)
     errno = saved;
 }
 
-/* open(path, flags | O_CREAT, 0666), the file its owner's to read and write. */
+/* open(path, flags | O_CREAT, 0666), the file its owner's to read and
+ * write. Never through a symbolic link: a results directory may be one
+ * that others can write into (mode 1777, "A process that changes user"),
+ * and a link planted there must not take a root process's write
+ * elsewhere. */
 static inline int lw_owner_open(const char *path, int flags)
 {
-    int fd = open(path, flags | O_CREAT, 0666);
+    int fd = open(path, flags | O_CREAT | O_NOFOLLOW, 0666);
     lw_owner_fd(fd, 0600);
     return fd;
 }
@@ -59,22 +64,40 @@ static inline void lw_owner_at(int dirfd, const char *name)
  * theirs in it. The sticky bit keeps each one's entries its own. */
 static inline int lw_owner_mkdir(const char *path)
 {
-    if (mkdir(path, 0777) != 0)
-        return -1;
     const char *slash = strrchr(path, '/');
     struct stat st;
-    char parent[4096];
+    char parent[4096], tmp[4096 + 64];
     size_t n = slash ? (size_t)(slash - path) : 0;
-    int saved = errno;
     if (slash && !strncmp(slash + 1, "fork-", 5) && n > 0 && n < sizeof parent) {
         memcpy(parent, path, n);
         parent[n] = 0;
-        if (stat(parent, &st) == 0 && (st.st_mode & 01777) == 01777 && chmod(path, 01777) == 0) {
+        int saved = errno;
+        if (stat(parent, &st) == 0 && (st.st_mode & 01777) == 01777 &&
+            snprintf(tmp, sizeof tmp, "%s/.%s.%ld", parent, slash + 1, (long)getpid()) < (int)sizeof tmp) {
+            /* Made 1777 under a name of its own, then put in place: the
+             * umask would leave it 0755 for a moment in which another user's
+             * process, finding it there, could not make its own in it. */
             errno = saved;
+            if (mkdir(tmp, 0700) != 0)
+                return -1;
+            int r = chmod(tmp, 01777);
+            if (r == 0) {
+                r = (int)syscall(SYS_renameat2, AT_FDCWD, tmp, AT_FDCWD, path, 1 /* RENAME_NOREPLACE */);
+                if (r != 0 && (errno == EINVAL || errno == ENOSYS))
+                    r = access(path, F_OK) == 0 ? (errno = EEXIST, -1) : rename(tmp, path);
+            }
+            if (r != 0) {
+                int err = errno == ENOTEMPTY ? EEXIST : errno;
+                (void)rmdir(tmp);
+                errno = err;
+                return -1;
+            }
             return 0;
         }
+        errno = saved;
     }
-    errno = saved;
+    if (mkdir(path, 0777) != 0)
+        return -1;
     lw_owner_at(AT_FDCWD, path);
     return 0;
 }
