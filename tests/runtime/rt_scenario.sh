@@ -318,6 +318,13 @@ gone)
     [ ! -e gone2 ] || fail "the removed start directory was made again: $(find gone2)"
     [ "$(wc -l < m.err)" = 1 ] && grep -q "^libwrap: warning: cannot create the experiment directory $PWD/gone2/libwrap-[0-9_]*: the directory the process started in is gone (removed, or the process changed its root directory); no results are written" m.err ||
         fail "removed by the program: not the one warning: $(cat m.err)"
+    # A long name (3,000 bytes, under a plain file): the whole line, with
+    # the reason and the advice after the name.
+    : > afile
+    long=$PWD/afile/$(printf 'x%.0s' $(seq 3000))
+    LIBWRAP_EXPERIMENT_DIRECTORY=$long "$APP" nest >m.out 2>m.err || fail "a long name: exit status $?"
+    [ "$(wc -l < m.err)" = 1 ] && grep -q "^libwrap: warning: cannot create the experiment directory $long: Not a directory; no results are written (set LIBWRAP_EXPERIMENT_DIRECTORY to a writable place)$" m.err ||
+        fail "a long name: not the whole line: $(tail -c 200 m.err)"
     # A root directory changed (chroot, in a user namespace where that is
     # allowed): the results under the new root, and one line says so.
     mkdir -p jail

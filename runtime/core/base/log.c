@@ -129,14 +129,18 @@ void lw_messages_release(void)
  * program is touched, and lines of several threads do not interleave. */
 static void lw_vmessage(const char *prefix, const char *fmt, va_list ap)
 {
-    char buf[1024];
+    /* Room for a path of PATH_MAX and the words around it (the reason and
+     * the advice come after the path); past that, cut and marked. */
+    char buf[5120];
     int n = snprintf(buf, sizeof buf, "libwrap: %s%s", lw_who, prefix);
     if (n < 0)
         return;
     int m = vsnprintf(buf + n, sizeof buf - (size_t)n, fmt, ap);
     size_t len = m < 0 ? (size_t)n : (size_t)n + (size_t)m;
-    if (len > sizeof buf - 2)
+    if (len > sizeof buf - 2) {
         len = sizeof buf - 2; /* a long message is cut, never overrun */
+        memcpy(buf + len - 3, "...", 3);
+    }
     buf[len++] = '\n';
     if (LW_LOAD(lw_holding) && pthread_equal(pthread_self(), lw_holder)) {
         if (lw_held_len + len <= sizeof lw_held) {
