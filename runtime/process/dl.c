@@ -156,9 +156,13 @@ struct lw_dl_table {
     uint32_t n;
     const void *base;  /* the wrapper library's */
     uintptr_t lo, hi;  /* the extent of its object's segments (the program's too) */
+    int shadow_checked; /* lw_dl_shadow_check looked at it, its target loaded */
     struct lw_dl_table *next;
 };
 static struct lw_dl_table *lw_tables;
+/* A runtime wrapper whose target was not loaded as main began: the check
+ * is made again once a dlopen may have brought it. */
+static int lw_shadow_waiting;
 
 struct lw_extent {
     const void *at;
@@ -446,8 +450,15 @@ void lw_dl_shadow_check(void)
             continue;
         /* Nor where its target is not loaded: a process that does not use
          * the library (a shell, /bin/true, a CGI script under a measured
-         * server) calls none of its functions, and says nothing. */
-        if (t->entries[0].lib->soname && !libwrap_target_loaded(t->entries[0].lib->soname))
+         * server) calls none of its functions, and says nothing; one that
+         * loads it later (dlopen: Python's zlib module) is asked then. */
+        if (__atomic_load_n(&t->shadow_checked, __ATOMIC_ACQUIRE))
+            continue;
+        if (t->entries[0].lib->soname && !libwrap_target_loaded(t->entries[0].lib->soname)) {
+            __atomic_store_n(&lw_shadow_waiting, 1, __ATOMIC_RELEASE);
+            continue;
+        }
+        if (__atomic_exchange_n(&t->shadow_checked, 1, __ATOMIC_ACQ_REL))
             continue;
         /* Its object, found by its extent (dladdr would search its symbols). */
         const struct link_map *own = NULL;
@@ -680,7 +691,7 @@ void *libwrap_answer_pointer(void *p)
  * runs and checked at the next call of a dl function or at the end. */
 static pthread_mutex_t lw_pending_mutex = PTHREAD_MUTEX_INITIALIZER;
 static char *lw_pending_deep[16];
-static int lw_pending_ndeep, lw_pending_mopen;
+static int lw_pending_ndeep, lw_pending_mopen, lw_pending_shadow;
 static int lw_pending_any;
 
 static void lw_dl_check_deepbind(const char *file)
@@ -761,9 +772,9 @@ void lw_dl_check_pending(void)
     LW_STORE(lw_tls.guard, 1);
     pthread_mutex_lock(&lw_pending_mutex);
     char *deep[16];
-    int ndeep = lw_pending_ndeep, mopen = lw_pending_mopen;
+    int ndeep = lw_pending_ndeep, mopen = lw_pending_mopen, shadow = lw_pending_shadow;
     memcpy(deep, lw_pending_deep, sizeof deep);
-    lw_pending_ndeep = lw_pending_mopen = 0;
+    lw_pending_ndeep = lw_pending_mopen = lw_pending_shadow = 0;
     __atomic_store_n(&lw_pending_any, 0, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&lw_pending_mutex);
     for (int i = 0; i < ndeep; i++) {
@@ -772,6 +783,8 @@ void lw_dl_check_pending(void)
     }
     if (mopen)
         lw_dl_check_namespaces();
+    if (shadow)
+        lw_dl_shadow_check();
     LW_STORE(lw_tls.guard, guard);
 }
 
@@ -836,6 +849,14 @@ void *libwrap_dl_route(void *a0, void *a1, void *a2, void *caller, int kind)
         case LW_DL_OPEN:
             if ((int)(intptr_t)a1 & RTLD_DEEPBIND)
                 lw_dl_note_load(a0, 1);
+            /* It may bring a target that an object before its wrapper
+             * shadows: asked at the next check (lw_dl_check_pending). */
+            if (__atomic_load_n(&lw_shadow_waiting, __ATOMIC_ACQUIRE)) {
+                pthread_mutex_lock(&lw_pending_mutex);
+                lw_pending_shadow = 1;
+                __atomic_store_n(&lw_pending_any, 1, __ATOMIC_RELEASE);
+                pthread_mutex_unlock(&lw_pending_mutex);
+            }
             /* The load may bring a wrapper's target, whose calls come
              * next: calibrated before (lw_abi_calibrate_later). */
             if (lw_abi_calibration_wanted() && (__atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE) ||

@@ -205,6 +205,39 @@ want exp-shadow 'ring_free 1' 'ring_new 1' 'ring_push 3'
 LD_PRELOAD="$PWD/libshadow.so $preload" LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-true /bin/true 2> true.err ||
     fail "/bin/true failed"
 [ ! -s true.err ] || fail "a process that does not load the library: $(cat true.err)"
+# One that loads it after main began (dlopen of a module that links it, as
+# Python imports zlib): the warning comes then.
+cat > size_module.c <<'C'
+#include "ring.h"
+size_t module_size(void)
+{
+    ring *r = ring_new(8);
+    ring_push(r, 1);
+    size_t n = ring_size(r);
+    ring_free(r);
+    return n;
+}
+C
+cat > size_host.c <<'C'
+#include <dlfcn.h>
+#include <stdio.h>
+int main(int argc, char **argv)
+{
+    void *h = dlopen(argv[1], RTLD_NOW);
+    size_t (*f)(void) = h ? (size_t (*)(void))dlsym(h, "module_size") : NULL;
+    if (!f)
+        return 1;
+    printf("size %zu\n", f());
+    return 0;
+}
+C
+run_ok cc.log "$CC" -O2 -shared -fPIC size_module.c -o size_module.so "${ring[@]}"
+run_ok cc.log "$CC" -O2 size_host.c -o size_host -ldl
+LD_PRELOAD="$PWD/libshadow.so $preload" LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-late-shadow ./size_host "$PWD/size_module.so" \
+    > late-shadow.out 2> late-shadow.err || fail "late shadow: status $?"
+grep -qx 'size 42' late-shadow.out || fail "late shadow: libshadow.so does not come first: $(cat late-shadow.out)"
+[ "$(wc -l < late-shadow.err)" = 1 ] && grep -q 'libshadow.so comes before the wrapper libwrap_ring_runtime.so' late-shadow.err ||
+    fail "late shadow: not the one warning: $(cat late-shadow.err)"
 # Behind it: measured, and passed on to libshadow.so's (the next definition).
 shadowed shadow-after "$preload $PWD/libshadow.so"
 [ ! -s shadow-after.libwrap ] || { cat shadow-after.libwrap; fail "shadow-after: libwrap said something"; }
