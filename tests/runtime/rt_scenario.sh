@@ -390,12 +390,12 @@ filter)
     $CHECK exp "visits('lib_add') == 2"
     ;;
 config)
-    LIBWRAP_TIMER=sundial LIBWRAP_ENABLE_PROFILING=maybe LIBWRAP_TOTAL_MEMORY=lots run 0 nest
+    LIBWRAP_TIMER=sundial LIBWRAP_ENABLE_PROFILING=maybe LIBWRAP_TOTAL_MEMORY=lots LIBWRAP_JOB_GROUP_SIZE=-5 run 0 nest
     for v in "LIBWRAP_TIMER.*tsc, clock_gettime" "LIBWRAP_ENABLE_PROFILING.*true, false" \
-        "LIBWRAP_TOTAL_MEMORY.*16M"; do
+        "LIBWRAP_TOTAL_MEMORY.*16M" 'LIBWRAP_JOB_GROUP_SIZE="-5" is not valid.*using 1000'; do
         grep -q "$v" err.txt || fail "no warning matching '$v': $(cat err.txt)"
     done
-    [ "$(wc -l <err.txt)" = 3 ] || fail "one warning per invalid variable: $(cat err.txt)"
+    [ "$(wc -l <err.txt)" = 4 ] || fail "one warning per invalid variable: $(cat err.txt)"
     $CHECK exp "visits('lib_add') == 2"
     for v in ENABLE_PROFILING ENABLE_TRACING EXPERIMENT_DIRECTORY FILTERING_FILE TIMER \
         COMPENSATE METRIC_PAPI METRIC_RUSAGE METRIC_PERF TOTAL_MEMORY VERBOSE; do

@@ -186,6 +186,8 @@ void lw_config_load(void)
 
     if ((v = getenv("LIBWRAP_TOTAL_MEMORY")) && *v && lw_parse_size(v, &lw_cfg.total_memory) < 0)
         lw_invalid("LIBWRAP_TOTAL_MEMORY", v, "a positive size such as 16M, 512K, 1G or 4096", "16M");
+    if ((v = getenv("LIBWRAP_JOB_GROUP_SIZE")) && *v && lw_env_long("LIBWRAP_JOB_GROUP_SIZE") <= 0)
+        lw_invalid("LIBWRAP_JOB_GROUP_SIZE", v, "a positive number of ranks, such as 1000", "1000");
 
     lw_cfg.experiment_directory = lw_get_string("LIBWRAP_EXPERIMENT_DIRECTORY");
     lw_cfg.filtering_file = lw_get_string("LIBWRAP_FILTERING_FILE");
