@@ -40,9 +40,8 @@ int main(int argc, char **argv)
     int n = argc > 1 ? atoi(argv[1]) : 10;
     if (argc > 2)
         crc32(0, NULL, 0);
-    if (argc > 2 && !strcmp(argv[2], "daemon")) {
-        /* A daemon: the process measures, its child (the master) measures
-         * and forks a worker that drops root's rights (Apache). */
+    if (argc > 2 && (!strcmp(argv[2], "daemon") || !strcmp(argv[2], "pools"))) {
+        /* A daemon: the process forks its master and waits for it. */
         pid_t m = fork();
         if (m != 0) {
             int st = 0;
@@ -51,19 +50,12 @@ int main(int argc, char **argv)
             printf("parent: master exited %d\n", WEXITSTATUS(st));
             return 0;
         }
-        crc32(0, NULL, 0);
-        return run_worker(n, 65534);
-    }
-    if (argc > 2 && !strcmp(argv[2], "pools")) {
-        /* A daemon that measures nothing: its master forks a worker as one
-         * user, then one as another (php-fpm's pools). */
-        pid_t m = fork();
-        if (m != 0) {
-            int st = 0;
-            if (m < 0 || waitpid(m, &st, 0) != m)
-                return 2;
-            printf("parent: master exited %d\n", WEXITSTATUS(st));
-            return 0;
+        /* Apache's master measures, and forks a worker that drops root's
+         * rights; php-fpm's measures nothing, and forks a worker as one
+         * user, then one as another (its pools). */
+        if (!strcmp(argv[2], "daemon")) {
+            crc32(0, NULL, 0);
+            return run_worker(n, 65534);
         }
         return run_worker(n, 65534) || run_worker(n, 65533);
     }
