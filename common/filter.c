@@ -352,12 +352,59 @@ static bool has_suffix(const char *s, const char *suffix)
     return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
 }
 
+static char upper(char c)
+{
+    return c >= 'a' && c <= 'z' ? (char)(c - 'a' + 'A') : c;
+}
+
+/* Whether s[0..n) is `word` (upper case) when read in upper case. */
+static bool upper_eq(const char *s, const char *word, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (upper(s[i]) != word[i])
+            return false;
+    return true;
+}
+
+/* Whether `s` (of n characters, compared in upper case) is `word` with at
+ * most one character inserted, left out, changed, or two neighbours
+ * swapped: BEGINN, BEGN, EDN, end. */
+static bool near_word(const char *s, size_t n, const char *word)
+{
+    size_t m = strlen(word), i = 0;
+    while (i < n && i < m && upper(s[i]) == word[i])
+        i++;
+    if (i == n && i == m)
+        return true;
+    const char *a = s + i, *b = word + i;
+    size_t ra = n - i, rb = m - i;
+    /* The rest after one edit at the first difference must be equal. */
+    if (ra == rb + 1 && upper_eq(a + 1, b, rb)) /* inserted */
+        return true;
+    if (rb == ra + 1 && upper_eq(a, b + 1, ra)) /* left out */
+        return true;
+    if (ra == rb && ra >= 1 && upper_eq(a + 1, b + 1, ra - 1)) /* changed */
+        return true;
+    if (ra == rb && ra >= 2 && upper(a[0]) == b[1] && upper(a[1]) == b[0] &&
+        upper_eq(a + 2, b + 2, ra - 2)) /* swapped */
+        return true;
+    return false;
+}
+
 /* A misspelt block keyword would otherwise be read as a pattern and the
- * real mistake reported far away as an unclosed block. */
+ * real mistake reported far away as an unclosed block (or at the end of
+ * the text): a word that starts with LIBWRAP_ or SCOREP_ and ends in
+ * _BEGIN or _END, or in a word one slip away from them (_ENDD, _BEGN,
+ * _end), or in _NAMES (the keyword cut short). */
 static bool looks_like_block_word(const char *tok)
 {
-    return (strncmp(tok, "LIBWRAP_", 8) == 0 || strncmp(tok, "SCOREP_", 7) == 0) &&
-           (has_suffix(tok, "_BEGIN") || has_suffix(tok, "_END"));
+    if (strncmp(tok, "LIBWRAP_", 8) != 0 && strncmp(tok, "SCOREP_", 7) != 0)
+        return false;
+    if (has_suffix(tok, "_BEGIN") || has_suffix(tok, "_END") || has_suffix(tok, "_NAMES"))
+        return true;
+    const char *last = strrchr(tok, '_') + 1;
+    size_t n = strlen(last);
+    return near_word(last, n, "BEGIN") || near_word(last, n, "END");
 }
 
 static bool end_rule(struct parser *ps)
@@ -587,6 +634,9 @@ lw_filter *lw_filter_parse(const char *text, size_t len, const char *origin, cha
     };
     ps.cur = ps.text;
     ps.end = ps.text + (text ? len : 0);
+    /* A UTF-8 byte order mark, which some editors write, is no word. */
+    if (ps.end - ps.cur >= 3 && memcmp(ps.cur, "\xEF\xBB\xBF", 3) == 0)
+        ps.cur += 3;
     if (err && errlen > 0)
         err[0] = '\0';
 

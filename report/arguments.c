@@ -16,7 +16,7 @@
 
 #include "report.h"
 
-/* A number: 1, absent or null: 0 (kind NONE), not a number: -1. */
+/* A number: 1, absent or null: 0 (kind NONE), not a number (NaN, Infinity included): -1. */
 static int read_num(json_object *o, const char *key, lwr_num *n)
 {
     json_object *v;
@@ -36,7 +36,9 @@ static int read_num(json_object *o, const char *key, lwr_num *n)
         }
         return 1;
     }
-    if (json_object_is_type(v, json_type_double)) {
+    /* NaN and Infinity (json-c reads them) are no value the runtime writes:
+     * it writes null for an infinite bound. */
+    if (json_object_is_type(v, json_type_double) && isfinite(json_object_get_double(v))) {
         n->kind = LWR_NUM_DOUBLE;
         n->d = json_object_get_double(v);
         return 1;

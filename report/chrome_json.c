@@ -13,7 +13,8 @@
 #include "report.h"
 
 typedef struct {
-    const char *path;
+    const char *path, *anchor;
+    lwr_out file; /* created once the trace's definitions are read */
     FILE *out;
     char **prefix; /* per region: {"name":"...","cat":"libwrap","ph":"X", */
     size_t nregions;
@@ -58,6 +59,15 @@ static void sep(chrome *c)
 static int on_defs(void *ud, const lwr_region *regions, size_t n, uint64_t duration)
 {
     chrome *c = ud;
+    (void)duration;
+    /* The trace's definitions read: only now is the output created. */
+    if (lwr_out_open(&c->file, c->path))
+        return -1;
+    c->out = c->file.f;
+    setvbuf(c->out, NULL, _IOFBF, 1 << 20);
+    fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"libwrap-report\",\"trace\":", c->out);
+    lwr_json_string(c->out, c->anchor);
+    fputs("},\"traceEvents\":[", c->out);
     c->nregions = n;
     c->prefix = calloc(n ? n : 1, sizeof *c->prefix);
     if (!c->prefix) {
@@ -162,28 +172,22 @@ static int on_location_end(void *ud)
 
 int lwr_chrome_json(const char *anchor, const char *out_path, int64_t rank)
 {
-    chrome c = {.path = out_path, .first = 1, .pid = 1};
-    c.out = fopen(out_path, "w");
-    if (!c.out) {
-        fprintf(stderr, "%s: %s: cannot create: %m\n", LWR_PROG, out_path);
-        return -1;
-    }
-    setvbuf(c.out, NULL, _IOFBF, 1 << 20);
-    fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"libwrap-report\",\"trace\":", c.out);
-    lwr_json_string(c.out, anchor);
-    fputs("},\"traceEvents\":[", c.out);
+    chrome c = {.path = out_path, .anchor = anchor, .first = 1, .pid = 1};
     lwr_trace_sink sink = {&c, on_defs, on_location, on_call, on_metric, on_location_end};
     int rc = lwr_trace_read(anchor, &sink, rank);
-    fputs("\n]}\n", c.out);
-    if (fclose(c.out) != 0 && rc == 0) {
-        fprintf(stderr, "%s: %s: write failed: %m\n", LWR_PROG, out_path);
-        rc = -1;
+    if (c.out) {
+        if (rc == 0) {
+            fputs("\n]}\n", c.out);
+            rc = lwr_out_commit(&c.file);
+        } else {
+            lwr_out_abort(&c.file);
+        }
+    } else if (rc == 0) {
+        rc = -1; /* no definitions were handed over: nothing written */
     }
     for (size_t i = 0; i < c.nregions; i++)
         free(c.prefix[i]);
     free(c.prefix);
     free(c.named);
-    if (rc)
-        remove(out_path);
     return rc;
 }

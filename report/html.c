@@ -228,12 +228,12 @@ int lwr_html(const char *out_path, const lwr_profile *p, const char *trace_ancho
         if (lwr_timeline_build(trace_anchor, TIMELINE_SPANS, rank, &tl))
             return -1;
     }
-    FILE *out = fopen(out_path, "w");
-    if (!out) {
-        fprintf(stderr, "%s: %s: cannot create: %m\n", LWR_PROG, out_path);
+    lwr_out file;
+    if (lwr_out_open(&file, out_path)) {
         lwr_timeline_free(tl);
         return -1;
     }
+    FILE *out = file.f;
     const char *prog = *p->program ? p->program : p->path;
     fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>libwrap report: ", out);
     lwr_xml_escape(out, prog);
@@ -331,9 +331,5 @@ int lwr_html(const char *out_path, const lwr_profile *p, const char *trace_ancho
     }
     fprintf(out, "<script>%s</script>\n</body></html>\n", sort_js);
     lwr_timeline_free(tl);
-    if (fclose(out) != 0) {
-        fprintf(stderr, "%s: %s: write failed: %m\n", LWR_PROG, out_path);
-        return -1;
-    }
-    return 0;
+    return lwr_out_commit(&file);
 }

@@ -40,34 +40,67 @@ static int cmp_part(const void *a, const void *b)
     return (x->image > y->image) - (x->image < y->image);
 }
 
+/* A part, or a group of parts, that could not be looked into (another
+ * user's, chmod 000): an error, not a rank that is missing. */
+typedef struct {
+    char path[LW_JOB_PATH_MAX]; /* "" when none */
+    int err;
+    int64_t rank; /* -1 for a group of parts */
+} part_denied;
+
 typedef struct {
     const char *dir;
     int any, first; /* first: stop at the first part found */
     part_name *v;
     size_t n;
+    part_denied *denied; /* the first part that could not be looked into, or NULL */
 } part_list;
 
 /* A part that has a profile.json (or, with `any`, a config.txt) joins the
- * list, named by its path relative to the job's directory. */
+ * list, named by its path relative to the job's directory. One whose
+ * files cannot be looked for (EACCES) is noted in l->denied, and with
+ * `first` it counts as found: the job is a job, and its reading says why
+ * it fails. */
 static int add_part(void *ctx, const char *rel, long long rank, long long image)
 {
     part_list *l = ctx;
     char path[LW_JOB_PATH_MAX];
     snprintf(path, sizeof path, "%s/%s/%s", l->dir, rel, l->any ? "config.txt" : LWP_FILE);
-    if (access(path, F_OK) != 0)
-        return 0;
+    if (access(path, F_OK) != 0) {
+        if (errno == ENOENT || errno == ENOTDIR)
+            return 0;
+        if (l->denied && !l->denied->path[0]) {
+            snprintf(l->denied->path, sizeof l->denied->path, "%s/%s", l->dir, rel);
+            l->denied->err = errno;
+            l->denied->rank = rank;
+        }
+        return l->first ? -1 : 0;
+    }
     l->v = lwr_xrealloc(l->v, (l->n + 1) * sizeof *l->v);
     l->v[l->n++] = (part_name){lwr_xstrdup(rel), rank, image};
     return l->first ? -1 : 0;
 }
 
 /* The parts of the job in `dir` (job_layout.h), by rank and image; with
- * `first`, the first found only. */
-static part_name *list_parts(const char *dir, size_t *n, int any, int first)
+ * `first`, the first found only. `denied`, when not NULL, gets the first
+ * part or group of parts that could not be looked into. */
+static part_name *list_parts(const char *dir, size_t *n, int any, int first, part_denied *denied)
 {
-    part_list l = {dir, any, first, NULL, 0};
+    part_denied none;
+    part_list l = {dir, any, first, NULL, 0, denied ? denied : &none};
+    l.denied->path[0] = 0;
     lw_job_walk w = {.fn = add_part, .ctx = &l};
     lw_job_parts(&w, dir);
+    /* A group (ranks/G) that cannot be read; the job's own directory is
+     * not a group: lwr_profile_load says what is wrong with it. */
+    if (w.unreadable && w.err != ENOENT && !l.denied->path[0] && strcmp(w.first + strlen(dir), "/") != 0) {
+        snprintf(l.denied->path, sizeof l.denied->path, "%s", w.first);
+        size_t len = strlen(l.denied->path);
+        if (len > 1 && l.denied->path[len - 1] == '/')
+            l.denied->path[len - 1] = 0;
+        l.denied->err = w.err;
+        l.denied->rank = -1;
+    }
     if (l.n)
         qsort(l.v, l.n, sizeof *l.v, cmp_part);
     *n = l.n;
@@ -85,9 +118,10 @@ static void free_parts(part_name *v, size_t n)
 static int has_part(const char *dir, int any)
 {
     size_t n;
-    part_name *v = list_parts(dir, &n, any, 1);
+    part_denied denied;
+    part_name *v = list_parts(dir, &n, any, 1, &denied);
     free_parts(v, n);
-    return n > 0;
+    return n > 0 || denied.path[0];
 }
 
 int lwr_job_has_parts(const char *dir)
@@ -354,7 +388,20 @@ int lwr_job_load(lwr_profile *p, const char *dir, int64_t rank)
     memset(p, 0, sizeof *p);
     p->path = lwr_xstrdup(dir);
     size_t n;
-    part_name *names = list_parts(dir, &n, 0, 0);
+    part_denied denied;
+    part_name *names = list_parts(dir, &n, 0, 0, &denied);
+    /* A part that cannot be read is an error, not a rank that is missing
+     * ("3 of 4 ranks"): the one asked for, or any with all ranks. */
+    if (denied.path[0] && (rank < 0 || denied.rank < 0 || denied.rank == rank)) {
+        if (denied.rank >= 0)
+            fprintf(stderr, "%s: %s: %s: cannot look for rank %lld's profile.json\n", LWR_PROG, denied.path,
+                    denied.err == EACCES ? "permission denied" : strerror(denied.err), (long long)denied.rank);
+        else
+            fprintf(stderr, "%s: %s: %s: cannot look for the parts of the job in it\n", LWR_PROG, denied.path,
+                    denied.err == EACCES ? "permission denied" : strerror(denied.err));
+        free_parts(names, n);
+        return -1;
+    }
     size_t kept = 0;
     for (size_t i = 0; i < n; i++)
         if (rank < 0 || names[i].rank == rank)

@@ -289,18 +289,16 @@ int main(int argc, char **argv)
         rc = 1;
     if (rc == 0 && want_flame) {
         char *path = flame_out ? strdup(flame_out) : join(e.dir, "flamegraph.svg");
-        FILE *f = fopen(path, "w");
-        if (!f) {
-            fprintf(stderr, "%s: %s: cannot create: %m\n", LWR_PROG, path);
+        lwr_out f;
+        if (lwr_out_open(&f, path)) {
+            rc = 1;
+        } else if (lwr_flame_svg(f.f, &p, 1)) {
+            lwr_out_abort(&f);
+            rc = 1;
+        } else if (lwr_out_commit(&f)) {
             rc = 1;
         } else {
-            lwr_flame_svg(f, &p, 1);
-            if (fclose(f) != 0) {
-                fprintf(stderr, "%s: %s: write failed: %m\n", LWR_PROG, path);
-                rc = 1;
-            } else {
-                printf("flame graph: %s\n", path);
-            }
+            printf("flame graph: %s\n", path);
         }
         free(path);
     }

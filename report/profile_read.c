@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,12 +122,37 @@ static int get_u64(json_object *o, const char *key, uint64_t *out)
     }
     if (json_object_is_type(v, json_type_double)) {
         double d = json_object_get_double(v);
-        /* A damaged file may hold 1e300 or NaN, which no cast may take:
-         * saturate instead (NaN fails d > 0). */
+        /* json-c reads NaN and Infinity, which JSON has not and the runtime
+         * never writes (it writes null): a damaged file, and no count. */
+        if (!isfinite(d))
+            return -1;
+        /* A damaged file may hold 1e300, which no cast may take: saturate. */
         *out = !(d > 0) ? 0 : d >= 0x1p64 ? UINT64_MAX : (uint64_t)d;
         return 1;
     }
     return -1;
+}
+
+/* A number (int or double), finite: json-c's NaN and Infinity are not. */
+static int is_number(json_object *v)
+{
+    return json_object_is_type(v, json_type_int) ||
+           (json_object_is_type(v, json_type_double) && isfinite(json_object_get_double(v)));
+}
+
+/* An integer member without a type check of its own (a line, a pid, a
+ * rank): `def` when absent or null; -1 after the message for NaN or
+ * Infinity, which no cast to an integer takes. `where` "" at the top. */
+static int get_i64(const ctx *c, json_object *o, const char *key, const char *where, int64_t def, int64_t *out)
+{
+    json_object *v;
+    *out = def;
+    if (!json_object_object_get_ex(o, key, &v) || json_object_is_type(v, json_type_null))
+        return 0;
+    if (json_object_is_type(v, json_type_double) && !isfinite(json_object_get_double(v)))
+        return fail(c, "%s%s%s: expected a number", where, *where ? "." : "", key);
+    *out = json_object_get_int64(v);
+    return 0;
 }
 
 static int metric_index(lwr_profile *p, const char *name, int add)
@@ -234,7 +260,7 @@ static int read_metrics(const ctx *c, json_object *e, const char *where, double 
         return fail(c, "%s.metrics: expected an object of metric totals", where);
     json_object_object_foreach(m, k, v)
     {
-        if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double))
+        if (!is_number(v))
             return fail(c, "%s.metrics.%s: expected a number", where, k);
         (*out)[metric_index(c->p, k, 0)] = json_object_get_double(v);
     }
@@ -351,9 +377,16 @@ static int read_rank_stat(const ctx *c, json_object *ranks, const char *key, con
     if (get_u64(o, LWP_KEY(max), &u) <= 0)
         return fail(c, "%s.ranks.%s: missing \"max\"", where, key);
     s->max = u;
-    s->mean = json_object_object_get_ex(o, LWP_KEY(mean), &v) ? json_object_get_double(v) : 0;
-    s->min_rank = json_object_object_get_ex(o, LWP_KEY(min_rank), &v) ? json_object_get_int64(v) : -1;
-    s->max_rank = json_object_object_get_ex(o, LWP_KEY(max_rank), &v) ? json_object_get_int64(v) : -1;
+    s->mean = 0;
+    if (json_object_object_get_ex(o, LWP_KEY(mean), &v) && !json_object_is_type(v, json_type_null)) {
+        if (!is_number(v))
+            return fail(c, "%s.ranks.%s.mean: expected a number", where, key);
+        s->mean = json_object_get_double(v);
+    }
+    char at[96];
+    snprintf(at, sizeof at, "%s.ranks.%s", where, key);
+    if (get_i64(c, o, LWP_KEY(min_rank), at, -1, &s->min_rank) || get_i64(c, o, LWP_KEY(max_rank), at, -1, &s->max_rank))
+        return -1;
     return 0;
 }
 
@@ -372,7 +405,9 @@ static int read_reduced(const ctx *c, json_object *root)
                  ? json_object_get_string(v)
                  : "MPI_Finalize");
     p->rank = -1;
-    int64_t n = json_object_object_get_ex(red, LWP_KEY(ranks_reduced), &v) ? json_object_get_int64(v) : p->size;
+    int64_t n;
+    if (get_i64(c, red, LWP_KEY(ranks_reduced), "reduced", p->size, &n))
+        return -1;
     p->nranks = n > 0 ? (size_t)n : 0;
     json_object_object_get_ex(root, LWP_KEY(functions), &funcs);
     for (size_t i = 0; i < p->nfuncs; i++) {
@@ -383,7 +418,12 @@ static int read_reduced(const ctx *c, json_object *root)
             continue;
         lwr_func *f = &p->funcs[i];
         f->has_rank_stats = 1;
-        f->ranks_called = json_object_object_get_ex(ranks, LWP_KEY(called), &v) ? (uint64_t)json_object_get_int64(v) : 0;
+        int64_t called;
+        char at[80];
+        snprintf(at, sizeof at, "%s.ranks", where);
+        if (get_i64(c, ranks, LWP_KEY(called), at, 0, &called))
+            return -1;
+        f->ranks_called = (uint64_t)called;
         if (read_rank_stat(c, ranks, LWP_KEY(visits), where, &f->rank_visits) ||
             read_rank_stat(c, ranks, LWP_KEY(exclusive_ns), where, &f->rank_exclusive))
             return -1;
@@ -402,8 +442,9 @@ static int read_profile(const ctx *c, json_object *root)
         return fail(c, "not a libwrap profile (no \"functions\" array)");
     p->program = lwr_xstrdup(get_str(root, LWP_KEY(program)));
     p->timer = lwr_xstrdup(get_str(root, LWP_KEY(timer)));
-    json_object *pid, *v;
-    p->pid = json_object_object_get_ex(root, LWP_KEY(pid), &pid) ? json_object_get_int64(pid) : 0;
+    json_object *v;
+    if (get_i64(c, root, LWP_KEY(pid), "", 0, &p->pid))
+        return -1;
     /* A process of a job says which (SPEC §6); older profiles do not. */
     p->rank = json_object_object_get_ex(root, LWP_KEY(rank), &v) && json_object_is_type(v, json_type_int)
                   ? json_object_get_int64(v)
@@ -455,8 +496,8 @@ static int read_profile(const ctx *c, json_object *root)
         f->symbol = lwr_xstrdup(sym);
         f->name = lwr_xstrdup(lwr_display_name(name, sym));
         f->file = lwr_xstrdup(get_str(e, LWP_KEY(file)));
-        json_object *line;
-        f->line = json_object_object_get_ex(e, LWP_KEY(line), &line) ? json_object_get_int64(line) : 0;
+        if (get_i64(c, e, LWP_KEY(line), where, 0, &f->line))
+            return -1;
         if (read_counts(c, e, where, &f->visits, &f->inclusive_ns, &f->exclusive_ns, &f->min_ns, &f->max_ns,
                         &f->has_minmax) ||
             read_metrics(c, e, where, &f->metrics))
@@ -477,12 +518,13 @@ static int read_profile(const ctx *c, json_object *root)
     p->nthreads = json_object_array_length(threads);
     p->threads = lwr_xcalloc(p->nthreads, sizeof *p->threads);
     for (size_t i = 0; i < p->nthreads; i++) {
-        json_object *t = json_object_array_get_idx(threads, i), *id, *cp;
+        json_object *t = json_object_array_get_idx(threads, i), *cp;
         lwr_thread *th = &p->threads[i];
         snprintf(where, sizeof where, "threads[%zu]", i);
         if (!json_object_is_type(t, json_type_object))
             return fail(c, "%s: expected an object", where);
-        th->id = json_object_object_get_ex(t, LWP_KEY(id), &id) ? json_object_get_int64(id) : (int64_t)i;
+        if (get_i64(c, t, LWP_KEY(id), where, (int64_t)i, &th->id))
+            return -1;
         th->rank = p->reduced ? LWR_ALL_RANKS : -1;
         th->root.symbol = lwr_xstrdup("");
         th->root.name = lwr_xstrdup("");

@@ -243,6 +243,23 @@ int lwr_profile_has_arguments(const lwr_profile *p);
 /* The HTML report's section (html.c), nothing when none was recorded. */
 void lwr_html_arguments(FILE *out, const lwr_profile *p);
 
+/* ---- output files (output.c) -------------------------------------------- */
+
+/* A file the report writes: to a temporary file beside `path`, renamed over
+ * it by lwr_out_commit once complete; lwr_out_abort removes it. A failure
+ * never truncates or removes the file that was at `path`. A device or pipe
+ * (/dev/stdout) is written directly. Open and commit print the message
+ * naming `path` ("cannot create", "write failed") and return -1. */
+typedef struct lwr_out {
+    FILE *f;
+    char *path;   /* as given, for messages */
+    char *target; /* what is replaced: path, or the file a link names */
+    char *tmp;    /* NULL when written directly */
+} lwr_out;
+int lwr_out_open(lwr_out *o, const char *path);
+int lwr_out_commit(lwr_out *o);
+void lwr_out_abort(lwr_out *o);
+
 /* ---- pictures ---------------------------------------------------------- */
 
 /* The flame graph as one <svg> element (embeddable in HTML) or a file. */

@@ -6,9 +6,11 @@
  * matter how many events the trace holds: consumers that need no global time
  * order (Chrome JSON, the timeline) get calls as each Leave arrives.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <otf2/otf2.h>
 
@@ -349,7 +351,21 @@ int lwr_trace_read(const char *anchor, const lwr_trace_sink *sink, int64_t rank)
     reader r = {.anchor = anchor, .sink = sink, .rank = rank};
     FILE *probe = fopen(anchor, "rb");
     if (!probe) {
-        if (lwr_dir_unfinished(anchor, "LIBWRAP_ENABLE_TRACING"))
+        int err = errno;
+        char *dir = lwr_xstrdup(anchor);
+        char *slash = strrchr(dir, '/');
+        struct stat st;
+        if (slash)
+            *slash = 0;
+        int no_dir = stat(slash ? (*dir ? dir : "/") : ".", &st) != 0 && errno == ENOENT;
+        free(dir);
+        if (err != ENOENT)
+            fprintf(stderr, "%s: %s: cannot read: %s\n", LWR_PROG, anchor, strerror(err));
+        else if (no_dir) /* as lwr_profile_load says it */
+            fprintf(stderr, "%s: %s: no such file; is this a libwrap experiment directory "
+                            "(LIBWRAP_EXPERIMENT_DIRECTORY) with tracing on?\n",
+                    LWR_PROG, anchor);
+        else if (lwr_dir_unfinished(anchor, "LIBWRAP_ENABLE_TRACING"))
             fprintf(stderr, "%s: %s: %s\n", LWR_PROG, anchor, LWR_UNFINISHED);
         else
             fprintf(stderr, "%s: %s: no trace here; run the program with LIBWRAP_ENABLE_TRACING=true\n", LWR_PROG,

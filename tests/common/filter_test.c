@@ -389,6 +389,18 @@ static void test_lexical(void)
         lw_filter_free(f);
     }
 
+    /* A UTF-8 byte order mark at the start is skipped (some editors
+     * write one); names that only resemble keywords stay patterns. */
+    f = parse("\xEF\xBB\xBFLIBWRAP_REGION_NAMES_BEGIN EXCLUDE a libwrap_x_end SCOREP_User_RegionEnd "
+              "LIBWRAP_REGION_NAMES_END");
+    CHECK(f != NULL);
+    if (f) {
+        CHECK(excl(f, "a"));
+        CHECK(excl(f, "libwrap_x_end"));
+        CHECK(excl(f, "SCOREP_User_RegionEnd"));
+        lw_filter_free(f);
+    }
+
     /* NULL filter excludes nothing. */
     CHECK(!lw_filter_excludes(NULL, "/a.h", "x", "x"));
     CHECK(!lw_filter_excludes_file(NULL, "/a.h"));
@@ -409,6 +421,24 @@ static void test_errors(void)
     EXPECT_ERROR("LIBWRAP_REGION_NAMES_BEGIN\nEXCLUDE a\nLIBWRAP_REGION_NAME_END\n",
                  "t.filter:3: unknown block keyword 'LIBWRAP_REGION_NAME_END': expected "
                  "LIBWRAP_REGION_NAMES_END or a pattern");
+    /* A keyword one slip away, or cut short, is named where it is, not
+     * as a block left open at the end of the text. */
+    EXPECT_ERROR("LIBWRAP_REGION_NAMES_BEGIN\nEXCLUDE a\nLIBWRAP_REGION_NAMES_ENDD\n\n\n",
+                 "t.filter:3: unknown block keyword 'LIBWRAP_REGION_NAMES_ENDD': expected "
+                 "LIBWRAP_REGION_NAMES_END or a pattern");
+    EXPECT_ERROR("SCOREP_FILE_NAMES_BEGIN\nEXCLUDE a\nSCOREP_FILE_NAMES_EDN\n",
+                 "t.filter:3: unknown block keyword 'SCOREP_FILE_NAMES_EDN': expected "
+                 "SCOREP_FILE_NAMES_END or a pattern");
+    EXPECT_ERROR("LIBWRAP_REGION_NAMES_BEGIN\nEXCLUDE a\nLIBWRAP_REGION_NAMES_end\n",
+                 "t.filter:3: unknown block keyword 'LIBWRAP_REGION_NAMES_end': expected "
+                 "LIBWRAP_REGION_NAMES_END or a pattern");
+    EXPECT_ERROR("LIBWRAP_REGION_NAMES_BEGIN\nEXCLUDE a\nLIBWRAP_REGION_NAMES\n",
+                 "t.filter:3: unknown block keyword 'LIBWRAP_REGION_NAMES': expected "
+                 "LIBWRAP_REGION_NAMES_END or a pattern");
+    EXPECT_ERROR("LIBWRAP_REGION_NAMES_BEGN\n",
+                 "t.filter:1: unknown block keyword 'LIBWRAP_REGION_NAMES_BEGN': expected "
+                 "LIBWRAP_FILE_NAMES_BEGIN or LIBWRAP_REGION_NAMES_BEGIN (or the SCOREP_ "
+                 "spellings)");
     EXPECT_ERROR("\nLIBWRAP_REGION_NAMES_BEGIN\n  EXCLUDE a\n\n",
                  "t.filter:4: LIBWRAP_REGION_NAMES_BEGIN at line 2 is not closed by "
                  "LIBWRAP_REGION_NAMES_END");

@@ -164,6 +164,45 @@ check "unknown twin named" grep -q 'demo_vlog is not declared' twin.err
 "$gen" --name demo 2> /dev/null; check "no input exits 2" [ $? = 2 ]
 "$gen" --help | grep -q '^usage: libwrap-gen'; check "--help" [ $? = 0 ]
 
+# libwrap-gen compile-commands (libwrap-init --from-compile-commands): the
+# flags of every entry; JSON that is not such a file is named at
+# FILE:LINE:COLUMN with what was expected; every member is type-checked.
+mkdir -p cc && cd cc
+cc_ok() { # DESCRIPTION EXPECTED-LINE: the flags of cc.json
+    local out; out=$("$gen" compile-commands cc.json 2> cc.err)
+    check "compile-commands: $1 (exit 0)" [ $? = 0 ]
+    check "compile-commands: $1 (flags)" [ "$out" = "$2" ]
+}
+cc_bad() { # DESCRIPTION PATTERN: exit 1 and a message matching PATTERN, no crash
+    "$gen" compile-commands cc.json > /dev/null 2> cc.err
+    local rc=$?
+    check "compile-commands: $1 (exit $rc, want 1)" [ $rc = 1 ]
+    grep -Eq -- "$2" cc.err || { echo "FAIL: compile-commands: $1: message"; cat cc.err; echo "  (wanted /$2/)"; fail=1; }
+}
+printf '[{"directory": "/src", "file": "a.c", "arguments": ["cc", "-Iinc", "-DX=1", "-c", "a.c"]},\n {"directory": "/src", "file": "b.c", "command": "cc -I /opt/i -std=c11 -c b.c"}]\n' > cc.json
+cc_ok "arguments and command" "-I/src/inc -DX=1 -I/opt/i -std=c11"
+printf '\xef\xbb\xbf[{"directory": "/src", "file": "a.c", "arguments": ["cc", "-Iinc"]}]\n' > cc.json
+cc_ok "a UTF-8 byte order mark is skipped" "-I/src/inc"
+printf '[{"directory": "/src", "file": "a.c", "arguments": ["cc", null]}]' > cc.json
+cc_bad "null in arguments" 'cc.json: entry 1: "arguments" must be an array of strings: element 2 is null'
+printf '[{"directory": "/src", "file": "a.c", "arguments": "cc -Iinc"}]' > cc.json
+cc_bad "arguments as a string" 'cc.json: entry 1: "arguments" must be an array of strings, not a string'
+printf '[{"directory": 5, "file": "a.c", "arguments": ["cc", "-Iinc"]}]' > cc.json
+cc_bad "a number for the directory" 'cc.json: entry 1: "directory" must be a string, not a number'
+printf '[{"directory": "/src", "file": "a.c", "command": null}]' > cc.json
+cc_bad "null for the command" 'cc.json: entry 1: "command" must be a string, not null'
+printf '[1]' > cc.json
+cc_bad "an entry that is no object" 'cc.json: entry 1: expected an object'
+: > cc.json
+cc_bad "an empty file" 'cc.json: not a compile_commands.json: cc.json:1:1: the file is empty'
+printf '[{"directory": "/src", "file": "a.c",\n  "command": "cc -c a.c"},\n {"directory": "/src"' > cc.json
+cc_bad "a file cut off" "cc.json: not a compile_commands.json: cc.json:3:22: the file ends too soon \\(cut off\\?\\): the object begun at 3:2 is not closed: expected '}'"
+printf '[{"directory": "/src", "file": "a.c", "command": "cc -c a.c"}]\n trailing {' > cc.json
+cc_bad "text after the array" 'cc.json: not a compile_commands.json: cc.json:2:2: more text after the JSON array: expected the end of the file'
+printf '[{"directory": "/src"\n  "file": "a.c"}]' > cc.json
+cc_bad "invalid JSON" "cc.json: not a compile_commands.json: cc.json:2:3: invalid JSON: object value separator ',' expected"
+cd ..
+
 # installcheck's verdict on a profile whose call path nests 40 calls deep
 # (a library's own calls, under LD_PRELOAD: MagickCore's nest 15 deep,
 # past json-c's default depth of 32 levels), with demo_open called.
