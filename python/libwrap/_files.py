@@ -15,11 +15,41 @@ _loads_deep, which keeps its open containers in a list.
 
 import json
 import json.decoder
+import math
 import os
 import re
+import stat
 
 _RANK_DIR = re.compile(r"^rank-(\d+)(?:\.(\d+))?$")
-_FORK_DIR = re.compile(r"^fork-(\d+)$")
+# A fork child's directory, fork-PID, and what it exec'd or spawned:
+# fork-PID.K, fork-PID.K.J (docs/runtime.md, "fork and exec").
+_FORK_DIR = re.compile(r"^fork-(\d+)((?:\.\d+)*)$")
+
+# The format version of profile.json this reader knows ("libwrap_profile",
+# LWP_FORMAT_VERSION of common/profile_format.h).
+FORMAT_VERSION = 1
+
+
+def _denied(path, what):
+    return PermissionError("%s: permission denied (%s)" % (path, what))
+
+
+def _is_file(path, what):
+    """Whether path is a regular file; a directory above it that cannot be
+    searched raises PermissionError naming it (not a missing file)."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except PermissionError:
+        raise _denied(os.path.dirname(path) or ".", what) from None
+    except OSError:
+        return False
+
+
+def _listdir(path, what):
+    try:
+        return os.listdir(path)
+    except PermissionError:
+        raise _denied(path, what) from None
 
 
 def restore_bytes(obj):
@@ -130,24 +160,285 @@ def _loads_deep(s):
             raise err("Expecting ',' delimiter", s, i)
 
 
+def _has_surrogates(s):
+    try:
+        s.encode("utf-8")
+        return False
+    except UnicodeEncodeError:
+        return True
+
+
+def _replace_raw(obj):
+    """The strings of a profile.json that was not valid UTF-8 (decoded with
+    surrogateescape) as the runtime writes such strings (docs/runtime.md):
+    the text with U+FFFD for each byte that was not UTF-8 and, beside a
+    member "KEY", "KEY_bytes" with the original bytes."""
+    def fixed(s):
+        return s.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+    stack = [obj]
+    while stack:
+        o = stack.pop()
+        if isinstance(o, dict):
+            for key in list(o):
+                value = o[key]
+                if isinstance(value, str) and _has_surrogates(value):
+                    o[key] = fixed(value)
+                    if isinstance(key, str) and key + "_bytes" not in o:
+                        o[key + "_bytes"] = value.encode("utf-8", "surrogateescape")
+                elif isinstance(value, (dict, list)):
+                    stack.append(value)
+                if isinstance(key, str) and _has_surrogates(key):
+                    o[fixed(key)] = o.pop(key)
+        else:
+            for i, value in enumerate(o):
+                if isinstance(value, str) and _has_surrogates(value):
+                    o[i] = fixed(value)
+                elif isinstance(value, (dict, list)):
+                    stack.append(value)
+
+
+def _truncated(text, err):
+    """Whether a JSON error is that of a file cut short: the runtime ends
+    profile.json with "}", and an error at the end of the text is one."""
+    return not text.rstrip().endswith("}") or not text[err.pos:].strip() or err.msg.startswith("Unterminated")
+
+
 def load_profile(path):
     """profile.json as Python objects; raises ValueError naming the file
-    when it is not a profile."""
-    with open(path, "rb") as f:
-        data = f.read()
+    (and the JSON path in it) when it is not a profile this reader knows,
+    PermissionError when it cannot be read."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except PermissionError:
+        raise _denied(path, "cannot read the profile") from None
+    # The runtime writes valid UTF-8 (docs/runtime.md); a file with other
+    # bytes in its strings is read as libwrap-report reads it, each such
+    # byte as U+FFFD (with "KEY_bytes", as the runtime writes it).
     try:
         text = data.decode("utf-8")
+        raw = False
+    except UnicodeDecodeError:
+        text = data.decode("utf-8", "surrogateescape")
+        raw = True
+    try:
         try:
             prof = json.loads(text)
         except RecursionError:
             prof = _loads_deep(text)
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise ValueError("%s: not a valid profile.json (%s); was the program still running?" % (path, e)) from None
+    except json.JSONDecodeError as e:
+        if not text.strip():
+            raise ValueError("%s: not a valid profile.json (the file is empty); was the program still running?"
+                             % path) from None
+        if _truncated(text, e):
+            raise ValueError("%s: not a valid profile.json (%s): truncated at byte %d; was the program still "
+                             "running?" % (path, e, len(data))) from None
+        raise ValueError("%s: not a valid profile.json (%s)" % (path, e)) from None
     if not isinstance(prof, dict) or "functions" not in prof:
         raise ValueError("%s: not a libwrap profile (no \"functions\")" % path)
     if b'_bytes"' in data:
         restore_bytes(prof)
+    if raw:
+        _replace_raw(prof)
+    check_profile(prof, path)
     return prof
+
+
+# ----------------------------------------------------------------------
+# The format: every member the tables read is checked for its type, so
+# that a profile of another layout or a damaged one is said to be so
+# (file, JSON path, what was expected), as libwrap-report says it
+# (report/profile_read.c), instead of failing deep inside pandas.
+# ----------------------------------------------------------------------
+
+_COUNTS = ("visits", "inclusive_ns", "exclusive_ns")
+_TIMES = ("min_ns", "max_ns", "inclusive_raw_ns", "exclusive_raw_ns")
+
+
+def _is_num(v):
+    """A JSON number: NaN and Infinity, which json.loads takes and the
+    runtime never writes (it writes null), are not (nor are they to
+    libwrap-report)."""
+    if isinstance(v, float):
+        return math.isfinite(v)
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+class _Where:
+    """A JSON path, made into text only when an error names it: a call path
+    may be tens of thousands of levels deep. up: the _Where above, the
+    text of the top (a str) or None."""
+    __slots__ = ("up", "part")
+
+    def __init__(self, up, part):
+        self.up, self.part = up, part
+
+    def __str__(self):
+        parts = []
+        w = self
+        while isinstance(w, _Where):
+            parts.append(w.part)
+            w = w.up
+        if w is not None:
+            parts.append(w)
+        parts.reverse()
+        if len(parts) > 16:
+            parts = parts[:8] + [".(%d levels)" % (len(parts) - 12)] + parts[-4:]
+        return "".join(parts).lstrip(".")
+
+
+def _at(where, key):
+    return _Where(where, "." + key)
+
+
+def _int(v):
+    return _is_num(v) and (isinstance(v, int) or v.is_integer())
+
+
+def _str(v):
+    return isinstance(v, str)
+
+
+def _num_or_str(v):
+    return isinstance(v, str) or _is_num(v)
+
+
+def check_profile(prof, path):
+    """Raises ValueError naming path, the JSON path and what was expected
+    where prof (a loaded profile.json) is not of the format this reader
+    knows (FORMAT_VERSION) or a member the tables read has another type."""
+    def fail(where, what):
+        where = str(where) if where is not None else ""
+        raise ValueError("%s: %s: %s" % (path, where, what) if where else "%s: %s" % (path, what))
+
+    if "libwrap_profile" not in prof:
+        fail(None, "no \"libwrap_profile\" format version: not a profile.json of libwrap's runtime "
+                   "(this reader knows format %d)" % FORMAT_VERSION)
+    version = prof["libwrap_profile"]
+    if not _int(version):
+        fail("libwrap_profile", "expected a number (the format version, %d)" % FORMAT_VERSION)
+    if version > FORMAT_VERSION:
+        fail(None, "profile format %d (\"libwrap_profile\"), newer than this reader knows (format %d): "
+                   "read it with the Python package of the libwrap that wrote it" % (version, FORMAT_VERSION))
+    if version != FORMAT_VERSION:
+        fail(None, "profile format %d (\"libwrap_profile\"): this reader knows format %d only"
+             % (version, FORMAT_VERSION))
+
+    def opt(d, key, where, check, what):
+        """d[key] where it is there (null counts as absent) and passes check."""
+        v = d.get(key)
+        if v is not None and not check(v):
+            fail(_at(where, key), "expected " + what)
+        return v
+
+    def need(d, key, where, check, what):
+        v = d.get(key)
+        if v is None:
+            fail(where, "missing \"%s\"%s" % (key, what[1]))
+        if not check(v):
+            fail(_at(where, key), "expected " + what[0])
+        return v
+
+    def obj(v, where, what="an object"):
+        if not isinstance(v, dict):
+            fail(where, "expected " + what)
+        return v
+
+    def items(d, key, where):
+        """The entries of the array d[key] (absent or null: none), each
+        with its _Where."""
+        v = opt(d, key, where, lambda v: isinstance(v, list), "an array")
+        return [(x, _Where(where, "%s%s[%d]" % ("." if where is not None else "", key, k)))
+                for k, x in enumerate(v or ())]
+
+    for key in ("program", "host", "timer", "launcher", "job"):
+        opt(prof, key, None, _str, "a string")
+    for key in ("pid", "rank", "size"):
+        opt(prof, key, None, _int, "an integer")
+    if not isinstance(prof["functions"], list):
+        fail("functions", "expected an array")
+    for m, where in items(prof, "metrics", None):
+        obj(m, where)
+        need(m, "name", where, _str, ("a string", ""))
+        opt(m, "unit", where, _str, "a string")
+        opt(m, "source", where, _str, "a string")
+        opt(m, "mode", where, lambda v: v in ("accumulated", "absolute"), "\"accumulated\" or \"absolute\"")
+    for smp, where in items(prof, "samples", None):
+        obj(smp, where)
+        for key in ("metric", "unit", "source"):
+            opt(smp, key, where, _str, "a string")
+        for key in ("count", "min", "max", "mean", "first_ns", "last_ns"):
+            opt(smp, key, where, _is_num, "a number")
+
+    def arguments(e, where):
+        for a, w in items(e, "arguments", where):
+            obj(a, w)
+            need(a, "name", w, _str, ("a string", ""))
+            opt(a, "type", w, _str, "a string")
+            opt(a, "kind", w, _str, "a string")
+            need(a, "count", w, _is_num, ("a number", ""))
+            for key in ("sum", "min", "max", "other", "overcount", "nan"):
+                opt(a, key, w, _is_num, "a number")
+            for b, wb in items(a, "histogram", w):
+                obj(b, wb, "an object {\"lo\", \"hi\", \"count\"}")
+                for key in ("lo", "hi", "count"):
+                    opt(b, key, wb, _is_num, "a number")
+            for v, wv in items(a, "values", w):
+                obj(v, wv, "an object {\"value\", \"count\"}")
+                need(v, "value", wv, _num_or_str, ("a string or a number", ""))
+                opt(v, "count", wv, _is_num, "a number")
+                opt(v, "overcount", wv, _is_num, "a number")
+
+    complete = ("a number", "; is the profile complete?")
+
+    def entry(e, where):
+        """A function's or a call-path node's own members."""
+        obj(e, where)
+        need(e, "symbol", where, _str, ("a string", " string"))
+        for key in _COUNTS:
+            need(e, key, where, _is_num, complete)
+        for key in _TIMES:
+            opt(e, key, where, _is_num, "a number")
+        opt(e, "name", where, _str, "a string")
+        t = e.get("throttled")
+        if t:
+            w = _at(where, "throttled")
+            obj(t, w)
+            opt(t, "after", w, _is_num, "a number")
+            opt(t, "sampled", w, _str, "a string")
+        m = opt(e, "metrics", where, lambda v: isinstance(v, dict), "an object of metric totals")
+        for k, v in (m or {}).items():
+            if not _is_num(v):
+                fail(_at(_at(where, "metrics"), k), "expected a number")
+        if e.get("arguments") is not None:
+            arguments(e, where)
+
+    reduced = isinstance(prof.get("reduced"), dict)
+    for f, where in items(prof, "functions", None):
+        entry(f, where)
+        opt(f, "file", where, _str, "a string")
+        opt(f, "line", where, _int, "an integer")
+        st = opt(f, "ranks", where, lambda v: isinstance(v, dict), "an object") if reduced else None
+        if st:
+            w = _at(where, "ranks")
+            opt(st, "called", w, _is_num, "a number")
+            for key in ("visits", "exclusive_ns", "inclusive_ns"):
+                one = opt(st, key, w, lambda v: isinstance(v, dict), "an object")
+                for s in ("min", "min_rank", "mean", "max", "max_rank") if one else ():
+                    opt(one, s, _at(w, key), _is_num, "a number")
+    for t, where in items(prof, "threads", None):
+        obj(t, where)
+        opt(t, "id", where, _int, "an integer")
+        opt(t, "label", where, _str, "a string")
+        stack = items(t, "callpath", where)
+        stack.reverse()
+        while stack:
+            c, w = stack.pop()
+            entry(c, w)
+            ch = items(c, "children", w)
+            ch.reverse()
+            stack.extend(ch)
 
 
 def read_config(path):
@@ -166,24 +457,35 @@ def read_config(path):
     return config
 
 
+def _fork_key(name):
+    m = _FORK_DIR.match(name)
+    return int(m.group(1)), tuple(int(k) for k in m.group(2).split(".")[1:])
+
+
 def _fork_dirs(root, rel):
-    """The fork-PID directories right under root/rel, as paths relative to
-    root, in PID order."""
+    """The fork-PID and fork-PID.K directories right under root/rel, as
+    paths relative to root, in PID order (fork-PID before its fork-PID.K)."""
     base = os.path.join(root, rel) if rel != "." else root
     try:
         names = os.listdir(base)
+    except PermissionError:
+        raise _denied(base, "cannot list the directory for its fork children") from None
     except OSError:
         return []
-    return [name if rel == "." else rel + "/" + name
-            for name in sorted(names, key=lambda n: (len(n), n)) if _FORK_DIR.match(name)]
+    names = [n for n in names if _FORK_DIR.match(n)]
+    return [name if rel == "." else rel + "/" + name for name in sorted(names, key=_fork_key)]
 
 
 def _forks(root, rel, parent, rank, image, out):
-    """The fork-PID children under root/rel, depth first."""
+    """The fork children under root/rel, depth first: fork-PID (a fork()ed
+    child) and fork-PID.K (the program such a child exec'd or spawned,
+    docs/runtime.md: image K, its parent the same as fork-PID's)."""
     for child in _fork_dirs(root, rel):
-        if os.path.isfile(os.path.join(root, child, "profile.json")):
-            out.append({"process": child, "parent": parent, "rank": rank, "image": image, "fork": True})
-            _forks(root, child, child, rank, image, out)
+        if _is_file(os.path.join(root, child, "profile.json"), "cannot read a fork child's directory"):
+            k = _fork_key(os.path.basename(child))[1]
+            mine = k[-1] if k else image
+            out.append({"process": child, "parent": parent, "rank": rank, "image": mine, "fork": True})
+            _forks(root, child, child, rank, mine, out)
 
 
 def find(path):
@@ -204,7 +506,7 @@ def find(path):
     parts = [] if os.path.basename(path) == "profile.json" else _parts(root)
     if any(not p["fork"] for p in parts):
         return root, True, parts
-    if os.path.isfile(os.path.join(root, "profile.json")):
+    if _is_file(os.path.join(root, "profile.json"), "cannot read the experiment directory"):
         procs = [{"process": ".", "parent": None, "rank": None, "image": 0, "fork": False}]
         _forks(root, ".", ".", None, 0, procs)
         return root, False, procs
@@ -224,7 +526,7 @@ def find(path):
                 "%s: the process %s, %d child process%s did: %s%s; "
                 "read one with libwrap.read(%r)" % (path, what, len(measured), "" if len(measured) == 1 else "es",
                                                      shown, more, os.path.join(path, measured[0])))
-        begun = [d for d in ["."] + sorted(os.listdir(root))
+        begun = [d for d in ["."] + sorted(_listdir(root, "cannot list the experiment directory"))
                  if (d == "." or _RANK_DIR.match(d)) and os.path.isfile(os.path.join(root, d, "config.txt"))]
         if begun:
             words = (("process", "config.txt", "its", "it", "is") if begun == ["."] else
@@ -243,7 +545,7 @@ def _measured_forks(root, rel):
     depth, also below one without (a daemon's double fork)."""
     out = []
     for child in _fork_dirs(root, rel):
-        if os.path.isfile(os.path.join(root, child, "profile.json")):
+        if _is_file(os.path.join(root, child, "profile.json"), "cannot read a fork child's directory"):
             out.append(child)
         out.extend(_measured_forks(root, child))
     return out
@@ -257,14 +559,18 @@ def _parts(root):
     dirs = [""]
     groups = os.path.join(root, "ranks")
     if os.path.isdir(groups):
-        dirs += ["ranks/" + g + "/" for g in os.listdir(groups) if g[:1].isdigit()]
+        dirs += ["ranks/" + g + "/" for g in _listdir(groups, "cannot list the job's groups of parts")
+                 if g[:1].isdigit()]
     for sub in dirs:
-        for name in os.listdir(os.path.join(root, sub) if sub else root):
+        where = os.path.join(root, sub) if sub else root
+        for name in _listdir(where, "cannot list the experiment directory"):
             m = _RANK_DIR.match(name)
             if m and os.path.isdir(os.path.join(root, sub + name)):
                 parts.append((int(m.group(1)), int(m.group(2) or 0), sub + name))
     for rank, image, name in sorted(parts):
-        if os.path.isfile(os.path.join(root, name, "profile.json")):
+        # A part that cannot be read is said to be so, not taken for a
+        # rank that died.
+        if _is_file(os.path.join(root, name, "profile.json"), "cannot read rank %d's part of the job" % rank):
             procs.append({"process": name, "parent": None, "rank": rank, "image": image, "fork": False})
         # A rank's fork child may write rank-N/fork-PID before (or without)
         # the rank's own profile.

@@ -53,6 +53,12 @@ def _strings(row, d, keys):
             row[k + "_bytes"] = raw
 
 
+def _missing_text(ranks):
+    """"rank 2 missing", "ranks 2, 5 missing" (at most 10 named)."""
+    shown = ", ".join(str(r) for r in ranks[:10]) + (" and %d more" % (len(ranks) - 10) if len(ranks) > 10 else "")
+    return "rank%s %s missing" % ("" if len(ranks) == 1 else "s", shown)
+
+
 def _throttled(d):
     t = d.get("throttled")
     if not t:
@@ -71,6 +77,9 @@ class Experiment:
               statistics, no rank's own figures
     config    the directory's config.txt as a dict
     job       {"id", "launcher", "size", "key"} for a job, else None
+    ranks     the ranks that wrote a part
+    missing_ranks  the job's ranks (0 to size - 1) that wrote no part (they
+              died, or measured nothing): per-rank figures leave them out
     processes DataFrame, one row per process (rank parts and fork children)
 
     DataFrames (built on first use): functions, callpaths, arguments,
@@ -103,9 +112,21 @@ class Experiment:
                 "size": int(self.config.get("JOB_SIZE", first.get("size", -1))),
                 "key": self.config.get("JOB_KEY"),
             }
+        # The ranks of the job that wrote no part (a rank that died):
+        # per-rank figures are those of the ranks present, as
+        # libwrap-report's ("3 of 4 ranks").
+        self.missing_ranks = []
+        if self.is_job and not self.reduced and self.job["size"] > 0:
+            present = {e["rank"] for e, _ in self._profiles}
+            self.missing_ranks = [r for r in range(self.job["size"]) if r not in present]
 
     def __repr__(self):
-        what = "job %s of %d ranks" % (self.job["id"], self.job["size"]) if self.is_job else "process"
+        what = "process"
+        if self.is_job:
+            what = "job %s of %d ranks" % (self.job["id"], self.job["size"])
+            if self.missing_ranks:
+                what = "job %s: %d of %d ranks (%s)" % (self.job["id"], len(self.ranks), self.job["size"],
+                                                         _missing_text(self.missing_ranks))
         return "<libwrap.Experiment %s: %s, %d processes>" % (self.path, what, len(self._profiles))
 
     @property
@@ -372,7 +393,9 @@ class Experiment:
         """Per rank, the function's visits and times (every part of the rank
         summed; a rank that did not call it counts 0), and ratio: metric
         over its mean across ranks (1.0 is perfect balance; the largest
-        ratio is the imbalance). function is a symbol or a name."""
+        ratio is the imbalance). function is a symbol or a name. The ranks
+        are those that wrote a part: a rank missing from the job (it died)
+        has no row, and the table's attrs["missing_ranks"] names it."""
         if self.reduced:
             raise ValueError("%s: a reduced profile holds the job's sums and per-rank min / mean / max "
                              "(rank_statistics), not every rank's figures: run with "
@@ -386,11 +409,11 @@ class Experiment:
         if metric not in cols:
             cols.append(metric)
         table = sel.groupby("rank")[cols].sum()
-        ranks = range(self.job["size"]) if self.is_job and self.job["size"] > 0 else self.ranks
-        table = table.reindex(sorted(set(ranks) | set(table.index)), fill_value=0)
+        table = table.reindex(sorted(set(self.ranks) | set(table.index)), fill_value=0)
         mean = table[metric].mean()
         table["ratio"] = table[metric] / mean if mean else float("nan")
         table.index.name = "rank"
+        table.attrs["missing_ranks"] = list(self.missing_ranks)
         return table
 
     @_cached
@@ -400,7 +423,8 @@ class Experiment:
         exclusive_ns and inclusive_ns the min, min_rank, mean, max and
         max_rank over the ranks (a rank that did not call it counts 0; on
         a tie the lowest rank). A reduced profile holds these; for parts
-        they are computed from every rank's own figures."""
+        they are computed from every rank's own figures, over the ranks
+        that wrote a part (missing_ranks, also in attrs, are left out)."""
         rows = []
         kinds = ("visits", "exclusive_ns", "inclusive_ns")
         if self.reduced:
@@ -413,7 +437,7 @@ class Experiment:
                 rows.append(row)
         else:
             f = self.functions
-            ranks = range(self.job["size"]) if self.is_job and self.job["size"] > 0 else self.ranks
+            ranks = self.ranks
             for sym, sel in f.groupby("symbol", sort=True):
                 t = sel.groupby("rank")[list(kinds)].sum()
                 t = t.reindex(sorted(set(ranks) | set(t.index)), fill_value=0)
@@ -425,7 +449,9 @@ class Experiment:
                 rows.append(row)
         cols = ["symbol", "name", "ranks"] + [k + "_" + s for k in kinds
                                               for s in ("min", "min_rank", "mean", "max", "max_rank")]
-        return pd.DataFrame(rows, columns=cols)
+        df = pd.DataFrame(rows, columns=cols)
+        df.attrs["missing_ranks"] = list(self.missing_ranks)
+        return df
 
     def top(self, n=10, metric="exclusive_ns"):
         """The n functions with the most metric, summed over the experiment."""

@@ -4,7 +4,8 @@ A list of root dicts, each {"frame": {"name", "type"}, "metrics": {...},
 "children": [...]}, every node with the same metric keys: "time (inc)"
 (inclusive) and "time" (exclusive), in nanoseconds, and "visits". A root
 stands for one thread of one process, named "rank R thread T" ("thread T"
-for a lone process; a fork child adds "fork PID"); its times are the sums
+for a lone process; a fork child adds "fork PID", the program it exec'd
+"fork PID.K"); its times are the sums
 of its top-level calls, its exclusive time 0.
 
 Call paths may be tens of thousands of calls deep: the trees are built
@@ -36,7 +37,8 @@ def literal(exp):
         for t in p.get("threads") or []:
             name = "thread %s" % t.get("id")
             if e["fork"]:
-                name = "fork %s %s" % (p.get("pid"), name)
+                # fork-PID, or fork-PID.K: what it exec'd (the same pid).
+                name = "fork %s %s" % (e["process"].rsplit("/", 1)[-1][len("fork-"):], name)
             if exp.is_job:
                 name = "rank %s %s" % (e["rank"], name)
                 if e["image"]:

@@ -48,7 +48,9 @@ def imbalance(exp, function, metric="exclusive_ns"):
     ax.set_xlabel("rank")
     ax.set_ylabel("%s%s" % (metric.replace("_ns", ""), " (%s)" % unit if unit else ""))
     worst = max(values) / mean if mean else float("nan")
-    ax.set_title("%s: %s per rank (max/mean %.2f)" % (function, metric.replace("_ns", ""), worst))
+    missing = table.attrs.get("missing_ranks") or []
+    of = "; %d of %d ranks" % (len(values), len(values) + len(missing)) if missing else ""
+    ax.set_title("%s: %s per rank (max/mean %.2f%s)" % (function, metric.replace("_ns", ""), worst, of))
     ax.legend(loc="lower right")
     fig.tight_layout()
     return fig

@@ -2,8 +2,10 @@
 # setup.sh - the results that the python_* tests read, made by the real runtime
 # once: the FFTW MPI job (tests/mpi/fftw_app.c: 4 ranks x 2 threads, E
 # fftw_execute per thread) traced with LIBWRAP_ARGUMENTS=sizes, its
-# otf2-print event count, and rt_app's fork scenario run from a directory
-# named with the Latin-1 byte 0xe9 ("caf\xe9"). Marks completion with ./ready.
+# otf2-print event count, a lone traced process with a recorded string
+# argument and rusage metrics (wisdom-exp), and rt_app's fork scenario run
+# from a directory named with the Latin-1 byte 0xe9 ("caf\xe9"). Marks
+# completion with ./ready.
 set -eu
 TEST_LABEL=python_setup
 pyhere=$(cd "$(dirname "$0")" && pwd)
@@ -38,6 +40,15 @@ ln -s "$1" fftw-job
 "$OTF2_PRINT" fftw-job/traces.otf2 > events.txt 2> print.err || fail "otf2-print: $(head -3 print.err)"
 # Event lines: a record name in capitals, a location, a timestamp.
 awk '$1 ~ /^[A-Z][A-Z0-9_]*$/ && $2 ~ /^[0-9]+$/ && $3 ~ /^[0-9]+$/ { n++ } END { print n + 0 }' events.txt > events.count
+
+# A lone process, traced, with a recorded string argument (a file name)
+# and two rusage metrics: the trace's ParameterString and METRIC events.
+printf '#include <fftw3.h>\nint main(void)\n{\n    fftw_import_wisdom_from_filename("cafe.wisdom");\n    return 0;\n}\n' > wis.c
+"${CC:-cc}" -O2 wis.c -o wis -lfftw3 || fail "cc wis.c"
+LIBWRAP_EXPERIMENT_DIRECTORY=wisdom-exp LIBWRAP_ENABLE_TRACING=true LIBWRAP_METRIC_RUSAGE=ru_minflt,ru_nvcsw \
+    LIBWRAP_ARGUMENTS=fftw_import_wisdom_from_filename:filename LD_PRELOAD="$(libwrap-info preload fftw3)" \
+    ./wis > wis.out 2>&1 || fail "the traced wisdom run failed: $(cat wis.out)"
+[ -f wisdom-exp/traces.otf2 ] || fail "the wisdom run wrote no trace: $(cat wis.out)"
 
 # rt_app's fork scenario from a directory that is not UTF-8.
 dir=$'caf\xe9'

@@ -5,10 +5,19 @@ results that setup.sh made with the real runtime:
                         per thread, traced, LIBWRAP_ARGUMENTS=sizes
   SETUP_DIR/events.count  otf2-print's number of events of its trace
   SETUP_DIR/fork-exp    rt_app's fork scenario, run as ./caf\\xe9/rt_app
+  SETUP_DIR/wisdom-exp  a lone process, traced: fftw_import_wisdom_from_filename
+                        ("cafe.wisdom") with its file name recorded, and the
+                        rusage metrics ru_minflt, ru_nvcsw
+
+The tests of damaged or odd input make it in their scratch directory (the
+working directory) from these.
 """
 
+import contextlib
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 
@@ -18,6 +27,8 @@ NP, THREADS, E = 4, 2, 200
 SETUP = sys.argv[2]
 JOB = os.path.join(SETUP, "fftw-job")
 FORK = os.path.join(SETUP, "fork-exp")
+WISDOM = os.path.join(SETUP, "wisdom-exp")
+HINT = "is it a complete OTF2 archive written with LIBWRAP_ENABLE_TRACING=true?"
 
 
 def check(cond, what):
@@ -288,6 +299,406 @@ def test_errors():
     t = libwrap.read("noraw").function_table()
     check(len(t) > 0 and all(math.isnan(v) for v in t["inclusive_raw_ns"]),
           "raw times summed where the profile has none:\n%s" % t)
+
+
+def _report(*args):
+    """libwrap-report's exit status, stdout and stderr (text)."""
+    r = subprocess.run([os.path.join(os.environ["LIBWRAP_STAGE"], "bin", "libwrap-report")] + list(args),
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return r.returncode, r.stdout.decode("utf-8", "replace"), r.stderr.decode("utf-8", "replace")
+
+
+def _report_error(*args):
+    """libwrap-report's message for bad input, less its "libwrap-report: "."""
+    rc, _, err = _report(*args)
+    check(rc != 0, "libwrap-report %s: exit 0" % " ".join(args))
+    return err.strip().splitlines()[0].split(": ", 1)[1]
+
+
+def _raises(fn, kind, *want):
+    """The message of the kind of exception fn() raises, which holds each
+    of want."""
+    try:
+        fn()
+    except kind as e:
+        for w in want:
+            check(w in str(e), "%r not in the message: %s" % (w, e))
+        return str(e)
+    except Exception as e:
+        raise AssertionError("expected %s with %r, got %s: %s" % (kind.__name__, want, type(e).__name__, e))
+    raise AssertionError("expected %s with %r: nothing raised" % (kind.__name__, want))
+
+
+@contextlib.contextmanager
+def _stderr_to(path):
+    """File descriptor 2 (what C writes, and Python's sys.stderr) into path."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with open(path, "wb") as f:
+        os.dup2(f.fileno(), 2)
+    try:
+        yield
+    finally:
+        sys.stderr.flush()
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+def _copy_job(dst, drop=()):
+    """A copy of the FFTW job without its trace (nor the parts' traces),
+    leaving out the parts named in drop."""
+    def ignore(folder, names):
+        return [n for n in names if n in drop or n.startswith("traces") or n.endswith(".lwrt")]
+    shutil.copytree(JOB, dst, ignore=ignore)
+
+
+def _edit_profile(path, edit):
+    with open(path) as fh:
+        prof = json.load(fh)
+    edit(prof)
+    with open(path, "w") as fh:
+        json.dump(prof, fh)
+
+
+def test_trace_utf8():
+    # An archive written before the runtime wrote valid UTF-8 into traces:
+    # the recorded file name "cafe.wisdom" made "caf\xe9.wisdom" in a copy
+    # of the real run's definitions (a string definition, as OTF2 keeps a
+    # ParameterString's value). It reads with U+FFFD, as profile.json has
+    # it; the otf2 module's own state is left as it was.
+    import _otf2.Config as config
+    import otf2
+    before = config.encoding
+    shutil.copytree(WISDOM, "old-trace")
+    defs = os.path.join("old-trace", "traces.def")
+    with open(defs, "rb") as fh:
+        data = fh.read()
+    check(data.count(b"cafe.wisdom") == 1, "the file name once in traces.def")
+    with open(defs, "wb") as fh:
+        fh.write(data.replace(b"cafe.wisdom", b"caf\xe9.wisdom"))
+    for d, want in (("old-trace", "caf\ufffd.wisdom"), (WISDOM, "cafe.wisdom")):
+        t = libwrap.read(d).trace()
+        par = t[t["event"] == "parameter"]
+        check(list(par["parameter"]) == ["filename"] and list(par["value"]) == [want],
+              "%s: the recorded string:\n%s" % (d, par))
+        check(list(t[t["event"] == "enter"]["region"]) == ["fftw_import_wisdom_from_filename"], "%s: enter" % d)
+    check(config.encoding == before, "the binding's encoding restored: %r" % config.encoding)
+    # In chunks: restored while the reader waits between them too.
+    chunks = libwrap.read("old-trace").trace(chunksize=2)
+    first = next(chunks)
+    check(config.encoding == before, "the binding's encoding while a chunked read waits")
+    check(sum(len(c) for c in chunks) + len(first) == len(t), "the chunks hold every event")
+    # The binding itself still refuses the bytes: libwrap changed nothing.
+    with _stderr_to("binding.err"):
+        try:
+            with otf2.reader.open(os.path.join("old-trace", "traces.otf2")) as tr:
+                [tr.definitions.strings[ref] for ref in range(len(tr.definitions.strings))]
+            strict = False
+        except Exception:
+            strict = True
+    check(strict, "the otf2 module read the bytes by itself: its state was not restored")
+
+
+def test_fork_exec():
+    # A fork child's exec'd program writes fork-PID.1 beside fork-PID, and
+    # a rank's, rank-N/fork-PID.1 (docs/runtime.md "fork and exec"): read
+    # as processes, and the same that libwrap-report lists. The program a
+    # lone process exec'd writes DIR.1 beside DIR: another experiment.
+    shutil.copytree(FORK, "fx")
+    child = [d for d in os.listdir("fx") if d.startswith("fork-")]
+    check(len(child) == 1, "one fork child: %s" % child)
+    child = child[0]
+    grandchild = "%s.1/fork-%d" % (child, int(child[5:]) + 1)
+    shutil.copytree(os.path.join("fx", child), os.path.join("fx", child + ".1"))
+    shutil.copytree(os.path.join("fx", child), os.path.join("fx", grandchild))
+    shutil.copytree(os.path.join("fx", child), "fx.1")
+    exp = libwrap.read("fx")
+    p = exp.processes
+    want = [".", child, child + ".1", grandchild]
+    check(list(p["process"]) == want, "processes:\n%s" % p)
+    q = p.set_index("process")
+    check(q.loc[child + ".1", "fork"] and q.loc[child + ".1", "parent"] == "." and q.loc[child + ".1", "image"] == 1,
+          "the exec'd image of the fork child:\n%s" % p)
+    check(q.loc[grandchild, "parent"] == child + ".1" and q.loc[grandchild, "image"] == 1, "its fork child:\n%s" % p)
+    f = exp.functions
+    check(f[f["process"] == child + ".1"]["visits"].sum() == f[f["process"] == child]["visits"].sum(),
+          "its functions are read")
+    names = [r["frame"]["name"] for r in exp.to_hatchet_literal()]
+    check(len(set(names)) == len(names), "distinct Hatchet roots: %s" % names)
+    _, _, err = _report("fx")
+    listed = re.findall(r"fx/(fork-[0-9./fork-]+) \(", err)
+    check(sorted(listed) == sorted(want[1:]), "libwrap-report lists %s, libwrap.read %s" % (listed, want[1:]))
+    # A job: rank-1/fork-4242 and rank-1/fork-4242.1.
+    _copy_job("jx")
+    for d in ("fork-4242", "fork-4242.1"):
+        shutil.copytree(os.path.join("fx", child), os.path.join("jx", "rank-1", d))
+    p = libwrap.read("jx").processes.set_index("process")
+    check(list(p.index) == ["rank-0", "rank-1", "rank-1/fork-4242", "rank-1/fork-4242.1", "rank-2", "rank-3"],
+          "the job's processes:\n%s" % p)
+    row = p.loc["rank-1/fork-4242.1"]
+    check(row["rank"] == 1 and row["image"] == 1 and row["parent"] == "rank-1" and row["fork"],
+          "rank-1/fork-4242.1:\n%s" % row)
+    _, _, err = _report("jx")
+    check(sorted(re.findall(r"jx/(rank-1/fork-[0-9.]+) \(", err)) == ["rank-1/fork-4242", "rank-1/fork-4242.1"],
+          "libwrap-report: %s" % err)
+
+
+def test_format():
+    # Each member the tables read is checked when the profile is read: the
+    # file, the JSON path, what was expected, as libwrap-report says it.
+    def bad(name, edit):
+        shutil.copytree(FORK, name, ignore=shutil.ignore_patterns("fork-*"))
+        _edit_profile(os.path.join(name, "profile.json"), edit)
+        return name
+
+    def visits(p):
+        p["functions"][0]["visits"] = "1"
+
+    def no_inclusive(p):
+        del p["threads"][0]["callpath"][1]["inclusive_ns"]
+
+    def no_symbol(p):
+        del p["threads"][0]["callpath"][0]["symbol"]
+
+    def old_layout(p):
+        p["functions"] = {f["symbol"]: f for f in p["functions"]}
+
+    for name, edit, want in (
+            ("v99", lambda p: p.update(libwrap_profile=99),
+             "v99/profile.json: profile format 99 (\"libwrap_profile\"), newer than this reader knows (format 1)"),
+            ("v0", lambda p: p.update(libwrap_profile=0),
+             "v0/profile.json: profile format 0 (\"libwrap_profile\"): this reader knows format 1 only"),
+            ("nover", lambda p: p.pop("libwrap_profile"), "nover/profile.json: no \"libwrap_profile\" format version"),
+            ("visits", visits, "visits/profile.json: functions[0].visits: expected a number"),
+            ("noincl", no_inclusive,
+             "noincl/profile.json: threads[0].callpath[1]: missing \"inclusive_ns\"; is the profile complete?"),
+            ("nosym", no_symbol, "nosym/profile.json: threads[0].callpath[0]: missing \"symbol\" string"),
+            ("oldlayout", old_layout, "oldlayout/profile.json: functions: expected an array"),
+            ("throttled", lambda p: p["functions"][1].update(throttled="1/8"),
+             "throttled/profile.json: functions[1].throttled: expected an object"),
+            ("mode", lambda p: p.update(metrics=[{"name": "m", "unit": "#", "mode": "sum"}]),
+             "mode/profile.json: metrics[0].mode: expected \"accumulated\" or \"absolute\""),
+            ("argcount", lambda p: p["functions"][0].update(arguments=[{"name": "n", "count": "2"}]),
+             "argcount/profile.json: functions[0].arguments[0].count: expected a number"),
+            ("threads", lambda p: p.update(threads={"0": []}), "threads/profile.json: threads: expected an array"),
+            ("rank", lambda p: p.update(rank="0"), "rank/profile.json: rank: expected an integer")):
+        d = bad(name, edit)
+        _raises(lambda: libwrap.read(d), ValueError, want)
+    # The same words as libwrap-report's.
+    for d in ("visits", "noincl", "nosym", "oldlayout"):
+        try:
+            libwrap.read(d)
+        except ValueError as e:
+            mine = str(e)
+        theirs = _report_error(d)
+        check(theirs.split(": ", 1)[1] in mine or d == "oldlayout" and "\"functions\" array" in theirs,
+              "%s: libwrap-report says %r, libwrap %r" % (d, theirs, mine))
+    libwrap.read(bad("good", lambda p: None)).functions  # the unchanged copy reads
+
+
+def test_missing_rank():
+    # rank-2's part is gone (the rank died): per-rank figures are those of
+    # the 3 ranks present, as libwrap-report's ("3 of 4 ranks"), and the
+    # missing rank is named; a rank present that did not call a function
+    # counts 0.
+    import libwrap.plot
+    _copy_job("dead", drop=("rank-2",))
+
+    def drop_destroy(p):
+        p["functions"] = [f for f in p["functions"] if f["symbol"] != "fftw_destroy_plan"]
+    _edit_profile(os.path.join("dead", "rank-3", "profile.json"), drop_destroy)
+    exp = libwrap.read("dead")
+    imb = exp.imbalance("fftw_execute")
+    check(list(imb.index) == [0, 1, 3] and (imb["visits"] == THREADS * E).all(), "imbalance:\n%s" % imb)
+    check(abs(imb["ratio"].mean() - 1.0) < 1e-9, "ratio's mean is 1")
+    rs = exp.rank_statistics.set_index("symbol")
+    ex = rs.loc["fftw_execute"]
+    check(ex["ranks"] == 3 and ex["visits_min"] == THREADS * E and ex["visits_mean"] == THREADS * E,
+          "fftw_execute over the ranks present:\n%s" % ex)
+    de = rs.loc["fftw_destroy_plan"]
+    check(de["ranks"] == 2 and de["visits_min"] == 0 and de["visits_min_rank"] == 3,
+          "a rank present that did not call it counts 0:\n%s" % de)
+    # The missing rank is named.
+    check(exp.ranks == [0, 1, 3] and exp.missing_ranks == [2], "ranks %s, missing %s" % (exp.ranks, exp.missing_ranks))
+    check("3 of 4 ranks (rank 2 missing)" in repr(exp), repr(exp))
+    check(imb.attrs.get("missing_ranks") == [2] and rs.attrs.get("missing_ranks") == [2],
+          "imbalance and rank_statistics name the missing rank")
+    # libwrap-report: the same statistics, and "3 of 4 ranks".
+    _, out, _ = _report("dead")
+    check("3 of 4 ranks" in out, "libwrap-report's header: %s" % out[:200])
+    _, out, _ = _report("--format=json", "--top", "0", "dead")
+    for f in json.loads(out)["functions"]:
+        st, mine = f.get("ranks"), rs.loc[f["symbol"]]
+        check(st is not None and st["called"] == mine["ranks"], "%s: ranks called" % f["symbol"])
+        for k in ("visits", "exclusive_ns"):
+            for s in ("min", "min_rank", "mean", "max", "max_rank"):
+                # The report writes a mean with one decimal.
+                check(abs(float(mine[k + "_" + s]) - float(st[k][s])) <= 0.05 + 1e-9 * abs(float(st[k][s])),
+                      "%s %s_%s: libwrap %s, libwrap-report %s" % (f["symbol"], k, s, mine[k + "_" + s], st[k][s]))
+    title = libwrap.plot.imbalance(exp, "fftw_execute").axes[0].get_title()
+    check("3 of 4 ranks" in title, "the plot's title: %s" % title)
+
+
+def test_trace_errors():
+    # A damaged archive: an error naming traces.otf2 and what is wrong,
+    # with libwrap-report's hints, and no lines of OTF2's own on stderr.
+    import _otf2.Config as config
+    import otf2
+
+    def ignore(folder, names):
+        if os.path.samefile(folder, JOB):
+            return []
+        return [n for n in names if n.startswith("traces") or n.endswith(".lwrt")]
+
+    def cut(path, size=None):
+        with open(path, "r+b") as fh:
+            fh.truncate(os.path.getsize(path) // 2 if size is None else size)
+
+    cases = {}
+    for name in ("notraces", "emptydef", "cutanchor", "cutevt"):
+        shutil.copytree(JOB, name, ignore=ignore)
+    shutil.rmtree(os.path.join("notraces", "traces"))
+    cut(os.path.join("emptydef", "traces.def"), 0)
+    cut(os.path.join("cutanchor", "traces.otf2"))
+    for evt in os.listdir(os.path.join("cutevt", "traces")):
+        if evt.endswith(".evt"):
+            cut(os.path.join("cutevt", "traces", evt))
+    cases = (("notraces", "notraces/traces.otf2: cannot open the events of location rank 0 thread 1 "
+                          "(is traces/0.evt missing?)"),
+             ("emptydef", "emptydef/traces.otf2: cannot read the global definitions: traces.def is empty; " + HINT),
+             ("cutanchor", "cutanchor/traces.otf2: not an OTF2 archive (cannot open it)"),
+             ("cutevt", "cutevt/traces.otf2: cannot read events: "))
+    for name, want in cases:
+        exp = libwrap.read(name)
+        with _stderr_to(name + ".err"):
+            msg = _raises(exp.trace, ValueError, want)
+            _raises(lambda: list(exp.trace(chunksize=10)), ValueError, want)
+        with open(name + ".err", "rb") as fh:
+            err = fh.read()
+        check(b"[OTF2]" not in err and not err.strip(), "%s: stderr:\n%s" % (name, err.decode("utf-8", "replace")))
+        if name != "emptydef":
+            theirs = _report_error("--timeline", name)
+            check(theirs in msg, "%s: libwrap-report says %r, libwrap %r" % (name, theirs, msg))
+    check(HINT in _raises(libwrap.read("cutevt").trace, ValueError), "the hint for truncated events")
+    # The binding's state is left as it was: its encoding, and OTF2 prints
+    # its errors again when the otf2 module reads by itself.
+    check(config.encoding == "utf-8", "encoding %r" % config.encoding)
+    with _stderr_to("binding.err"):
+        try:
+            with otf2.reader.open(os.path.join("cutanchor", "traces.otf2")):
+                pass
+        except Exception:
+            pass
+    with open("binding.err", "rb") as fh:
+        check(b"[OTF2]" in fh.read(), "OTF2's own error printing is restored")
+
+
+def test_raw_utf8():
+    # A profile.json with bytes that are not UTF-8 (not what the runtime
+    # writes, but what libwrap-report reads): read with U+FFFD and the
+    # original bytes in KEY_bytes, as the runtime writes such strings.
+    shutil.copytree(FORK, "raw", ignore=shutil.ignore_patterns("fork-*"))
+    path = os.path.join("raw", "profile.json")
+    with open(path, "rb") as fh:
+        data = fh.read()
+    check(data.count(b'"name": "lib_add"') == 2, "lib_add's name in functions and call paths")
+    with open(path, "wb") as fh:
+        fh.write(data.replace(b'"name": "lib_add"', b'"name": "lib_\xe9dd"'))
+    exp = libwrap.read("raw")
+    for table in (exp.functions, exp.callpaths):
+        row = table[table["symbol"] == "lib_add"]
+        check(list(row["name"]) == ["lib_\ufffddd"] and list(row["name_bytes"]) == [b"lib_\xe9dd"],
+              "the name and its bytes:\n%s" % row)
+    check(_report("raw")[0] == 0, "libwrap-report reads it")
+    # A file cut short is said to be one; bad JSON that is not cut short
+    # does not blame a running program.
+    os.makedirs("cut")
+    with open(os.path.join("cut", "profile.json"), "wb") as fh:
+        fh.write(data[:len(data) // 2])
+    _raises(lambda: libwrap.read("cut"), ValueError, "cut/profile.json: not a valid profile.json",
+            "was the program still running?")
+    os.makedirs("garbled")
+    with open(os.path.join("garbled", "profile.json"), "wb") as fh:
+        fh.write(data.replace(b'"visits": 3,', b'"visits": 3 3,', 1))
+    msg = _raises(lambda: libwrap.read("garbled"), ValueError, "garbled/profile.json: not a valid profile.json")
+    check("still running" not in msg, "garbled, not cut short: %s" % msg)
+
+
+def test_trace_metric():
+    # METRIC events name their metric: its members' names in the order of
+    # the values (docs/python.md).
+    exp = libwrap.read(WISDOM)
+    names = list(exp.metrics["name"])
+    check(names == ["ru_minflt", "ru_nvcsw"], "the run's metrics: %s" % names)
+    t = exp.trace(kinds={"metric"})
+    check(len(t) > 0 and set(t["event"]) == {"metric"}, "metric events:\n%s" % t)
+    check(set(t["parameter"]) == {"ru_minflt,ru_nvcsw"}, "the metric's name: %s" % set(t["parameter"]))
+    check(all(len(v) == 2 and all(isinstance(x, (int, float)) for x in v) for v in t["value"]),
+          "a value per member: %s" % list(t["value"])[:4])
+    whole = exp.trace()
+    check(set(whole[whole["event"] == "metric"]["parameter"]) == {"ru_minflt,ru_nvcsw"}, "in the whole trace")
+
+
+_LOCKED = r"""
+import sys
+try:
+    import libwrap
+except Exception as e:
+    print("cannot import libwrap as this user: %s" % e)
+    sys.exit(77)
+for d, want in (("locked", "locked/rank-2: permission denied"),
+                ("locked-file", "locked-file/rank-1/profile.json: permission denied")):
+    try:
+        libwrap.read(d)
+        print("%s: read" % d)
+        sys.exit(1)
+    except PermissionError as e:
+        if want not in str(e):
+            print("%s: %s" % (d, e))
+            sys.exit(1)
+try:
+    libwrap.read("locked-trace").trace()
+    print("locked-trace: read")
+    sys.exit(1)
+except PermissionError as e:
+    if "locked-trace/traces/0.evt: permission denied" not in str(e):
+        print("locked-trace: %s" % e)
+        sys.exit(1)
+except Exception as e:
+    print("locked-trace: %s: %s" % (type(e).__name__, e))
+    sys.exit(1)
+print("ok")
+"""
+
+
+def test_permission():
+    # A part of the job that cannot be read is said to be so, naming it,
+    # not taken for a rank that died; so is a trace's folder. Root reads
+    # anything: as root, the check runs as the user nobody (setpriv).
+    _copy_job("locked")
+    _copy_job("locked-file")
+    shutil.copytree(WISDOM, "locked-trace")
+    os.chmod(os.path.join("locked", "rank-2"), 0)
+    os.chmod(os.path.join("locked-file", "rank-1", "profile.json"), 0)
+    os.chmod(os.path.join("locked-trace", "traces"), 0)
+    try:
+        cmd = [sys.executable, "-c", _LOCKED]
+        if os.geteuid() == 0:
+            setpriv = shutil.which("setpriv")
+            if not setpriv:
+                print("SKIP (the permission check): root without setpriv")
+                return
+            cmd = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"] + cmd
+        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        out = r.stdout.decode("utf-8", "replace")
+        if r.returncode == 77:
+            print("SKIP (the permission check): %s" % out.strip())
+            return
+        check(r.returncode == 0, "an unreadable part: %s" % out)
+    finally:
+        os.chmod(os.path.join("locked", "rank-2"), 0o755)
+        os.chmod(os.path.join("locked-file", "rank-1", "profile.json"), 0o644)
+        os.chmod(os.path.join("locked-trace", "traces"), 0o755)
 
 
 def test_install():
