@@ -118,7 +118,7 @@ void free_errors(parse_errors *pe)
     free(pe->e);
 }
 
-void print_error(const parse_error *pe, const char *severity)
+static void print_diag(const parse_error *pe, const char *severity, const char *after)
 {
     /* On a terminal, over the progress line (main.c) rather than after it. */
     static int tty = -1;
@@ -126,9 +126,26 @@ void print_error(const parse_error *pe, const char *severity)
         tty = isatty(STDERR_FILENO);
     const char *clear = tty ? "\r\033[K" : "";
     if (pe->where)
-        fprintf(stderr, "%s%s: %s: %s\n", clear, pe->where, severity, pe->msg);
+        fprintf(stderr, "%s%s: %s: %s%s\n", clear, pe->where, severity, pe->msg, after);
     else
-        fprintf(stderr, "%slibwrap-gen: %s: %s\n", clear, severity, pe->msg);
+        fprintf(stderr, "%slibwrap-gen: %s: %s%s\n", clear, severity, pe->msg, after);
+}
+
+void print_error(const parse_error *pe, const char *severity)
+{
+    print_diag(pe, severity, "");
+}
+
+void print_left_out(const parse_error *pe, const char *name)
+{
+    char *severity = xstrdup_printf("warning: declaration of %s left out", name && *name ? name : "a function");
+    /* A type the header uses without declaring it (tdb.h's mode_t, which
+     * it takes from what its users include first). */
+    const char *hint = strncmp(pe->msg, "unknown type name", 17) ? ""
+                       : " (the header uses a type it does not declare: include the header that declares it "
+                         "before this one in libwrap.h; <sys/types.h> declares mode_t, off_t, pid_t, ssize_t)";
+    print_diag(pe, severity, hint);
+    free(severity);
 }
 
 /* An error stops generation when it is fatal or the preprocessor's (a
@@ -233,7 +250,7 @@ void list_dropped_declarations(lwg_inventory *inv, parse_errors *pe, const char 
         function_skip(f, LWG_SKIP_DIAGNOSTIC, detail);
         free(detail);
         e->used = true;
-        print_error(e, "warning: declaration left out");
+        print_left_out(e, name);
     }
 }
 

@@ -56,6 +56,9 @@ char *main_file_of(const char *text, size_t len);
 void collect_errors(CXTranslationUnit tu, bool cxx, const char *main_file, parse_errors *out);
 void free_errors(parse_errors *pe);
 void print_error(const parse_error *pe, const char *severity);
+/* "FILE:LINE:COL: warning: declaration of NAME left out: MSG", with what
+ * to do where the header uses a type it does not declare. */
+void print_left_out(const parse_error *pe, const char *name);
 /* How many errors stop generation (fatal, or the preprocessor's). */
 unsigned stopping_errors(const parse_errors *pe);
 /* The first error within [begin, end] of libwrap.i, or NULL. */

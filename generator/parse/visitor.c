@@ -269,7 +269,7 @@ void add_function(visit_ctx *ctx, CXCursor c)
         function_skip(f, LWG_SKIP_DIAGNOSTIC, detail);
         free(detail);
         if (error && !error->used)
-            print_error(error, "warning: declaration left out");
+            print_left_out(error, f->name);
         if (error)
             error->used = true;
     } else if (strncmp(f->name, "__builtin_", 10) == 0)

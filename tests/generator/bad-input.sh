@@ -26,10 +26,10 @@ printf '#include "broken.h"\n' > libwrap.h
 "$gen" --name broken -x c++ -o lib libwrap.i > stdout.txt 2> stderr.txt
 rc=$?
 [ $rc = 0 ] || { echo "FAIL: errors in a library header: exit status $rc, expected 0"; cat stderr.txt; fail=1; }
-for w in 'broken.h:2:[0-9]*: warning: declaration left out: expected function body' \
+for w in 'broken.h:2:[0-9]*: warning: declaration of bad left out: expected function body' \
          'broken.h:3:[0-9]*: warning: error outside any function declaration, ignored' \
-         'broken.h:5:[0-9]*: warning: declaration left out: use of undeclared identifier' \
-         'broken.h:6:[0-9]*: warning: declaration left out: unknown type name'; do
+         'broken.h:5:[0-9]*: warning: declaration of defaulted left out: use of undeclared identifier' \
+         "broken.h:6:[0-9]*: warning: declaration of typed left out: unknown type name 'undeclared_t' (the header uses a type it does not declare: include the header that declares it before this one in libwrap.h"; do
     grep -q "^$w" stderr.txt || { echo "FAIL: no warning /$w/"; fail=1; }
 done
 grep -q 'GEN   broken: .* 3 that do not parse' stdout.txt || { echo "FAIL: summary"; cat stdout.txt; fail=1; }
