@@ -3,7 +3,8 @@
 # prints, --update, and a message that says what is wrong and what to do for
 # an unknown flag, a missing library, -l in --ldflags, a bad name or
 # language, an initialised directory, a static-only target and
-# --from-compile-commands.
+# --from-compile-commands; flags with # and quotes, a prefix with a blank,
+# a broken libwrap.h under the template main.c, local.mk and main.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 step "a C working directory"
@@ -50,6 +51,53 @@ for topic in 'main does not build' 'libwrap.h does not preprocess' 'MISSING' 'UN
     grep -qi -- "$topic" w/README.md || fail "README.md does not explain '$topic'"
 done
 
+step "a broken libwrap.h under the template main.c (which includes it)"
+# main is built first, and the template main.c includes libwrap.h: the
+# message is libwrap.h's, not main's.
+cp w/libwrap.h w/libwrap.h.good
+for bad in '#include <no_such_header.h>' '#error libwrap.h broken on purpose' '#include "libwrap.h"'; do
+    cp w/libwrap.h.good w/libwrap.h
+    echo "$bad" >> w/libwrap.h
+    expect_fail brokenh.log "make: error: libwrap.h does not preprocess: fix its #include lines" make -C w
+    grep -q 'main does not build' brokenh.log && { cat brokenh.log; fail "a broken libwrap.h ($bad) is reported as main's"; }
+done
+cp w/libwrap.h.good w/libwrap.h
+
+step "local.mk: a change there links main again"
+run_ok main1.log make -C w main
+echo 'MAIN_LIBS = -lno_such_lib_libwrap' > w/local.mk
+expect_fail mainlibs.log "make: error: main does not build from main.c" make -C w main
+rm w/local.mk
+run_ok main2.log make -C w main
+
+step "flags with # and \$, quotes, a prefix with a blank"
+# '#' would start a make comment: -DB=2 after it was lost.
+run_ok hash.log libwrap-init --name zlib -x c --display-name 'zlib #1' --cppflags '-DA=1 -DHASH=#x -DB=2 -DD=$x' --libs -lz wh
+run_ok hash-make.log make -C wh V=1 main zlib.libwrap
+grep -q -- '-DA=1 -DHASH=#x -DB=2 -DD=\$x main.c' hash-make.log || { cat hash-make.log; fail "flags after a # were lost"; }
+grep -qx 'display_name=zlib #1' wh/zlib.libwrap || { cat wh/zlib.libwrap; fail "display name with a #"; }
+# An unterminated quote in --cppflags is refused before anything is made,
+# as in --libs and --ldflags.
+expect_fail q1.log "libwrap-init: error: --cppflags: unterminated quote in \"-I'/tmp\": close it or remove it" \
+    libwrap-init --name zlib -x c --cppflags "-I'/tmp" --libs -lz dq1
+expect_fail q2.log "libwrap-init: error: --ldflags: unterminated quote in \"-L\"/tmp\": close it or remove it" \
+    libwrap-init --name zlib -x c --ldflags '-L"/tmp' dq2
+# A quoted -I with a blank finds the library's header.
+mkdir -p 'inc dir' && echo 'int qq_f(void);' > 'inc dir/qq.h'
+run_ok qq.log libwrap-init --name qq -x c --cppflags "-I'$scratch/inc dir'" --libs -lz wq
+grep -qx '#include <qq.h>' wq/libwrap.h || { cat wq/libwrap.h; fail "a quoted -I was not searched for the header"; }
+# A prefix with a blank (or a colon) cannot be preloaded or searched: refused
+# at init and by make install and make installcheck, before anything is made.
+expect_fail sp1.log "--prefix '$scratch/has space/p' holds a blank or a colon, which LD_PRELOAD and LIBWRAP_PATH take as separators" \
+    libwrap-init --name zlib -x c --libs -lz --prefix "$scratch/has space/p" dsp
+expect_fail sp2.log "--prefix '$scratch/a:b' holds a blank or a colon" libwrap-init --name zlib -x c --libs -lz --prefix "$scratch/a:b" dsp
+for t in install installcheck; do
+    expect_fail "sp-$t.log" "make: error: PREFIX '$scratch/has space/p' holds a blank or a colon" make -C w "$t" PREFIX="$scratch/has space/p"
+done
+[ ! -e "$scratch/has space" ] && [ ! -e "$scratch/has" ] && [ ! -e w/space ] || fail "make install with a blank in PREFIX made folders"
+[ ! -e w/zlib.wrappers.c ] || fail "make install with a bad PREFIX built the wrappers first"
+for d in dq1 dq2 dsp; do [ ! -e "$d" ] || fail "a refused init left $d behind"; done
+
 step "refuses an initialised directory; --update keeps user files"
 echo '/* mine */' >> w/main.c
 echo '# mine' >> w/zlib.filter
@@ -57,6 +105,24 @@ expect_fail again.log "already initialised .*--update" libwrap-init --name zlib 
 run_ok update.log libwrap-init --name zlib -x c --libs '-lz -lm' --update w
 grep -q 'mine' w/main.c && grep -q 'mine' w/zlib.filter || fail "--update changed user files"
 grep -q '^LIBS *= -lz -lm$' w/Makefile || fail "--update did not rewrite the Makefile"
+# --update takes the settings the Makefile records for the options not
+# given (libwrap-init's own hints: --update --libs, --update --prefix), and
+# says the whole setting in INIT_COMMAND.
+run_ok u0.log libwrap-init --name zlib -x c99 --display-name 'Z #1' --cppflags "-DA=1 -I'$scratch/inc dir' -DH=#x" \
+    --ldflags -L/usr/lib --libs -lz --prefix "$scratch/up" wu
+cp wu/Makefile wu/Makefile.0
+run_ok u1.log libwrap-init --update --libs '-lz -lm' wu
+diff <(grep -Ev '^(LIBS|TARGET_SHARED|INIT_COMMAND) ' wu/Makefile.0) <(grep -Ev '^(LIBS|TARGET_SHARED|INIT_COMMAND) ' wu/Makefile) ||
+    fail "--update --libs changed other settings"
+grep -q '^LIBS *= -lz -lm$' wu/Makefile || fail "--update --libs did not change LIBS"
+(cd wu && run_ok ../u2.log libwrap-init --update --prefix "$scratch/up2")
+grep -qx "PREFIX *= $scratch/up2" wu/Makefile && grep -q '^LIBS *= -lz -lm$' wu/Makefile &&
+    [ "$(sed -n 's/^CPPFLAGS *= //p' wu/Makefile)" = "-DA=1 -I'$scratch/inc dir' -DH=\\#x" ] ||
+    { grep -E '^(PREFIX|LIBS|CPPFLAGS) ' wu/Makefile; fail "--update --prefix DIR (in DIR) lost a setting"; }
+grep -q "^INIT_COMMAND *= .*libwrap-init --name zlib -x c99 --display-name Z.*--cppflags .*--libs -lz.*-lm --prefix $scratch/up2 --update \.$" wu/Makefile ||
+    { grep INIT_COMMAND wu/Makefile; fail "INIT_COMMAND after --update"; }
+run_ok u3.log libwrap-init --update --cppflags '' wu
+grep -qx 'CPPFLAGS *= ' wu/Makefile && grep -q '^STD *= c99$' wu/Makefile || fail "--update --cppflags '' did not clear CPPFLAGS alone"
 
 step "C++, -x c++17, and the default directory"
 mkdir cxx && (cd cxx && run_ok ../cxx.log libwrap-init --name tx -x c++17 --libs -lstdc++)
@@ -77,7 +143,12 @@ expect_fail e4.log "--name '1x' is not a C identifier" libwrap-init --name 1x -x
 expect_fail e5.log "-x 'fortran': expected c, c\+\+" libwrap-init --name x -x fortran d5
 expect_fail e7.log "-x 'c\+\+26': expected c, c\+\+" libwrap-init --name x -x c++26 d7
 expect_fail e6.log "--name NAME is required" libwrap-init -x c d6
-for d in d1 d2 d3 d4 d5 d6 d7; do [ ! -e "$d" ] || fail "a failed init left $d behind"; done
+expect_fail e8.log "--name is empty" libwrap-init --name '' -x c d8
+echo 'not a directory' > afile
+expect_fail e9.log "afile is a file, not a directory" libwrap-init --name zlib -x c --libs -lz afile
+expect_fail e10.log "cannot create directory afile/sub: afile is a file, not a directory" libwrap-init --name zlib -x c --libs -lz afile/sub
+[ "$(cat afile)" = 'not a directory' ] || fail "init changed a file named as DIR"
+for d in d1 d2 d3 d4 d5 d6 d7 d8; do [ ! -e "$d" ] || fail "a failed init left $d behind"; done
 
 step "init and the generator agree on every flag form"
 # One resolver (libwrap-gen resolve) and one language check (libwrap-gen

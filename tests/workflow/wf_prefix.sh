@@ -145,5 +145,8 @@ expect_fail e4.log "no --libwrap=NAME before the compiler" libwrap "$cc" main.o
 expect_fail e5.log "runtime wrapper .* LD_PRELOAD cannot measure" libwrap-info preload bar
 expect_fail e5b.log "wrapper 'bar' has no runtime wrapper" libwrap-info preload foo bar
 expect_fail e6.log "unknown command 'frobnicate'" libwrap-info frobnicate
+# No name at all (an empty variable): an error, not an empty LD_PRELOAD.
+expect_fail e6b.log "preload: no wrapper NAME given" libwrap-info preload ""
+expect_fail e6c.log "preload: no wrapper NAME given" libwrap-info preload " , "
 expect_fail e7.log "no installed wrapper 'nope'" libwrap-info summary nope
 echo PASS
