@@ -409,6 +409,8 @@ static void lw_finish_as(const char *why, enum lw_end end)
     lw_clock_gettime(CLOCK_MONOTONIC, &t2);
     if (dir && failed)
         lw_log(LW_LOG_LIFECYCLE, "the profile could not be written to %s (the warning above says why)", dir);
+    else if (dir && !write)
+        lw_log(LW_LOG_LIFECYCLE, "no call was measured to its end: %s holds only what the first call made", dir);
     else if (dir)
         lw_log(LW_LOG_LIFECYCLE, "results written to %s (profile %.1f ms, plugins %.1f ms)", dir,
                (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6,
