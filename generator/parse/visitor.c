@@ -121,6 +121,25 @@ static bool declared_void(const lwg_parse_options *opt, const char *symbol, cons
     return false;
 }
 
+/* A class or struct that the headers only declare (protobuf's Symbol and
+ * MapIterator), taken or returned by value: a typed wrapper cannot spell
+ * the call (an incomplete return type), an ABI-level one needs no type. */
+static char *incomplete_by_value(CXType t)
+{
+    CXType c = clang_getCanonicalType(t);
+    /* A template's specialization (std::vector<int>) is only not yet
+     * instantiated here: the wrapper instantiates it. */
+    if (c.kind != CXType_Record || clang_Type_getSizeOf(c) != CXTypeLayoutError_Incomplete ||
+        clang_Type_getNumTemplateArguments(c) > 0)
+        return NULL;
+    char *name = cx_string(clang_getTypeSpelling(c));
+    char *why = xstrdup_printf("%s is only declared in the headers, not defined, and passed or returned by "
+                               "value: a typed wrapper cannot (ABI-level forwarding can)",
+                               name);
+    free(name);
+    return why;
+}
+
 static bool fill_params(lwg_function *f, CXCursor c, bool cxx, char **why)
 {
     int n = clang_Cursor_getNumArguments(c);
@@ -145,8 +164,8 @@ static bool fill_params(lwg_function *f, CXCursor c, bool cxx, char **why)
         /* One that the wrapper cannot spell (a private member type) leaves
          * the typed wrapper out; every parameter is kept all the same, for
          * the ABI-level wrapper's names and argument locations. */
-        char *fail = NULL;
-        p->decl = declarator_param(t, p->fwd, &fail);
+        char *fail = incomplete_by_value(t);
+        p->decl = fail ? NULL : declarator_param(t, p->fwd, &fail);
         if (!p->decl) {
             p->decl = p->name_invented ? xstrdup(p->type) : xstrdup_printf("%s %s", p->type, p->name);
             if (!*why)
@@ -174,7 +193,16 @@ static char *build_declarator(lwg_function *f, CXType ret, char **why)
         sb_put(&sb, "void");
     sb_put(&sb, ")");
     char *inner = sb_steal(&sb);
-    char *d = declarator_spell(ret, inner, why);
+    char *incomplete = incomplete_by_value(ret);
+    char *d = NULL;
+    if (incomplete) {
+        if (!*why)
+            *why = incomplete;
+        else
+            free(incomplete);
+    } else {
+        d = declarator_spell(ret, inner, why);
+    }
     free(inner);
     return d;
 }
