@@ -160,6 +160,19 @@ int drop_record(const drop_options *opt)
             goto out;
         }
         long n = function_at(&w, lineno);
+        /* An error inside a template of the preamble (libwrap_missing<T>
+         * instantiated with a type it cannot take): gcc's context before
+         * it says which line instantiated it, "FILE:LINE:COL:   required
+         * from here", and that line is a wrapper's. */
+        for (size_t q = k; n < 0 && q-- > 0 && k - q <= 12;) {
+            const char *ctx = l.line[q], *from = strstr(ctx, "required from here");
+            if (strstr(ctx, ": error: "))
+                break;
+            const char *at = from ? strstr(ctx, base) : NULL;
+            unsigned long by;
+            if (at && at < from && at[nbase] == ':' && sscanf(at + nbase + 1, "%lu:", &by) == 1)
+                n = function_at(&w, by);
+        }
         if (n < 0 || (size_t)n >= inv.nfuncs)
             continue;
         attributed++;

@@ -116,6 +116,15 @@ errs ${ns%%$'\n'*} > one.log
 drop one.log one.dropped 2> one.err
 check "one wrapper's error: dropped" [ $? = 0 ]
 check "the one dropped" [ "$(cut -f1 one.dropped)" = demo_open ]
+# An error inside a template of the preamble (libwrap_missing<T> with a
+# type it cannot take), which gcc places by the wrapper line that
+# instantiated it ("required from here"): that wrapper's function.
+n0=${ns%%$'\n'*}
+at=$(grep -n "libwrap_[a-z]*_$n0\b" outt/demo.wrappers.c | head -1 | cut -d: -f1)
+printf "outt/demo.wrappers.c: In instantiation of 'static T libwrap_missing<T>::value() [with T = Handle]':\noutt/demo.wrappers.c:%s:100:   required from here\noutt/demo.wrappers.c:3:14: error: return type 'class Handle' is incomplete\n" \
+    "$at" > inst.log
+drop inst.log inst.dropped 2> inst.err
+check "an error in the preamble's template: its instantiating wrapper dropped" [ "$(cut -f1 inst.dropped 2>/dev/null)" = demo_open ]
 errs $ns > every.log
 drop every.log every.dropped 2> every.err
 check "every wrapper's error: fails" [ $? = 1 ]
