@@ -36,6 +36,17 @@ def check(cond, what):
         raise AssertionError(what)
 
 
+def patch_bytes(path, old, new, count, what):
+    """Replaces the `count` occurrences of `old` in the file `path` with
+    `new`; returns the file as it was."""
+    with open(path, "rb") as fh:
+        data = fh.read()
+    check(data.count(old) == count, what)
+    with open(path, "wb") as fh:
+        fh.write(data.replace(old, new))
+    return data
+
+
 def test_job():
     exp = libwrap.read(JOB)
     check(exp.is_job and exp.job["size"] == NP and exp.job["launcher"] == "Open MPI", "job identity %r" % exp.job)
@@ -370,12 +381,8 @@ def test_trace_utf8():
     import otf2
     before = config.encoding
     shutil.copytree(WISDOM, "old-trace")
-    defs = os.path.join("old-trace", "traces.def")
-    with open(defs, "rb") as fh:
-        data = fh.read()
-    check(data.count(b"cafe.wisdom") == 1, "the file name once in traces.def")
-    with open(defs, "wb") as fh:
-        fh.write(data.replace(b"cafe.wisdom", b"caf\xe9.wisdom"))
+    patch_bytes(os.path.join("old-trace", "traces.def"), b"cafe.wisdom", b"caf\xe9.wisdom", 1,
+                "the file name once in traces.def")
     for d, want in (("old-trace", "caf\ufffd.wisdom"), (WISDOM, "cafe.wisdom")):
         t = libwrap.read(d).trace()
         par = t[t["event"] == "parameter"]
@@ -598,12 +605,8 @@ def test_raw_utf8():
     # writes, but what libwrap-report reads): read with U+FFFD and the
     # original bytes in KEY_bytes, as the runtime writes such strings.
     shutil.copytree(FORK, "raw", ignore=shutil.ignore_patterns("fork-*"))
-    path = os.path.join("raw", "profile.json")
-    with open(path, "rb") as fh:
-        data = fh.read()
-    check(data.count(b'"name": "lib_add"') == 2, "lib_add's name in functions and call paths")
-    with open(path, "wb") as fh:
-        fh.write(data.replace(b'"name": "lib_add"', b'"name": "lib_\xe9dd"'))
+    data = patch_bytes(os.path.join("raw", "profile.json"), b'"name": "lib_add"', b'"name": "lib_\xe9dd"', 2,
+                "lib_add's name in functions and call paths")
     exp = libwrap.read("raw")
     for table in (exp.functions, exp.callpaths):
         row = table[table["symbol"] == "lib_add"]
