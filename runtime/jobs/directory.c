@@ -124,6 +124,24 @@ char *lw_dir_claim(const char *base)
     return dir;
 }
 
+/* Whether `dir` holds files the results would overwrite without a
+ * config.txt of libwrap's beside them (the user's own profile.json, the
+ * remains of a run whose config.txt was removed): such a directory is
+ * not claimed, as one with a config.txt is not. */
+static int lw_dir_holds_results(const char *dir)
+{
+    static const char *const names[] = {"profile.json", "profile.txt", "traces.otf2", "traces.def", "traces"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char *path = NULL;
+        struct stat st;
+        int there = asprintf(&path, "%s/%s", dir, names[i]) >= 0 && lstat(path, &st) == 0;
+        free(path);
+        if (there)
+            return 1;
+    }
+    return 0;
+}
+
 static char *lw_dir_claim_held(const char *base)
 {
     for (unsigned n = 0; n < 10000; n++) {
@@ -132,6 +150,10 @@ static char *lw_dir_claim_held(const char *base)
             return NULL;
         struct stat st;
         int existed = stat(dir, &st) == 0;
+        if (existed && lw_dir_holds_results(dir)) {
+            free(dir);
+            continue;
+        }
         if (lw_mkdir_p(dir) < 0) {
             int err = errno;
             uid_t euid = geteuid();

@@ -429,6 +429,16 @@ config)
     grep -q '\[timer\]' err.txt && grep -q '\[lifecycle\]' err.txt || fail "verbose domains: $(cat err.txt)"
     ! grep -q '\[region\]' err.txt || fail "a domain not asked for was logged"
     rm -rf exp
+    # A directory that holds the user's own profile.json and profile.txt
+    # (no config.txt of libwrap's): not claimed, nothing of it overwritten;
+    # the next name is.
+    rm -rf exp exp.1
+    mkdir exp && echo mine > exp/profile.json && echo mine too > exp/profile.txt
+    run 0 nest
+    [ "$(cat exp/profile.json exp/profile.txt)" = "$(printf 'mine\nmine too')" ] || fail "the user's files were overwritten"
+    [ ! -e exp/config.txt ] || fail "a directory with the user's files was claimed"
+    $CHECK exp.1 "visits('lib_add') == 2"
+    rm -rf exp exp.1
     unset LIBWRAP_EXPERIMENT_DIRECTORY
     run 0 nest
     set -- libwrap-[0-9]*
