@@ -26,6 +26,11 @@ struct lw_config lw_cfg = {
     .verbose = 0,
 };
 
+/* LIBWRAP_JOB_GROUP_SIZE's default: the groups' size and the warning's words. */
+#define LW_JOB_GROUP_DEFAULT 1000
+#define LW_STR_(x) #x
+#define LW_STR(x) LW_STR_(x)
+
 static void lw_invalid(const char *var, const char *value, const char *accepted, const char *dflt)
 {
     lw_warn("%s=\"%s\" is not valid (accepted: %s); using %s", var, value, accepted, dflt);
@@ -187,7 +192,8 @@ void lw_config_load(void)
     if ((v = getenv("LIBWRAP_TOTAL_MEMORY")) && *v && lw_parse_size(v, &lw_cfg.total_memory) < 0)
         lw_invalid("LIBWRAP_TOTAL_MEMORY", v, "a positive size such as 16M, 512K, 1G or 4096", "16M");
     if ((v = getenv("LIBWRAP_JOB_GROUP_SIZE")) && *v && lw_env_long("LIBWRAP_JOB_GROUP_SIZE") <= 0)
-        lw_invalid("LIBWRAP_JOB_GROUP_SIZE", v, "a positive number of ranks, such as 1000", "1000");
+        lw_invalid("LIBWRAP_JOB_GROUP_SIZE", v, "a positive number of ranks, such as " LW_STR(LW_JOB_GROUP_DEFAULT),
+                   LW_STR(LW_JOB_GROUP_DEFAULT));
 
     lw_cfg.experiment_directory = lw_get_string("LIBWRAP_EXPERIMENT_DIRECTORY");
     lw_cfg.filtering_file = lw_get_string("LIBWRAP_FILTERING_FILE");
@@ -219,7 +225,7 @@ long lw_job_group_size(void)
     static long group;
     if (!group) {
         long g = lw_env_long("LIBWRAP_JOB_GROUP_SIZE");
-        group = g > 0 ? g : 1000;
+        group = g > 0 ? g : LW_JOB_GROUP_DEFAULT;
     }
     return group;
 }
