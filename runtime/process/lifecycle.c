@@ -90,9 +90,6 @@ void lw_fork_child(void)
     if (!lw_fork_locked)
         return;
     lw_fork_locked = 0;
-    /* The trace is the parent's (docs/runtime.md): the child's config.txt
-     * says it is not traced. */
-    lw_cfg.tracing = false;
     lw_region_after_fork_child();
     lw_dir_after_fork_child();
     lw_process_set_pid(getpid());

@@ -56,11 +56,12 @@ LIBWRAP_ENABLE_TRACING=true run trace ./alloc_app $n thread fork
 cmp -s <(./alloc_app $n thread fork) trace.out || fail "output changed with tracing"
 $CHECK trace.exp "visits('strdup') >= 2 * $n" "visits('malloc') >= 2 * $n"
 [ -s trace.exp/traces.otf2 ] || fail "no trace written"
-# The trace is the parent's: the child's config.txt says it is not traced.
+# The child traces its own calls, into its own directory.
 grep -qx LIBWRAP_ENABLE_TRACING=true trace.exp/config.txt || fail "the parent's config.txt: not traced"
 set -- trace.exp/fork-*
-grep -qx LIBWRAP_ENABLE_TRACING=false "$1/config.txt" || fail "the child's config.txt says it is traced"
-[ ! -e "$1/traces.otf2" ] || fail "the child wrote a trace"
+grep -qx LIBWRAP_ENABLE_TRACING=true "$1/config.txt" || fail "the child's config.txt says it is not traced"
+[ -s "$1/traces.otf2" ] || fail "the child wrote no trace"
+$CHECK "$1" "visits('strdup') == $n"
 
 # Exactly the program's own calls: the runtime's (its signal interposers'
 # dlsym, which allocates) are not counted, and a program that allocates

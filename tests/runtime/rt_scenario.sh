@@ -459,7 +459,8 @@ running)
     ;;
 trace)
     # Through the core: balanced events after longjmp, one location per
-    # thread, and a fork or clone child that writes a profile without a trace.
+    # thread, and a fork or clone child that writes a trace of its own, of
+    # its own calls: balanced, without the exit of the call open at the fork.
     printer=${OTF2_PRINT:-otf2-print}
     export LIBWRAP_ENABLE_TRACING=true
     run 0 longjmp
@@ -473,20 +474,30 @@ trace)
     [ "$(grep -c '^ENTER' events.txt)" = 3000 ] || fail "expected 3000 ENTER events"
     [ "$(awk '/^ENTER/ { print $2 }' events.txt | sort -u | wc -l)" = 3 ] || fail "expected 3 locations"
     rm -rf exp
+    # child_trace DIR WHAT: the child's trace holds its 7 calls (6 lib_add,
+    # lib_call), each entered and left, and nothing of the parent's.
+    child_trace() {
+        grep -qx LIBWRAP_ENABLE_TRACING=true "$1/config.txt" || fail "$2: the child's config.txt: not traced"
+        "$printer" "$1/traces.otf2" >child.txt 2>child.err || fail "$2: the child's trace: $(head -3 child.err)"
+        [ "$(grep -c '^ENTER' child.txt)" = 7 ] && [ "$(grep -c '^LEAVE' child.txt)" = 7 ] ||
+            fail "$2: the child's trace: expected 7 ENTER and 7 LEAVE events: $(grep -cE '^(ENTER|LEAVE)' child.txt)"
+        [ "$(grep -c '^ENTER.*"lib_add"' child.txt)" = 6 ] || fail "$2: the child's trace: expected 6 lib_add"
+        ! grep -qE '"lib_(fork|clone)"' child.txt || fail "$2: the child's trace has the call open at the fork"
+        $CHECK "$1" "visits('lib_add') == 6"
+    }
     run 0 fork
     "$printer" exp/traces.otf2 >events.txt
     [ "$(grep -c '^ENTER' events.txt)" = 4 ] || fail "parent: expected 4 ENTER events"
+    [ "$(grep -c '^LEAVE' events.txt)" = 4 ] || fail "parent: expected 4 LEAVE events"
     set -- exp/fork-*
-    $CHECK "$1" "visits('lib_add') == 6"
-    [ ! -e "$1/traces.otf2" ] || fail "the fork child must not write a trace"
+    child_trace "$1" fork
     # The same for a clone() child whose function returns.
     rm -rf exp
     run 0 clone return
     "$printer" exp/traces.otf2 >events.txt
     [ "$(grep -c '^ENTER' events.txt)" = 4 ] || fail "clone parent: expected 4 ENTER events"
     set -- exp/fork-*
-    $CHECK "$1" "visits('lib_add') == 6"
-    [ ! -e "$1/traces.otf2" ] || fail "the clone child must not write a trace"
+    child_trace "$1" clone
     # A daemon closes every descriptor above 2 while tracing and opens its
     # log, which must hold its own line only: the trace's temporary file
     # is neither written nor closed under the log's number; one warning.

@@ -77,6 +77,15 @@ mkdir -p fe && (cd fe && LD_PRELOAD=$(libwrap-info preload ring) LIBWRAP_EXPERIM
 [ ! -s forkexec.err ] || fail "forkexec: stderr: $(cat forkexec.err)"
 [ ! -e fe/sub/exp-fork ] || fail "forkexec: the child's image wrote under its own working directory (fe/sub/exp-fork)"
 beside forkexec fe/exp-fork
+# Traced, the same: the child measured nothing before its exec, so it
+# claims no fork-PID directory for a trace of its own.
+(cd fe && LD_PRELOAD=$(libwrap-info preload ring) LIBWRAP_EXPERIMENT_DIRECTORY=exp-fork-traced \
+    LIBWRAP_ENABLE_TRACING=true ../exec_app forkexec > ../forkexec.out 2> ../forkexec.err) ||
+    { cat forkexec.err; fail "exec_app forkexec (traced) failed"; }
+[ ! -s forkexec.err ] || fail "forkexec (traced): stderr: $(cat forkexec.err)"
+beside "forkexec (traced)" fe/exp-fork-traced
+[ -f fe/exp-fork-traced/traces.otf2 ] && [ -f fe/exp-fork-traced.1/traces.otf2 ] || fail "forkexec (traced): a trace is missing"
+[ -z "$(ls -d fe/exp-fork-traced/fork-* 2>/dev/null)" ] || fail "forkexec (traced): the child left $(ls -d fe/exp-fork-traced/fork-*)"
 echo "ok: fork and exec: <dir>.1 beside the parent's"
 
 step "vfork, then exec with a cleaned environment: measured, beside the parent's results"

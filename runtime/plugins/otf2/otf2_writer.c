@@ -27,7 +27,11 @@
  * The directory is claimed and the temporary file opened at the process's
  * first measured call (the first thread_begin), so that a process that
  * measures nothing (a launcher, a shell) creates nothing. A fork() child
- * traces nothing: the trace stays the parent's.
+ * writes a trace of its own into its own directory (fork-PID), of the
+ * events after the fork; the parent's staged events stay the parent's. Its
+ * directory is claimed and its temporary file opened at its first append
+ * or at its end, where it has events: a child that execs (or exits)
+ * without measuring anything leaves nothing.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -292,7 +296,15 @@ static int lw_spill_open(const char *dir)
     return fd;
 }
 
-/* At the first thread: the directory is the experiment's. */
+/* A thread's staging buffer: 1/16 of the memory budget, 4 to 256 KiB. */
+static size_t lw_stage_bytes(size_t budget)
+{
+    size_t n = budget / 16;
+    return n < 4096 ? 4096 : n > (256u << 10) ? (256u << 10) : n;
+}
+
+/* At the first thread (a fork child's: its first append, or its end): the
+ * directory is the experiment's. */
 static int lw_trace_init(const char *dir, size_t budget, size_t nmetrics)
 {
     if (lw_dir)
@@ -301,20 +313,12 @@ static int lw_trace_init(const char *dir, size_t budget, size_t nmetrics)
     lw_dir = strdup(dir);
     lw_nmetrics = nmetrics > LIBWRAP_MAX_METRICS ? LIBWRAP_MAX_METRICS : nmetrics;
     lw_budget = budget;
-    lw_used = 0;
     lw_errors = 0;
     lw_first_code = OTF2_SUCCESS;
     lw_spill_errno = 0;
     lw_write_failed = 0;
-    lw_ngparams = lw_ngstrings = 0;
-    lw_gparams_cap = lw_gstrings_cap = 0;
-    lw_gparams = NULL;
-    lw_gstrings = NULL;
-    lw_gparams_index = lw_gstrings_index = NULL;
     lw_closing = 0;
-    lw_threads = NULL;
-    lw_stage_size = budget / 16;
-    lw_stage_size = lw_stage_size < 4096 ? 4096 : lw_stage_size > (256u << 10) ? (256u << 10) : lw_stage_size;
+    lw_stage_size = lw_stage_bytes(budget);
 
     /* OTF2 refuses an existing archive only after it has begun to write
      * the new one; check first, so that an old trace stays untouched. */
@@ -439,9 +443,13 @@ static OTF2_ErrorCode lw_write_properties(void)
     return rc;
 }
 
+/* A fork child whose archive is not open yet (lw_child_open). */
+static int lw_child_pending;
+
 static lw_trace_thread *lw_trace_thread_begin(uint32_t tid)
 {
-    if (__atomic_load_n(&lw_spill, __ATOMIC_RELAXED) < 0 ||
+    int pending = __atomic_load_n(&lw_child_pending, __ATOMIC_ACQUIRE);
+    if ((!pending && __atomic_load_n(&lw_spill, __ATOMIC_RELAXED) < 0) ||
         __atomic_load_n(&lw_closing, __ATOMIC_ACQUIRE))
         return NULL;
 
@@ -458,7 +466,7 @@ static lw_trace_thread *lw_trace_thread_begin(uint32_t tid)
     __atomic_add_fetch(&lw_used, t->cap, __ATOMIC_RELAXED);
     /* The list lock keeps finalisation from closing the trace meanwhile. */
     pthread_mutex_lock(&lw_threads_lock);
-    int ok = lw_spill >= 0 && !lw_closing;
+    int ok = (lw_spill >= 0 || lw_child_pending) && !lw_closing;
     if (ok) {
         /* Kept in thread order, the order of the Location definitions. */
         lw_trace_thread **pos = &lw_threads;
@@ -511,11 +519,15 @@ static int lw_spill_there(void)
     return !lw_spill_gone;
 }
 
+static void lw_child_open(void);
+
 /* Appends t's staged events to the temporary file as one chunk. */
 static void lw_stage_flush(lw_trace_thread *t)
 {
     if (!t->len)
         return;
+    if (__atomic_load_n(&lw_child_pending, __ATOMIC_ACQUIRE))
+        lw_child_open();
     lw_chunk_head head = {t->tid, (uint32_t)t->len, t->staged, 0};
     pthread_mutex_lock(&lw_spill_lock);
     int ok = !lw_spill_failed && lw_spill_there();
@@ -1447,8 +1459,39 @@ static uint64_t lw_trace_finalize(const libwrap_region *const *regions, size_t n
 
 static size_t lw_budget_setting = 16u << 20;
 static int lw_open_tried; /* under lw_open_lock */
-static int lw_forked;     /* a fork() child: it traces nothing */
 static pthread_mutex_t lw_open_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* A fork child's archive, opened where it first has events to keep: its
+ * first append (a full staging buffer, a thread's end) or its end. Claims
+ * the child's directory (fork-PID) before our lock is taken, as
+ * lw_otf2_thread_begin does. Where it cannot be had, the child's events
+ * are counted lost; the runtime or lw_trace_init said why. */
+static void lw_child_open(void)
+{
+    const char *dir = lw_host->experiment_directory();
+    pthread_mutex_lock(&lw_open_lock);
+    if (lw_child_pending) {
+        if (!dir || lw_trace_init(dir, lw_budget_setting, lw_nmetrics) < 0) {
+            pthread_mutex_lock(&lw_spill_lock);
+            lw_spill_failed = 1;
+            pthread_mutex_unlock(&lw_spill_lock);
+        }
+        __atomic_store_n(&lw_child_pending, 0, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&lw_open_lock);
+}
+
+/* Whether a thread has events staged (a fork child's end: is there
+ * anything to write?). */
+static int lw_any_staged(void)
+{
+    int any = 0;
+    pthread_mutex_lock(&lw_threads_lock);
+    for (lw_trace_thread *t = lw_threads; t && !any; t = t->next)
+        any = __atomic_load_n(&t->staged, __ATOMIC_RELAXED) != 0;
+    pthread_mutex_unlock(&lw_threads_lock);
+    return any;
+}
 
 static int lw_otf2_init(const libwrap_host *host, const char *request,
                         const libwrap_metric_info *metrics, uint32_t nmetrics)
@@ -1460,17 +1503,17 @@ static int lw_otf2_init(const libwrap_host *host, const char *request,
     const char *budget = host->setting ? host->setting("LIBWRAP_TOTAL_MEMORY") : NULL;
     if (budget && *budget)
         lw_budget_setting = (size_t)strtoull(budget, NULL, 10);
+    lw_stage_size = lw_stage_bytes(lw_budget_setting);
     return 0;
 }
 
 static void *lw_otf2_thread_begin(uint32_t tid)
 {
-    if (__atomic_load_n(&lw_forked, __ATOMIC_RELAXED))
-        return NULL;
     /* The first measured call of the process opens the archive. The
      * directory is claimed before our lock is taken (the runtime's lock
      * order: its directory lock before a plugin's). */
-    if (!__atomic_load_n(&lw_open_tried, __ATOMIC_ACQUIRE)) {
+    if (!__atomic_load_n(&lw_open_tried, __ATOMIC_ACQUIRE) &&
+        !__atomic_load_n(&lw_child_pending, __ATOMIC_ACQUIRE)) {
         const char *dir = lw_host->experiment_directory();
         pthread_mutex_lock(&lw_open_lock);
         if (!lw_open_tried) {
@@ -1508,18 +1551,40 @@ static void lw_otf2_thread_end(void *t)
     lw_trace_thread_end(t);
 }
 
+/* In a fork child: the parent's temporary file, staged events, archive
+ * and references are the parent's; the child's trace begins empty, to be
+ * opened in its own directory (lw_child_open). The runtime then begins
+ * the child's thread again (thread_begin). The calls open at the fork are
+ * the parent's: their exits are not the child's events either. */
 static void lw_otf2_fork(void)
 {
-    /* The parent's temporary file and staging are the parent's. */
-    __atomic_store_n(&lw_forked, 1, __ATOMIC_RELAXED);
     pthread_mutex_init(&lw_open_lock, NULL);
     pthread_mutex_init(&lw_threads_lock, NULL);
     pthread_mutex_init(&lw_spill_lock, NULL);
+    pthread_mutex_init(&lw_args_lock, NULL);
     if (lw_spill >= 0 && lw_fd_same(lw_spill, &lw_spill_id))
         close(lw_spill);
     lw_spill = -1;
+    lw_spill_gone = 0;
+    lw_spill_failed = 0;
+    lw_spill_lost = 0;
+    lw_spill_events = 0;
+    lw_spill_error[0] = 0;
     lw_archive = NULL;
     lw_threads = NULL;
+    lw_dir = NULL; /* the parent's copy is left, as the rest of its state */
+    lw_used = 0;
+    lw_closing = 0;
+    lw_samples_written = 0;
+    lw_process = (lw_trace_process){.rank = -1};
+    lw_ngparams = lw_ngstrings = 0;
+    lw_gparams_cap = lw_gstrings_cap = 0;
+    lw_gparams = NULL;
+    lw_gstrings = NULL;
+    lw_gparams_index = lw_gstrings_index = NULL;
+    lw_gparams_mask = lw_gstrings_mask = 0;
+    lw_open_tried = 1;
+    __atomic_store_n(&lw_child_pending, 1, __ATOMIC_RELEASE);
 }
 
 static void lw_otf2_finalize(const libwrap_process_end *end)
@@ -1533,6 +1598,9 @@ static void lw_otf2_finalize(const libwrap_process_end *end)
                               end->point_ns};
         lw_trace_set_process(&p);
     }
+    /* A fork child with events and no archive yet opens it now. */
+    if (__atomic_load_n(&lw_child_pending, __ATOMIC_ACQUIRE) && lw_any_staged())
+        lw_child_open();
     lw_xfsz x; /* a file-size limit fails the archive's writes, without SIGXFSZ */
     lw_xfsz_hold(&x);
     uint64_t n = lw_trace_finalize(end->regions, end->nregions, end->tick0, end->tick_end,
