@@ -298,6 +298,11 @@ void *lw_dl_past_wrappers(const libwrap_abi_entry *e, void *p)
         void *q = __atomic_load_n(&y->orig, __ATOMIC_ACQUIRE);
         if (!q && y->lib && y->lib->next)
             q = y->lib->next(y->region.symbol);
+        /* A runtime wrapper whose target is loaded, not in the global
+         * scope: a module that links the library and the link-time
+         * wrapper, loaded with dlopen under the preloaded wrapper. */
+        if (!q && y->lib && y->lib->next && y->lib->soname && libwrap_target_loaded(y->lib->soname))
+            q = lw_resolve_lookup(y->region.symbol, y->lib->soname, lw_abi_wrapper(y));
         if (!q || q == lw_abi_wrapper(e))
             return p;
         if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
@@ -626,12 +631,16 @@ static void *lw_dl_wrapper_for(void *p, const char *name, const char *version)
             void *orig = __atomic_load_n(&e->orig, __ATOMIC_ACQUIRE);
             if (orig == p)
                 return (void *)lw_abi_wrapper(e);
-            if (orig || !e->lib || !e->lib->soname ||
-                __atomic_load_n(&e->state, __ATOMIC_RELAXED) == LW_ABI_STATE_MISSING)
+            /* A runtime wrapper's function missing at a call made before
+             * the program loaded the target (a probe's) is had now. */
+            int missing = __atomic_load_n(&e->state, __ATOMIC_RELAXED) == LW_ABI_STATE_MISSING;
+            if (orig || !e->lib || !e->lib->soname || (missing && !e->lib->next))
                 continue;
             if (lw_dl_in_targets(e->lib->soname, name, version, p)) {
                 void *none = NULL;
                 __atomic_compare_exchange_n(&e->orig, &none, p, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+                if (missing)
+                    lw_abi_set_state(e, LW_ABI_STATE_UNKNOWN);
                 lw_log(LW_LOG_RESOLVE, "dlsym(%s): answered with its wrapper", name);
                 return (void *)lw_abi_wrapper(e);
             }
@@ -710,8 +719,10 @@ static void lw_dl_check_deepbind(const char *file)
     targets[0] = 0;
     for (struct lw_dl_table *t = __atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE); t; t = t->next) {
         const libwrap_abi_entry *e = NULL;
+        /* Run-time wrappers only: a link-time one's calls are bound by
+         * the linker (--wrap), whatever the scope. */
         for (uint32_t i = 0; i < t->n && !e; i++)
-            if (!strchr(t->entries[i].region.symbol, '@'))
+            if (!strchr(t->entries[i].region.symbol, '@') && t->entries[i].lib && t->entries[i].lib->next)
                 e = &t->entries[i];
         void *p = e ? LW_REAL_DLSYM(h, e->region.symbol) : NULL;
         Dl_info info;
@@ -721,8 +732,24 @@ static void lw_dl_check_deepbind(const char *file)
          * with the wrappers. */
         if (module && info.dli_fname && !strcmp(info.dli_fname, module->l_name))
             continue;
+        /* A module linked with the link-time wrapper (libwrap
+         * --libwrap=linktime:NAME): its calls go to __wrap_SYM, measured. */
+        char wrap[256];
+        int w = snprintf(wrap, sizeof wrap, "__wrap_%s", e->region.symbol);
+        if (w > 0 && (size_t)w < sizeof wrap && LW_REAL_DLSYM(h, wrap))
+            continue;
         const char *name = e->lib && e->lib->soname ? e->lib->soname : info.dli_fname;
-        int n = snprintf(targets + len, sizeof targets - len, "%s%s", len ? ", " : "", name ? name : "?");
+        if (!name)
+            name = "?";
+        /* Each library once (a wrapper's table and a typed one's). */
+        int seen = 0;
+        for (const char *at = targets; !seen && (at = strstr(at, name)) != NULL; at++) {
+            size_t k = strlen(name);
+            seen = (at == targets || at[-1] == ' ') && (at[k] == ',' || at[k] == '\0');
+        }
+        if (seen)
+            continue;
+        int n = snprintf(targets + len, sizeof targets - len, "%s%s", len ? ", " : "", name);
         if (n > 0 && (size_t)n < sizeof targets - len)
             len += (size_t)n;
         if (!key)

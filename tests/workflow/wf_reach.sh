@@ -141,6 +141,40 @@ same ctypes python3 ctypes_app.py "$lib/libring.so"
 want exp-ctypes "${thirteen[@]}"
 echo "ok: ctypes: 13 of 13 calls"
 
+step "a probe (dlsym(RTLD_DEFAULT)) before the program loads the library"
+# Under the preloaded wrapper the probe finds the wrapper's definition; its
+# call loads the library by its soname along the wrapper's run path (the
+# -Wl,-rpath of libwrap-init), as the wrapper once loaded it itself.
+LD_PRELOAD="$preload" LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-probe ./dl_app probe "$lib/libring.so" > probe.out 2> probe.err ||
+    fail "probe: $(cat probe.err)"
+[ "$(sed -n 1p probe.out)" = "probe: works" ] && [ "$(sed -n 2p probe.out)" = "probe again: works" ] ||
+    fail "probe: the probe's call did not load the library: $(cat probe.out probe.err)"
+[ ! -s probe.err ] || fail "probe: $(cat probe.err)"
+want exp-probe 'ring_new 3' 'ring_push 10' 'ring_size 1' 'ring_free 3'
+# Where the run path does not find it either, the probe's call fails (one
+# warning); once the program loads the library by its path, its calls
+# through dlsym and through the probe's pointer are measured.
+mkdir -p away && mv "$lib/libring.so" away/
+LD_PRELOAD="$preload" LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-probe-away ./dl_app probe "$PWD/away/libring.so" \
+    > probe-away.out 2> probe-away.err || { mv away/libring.so "$lib/"; fail "probe (away): $(cat probe-away.err)"; }
+mv away/libring.so "$lib/"
+printf '%s\n' 'probe: fails' 'probe again: works' 'plain: size 10' > want.out
+diff want.out probe-away.out || fail "probe (away): output"
+[ "$(wc -l < probe-away.err)" = 1 ] && grep -q 'cannot find the original ring_new in libring.so' probe-away.err ||
+    fail "probe (away): not the one warning: $(cat probe-away.err)"
+want exp-probe-away 'ring_new 2' 'ring_push 10' 'ring_size 1' 'ring_free 2'
+echo "ok: a probe's call loads the library along the wrapper's run path; a library loaded later is measured"
+
+step "a module linked with the link-time wrapper, loaded under the preloaded one: measured once"
+run_ok cc.log libwrap --libwrap=linktime:ring "$CC" -O2 -shared -fPIC "$app/dl_module.c" -o dl_module_lt.so "${ring[@]}"
+for mode in modplain module; do
+    WRAP=(LD_PRELOAD="$preload" LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-lt-$mode)
+    same lt-$mode ./dl_app $mode "$PWD/dl_module_lt.so"
+    [ ! -s lt-$mode.libwrap ] || fail "lt-$mode: libwrap said something: $(cat lt-$mode.libwrap)"
+    want exp-lt-$mode 'ring_new 1' 'ring_push 2' 'ring_sum 1' 'ring_free 1'
+done
+echo "ok: a module linked with the link-time wrapper: each call once, RTLD_DEEPBIND or not, no warning"
+
 step "RTLD_DEEPBIND module linking the library, dlmopen: one warning each"
 run_ok cc.log "$CC" -O2 -shared -fPIC "$app/dl_module.c" -o dl_module.so "${ring[@]}"
 WRAP=(LD_PRELOAD="$preload" LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-module)

@@ -223,10 +223,45 @@ static void lw_abi_resolve_table(const libwrap_abi_entry *e)
     }
 }
 
+/* A runtime wrapper's original left missing at a call made before its
+ * target was loaded (a probe's, where even the fallback could not load
+ * it), once the program has loaded the target itself (dlopen by a path):
+ * the missing ones of its table are looked up again, with the rest of it.
+ * 1 when they are to be; 0 while the target is not loaded, or where the
+ * table's originals were looked up with the target there (a function it
+ * lacks stays missing, at no cost). */
+static int lw_abi_missing_again(libwrap_abi_entry *e)
+{
+    if (!e->lib || !e->lib->next || !e->lib->soname || libwrap_resolving())
+        return 0;
+    int k = __atomic_load_n(&lw_abi_npending, __ATOMIC_ACQUIRE);
+    for (int i = 0; i < k; i++) {
+        libwrap_abi_entry *t = lw_abi_pending[i].entries;
+        uint32_t n = lw_abi_pending[i].n;
+        if (e < t || e >= t + n)
+            continue;
+        if (__atomic_load_n(&lw_abi_pending[i].done, __ATOMIC_ACQUIRE) || !libwrap_target_loaded(e->lib->soname))
+            return 0;
+        for (uint32_t j = 0; j < n; j++)
+            if (__atomic_load_n(&t[j].state, __ATOMIC_RELAXED) == LW_ABI_STATE_MISSING && !t[j].orig)
+                lw_abi_set_state(&t[j], LW_ABI_STATE_UNKNOWN);
+        lw_log(LW_LOG_RESOLVE, "%s is loaded now: the originals missing at earlier calls are looked up again",
+               e->lib->soname);
+        return 1;
+    }
+    return 0;
+}
+
 static int lw_abi_resolve(libwrap_abi_entry *e)
 {
-    if (__atomic_load_n(&e->state, __ATOMIC_RELAXED) == LW_ABI_STATE_MISSING)
-        return 0;
+    if (__atomic_load_n(&e->state, __ATOMIC_RELAXED) == LW_ABI_STATE_MISSING) {
+        sigset_t old;
+        lw_signals_hold(&old); /* the loader's lock, as below */
+        int again = lw_abi_missing_again(e);
+        lw_signals_release(&old);
+        if (!again)
+            return 0;
+    }
     if (!e->lib || !e->lib->next) {
         /* A link-time wrapper's original is the linker's: missing only
          * where the reference is weak, a function that the static archive

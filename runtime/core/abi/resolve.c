@@ -8,10 +8,13 @@
 #include "core/base/dl.h"
 #include <elf.h>
 #include <errno.h>
+#include <limits.h>
 #include <link.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static __thread int lw_resolving_depth __attribute__((tls_model("initial-exec")));
 static __thread int lw_resolving_guard __attribute__((tls_model("initial-exec")));
@@ -137,6 +140,39 @@ static int lw_dl_touch(const char *name, int flags)
     return h != NULL;
 }
 
+/* `name` (a soname) loaded as the module holding `self` (a wrapper) would
+ * load it: along that module's search path (its RUNPATH: a target found
+ * through the -Wl,-rpath given to libwrap-init), which a dlopen from the
+ * runtime does not search. Whether it is (now) loaded. */
+static int lw_dl_touch_as(const void *self, const char *name, int flags)
+{
+    Dl_info info;
+    if (!self || strchr(name, '/') || !dladdr(self, &info) || !info.dli_fname)
+        return 0;
+    libwrap_resolve_begin();
+    void *h = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+    Dl_serinfo size;
+    Dl_serinfo *si = NULL;
+    if (h && dlinfo(h, RTLD_DI_SERINFOSIZE, &size) == 0 && (si = malloc(size.dls_size)) != NULL) {
+        si->dls_size = size.dls_size;
+        si->dls_cnt = size.dls_cnt;
+        if (dlinfo(h, RTLD_DI_SERINFO, si) != 0)
+            si->dls_cnt = 0;
+    }
+    if (h)
+        dlclose(h);
+    libwrap_resolve_end();
+    int ok = 0;
+    for (unsigned i = 0; si && i < si->dls_cnt && !ok; i++) {
+        char path[PATH_MAX];
+        int n = snprintf(path, sizeof path, "%s/%s", si->dls_serpath[i].dls_name, name);
+        if (n > 0 && (size_t)n < sizeof path && access(path, F_OK) == 0)
+            ok = lw_dl_touch(path, flags);
+    }
+    free(si);
+    return ok;
+}
+
 void lw_resolve_pin(const void *orig)
 {
     Dl_info info;
@@ -156,7 +192,8 @@ void *libwrap_resolve_fallback(const char *symbol, const char *soname, const voi
         /* A wrapper of several libraries: each in turn, until one has it. */
         char one[LW_SONAME_MAX];
         for (const char *it = soname; !p && lw_soname_next(&it, one, sizeof one);)
-            if (lw_dl_touch(one, RTLD_LAZY | RTLD_LOCAL | RTLD_NODELETE)) {
+            if (lw_dl_touch(one, RTLD_LAZY | RTLD_LOCAL | RTLD_NODELETE) ||
+                lw_dl_touch_as(self, one, RTLD_LAZY | RTLD_LOCAL | RTLD_NODELETE)) {
                 lw_log(LW_LOG_RESOLVE, "%s called where %s is not loaded: loaded for it", symbol, one);
                 p = lw_resolve_lookup(symbol, soname, self);
             }

@@ -25,6 +25,7 @@
 #pragma weak dlvsym
 #pragma weak dlerror
 #pragma weak dladdr
+#pragma weak dlinfo
 #define lw_dl_available() 0
 #else
 #define lw_dl_available() 1

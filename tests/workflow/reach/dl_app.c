@@ -5,6 +5,12 @@
  *
  *   dl_app plain|deepbind|dlmopen LIBRING     the 13 calls
  *   dl_app module MODULE...                   each dlopen(RTLD_DEEPBIND), module_run()
+ *   dl_app modplain MODULE                    dlopen without it, module_run()
+ *   dl_app probe LIBRING                      a probe first: dlsym(RTLD_DEFAULT,
+ *       "ring_new") (absent unwrapped; under a preloaded wrapper its
+ *       definition, whose call loads the library), a ring made and freed
+ *       through it; the library loaded; the probe's pointers again; the
+ *       13 calls
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -37,17 +43,34 @@ int main(int argc, char **argv)
         return 0;
     }
     if (argc != 3) {
-        fprintf(stderr, "usage: dl_app plain|deepbind|dlmopen|module LIBRARY\n");
+        fprintf(stderr, "usage: dl_app plain|deepbind|dlmopen|probe|module|modplain LIBRARY\n");
         return 2;
     }
     const char *mode = argv[1];
+    ring *(*pnew)(size_t) = NULL;
+    void (*pdel)(ring *) = NULL;
+    if (!strcmp(mode, "probe")) {
+        pnew = (ring * (*)(size_t)) dlsym(RTLD_DEFAULT, "ring_new");
+        pdel = (void (*)(ring *))dlsym(RTLD_DEFAULT, "ring_free");
+        ring *r = pnew && pdel ? pnew(4) : NULL;
+        printf("probe: %s\n", !pnew ? "absent" : r ? "works" : "fails");
+        if (r)
+            pdel(r);
+        mode = "plain";
+    }
     void *h = !strcmp(mode, "dlmopen") ? dlmopen(LM_ID_NEWLM, argv[2], RTLD_NOW)
-              : dlopen(argv[2], RTLD_NOW | (strcmp(mode, "plain") ? RTLD_DEEPBIND : 0));
+              : dlopen(argv[2], RTLD_NOW | (strcmp(mode, "plain") && strcmp(mode, "modplain") ? RTLD_DEEPBIND : 0));
     if (!h) {
         fprintf(stderr, "dl_app: %s\n", dlerror());
         return 1;
     }
-    if (!strcmp(mode, "module")) {
+    if (pnew && pdel) {
+        ring *r = pnew(4);
+        printf("probe again: %s\n", r ? "works" : "fails");
+        if (r)
+            pdel(r);
+    }
+    if (!strcmp(mode, "module") || !strcmp(mode, "modplain")) {
         int (*run)(void) = (int (*)(void))need(h, "module_run");
         if (!run)
             return 1;
