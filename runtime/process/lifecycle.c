@@ -231,6 +231,18 @@ static int lw_config_txt(FILE *out, const char *dir)
     return lw_config_write_rest(out);
 }
 
+/* A wrapper of the MPI library's own MPI_Init, MPI_Finalize or MPI_Abort
+ * (core/abi/abi.h): the steps of the runtime's interposers. */
+static void lw_mpi_call(uint32_t kind)
+{
+    if (kind == LW_ABI_MPI_INIT)
+        libwrap_mpi_after_init();
+    else if (kind == LW_ABI_MPI_FINALIZE)
+        libwrap_mpi_before_finalize();
+    else if (kind == LW_ABI_MPI_ABORT)
+        libwrap_mpi_before_abort();
+}
+
 /* What the core and jobs/ tell the layers above (core/measure/hooks.h). */
 LW_HOOKS(lw_process_hooks) = {
     .start = lw_start_once,
@@ -248,6 +260,7 @@ LW_HOOKS(lw_process_hooks) = {
     .group_complete = lw_plugins_group_complete,
     .throttled_callee = lw_throttle_callee,
     .functions_unloaded = lw_dl_functions_unloaded,
+    .mpi_call = lw_mpi_call,
 };
 
 static int lw_tree_has_visits(const lw_node *n)

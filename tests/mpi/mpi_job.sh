@@ -274,6 +274,50 @@ C
     same one one_ref
     $CHECK "$(only_dir one)" "visits('mlib_step') == $CALLS" || fail "private singleton: the visits"
     ;;
+wrap_mpi)
+    # A wrapper of the MPI library itself: its MPI_Init, MPI_Finalize and
+    # MPI_Abort take the place of the runtime's interposers (weak) and take
+    # their steps: the job's reduction at MPI_Finalize, and a rank that
+    # calls MPI_Abort writes its part first, its MPI_Abort counted.
+    need_openmpi
+    link=$("$MPICC" -showme:link | tr ' ' '\n' | grep -vx -- -lmpi | tr '\n' ' ')
+    libwrap-init --name ompi -x c --cppflags "$("$MPICC" -showme:compile)" --ldflags "$link" --libs -lmpi \
+        --prefix "$PWD/prefix" w > init.log 2>&1 || { cat init.log; fail "libwrap-init failed"; }
+    echo '#include <mpi.h>' > w/libwrap.h
+    printf '#include <mpi.h>\nint main(void) { return 0; }\n' > w/main.c
+    printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE *\n  INCLUDE MPI_Init MPI_Comm_rank MPI_Barrier MPI_Abort MPI_Finalize\nSCOREP_REGION_NAMES_END\n' > w/ompi.filter
+    make -C w all install > make.log 2>&1 || { cat make.log; fail "make install of the MPI library's wrapper failed"; }
+    cat > ab.c <<'C'
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv)
+{
+    int rank;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (argc > 1 && rank == 1)
+        MPI_Abort(MPI_COMM_WORLD, 3);
+    MPI_Barrier(MPI_COMM_WORLD);
+    printf("rank %d done\n", rank);
+    MPI_Finalize();
+    return 0;
+}
+C
+    "$MPICC" -O2 ab.c -o ab
+    pre=$(LIBWRAP_PATH=$PWD/prefix libwrap-info preload ompi)
+    job fin -- "${MPIRUN[@]}" -np 2 -x LD_PRELOAD="$pre" -x LIBWRAP_VERBOSE=job "$PWD/ab"
+    [ "$(cat fin.status)" = 0 ] || fail "wrap_mpi: the job failed: $(cat fin.err)"
+    [ "$(grep -c 'MPI_Finalize: a rank measured' fin.err)" = 2 ] ||
+        fail "wrap_mpi: MPI_Finalize's step not taken on each rank: $(cat fin.err)"
+    $CHECK "$(only_dir fin)" "visits('MPI_Barrier') == 4" "visits('MPI_Init') == 2" >/dev/null
+    job abort -- "${MPIRUN[@]}" -np 2 -x LD_PRELOAD="$pre" -x LIBWRAP_JOB_PARTS=true "$PWD/ab" abort
+    [ "$(cat abort.status)" != 0 ] || fail "wrap_mpi: MPI_Abort did not end the job"
+    d=$(only_dir abort)
+    [ -f "$d/rank-1/profile.json" ] || fail "wrap_mpi: the rank that aborted wrote no part: $(ls "$d/rank-1")"
+    $CHECK "$d/rank-1" "visits('MPI_Abort') == 1" "visits('MPI_Barrier') == 1" >/dev/null
+    ;;
 preload_x)
     # LD_PRELOAD given to the ranks only (mpirun -x), profile then trace.
     job ref -- "${MPIRUN[@]}" -np $NP "$S/app" $CALLS

@@ -297,7 +297,7 @@ static __attribute__((noinline)) uintptr_t lw_abi_enter_other(libwrap_abi_entry 
     uint32_t flags = LW_LOAD(e->flags);
     int32_t id = __atomic_load_n(&e->region.id, __ATOMIC_ACQUIRE);
     uintptr_t slot;
-    if (!(flags & LIBWRAP_ABI_NORETURN) && (flags & (LIBWRAP_ABI_RECORD | LIBWRAP_ABI_RECORD_RESULT)) &&
+    if (!(flags & (LIBWRAP_ABI_NORETURN | LW_ABI_MPI_MASK)) && (flags & (LIBWRAP_ABI_RECORD | LIBWRAP_ABI_RECORD_RESULT)) &&
         id > 0 && __atomic_load_n(&e->orig, __ATOMIC_ACQUIRE) != NULL &&
         (slot = lw_abi_enter_fast(e, sp, id, (flags & LIBWRAP_ABI_RECORD_RESULT) != 0))) {
         if ((flags & LIBWRAP_ABI_RECORD) && lw_unlikely(lw_args_fast_from(LW_VALUES_ABI, id, 0, sp) < 0))
@@ -342,8 +342,8 @@ uintptr_t lw_abi_enter(libwrap_abi_entry *e, void **sp)
         /* Recorded arguments take the other path: one flag test, with the
          * one for noreturn functions. */
         if (lw_likely(id > 0 &&
-                      !(LW_LOAD(e->flags) &
-                        (LIBWRAP_ABI_NORETURN | LIBWRAP_ABI_RECORD | LIBWRAP_ABI_RECORD_RESULT)) &&
+                      !(LW_LOAD(e->flags) & (LIBWRAP_ABI_NORETURN | LIBWRAP_ABI_RECORD |
+                                             LIBWRAP_ABI_RECORD_RESULT | LW_ABI_MPI_MASK)) &&
                       (slot = lw_abi_enter_fast(e, sp, id, 0))))
             return slot;
 #endif
@@ -442,9 +442,16 @@ void lw_abi_exit(lw_ra *slot)
             (void)lw_abi_gate(lw_abi_exit_slow, (uintptr_t)(uint32_t)id, 1);
         lw_abi_exit_record(e, slot->sp, id);
     }
+    /* MPI_Init's step once it returned (the C binding's result 0; the
+     * Fortran one's error code is behind a pointer: the step finds MPI
+     * not initialised where it failed). Read before the slot is freed. */
+    int mpi_init = lw_unlikely((LW_LOAD(e->flags) & LW_ABI_MPI_MASK) == LW_ABI_MPI_INIT) &&
+                   (e->region.symbol[0] == 'm' || LW_ABI_SAVED_GPRS(slot->sp)[LW_ABI_SAVED_RAX] == 0);
     /* Frees the slot and any slot above it left by a longjmp. Before the
      * exit is recorded: a signal handler may reuse it from here on. */
     lw_tls.ra_top = slot;
     if (lw_unlikely(lw_exit_fast(id, LW_KIND_ABI) < 0))
         (void)lw_abi_gate(lw_abi_exit_slow, (uintptr_t)(uint32_t)id, 0);
+    if (mpi_init)
+        lw_hook->mpi_call(LW_ABI_MPI_INIT);
 }

@@ -38,6 +38,14 @@
 #define LW_E_FLAGS 24
 #define LW_E_STATE 28
 #define LW_E_NO_VECTOR 0x20 /* LIBWRAP_ABI_NO_VECTOR */
+/* Runtime-owned flags (bits 6 and 7, below LIBWRAP_ABI_INDEX_SHIFT), set
+ * at a region's first call: the function is the MPI library's MPI_Init
+ * (or MPI_Init_thread, mpi_init_, mpi_init_thread_), MPI_Finalize or
+ * MPI_Abort (C or Fortran), whose calls take the C hooks (abi_slow.c). */
+#define LW_ABI_MPI_INIT 0x40u
+#define LW_ABI_MPI_FINALIZE 0x80u
+#define LW_ABI_MPI_ABORT 0xc0u
+#define LW_ABI_MPI_MASK 0xc0u
 #define LW_E_RECORD_RESULT_BIT 4 /* LIBWRAP_ABI_RECORD_RESULT's bit */
 #define LW_E_RECORD_RESULT (1 << LW_E_RECORD_RESULT_BIT)
 #define LW_E_ID 60         /* region.id */

@@ -467,11 +467,37 @@ void lw_abi_set_state(libwrap_abi_entry *e, int32_t state)
  * arguments or the result are recorded (the flags are set at
  * registration, before this), the C hooks for noreturn functions.
  */
+/* The MPI library's own MPI_Init, MPI_Finalize and MPI_Abort (C and
+ * Fortran bindings) as `symbol` names them: LW_ABI_MPI_*, else 0. */
+static uint32_t lw_abi_mpi_kind(const char *symbol)
+{
+    static const struct {
+        const char *name;
+        uint32_t kind;
+    } k[] = {
+        {"MPI_Init", LW_ABI_MPI_INIT},         {"MPI_Init_thread", LW_ABI_MPI_INIT},
+        {"mpi_init_", LW_ABI_MPI_INIT},        {"mpi_init_thread_", LW_ABI_MPI_INIT},
+        {"MPI_Finalize", LW_ABI_MPI_FINALIZE}, {"mpi_finalize_", LW_ABI_MPI_FINALIZE},
+        {"MPI_Abort", LW_ABI_MPI_ABORT},       {"mpi_abort_", LW_ABI_MPI_ABORT},
+    };
+    if (symbol[0] != 'M' && symbol[0] != 'm')
+        return 0;
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
+        if (!strcmp(symbol, k[i].name))
+            return k[i].kind;
+    return 0;
+}
+
 static void lw_abi_settle(libwrap_abi_entry *e, int32_t id)
 {
+    /* A wrapper of the MPI library itself: these functions take the place
+     * of the runtime's interposers, whose steps their C hooks take. */
+    uint32_t mpi = id > 0 ? lw_abi_mpi_kind(e->region.symbol) : 0;
+    if (mpi)
+        __atomic_or_fetch(&e->flags, mpi, __ATOMIC_RELAXED);
     uint32_t flags = LW_LOAD(e->flags);
     int32_t state = id < 0                                 ? LW_ABI_STATE_EXCLUDED
-                    : (flags & LIBWRAP_ABI_NORETURN)       ? LW_ABI_STATE_SLOW
+                    : (flags & (LIBWRAP_ABI_NORETURN | LW_ABI_MPI_MASK)) ? LW_ABI_STATE_SLOW
                     : (flags & (LIBWRAP_ABI_RECORD | LIBWRAP_ABI_RECORD_RESULT)) ? LW_ABI_STATE_RECORD
                                                            : LW_ABI_STATE_FAST;
     if (id > 0 && e != &lw_abi_calib_entry)
@@ -559,8 +585,9 @@ static uintptr_t lw_abi_enter_slow_(const lw_abi_call *c)
     slot->sp = sp;
     slot->depth = LW_RA_NO_FAST_EXIT;
     lw_thread *t = lw_tls.self;
-    /* A result to record: the exit takes the C hook (lw_abi_exit). */
-    if (t && t->depth && !(LW_LOAD(e->flags) & LIBWRAP_ABI_RECORD_RESULT)) {
+    /* A result to record, or MPI_Init's step after it: the exit takes the
+     * C hook (lw_abi_exit). */
+    if (t && t->depth && !(LW_LOAD(e->flags) & (LIBWRAP_ABI_RECORD_RESULT | LW_ABI_MPI_MASK))) {
         slot->depth = t->depth - 1;
         slot->frame = t->stack + slot->depth;
     }
@@ -574,7 +601,18 @@ uintptr_t lw_abi_enter_slow(uintptr_t call, uintptr_t unused)
 {
     (void)unused;
     int saved = errno;
-    uintptr_t r = lw_abi_enter_slow_((const lw_abi_call *)call);
+    const lw_abi_call *c = (const lw_abi_call *)call;
+    /* MPI_Finalize's step before the call is entered (the job's reduction
+     * is not the call's time); MPI_Abort's once it is (the results are
+     * written with it open, a call the program made). */
+    uint32_t mpi = LW_LOAD(c->e->flags) & LW_ABI_MPI_MASK;
+    if (!mpi && !__atomic_load_n(&c->e->region.id, __ATOMIC_ACQUIRE)) /* its first call */
+        mpi = lw_abi_mpi_kind(c->e->region.symbol);
+    if (lw_unlikely(mpi == LW_ABI_MPI_FINALIZE))
+        lw_hook->mpi_call(mpi);
+    uintptr_t r = lw_abi_enter_slow_(c);
+    if (lw_unlikely(mpi == LW_ABI_MPI_ABORT) && r != LW_ABI_MISSING)
+        lw_hook->mpi_call(mpi);
     errno = saved;
     return r;
 }

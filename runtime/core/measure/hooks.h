@@ -5,7 +5,8 @@
  * plugin host adds to profile.json and profile.txt, config.txt, the
  * wrapper tables of a library, a job's end, a throttled region's new
  * wrapped callee (core/abi/throttle.c), whether an argument rule names
- * functions of libraries not loaded.
+ * functions of libraries not loaded, the MPI library's own MPI_Init,
+ * MPI_Finalize and MPI_Abort wrapped.
  *
  * One table, provided by the top layer (process/lifecycle.c) with
  * LW_HOOKS: the linker puts it in the section lw_hooks, so the table is
@@ -47,6 +48,11 @@ typedef struct lw_hooks {
      * this process has not loaded (an argument rule for another program's
      * library, among several wrappers preloaded), else 0. */
     int (*functions_unloaded)(const char *glob);
+    /* A wrapper of the MPI library itself: its MPI_Init's (after the call),
+     * MPI_Finalize's or MPI_Abort's (before it) step of the job, which the
+     * runtime's own interposers (mpi_interpose.c, weak) would have taken:
+     * kind is LW_ABI_MPI_INIT, _FINALIZE or _ABORT (core/abi/abi.h). */
+    void (*mpi_call)(uint32_t kind);
 } lw_hooks;
 
 /* `retain` (SHF_GNU_RETAIN): a static link with --gc-sections keeps the
