@@ -390,14 +390,22 @@ static int symbol_check(lwg_inventory *inv, const gen_options *o, char **soname,
             f->skip_detail = NULL;
         }
     }
+    /* The names the runtime knows the targets by: their sonames; a shared
+     * library without one (made without -Wl,-soname) by its path, which
+     * the loader also matches when the program loads it by another path
+     * to the same file (dlopen, ctypes). */
     strbuf sonames = STRBUF_INIT;
     for (size_t i = 0; i < libset_count(targets); i++) {
-        const char *name = libset_file(targets, i)->soname;
+        const lwg_libfile *lib = libset_file(targets, i);
+        const char *name = lib->soname ? lib->soname : lib->is_static ? NULL : lib->path;
         if (!name || strchr(name, ':'))
             continue;
         bool seen = false;
-        for (size_t k = 0; k < i && !seen; k++)
-            seen = libset_file(targets, k)->soname && strcmp(libset_file(targets, k)->soname, name) == 0;
+        for (size_t k = 0; k < i && !seen; k++) {
+            const lwg_libfile *other = libset_file(targets, k);
+            const char *o = other->soname ? other->soname : other->is_static ? NULL : other->path;
+            seen = o && strcmp(o, name) == 0;
+        }
         if (!seen)
             sb_printf(&sonames, "%s%s", sonames.s ? ":" : "", name);
     }

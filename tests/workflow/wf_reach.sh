@@ -141,6 +141,21 @@ same ctypes python3 ctypes_app.py "$lib/libring.so"
 want exp-ctypes "${thirteen[@]}"
 echo "ok: ctypes: 13 of 13 calls"
 
+step "a library without a soname, loaded by the program itself"
+# Built without -Wl,-soname: the wrapper knows it by its path, and the
+# program's dlopen of it (by that path) finds the wrapper's target.
+mkdir -p ns && $CC -O2 -fPIC -shared -I"$src" "$src/ring.c" -o ns/libring.so
+readelf -d ns/libring.so | grep -q SONAME && fail "ns/libring.so has a soname"
+run_ok init-ns.log libwrap-init --name ringns -x c --cppflags "-I$src" --ldflags "-L$PWD/ns -Wl,-rpath,$PWD/ns" \
+    --libs -lring --prefix "$PWD/ns/prefix" ns/wrap
+cp "$src/libwrap.h" "$src/main.c" ns/wrap/
+run_ok make-ns.log make -C ns/wrap all install
+WRAP=(LD_PRELOAD="$(LIBWRAP_PATH=$PWD/ns/prefix libwrap-info preload ringns)" LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-ns)
+same ns ./dl_app plain "$PWD/ns/libring.so"
+[ ! -s ns.libwrap ] || fail "ns: libwrap said something: $(cat ns.libwrap)"
+want exp-ns "${thirteen[@]}"
+echo "ok: a library without a soname, loaded with dlopen: 13 of 13 calls"
+
 step "a probe (dlsym(RTLD_DEFAULT)) before the program loads the library"
 # Under the preloaded wrapper the probe finds the wrapper's definition; its
 # call loads the library by its soname along the wrapper's run path (the
