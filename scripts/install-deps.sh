@@ -37,6 +37,8 @@ pkgs=(
   libzstd-dev
   # the Python package (python/, tests/python): Debian's own python3 with these
   python3-pandas python3-numpy python3-matplotlib python3-otf2 python3-setuptools python3-pip
+  # greenlets switching inside wrapped calls (tests/runtime/greenlet.sh)
+  python3-greenlet
   # the AArch64 target (LIBWRAP_TARGETS, tests/aarch64): cross compilers, the
   # user-mode emulator that runs its programs here, and the arm64 libraries
   # of its tests (multiarch, below)

@@ -700,8 +700,40 @@ void *libwrap_answer_pointer(void *p)
  * runs and checked at the next call of a dl function or at the end. */
 static pthread_mutex_t lw_pending_mutex = PTHREAD_MUTEX_INITIALIZER;
 static char *lw_pending_deep[16];
-static int lw_pending_ndeep, lw_pending_mopen, lw_pending_shadow;
+static int lw_pending_ndeep, lw_pending_mopen, lw_pending_shadow, lw_pending_copying;
 static int lw_pending_any;
+
+/* Whether a library that switches coroutines by copying their stacks
+ * (greenlet: Python's greenlet._greenlet, which gevent and SQLAlchemy's
+ * asyncio load) is loaded now; then stack-copying mode (core/abi/abi.h),
+ * for every wrapper table from now on. Checked after each dlopen, at the
+ * next call of a dl function (Python looks up the module's PyInit_ at
+ * once, before any of its code runs). */
+static void lw_dl_check_copying(void)
+{
+    if (__atomic_load_n(&lw_abi_copying, __ATOMIC_RELAXED))
+        return;
+    const char *found = NULL;
+    for (const struct link_map *l = _r_debug.r_map; l && !found; l = l->l_next)
+        if (l->l_name && !strncmp(lw_basename(l->l_name), "_greenlet.", 10))
+            found = l->l_name;
+    if (!found)
+        return;
+    lw_abi_copying_on();
+    uint32_t n = 0;
+    for (struct lw_dl_table *t = __atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE); t; t = t->next)
+        for (uint32_t i = 0; i < t->n; i++) {
+            libwrap_abi_entry *e = &t->entries[i];
+            int32_t s = __atomic_load_n(&e->state, __ATOMIC_RELAXED);
+            if (s == LW_ABI_STATE_FAST || s == LW_ABI_STATE_THROTTLED || s == LW_ABI_STATE_THROTTLED_FRAMED ||
+                s == LW_ABI_STATE_RECORD) {
+                lw_abi_set_state(e, LW_ABI_STATE_SLOW);
+                n++;
+            }
+        }
+    lw_log(LW_LOG_RESOLVE, "%s switches coroutines by copying their stacks: every wrapped call takes "
+           "the C hooks from now on (%u functions moved off the fast path)", found, n);
+}
 
 static void lw_dl_check_deepbind(const char *file)
 {
@@ -800,8 +832,9 @@ void lw_dl_check_pending(void)
     pthread_mutex_lock(&lw_pending_mutex);
     char *deep[16];
     int ndeep = lw_pending_ndeep, mopen = lw_pending_mopen, shadow = lw_pending_shadow;
+    int copying = lw_pending_copying;
     memcpy(deep, lw_pending_deep, sizeof deep);
-    lw_pending_ndeep = lw_pending_mopen = lw_pending_shadow = 0;
+    lw_pending_ndeep = lw_pending_mopen = lw_pending_shadow = lw_pending_copying = 0;
     __atomic_store_n(&lw_pending_any, 0, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&lw_pending_mutex);
     for (int i = 0; i < ndeep; i++) {
@@ -812,6 +845,8 @@ void lw_dl_check_pending(void)
         lw_dl_check_namespaces();
     if (shadow)
         lw_dl_shadow_check();
+    if (copying)
+        lw_dl_check_copying();
     LW_STORE(lw_tls.guard, guard);
 }
 
@@ -842,7 +877,9 @@ void *libwrap_dl_route(void *a0, void *a1, void *a2, void *caller, int kind)
                     ? a0 == RTLD_NEXT || (!__atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE) &&
                                           !__atomic_load_n(&lw_typed_any, __ATOMIC_ACQUIRE))
                     : !__atomic_load_n(&lw_pending_any, __ATOMIC_ACQUIRE) && !lw_abi_calibration_wanted() &&
-                          (kind == LW_DL_OPEN ? !((int)(intptr_t)a1 & RTLD_DEEPBIND)
+                          (kind == LW_DL_OPEN ? !((int)(intptr_t)a1 & RTLD_DEEPBIND) &&
+                                                    (__atomic_load_n(&lw_abi_copying, __ATOMIC_RELAXED) ||
+                                                     !__atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE))
                                               : (Lmid_t)(intptr_t)a0 == LM_ID_BASE);
     if (quiet)
         return to;
@@ -877,13 +914,16 @@ void *libwrap_dl_route(void *a0, void *a1, void *a2, void *caller, int kind)
             if ((int)(intptr_t)a1 & RTLD_DEEPBIND)
                 lw_dl_note_load(a0, 1);
             /* It may bring a target that an object before its wrapper
-             * shadows: asked at the next check (lw_dl_check_pending). */
-            if (__atomic_load_n(&lw_shadow_waiting, __ATOMIC_ACQUIRE)) {
-                pthread_mutex_lock(&lw_pending_mutex);
+             * shadows, or a stack-copying library: asked at the next
+             * check (lw_dl_check_pending). */
+            pthread_mutex_lock(&lw_pending_mutex);
+            if (__atomic_load_n(&lw_shadow_waiting, __ATOMIC_ACQUIRE))
                 lw_pending_shadow = 1;
-                __atomic_store_n(&lw_pending_any, 1, __ATOMIC_RELEASE);
-                pthread_mutex_unlock(&lw_pending_mutex);
-            }
+            if (!__atomic_load_n(&lw_abi_copying, __ATOMIC_RELAXED) && __atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE))
+                lw_pending_copying = 1;
+            __atomic_store_n(&lw_pending_any, lw_pending_any | lw_pending_shadow | lw_pending_copying,
+                             __ATOMIC_RELEASE);
+            pthread_mutex_unlock(&lw_pending_mutex);
             /* The load may bring a wrapper's target, whose calls come
              * next: calibrated before (lw_abi_calibrate_later). */
             if (lw_abi_calibration_wanted() && (__atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE) ||

@@ -164,7 +164,9 @@ static inline __attribute__((always_inline)) lw_ra *lw_abi_free_slot(void **sp, 
     if (lw_unlikely(top == lw_tls.ra_end))
         return NULL;
     uintptr_t prev = (uintptr_t)top[-1].sp;
-    if (lw_likely(prev > (uintptr_t)sp)) {
+    /* Stack-copying mode (abi.h): the top one, whatever lies below. */
+    if (lw_likely(prev > (uintptr_t)sp) ||
+        (lw_unlikely(__atomic_load_n(&lw_abi_copying, __ATOMIC_RELAXED)) && prev != (uintptr_t)sp)) {
         *frame = sp;
         return top;
     }
@@ -200,7 +202,8 @@ static inline __attribute__((always_inline)) uintptr_t lw_abi_enter_fast(libwrap
         if (lw_likely(lw_enter_known(t, id, frame))) {
             top->entry = e;
             top->sp = sp;
-            top->depth = slow_exit ? LW_RA_NO_FAST_EXIT : t->depth - 1;
+            top->depth = slow_exit || __atomic_load_n(&lw_abi_copying, __ATOMIC_RELAXED) ? LW_RA_NO_FAST_EXIT
+                                                                                        : t->depth - 1;
             top->frame = t->stack + (t->depth - 1);
             r = (uintptr_t)top;
         } else {
@@ -413,12 +416,12 @@ static __attribute__((noinline)) void lw_abi_exit_lane(lw_ra *slot)
     uintptr_t who = (uintptr_t)slot->entry;
     uint64_t now = lw_abi_lane_now();
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    LW_STORE(lw_tls.ra_top, slot);
+    lw_abi_release(slot);
     lw_lane *l = LW_LOAD(lw_tls.lane);
     if (l && l->depth)
         lw_lane_pop(l, who, now);
 #else
-    LW_STORE(lw_tls.ra_top, slot);
+    lw_abi_release(slot);
 #endif
 }
 
@@ -449,7 +452,7 @@ void lw_abi_exit(lw_ra *slot)
                    (e->region.symbol[0] == 'm' || LW_ABI_SAVED_GPRS(slot->sp)[LW_ABI_SAVED_RAX] == 0);
     /* Frees the slot and any slot above it left by a longjmp. Before the
      * exit is recorded: a signal handler may reuse it from here on. */
-    lw_tls.ra_top = slot;
+    lw_abi_release(slot);
     if (lw_unlikely(lw_exit_fast(id, LW_KIND_ABI) < 0))
         (void)lw_abi_gate(lw_abi_exit_slow, (uintptr_t)(uint32_t)id, 0);
     if (mpi_init)

@@ -146,6 +146,38 @@ typedef struct lw_ra {
 
 #define LW_RA_SLOTS 32768u
 
+/*
+ * Stack-copying coroutines (greenlet, under gevent and SQLAlchemy's
+ * asyncio): a switch copies the running coroutine's stack out and another
+ * one's in, at the same addresses. A coroutine suspended inside a wrapped
+ * call (a callback that switches) then holds a return slot that looks
+ * abandoned, by longjmp, to the calls the other coroutines make, which
+ * would take it back, and the suspended call would return through another
+ * call's slot when resumed. Once such a library is loaded (process/dl.c),
+ * lw_abi_copying is 1: every call takes the C hooks (LW_ABI_STATE_SLOW,
+ * lw_abi_set_state), whose exit marks its slot free (sp NULL) and gives
+ * back only the free slots at the top (lw_abi_release); a slot is taken
+ * back as abandoned only when the thread has none left.
+ */
+extern int lw_abi_copying;
+void lw_abi_copying_on(void);
+
+/* The exit's end with a return slot: freed, with any slot above it that a
+ * longjmp left; in stack-copying mode only it, and the free ones at the
+ * top. */
+static inline void lw_abi_release(lw_ra *slot)
+{
+    if (__builtin_expect(!__atomic_load_n(&lw_abi_copying, __ATOMIC_RELAXED), 1)) {
+        LW_STORE(lw_tls.ra_top, slot);
+        return;
+    }
+    slot->sp = NULL;
+    lw_ra *top = LW_LOAD(lw_tls.ra_top);
+    while (top > lw_tls.ra_base && top[-1].sp == NULL)
+        top--;
+    LW_STORE(lw_tls.ra_top, top);
+}
+
 
 /* Where an original called by the trampoline returns to: a call whose
  * return address is this one is a tail call made by a measured original

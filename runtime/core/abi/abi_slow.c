@@ -419,7 +419,13 @@ static lw_ra *lw_abi_slot(void **sp, void **frame)
     const lw_thread *t = lw_tls.self;
     int tail = lw_abi_is_return_point(*sp);
     unsigned chain = 0;
-    while (top > lw_tls.ra_base && (uintptr_t)top[-1].sp <= (uintptr_t)sp) {
+    /* Stack-copying mode (abi.h): a slot below is taken back only when
+     * none is left, the tail call's chain still counted. */
+    int keep = __atomic_load_n(&lw_abi_copying, __ATOMIC_RELAXED) && top != lw_tls.ra_end;
+    if (keep && tail)
+        for (lw_ra *s = top; s > lw_tls.ra_base && s[-1].sp == sp; s--)
+            chain++;
+    while (!keep && top > lw_tls.ra_base && (uintptr_t)top[-1].sp <= (uintptr_t)sp) {
         if (top[-1].sp == sp && tail) {
             for (lw_ra *s = top; s > lw_tls.ra_base && s[-1].sp == sp; s--)
                 chain++;
@@ -440,8 +446,21 @@ static lw_ra *lw_abi_slot(void **sp, void **frame)
     return top;
 }
 
+int lw_abi_copying;
+
+void lw_abi_copying_on(void)
+{
+    __atomic_store_n(&lw_abi_copying, 1, __ATOMIC_SEQ_CST);
+}
+
 void lw_abi_set_state(libwrap_abi_entry *e, int32_t state)
 {
+    /* Stack-copying mode (abi.h): the trampoline's own paths are not
+     * taken, their return slots being given back in order. */
+    if (__atomic_load_n(&lw_abi_copying, __ATOMIC_RELAXED) &&
+        (state == LW_ABI_STATE_FAST || state == LW_ABI_STATE_THROTTLED ||
+         state == LW_ABI_STATE_THROTTLED_FRAMED || state == LW_ABI_STATE_RECORD))
+        state = LW_ABI_STATE_SLOW;
     /* The generic entry for the states the C hooks take. */
     const void *to = lw_abi_trampoline;
     if (state == LW_ABI_STATE_FAST)
@@ -585,9 +604,10 @@ static uintptr_t lw_abi_enter_slow_(const lw_abi_call *c)
     slot->sp = sp;
     slot->depth = LW_RA_NO_FAST_EXIT;
     lw_thread *t = lw_tls.self;
-    /* A result to record, or MPI_Init's step after it: the exit takes the
-     * C hook (lw_abi_exit). */
-    if (t && t->depth && !(LW_LOAD(e->flags) & (LIBWRAP_ABI_RECORD_RESULT | LW_ABI_MPI_MASK))) {
+    /* A result to record, MPI_Init's step after it, or stack-copying mode:
+     * the exit takes the C hook (lw_abi_exit). */
+    if (t && t->depth && !(LW_LOAD(e->flags) & (LIBWRAP_ABI_RECORD_RESULT | LW_ABI_MPI_MASK)) &&
+        !__atomic_load_n(&lw_abi_copying, __ATOMIC_RELAXED)) {
         slot->depth = t->depth - 1;
         slot->frame = t->stack + slot->depth;
     }
@@ -661,7 +681,7 @@ _Unwind_Reason_Code lw_abi_personality(int version, _Unwind_Action actions, _Unw
     lw_ra *s = (lw_ra *)_Unwind_GetGR(ctx, 19);
 #endif
     lw_ra *base = lw_tls.ra_base, *top = lw_tls.ra_top;
-    if (!base || s < base || s >= top || (size_t)((char *)s - (char *)base) % sizeof *s)
+    if (!base || s < base || s >= top || (size_t)((char *)s - (char *)base) % sizeof *s || !s->sp)
         return _URC_CONTINUE_UNWIND;
     /* The exit first: the slot is still taken while it runs (a wrapped
      * function it calls gets another one). The slots above it, of calls
@@ -669,6 +689,6 @@ _Unwind_Reason_Code lw_abi_personality(int version, _Unwind_Action actions, _Unw
     int32_t id = s->entry->region.id;
     if (id > 0)
         (void)lw_abi_exit_slow((uintptr_t)(uint32_t)id, 0);
-    lw_tls.ra_top = s;
+    lw_abi_release(s);
     return _URC_CONTINUE_UNWIND;
 }
