@@ -507,24 +507,34 @@ static int resolve_words(resolver *r, const lwg_strv *w, int pass)
         } else if (a[0] != '-') {
             rc = linker_option(r, a, NULL, &used, pass);
         }
-        if (rc != 0)
+        /* Quiet (the default libraries): what cannot be found is left out
+         * and the rest resolved. */
+        if (rc != 0 && !r->quiet)
             return rc;
     }
     return 0;
 }
 
+static int resolve_strv(const lwg_strv *words, bool quiet, lwg_ldfiles *lf)
+{
+    resolver r = { .quiet = quiet, .out = lf };
+    int rc = 0;
+    for (int pass = 0; rc == 0 && pass < 2; pass++)
+        rc = resolve_words(&r, words, pass);
+    strv_free(&r.user_dirs);
+    strv_free(&r.seen);
+    return rc;
+}
+
 static int resolve(const char *ldflags, const char *libs, bool quiet, lwg_ldfiles *lf)
 {
     lwg_strv words = {0};
-    resolver r = { .quiet = quiet, .out = lf };
     int rc = words_split(ldflags, "--ldflags", &words);
     if (rc == 0)
         rc = words_split(libs, "--libs", &words);
-    for (int pass = 0; rc == 0 && pass < 2; pass++)
-        rc = resolve_words(&r, &words, pass);
+    if (rc == 0)
+        rc = resolve_strv(&words, quiet, lf);
     strv_free(&words);
-    strv_free(&r.user_dirs);
-    strv_free(&r.seen);
     return rc;
 }
 
@@ -533,7 +543,119 @@ int ldsearch_resolve(const char *ldflags, const char *libs, lwg_ldfiles *lf)
     return resolve(ldflags, libs, false, lf);
 }
 
-int ldsearch_default(lwg_ldfiles *lf)
+/* ---- the default libraries -------------------------------------------- */
+
+/* The output name of the driver's link line: it finds that line among the
+ * others `-###` prints, and can never be created (-### creates nothing,
+ * and a driver that links in spite of it cannot write there). */
+#define LINK_MARKER "/dev/null/libwrap-default-libs"
+
+/* Options of GNU ld, lld, gold and mold that take the next word as their
+ * argument: a plugin, the dynamic linker or a just-symbols file (-R) is
+ * not a library the program links. */
+static bool linker_arg_option(const char *w)
+{
+    static const char *const opts[] = {
+        "-plugin", "--plugin", "-plugin-opt", "--plugin-opt", "-dynamic-linker",
+        "--dynamic-linker", "-o", "--output", "-m", "-z", "-T", "--script", "-e", "--entry",
+        "-h", "-soname", "--soname", "-rpath", "--rpath", "-rpath-link", "--rpath-link", "-u",
+        "--undefined", "-y", "--trace-symbol", "-Map", "-a", "-A", "--architecture", "-b",
+        "--format", "-f", "--auxiliary", "-F", "--filter", "-G", "-R", "--just-symbols", "-Y",
+        "--version-script", "--dynamic-list", "-init", "-fini", "--sysroot", "-mllvm",
+        "--hash-style", "-wrap", "--wrap", "--defsym", "-P", "--depaudit",
+        "--audit", "--exclude-libs",
+    };
+    for (size_t i = 0; i < sizeof opts / sizeof *opts; i++)
+        if (strcmp(w, opts[i]) == 0)
+            return true;
+    return false;
+}
+
+/* The inputs of a linker command line, as words resolve_words() reads:
+ * -L dirs, -l libraries, library and object files, and -Bstatic /
+ * -Bdynamic in their place (passed on as -Wl, options, which is where
+ * resolve_words() reads them). Option arguments and other options drop out. */
+static void link_inputs(const lwg_strv *cmd, lwg_strv *in)
+{
+    for (size_t i = 1; i < cmd->n; i++) { /* word 0: the linker itself */
+        const char *w = cmd->v[i];
+        const char *next = i + 1 < cmd->n ? cmd->v[i + 1] : NULL;
+        bool dir = strcmp(w, "-L") == 0 || strcmp(w, "--library-path") == 0;
+        bool lib = strcmp(w, "-l") == 0 || strcmp(w, "--library") == 0;
+        const char *eq = strchr(w, '=');
+        if (dir || lib) {
+            if (next) {
+                char *opt = xstrdup_printf("-%c%s", dir ? 'L' : 'l', next);
+                strv_push(in, opt);
+                free(opt);
+            }
+            i++;
+        } else if (eq && (strncmp(w, "--library-path=", 15) == 0 ||
+                          strncmp(w, "--library=", 10) == 0)) {
+            char *opt = xstrdup_printf("-%c%s", w[9] == '-' ? 'L' : 'l', eq + 1);
+            strv_push(in, opt);
+            free(opt);
+        } else if (strncmp(w, "-L", 2) == 0 || strncmp(w, "-l", 2) == 0) {
+            strv_push(in, w);
+        } else if (strcmp(w, "-Bstatic") == 0 || strcmp(w, "-static") == 0 ||
+                   strcmp(w, "-dn") == 0 || strcmp(w, "-non_shared") == 0) {
+            strv_push(in, "-Wl,-Bstatic");
+        } else if (strcmp(w, "-Bdynamic") == 0 || strcmp(w, "-dy") == 0 ||
+                   strcmp(w, "-call_shared") == 0) {
+            strv_push(in, "-Wl,-Bdynamic");
+        } else if (linker_arg_option(w)) {
+            i++;
+        } else if (w[0] != '-' && is_library_name(w)) {
+            strv_push(in, w);
+        }
+    }
+}
+
+/* The linker command the compiler driver would run to link a program:
+ * `$CC -### /dev/null -o MARKER` prints its commands without running them
+ * (gcc, clang, and every wrapper driver that hands its arguments to one:
+ * mpicc, h5cc, ccache...), with the libraries the driver adds by itself.
+ * /dev/null is an input of unknown type, so a linker input: no compile
+ * step. The line is the last command whose words hold "-o MARKER". Returns
+ * true with its words in *cmd. */
+static bool driver_link_line(lwg_strv *cmd)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    bool found = false;
+    char *cmdline = xstrdup_printf("%s -### /dev/null -o " LINK_MARKER " 2>&1 </dev/null",
+                                   ldsearch_compiler());
+    FILE *p = popen(cmdline, "r");
+    free(cmdline);
+    if (!p)
+        return false;
+    while (getline(&line, &cap, p) > 0) {
+        if (!strstr(line, LINK_MARKER))
+            continue;
+        lwg_strv w = {0};
+        bool link = false;
+        /* Not gcc's COLLECT_GCC_OPTIONS='-static' '-o' 'MARKER' line: a
+         * command starts with the program it runs. */
+        if (words_split(line, "the compiler's -### output", &w) == 0 && w.n &&
+            w.v[0][0] != '-' && !strchr(w.v[0], '='))
+            for (size_t i = 1; i + 1 < w.n && !link; i++)
+                link = strcmp(w.v[i], "-o") == 0 && strcmp(w.v[i + 1], LINK_MARKER) == 0;
+        if (link) {
+            strv_free(cmd);
+            *cmd = w;
+            found = true;
+        } else {
+            strv_free(&w);
+        }
+    }
+    free(line);
+    pclose(p);
+    return found;
+}
+
+/* Without the driver's link line: -lc, -lgcc_s and libgcc, what gcc and
+ * clang link by default. */
+static int fixed_defaults(lwg_ldfiles *lf)
 {
     if (resolve(NULL, "-lc", false, lf) != 0)
         return -1;
@@ -562,6 +684,23 @@ int ldsearch_default(lwg_ldfiles *lf)
         pclose(p);
     }
     return 0;
+}
+
+int ldsearch_default(lwg_ldfiles *lf)
+{
+    /* The libraries on the driver's own link line: libc and the compiler
+     * runtime, libstdc++ and libm for a C++ driver, and whatever a wrapper
+     * driver adds (mpicc's -lmpi), resolved in its -L dirs. */
+    lwg_strv cmd = {0}, inputs = {0};
+    if (driver_link_line(&cmd)) {
+        link_inputs(&cmd, &inputs);
+        resolve_strv(&inputs, true, lf);
+    }
+    strv_free(&cmd);
+    strv_free(&inputs);
+    if (lf->n > 0)
+        return 0;
+    return fixed_defaults(lf);
 }
 
 /* `libwrap-gen resolve --ldflags FLAGS --libs LIBS`: the files the link

@@ -9,6 +9,8 @@
  * (`cc -print-search-dirs`), or the usual multiarch dirs when the compiler
  * does not answer. A file that is neither ELF nor an ar archive is read as a
  * GNU ld script (GROUP, INPUT, AS_NEEDED) and the files it names follow.
+ * The default libraries are read off the compiler driver's own link line
+ * (`$CC -### /dev/null`), so a wrapper driver's own libraries count.
  */
 #ifndef LIBWRAP_LDSEARCH_H
 #define LIBWRAP_LDSEARCH_H
@@ -37,7 +39,12 @@ const lwg_strv *ldsearch_system_dirs(void);
  * after printing which library was not found and where it was looked for. */
 int ldsearch_resolve(const char *ldflags, const char *libs, lwg_ldfiles *lf);
 
-/* The libraries a program links without -l flags: -lc, -lgcc_s, libgcc.a. */
+/* The libraries a program links without -l flags: those on the link line
+ * the compiler driver ($CC, ldsearch_compiler) prints for `-###`, resolved
+ * in its -L dirs: libc and the compiler runtime, libstdc++ and libm for a
+ * C++ driver, the library a wrapper driver adds by itself (mpicc's -lmpi).
+ * A driver that prints no link line gets -lc, -lgcc_s and libgcc.a.
+ * Returns 0, or -1 after a message when not even -lc is found. */
 int ldsearch_default(lwg_ldfiles *lf);
 
 #endif /* LIBWRAP_LDSEARCH_H */

@@ -638,8 +638,10 @@ static int probe_all(const probe_env *env, symbol *syms, size_t n, size_t cached
  * tables can. The link WITH the targets also has the default libraries, so a
  * function only libc has (isnan for -lm) passes it and then looks UNCERTAIN:
  * the targets do not export it, it is MISSING. And when a target is itself a
- * default library (wrapping libc: --libs -lc), its own functions link
- * without "the targets" too, yet they are exactly what is wanted. */
+ * default library (wrapping libc: --libs -lc; libmpi with --cc mpicc, which
+ * links -lmpi into every program), its own functions link without "the
+ * targets" too, yet they are exactly what is wanted. The default libraries
+ * are those of --cc (probe_check sets $CC), from its own link line. */
 static int refine_uncertain(const lwg_libset *targets, symbol *syms, size_t n)
 {
     lwg_libset *defaults = libset_default();

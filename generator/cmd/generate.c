@@ -233,6 +233,57 @@ static bool nothing_left(const lwg_inventory *inv, const char *source, const cha
     return true;
 }
 
+/* What to say when the symbol check left nothing to wrap: how many it left
+ * out of each kind and why, in the check's own words (the first function's
+ * reason), and what to do. Only MISSING: the flags name libraries that do
+ * not export the functions. UNCERTAIN: the targets export them, but a
+ * program links them without the targets too. */
+static char *symbol_check_advice(const lwg_inventory *inv, const gen_options *o)
+{
+    size_t missing = 0, uncertain = 0;
+    const char *why_missing = NULL, *why_uncertain = NULL;
+    for (size_t i = 0; i < inv->nfuncs; i++) {
+        const lwg_function *f = &inv->funcs[i];
+        if (f->skip == LWG_SKIP_MISSING && missing++ == 0)
+            why_missing = f->skip_detail;
+        else if (f->skip == LWG_SKIP_UNCERTAIN && uncertain++ == 0)
+            why_uncertain = f->skip_detail;
+    }
+    strbuf sb = STRBUF_INIT;
+    if (uncertain == 0) {
+        sb_printf(&sb, "the target libraries export none of the declared functions (%zu MISSING",
+                  missing);
+        if (why_missing)
+            sb_printf(&sb, ": %s", why_missing);
+        sb_put(&sb, "); check --ldflags/--libs (--dump shows every function's reason)");
+        return sb_steal(&sb);
+    }
+    bool probed = why_uncertain && strncmp(why_uncertain, "link probe:", 11) == 0;
+    sb_printf(&sb, "%s%zu function%s UNCERTAIN", missing ? "" : "all ", uncertain,
+              uncertain == 1 ? " is" : "s are");
+    if (why_uncertain)
+        sb_printf(&sb, " (%s)", why_uncertain);
+    if (missing) {
+        sb_printf(&sb, " and %zu MISSING", missing);
+        if (why_missing)
+            sb_printf(&sb, " (%s)", why_missing);
+    }
+    sb_printf(&sb, ": the targets export %s, but a program links %s without --ldflags/--libs "
+              "too, from a library the compiler links by itself, so a call might not reach "
+              "the targets",
+              uncertain == 1 ? "it" : "them", uncertain == 1 ? "it" : "them");
+    if (probed)
+        sb_put(&sb, " (the link probes of make check found that with its compiler: check.cache)");
+    sb_printf(&sb, ". If the compiler is a wrapper driver that adds the target library itself "
+              "(mpicc adds -lmpi; `CC -### /dev/null` shows its link line), name that same "
+              "library file in --libs%s; to wrap %s anyway, add INCLUDE MANGLED rules for %s "
+              "symbol%s to %s (docs/symcheck.md); --dump shows every function's reason",
+              probed ? " and run make check again" : "", uncertain == 1 ? "it" : "them",
+              uncertain == 1 ? "its" : "their", uncertain == 1 ? "" : "s",
+              o->filter ? o->filter : "the filter file");
+    return sb_steal(&sb);
+}
+
 static int apply_filter(lwg_inventory *inv, const char *path)
 {
     char err[1024];
@@ -504,10 +555,12 @@ static int generate(const gen_options *o)
         progress(o, "symbol check", 4);
         if (symbol_check(&inv, o, &soname, &probes) != 0)
             goto out;
-        if (!o->dump && nothing_left(&inv, o->source, "the symbol check",
-                                     "the target libraries export none of the declared functions; "
-                                     "check --ldflags/--libs (--dump shows every function's reason)"))
+        if (!o->dump && inventory_count_wrapped(&inv) == 0) {
+            char *why = symbol_check_advice(&inv, o);
+            nothing_left(&inv, o->source, "the symbol check", why);
+            free(why);
             goto out;
+        }
     }
     if (variadic_skip_twinless(&inv) && !o->dump &&
         nothing_left(&inv, o->source, "the variadic check", "name va_list twins with --va-twin SYM=TWIN"))
