@@ -147,7 +147,7 @@ static int lw_dl_touch(const char *name, int flags)
 static int lw_dl_touch_as(const void *self, const char *name, int flags)
 {
     Dl_info info;
-    if (!self || strchr(name, '/') || !dladdr(self, &info) || !info.dli_fname)
+    if (!lw_dl_available() || !self || strchr(name, '/') || !dladdr(self, &info) || !info.dli_fname)
         return 0;
     libwrap_resolve_begin();
     void *h = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
