@@ -250,10 +250,19 @@ static const char *lw_claim_locked(void)
     return lw_dir;
 }
 
+static void lw_claim_on_stack(void *dir)
+{
+    *(const char **)dir = lw_claim_locked();
+}
+
 const char *lw_experiment_dir(void)
 {
     pthread_mutex_lock(&lw_dir_mutex);
-    const char *dir = lw_claim_locked();
+    const char *dir = lw_dir;
+    /* Made on a stack of the runtime's own: the first call may come from a
+     * thread with a small one (work_stack.c). */
+    if (!dir && !lw_claim_failed)
+        lw_on_work_stack(lw_claim_on_stack, &dir);
     /* Claimed, then the root changed (chroot): the path names a place
      * under the new root, where the rest is written if it can be. */
     static int said;

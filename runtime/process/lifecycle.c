@@ -287,10 +287,31 @@ static int lw_wait_not_busy(const lw_thread *t)
     return 0;
 }
 
+static void lw_finish_work(const char *why, enum lw_end end);
+
+struct lw_finish_args {
+    const char *why;
+    enum lw_end end;
+};
+
+static void lw_finish_on_stack(void *p)
+{
+    const struct lw_finish_args *a = p;
+    lw_finish_work(a->why, a->end);
+}
+
+/* The results written on a stack of the runtime's own: the process may end
+ * on a thread with a small one (work_stack.c). */
 static void lw_finish_as(const char *why, enum lw_end end)
 {
     if (LW_LOAD(lw_state) != 1 || __atomic_exchange_n(&lw_finishing, 1, __ATOMIC_SEQ_CST))
         return;
+    struct lw_finish_args a = {why, end};
+    lw_on_work_stack(lw_finish_on_stack, &a);
+}
+
+static void lw_finish_work(const char *why, enum lw_end end)
+{
     int saved = errno, cancel = lw_cancel_off();
     /* The program's file-size limit makes the writes fail, not end it. */
     lw_xfsz xfsz;

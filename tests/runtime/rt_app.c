@@ -10,6 +10,7 @@
 #include "rt_lib.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <malloc.h>
 #include <sched.h>
 #include <fcntl.h>
@@ -185,6 +186,45 @@ static int run_errno(void)
     printf("errno %s %s %s\n", e1 == EDOM ? "ok" : strerror(e1), e2 == ERANGE ? "ok" : strerror(e2),
            e3 == EDOM ? "ok" : strerror(e3));
     return e1 == EDOM && e2 == ERANGE && e3 == EDOM && r == -2 ? 0 : 1;
+}
+
+/* A thread with the smallest stack (PTHREAD_STACK_MIN, glibc's TLS and
+ * thread descriptor inside it) makes the process's first measured calls,
+ * then ends the process with exit(3) ("exit"), or forks ("fork": the
+ * child calls once more and exits, the thread returns). */
+static void *smallstack_thread(void *arg)
+{
+    const char *how = arg;
+    lib_add(1, 2);
+    lib_add(3, 4);
+    if (!strcmp(how, "exit")) {
+        printf("small thread: exit\n");
+        fflush(stdout);
+        exit(3);
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        lib_add(5, 6);
+        exit(0);
+    }
+    int st = 0;
+    if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+        return (void *)1;
+    printf("small thread: forked\n");
+    return NULL;
+}
+
+static int run_smallstack(const char *how)
+{
+    pthread_attr_t a;
+    pthread_t t;
+    void *r = (void *)1;
+    pthread_attr_init(&a);
+    pthread_attr_setstacksize(&a, PTHREAD_STACK_MIN);
+    if (pthread_create(&t, &a, smallstack_thread, (void *)how) != 0 || pthread_join(t, &r) != 0)
+        return 2;
+    lib_add(7, 8);
+    return r != NULL;
 }
 
 static int run_fork(void)
@@ -707,6 +747,8 @@ int main(int argc, char **argv)
         return run_errno();
     if (!strcmp(s, "fork"))
         return run_fork();
+    if (!strcmp(s, "smallstack"))
+        return run_smallstack(argc > 2 ? argv[2] : "exit");
     if (!strcmp(s, "clone"))
         return run_clone(argc > 2 ? argv[2] : "");
     if (!strcmp(s, "forkfinish"))

@@ -114,6 +114,27 @@ fork)
         "path('lib_add') == 5" "path('lib_call/lib_add') == 1" "prof['pid'] != 0"
     [ ! -e exp.1 ] || fail "the child wrote outside the parent's directory"
     ;;
+smallstack)
+    # A thread with the smallest stack (PTHREAD_STACK_MIN, 16 KiB with
+    # glibc's TLS inside it) makes the process's first measured calls, then
+    # exits the process, or forks; profiled and traced (the directory is
+    # then made at the first call). The directory is made and the results
+    # written on a stack of the runtime's own: the program ends as without
+    # libwrap (it died by SIGSEGV).
+    for tracing in false true; do
+        rm -rf exp
+        LIBWRAP_ENABLE_TRACING=$tracing run 3 smallstack exit
+        grep -qx 'small thread: exit' out.txt || fail "exit ($tracing): output: $(cat out.txt)"
+        $CHECK exp "visits('lib_add') == 2" >/dev/null
+        rm -rf exp
+        LIBWRAP_ENABLE_TRACING=$tracing run 0 smallstack fork
+        grep -qx 'small thread: forked' out.txt || fail "fork ($tracing): output: $(cat out.txt)"
+        $CHECK exp "visits('lib_add') == 3" >/dev/null
+        set -- exp/fork-*
+        $CHECK "$1" "visits('lib_add') == 1" >/dev/null
+        [ $tracing = false ] || [ -s exp/traces.otf2 ] || fail "fork (traced): no trace"
+    done
+    ;;
 clone)
     # clone() without CLONE_VM is a fork: the parent's calls counted once in
     # exp, the child's (exit() or a return from its function) in

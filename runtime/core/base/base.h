@@ -328,6 +328,11 @@ typedef struct lw_job {
 
 extern lw_job lw_job_info;
 
+/* fn(arg) on a stack of the runtime's own (work_stack.c): the one-time
+ * work a small thread stack would not hold (the results' directory made,
+ * the results written). */
+void lw_on_work_stack(void (*fn)(void *), void *arg);
+
 #pragma GCC visibility pop
 
 #endif /* LIBWRAP_RUNTIME_CORE_BASE_H */
