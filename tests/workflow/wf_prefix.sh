@@ -5,10 +5,14 @@
 # unknown wrappers and static-only targets.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-# A compiler that prints its arguments, one per line.
+# A compiler that prints its arguments, one per line; a response file @FILE
+# as @FILE{, its lines, }.
 cat > printargs <<'SH'
 #!/bin/sh
-for a in "$@"; do echo "$a"; done
+for a in "$@"; do
+    case $a in @?*) [ -f "${a#@}" ] && { echo "$a{"; cat "${a#@}"; echo "}"; continue; } ;; esac
+    echo "$a"
+done
 SH
 chmod +x printargs
 cc=$scratch/printargs
@@ -63,7 +67,7 @@ grep -qx -- "-Wl,$p/lib/libwrap_foo_linktime.a" <<< "$out" || fail "-static: no 
 grep -qx -- "-Wl,@$p/share/libwrap/foo.wrap" <<< "$out" || fail "default mode is not link-time"
 
 step "-static and -static-pie: the wrapper's and the runtime's archives, the runtime whole"
-for link in -static -static-pie; do
+for link in -static -static-pie --static --static-pie; do
     out=$(libwrap --libwrap=foo "$cc" $link main.o -lfoo)
     expected=$(printf '%s\n' $link main.o "-Wl,@$p/share/libwrap/foo.wrap" "-Wl,$p/lib/libwrap_foo_linktime.a" \
         "-Wl,--whole-archive,$LIBWRAP_STAGE/lib/liblibwrap_runtime.a,--no-whole-archive" -lfoo)
@@ -122,6 +126,86 @@ grep -qx -- "-Wl,$p/lib/libwrap_bar_linktime.a" <<< "$out" || fail "static-only 
 step "no target on the line: appended at the end"
 out=$(libwrap --libwrap=foo "$cc" main.o -o app)
 [ "$(echo "$out" | sed -n 4p)" = "-Wl,@$p/share/libwrap/foo.wrap" ] || fail "not appended: $out"
+
+step "the target in two words, in the linker's words: the wrappers before the first"
+# What goes before the target in link-time mode, up to the pushed state.
+before=("-Wl,@$p/share/libwrap/foo.wrap" "-Wl,$p/lib/libwrap_foo_linktime.so" "-Wl,-rpath,$p/lib" \
+    "-L$LIBWRAP_STAGE/lib" -llibwrap_runtime "-Wl,-rpath,$LIBWRAP_STAGE/lib" -Wl,--push-state,--no-as-needed)
+for spelling in "-l foo" "-Wl,-l,foo" "-Wl,--library=foo" "-Wl,--library,foo" "-Wl,-l -Wl,foo" \
+                "-Xlinker -l -Xlinker foo" "-Xlinker --library=foo" "--for-linker=-lfoo" "--for-linker -lfoo"; do
+    read -r -a w <<< "$spelling"
+    out=$(libwrap --libwrap=linktime:foo "$cc" main.o "${w[@]}" -lm)
+    expected=$(printf '%s\n' main.o "${before[@]}" "${w[@]}" -Wl,--pop-state -lm)
+    [ "$out" = "$expected" ] || { diff <(echo "$expected") <(echo "$out") || true; fail "'$spelling' is not read as the target"; }
+done
+# -static with the target in two words: the wrapper's archive before it.
+out=$(libwrap --libwrap=foo "$cc" -static main.o -l foo)
+expected=$(printf '%s\n' -static main.o "-Wl,@$p/share/libwrap/foo.wrap" "-Wl,$p/lib/libwrap_foo_linktime.a" \
+    "-Wl,--whole-archive,$LIBWRAP_STAGE/lib/liblibwrap_runtime.a,--no-whole-archive" -l foo)
+[ "$out" = "$expected" ] || { diff <(echo "$expected") <(echo "$out") || true; fail "-static -l foo line"; }
+
+step "response files (@FILE, as gcc reads them): the target, -c, -static inside"
+export TMPDIR=$scratch/tmp
+mkdir -p "$TMPDIR"
+# A quoted word with a blank, the target in two quoted words, from a
+# response file named in another one.
+printf '%s\n' "'my obj.o' -l \"foo\"" > inner.rsp
+printf '%s\n' '@inner.rsp' > outer.rsp
+# The words of the new response file, as buildargv reads them back.
+for rsp in inner.rsp outer.rsp; do
+    out=$(libwrap --libwrap=linktime:foo "$cc" main.o "@$rsp" -lm | sed 's|^@'"$TMPDIR"'/libwrap\.[A-Za-z0-9]*{$|@TMP{|')
+    expected=$(printf '%s\n' main.o '@TMP{' 'my\ obj.o' "${before[@]}" -l foo -Wl,--pop-state '}' -lm)
+    [ "$out" = "$expected" ] || { diff <(echo "$expected") <(echo "$out") || true; fail "@$rsp: the target inside is not read"; }
+done
+[ -z "$(ls "$TMPDIR")" ] || fail "libwrap left its response files: $(ls "$TMPDIR")"
+# One without the target stays as it is.
+printf 'a.o b.o\n' > objs.rsp
+out=$(libwrap --libwrap=linktime:foo "$cc" @objs.rsp -lfoo)
+[ "$(echo "$out" | head -n 3 | tr "\n" " ")" = "@objs.rsp{ a.o b.o } " ] || fail "@objs.rsp changed: $out"
+printf -- '-c\n' > compile.rsp
+out=$(libwrap --libwrap=foo "$cc" @compile.rsp x.c -o x.o -lfoo)
+[ "$out" = "$(printf '%s\n' '@compile.rsp{' -c '}' x.c -o x.o -lfoo)" ] || fail "-c in a response file: command changed: $out"
+printf -- '-static\n' > static.rsp
+out=$(libwrap --libwrap=foo "$cc" @static.rsp main.o -lfoo)
+grep -qx -- "-Wl,$p/lib/libwrap_foo_linktime.a" <<< "$out" &&
+    grep -qx -- "-Wl,--whole-archive,$LIBWRAP_STAGE/lib/liblibwrap_runtime.a,--no-whole-archive" <<< "$out" ||
+    fail "-static in a response file: not the archives: $out"
+unset TMPDIR
+
+step "the machine the command's flags choose (-m32): refused in one line"
+if [ "$(uname -m)" = x86_64 ]; then
+    # As gcc does: -dumpmachine ignores -m32, -print-multiarch follows it.
+    cat > m32cc <<'SH'
+#!/bin/sh
+m=x86_64-linux-gnu
+for a in "$@"; do case $a in -m32) m=i386-linux-gnu ;; esac; done
+for a in "$@"; do
+    case $a in
+        -dumpmachine) echo x86_64-linux-gnu; exit 0 ;;
+        -print-multiarch) echo $m; exit 0 ;;
+    esac
+done
+echo linked
+SH
+    chmod +x m32cc
+    printf -- '-m32\n' > m32.rsp
+    for flags in -m32 @m32.rsp "-m32 -static"; do
+        read -r -a w <<< "$flags"
+        expect_fail m32.log "^libwrap: error: wrapper 'foo' is for this machine \(x86_64\), but .*m32cc -m32 compiles for i386-linux-gnu: link the program for x86_64 \(without -m32\)" \
+            libwrap --libwrap=foo "$scratch/m32cc" "${w[@]}" main.o -lfoo
+        [ "$(wc -l < m32.log)" = 1 ] || { cat m32.log; fail "$flags: more than one line"; }
+    done
+    [ "$(libwrap --libwrap=foo "$scratch/m32cc" -m64 main.o -lfoo)" = linked ] || fail "-m64 refused"
+    # The real compilers, where they compile for i386 with -m32 (clang
+    # needs no multilib to say so).
+    for real in gcc clang; do
+        command -v $real > /dev/null || continue
+        case "$($real -m32 -print-multiarch 2>/dev/null) $($real -m32 -dumpmachine 2>/dev/null)" in *i?86-*) ;; *) continue ;; esac
+        expect_fail m32-$real.log "^libwrap: error: wrapper 'foo' is for this machine \(x86_64\), but $real -m32 compiles for i[3-6]86-" \
+            libwrap --libwrap=foo $real -m32 main.o -lfoo
+        [ "$(wc -l < m32-$real.log)" = 1 ] || { cat m32-$real.log; fail "$real -m32: more than one line"; }
+    done
+fi
 
 step "help and libwrap-info"
 grep -E -q '^ +foo +linktime.so' <<< "$(libwrap --libwrap=help)" || fail "--libwrap=help does not list foo"

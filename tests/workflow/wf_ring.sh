@@ -127,6 +127,36 @@ for mode in linktime runtime; do
 done
 check_profile exp-linktime 2
 check_profile exp-runtime 3
+# The target in the other spellings gcc and ld read (two words, the
+# linker's words, a response file holding main's object and naming another
+# that holds the target): the runtime wrapper still comes before it, and
+# every call is measured.
+"$CC" -O2 -I"$src" -c "$src/main.c" -o main.o
+printf '%s\n' main.o @ring.rsp > link.rsp
+printf '%s\n' '-l "ring"' > ring.rsp
+for spelling in "main.o -l ring" "main.o -Xlinker -l -Xlinker ring" "main.o -Wl,--library=ring" @link.rsp; do
+    read -r -a w <<< "$spelling"
+    run_ok link-sp.log libwrap --libwrap=runtime:ring "$CC" -o main.sp -L"$scratch/b" -Wl,-rpath,"$scratch/b" \
+        -Wl,--as-needed "${w[@]}"
+    rm -rf exp-sp
+    LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-sp ./main.sp > out.sp 2> err.sp || fail "$spelling: main failed: $(cat err.sp)"
+    cmp out.sp installcheck/main.out || fail "$spelling: output differs"
+    [ -d exp-sp ] || fail "runtime wrapper after the target ('$spelling'): nothing measured: $(cat err.sp)"
+    check_profile exp-sp 3
+done
+# -static, the target in two words: the wrapper's archive before the
+# library's (after it, its references to the originals stay undefined).
+run_ok link-static.log libwrap --libwrap=linktime:ring "$CC" -static main.o -o main.static -L"$scratch/b" -l ring
+LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-static ./main.static > out.static
+cmp out.static installcheck/main.out || fail "-static -l ring: output differs"
+check_profile exp-static 2
+# A target that no word names as libwrap reads them (a linker script
+# that does): the wrapper goes at the end, after it, and the link says so.
+printf 'INPUT(-lring)\n' > ring.ld
+run_ok link-ld.log libwrap --libwrap=runtime:ring "$CC" main.o -o main.ld -L"$scratch/b" -Wl,-rpath,"$scratch/b" ring.ld
+grep -q "^libwrap: warning: main.ld needs libring\.so.* before the wrapper libwrap_ring_runtime\.so" link-ld.log ||
+    { cat link-ld.log; fail "a runtime wrapper linked after its target: no warning"; }
+grep -q warning link-sp.log && { cat link-sp.log; fail "a warning where the wrapper comes first"; }
 # A program that calls the library only through another library of its
 # own: --as-needed keeps the runtime wrapper, which the program itself
 # references nothing of, and the other library's calls are measured.

@@ -20,6 +20,14 @@ run_ok installcheck.log make -C w installcheck
 grep -q "OK    linktime" installcheck.log && grep -q "OK    runtime" installcheck.log ||
     { cat installcheck.log; fail "installcheck did not pass in both modes"; }
 
+step "a working directory whose path holds a blank: installcheck there"
+mkdir -p "a b"
+cp -a w "a b/w"
+run_ok installcheck3.log make -C "a b/w" installcheck
+grep -q "OK    linktime" installcheck3.log && grep -q "OK    runtime" installcheck3.log ||
+    { cat installcheck3.log; fail "installcheck in 'a b/w' did not pass in both modes"; }
+[ -f "a b/w/installcheck/runtime/profile.json" ] || fail "no results in 'a b/w/installcheck/runtime'"
+
 step "a main that cannot start unwrapped is said to be so, not blamed on a measured run"
 run_ok init2.log libwrap-init --name tl -x c --cppflags "-I$scratch/lib" --ldflags "-L$scratch/lib" \
     --libs -ltl --prefix "$scratch/prefix2" w2
