@@ -456,5 +456,5 @@ void lw_abi_exit(lw_ra *slot)
     if (lw_unlikely(lw_exit_fast(id, LW_KIND_ABI) < 0))
         (void)lw_abi_gate(lw_abi_exit_slow, (uintptr_t)(uint32_t)id, 0);
     if (mpi_init)
-        lw_hook->mpi_call(LW_ABI_MPI_INIT);
+        (void)lw_abi_gate(lw_abi_mpi_init_slow, 0, 0);
 }

@@ -350,6 +350,9 @@ uintptr_t lw_abi_enter_slow(uintptr_t call, uintptr_t unused); /* call: an lw_ab
 /* The exit of region `id` (lw_exit_full), or with `abandoned` only the
  * frames a longjmp left above its own closed (lw_exit_abandoned). */
 uintptr_t lw_abi_exit_slow(uintptr_t id, uintptr_t abandoned);
+/* MPI_Init's step once a wrapper of the MPI library's own returned
+ * (lw_abi_exit, through the gate). */
+uintptr_t lw_abi_mpi_init_slow(uintptr_t unused_a, uintptr_t unused_b);
 uintptr_t lw_abi_args_slow(uintptr_t args, uintptr_t unused); /* args: an lw_abi_args */
 /* The original cannot be found: errno ENOSYS, or the end of the program
  * when no zero value can stand for the result. */

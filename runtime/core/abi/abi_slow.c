@@ -637,6 +637,16 @@ uintptr_t lw_abi_enter_slow(uintptr_t call, uintptr_t unused)
     return r;
 }
 
+uintptr_t lw_abi_mpi_init_slow(uintptr_t unused_a, uintptr_t unused_b)
+{
+    (void)unused_a;
+    (void)unused_b;
+    int saved = errno;
+    lw_hook->mpi_call(LW_ABI_MPI_INIT);
+    errno = saved;
+    return 0;
+}
+
 uintptr_t lw_abi_args_slow(uintptr_t args, uintptr_t unused)
 {
     (void)unused;
