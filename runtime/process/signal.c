@@ -82,8 +82,11 @@ static void lw_sig_dispatch(int sig, siginfo_t *si, void *uc)
         /* A thread's first measured call may still be on its way (its
          * region being registered, its state made): the lane first. mmap
          * is a system call, safe here. */
-        if (!lw_tls.lane)
+        if (!lw_tls.lane) {
             lw_lane_ensure();
+            if (lw_tls.self && !lw_tls.self->lane)
+                lw_tls.self->lane = lw_tls.lane;
+        }
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
         LW_STORE(lw_tls.guard, guard | LW_GUARD_SIGNAL);
     }

@@ -36,6 +36,7 @@ __attribute__((aligned(64))) libwrap_abi_entry lw_abi_calib_entry_framed = {
 #endif
 
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -328,9 +329,46 @@ static void lw_abi_register_guarded(libwrap_abi_entry *entries, uint32_t n)
     lw_abi_calibrate();
 }
 
+/*
+ * A thread's return slots (LW_RA_SLOTS of them, 1.5 MiB of address space)
+ * are unmapped when it ends: a server that starts a thread a request kept
+ * them for every thread it ever had, until its address space ran out.
+ * Their key's destructor sets itself again, as the thread's own does
+ * (measure/thread.c), so that the calls of other keys' destructors still
+ * find them, and unmaps them in the last round but one; a call after that
+ * maps new ones.
+ */
+static pthread_key_t lw_ra_key;
+static int lw_ra_key_ok;
+static pthread_once_t lw_ra_once = PTHREAD_ONCE_INIT;
+static __thread unsigned lw_ra_round __attribute__((tls_model("initial-exec")));
+
+static void lw_ra_destructor(void *mapping)
+{
+    if (++lw_ra_round < PTHREAD_DESTRUCTOR_ITERATIONS - 1 && pthread_setspecific(lw_ra_key, mapping) == 0)
+        return;
+    lw_ra *base = (lw_ra *)mapping + LW_RA_SENTINELS;
+    if (lw_tls.ra_base != base)
+        return;
+    sigset_t old;
+    lw_signals_hold(&old);
+    LW_STORE(lw_tls.ra_end, NULL);
+    LW_STORE(lw_tls.ra_top, NULL);
+    LW_STORE(lw_tls.ra_base, NULL);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    (void)munmap(mapping, (LW_RA_SLOTS + LW_RA_SENTINELS) * sizeof(lw_ra));
+    lw_signals_release(&old);
+}
+
+static void lw_ra_key_make(void)
+{
+    lw_ra_key_ok = pthread_key_create(&lw_ra_key, lw_ra_destructor) == 0;
+}
+
 void libwrap_abi_register(libwrap_abi_entry *entries, uint32_t n)
 {
     int saved = errno;
+    pthread_once(&lw_ra_once, lw_ra_key_make);
     /* The runtime's own calls here (the program's image read, the
      * originals looked up) may reach wrappers of libc or of the allocator
      * (registered now, or before): forwarded, not measured. */
@@ -414,6 +452,9 @@ static lw_ra *lw_abi_slot(void **sp, void **frame)
         lw_tls.ra_base = base;
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
         lw_tls.ra_top = base;
+        /* Unmapped at the thread's end (lw_ra_destructor). */
+        if (lw_ra_key_ok)
+            (void)pthread_setspecific(lw_ra_key, base - LW_RA_SENTINELS);
     }
     lw_ra *top = lw_tls.ra_top;
     const lw_thread *t = lw_tls.self;

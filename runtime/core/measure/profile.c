@@ -24,6 +24,7 @@
 #include <sys/mman.h>
 
 #define LW_ARENA_CHUNK ((size_t)256 << 10)
+#define LW_ARENA_FIRST ((size_t)16 << 10)
 #define LW_HASH_INITIAL 1024
 
 lw_node lw_node_none; /* region 0: no lookup ever matches it */
@@ -47,12 +48,18 @@ static lw_node *lw_node_new(lw_tree *tree, lw_node *parent, int32_t region)
 {
     size_t bytes = lw_node_bytes();
     if ((size_t)(tree->arena.end - tree->arena.cur) < bytes) {
-        char *chunk = lw_map(LW_ARENA_CHUNK);
+        /* 16 KiB first, then as much as the tree has, up to 256 KiB a
+         * chunk: a thread that makes a few calls (a server's thread a
+         * request) keeps a few pages for its tree, not 256 KiB. */
+        size_t size = tree->arena.total < LW_ARENA_FIRST ? LW_ARENA_FIRST
+                      : tree->arena.total < LW_ARENA_CHUNK ? tree->arena.total
+                                                           : LW_ARENA_CHUNK;
+        char *chunk = lw_map(size);
         if (!chunk)
             return NULL;
         tree->arena.cur = chunk;
-        tree->arena.end = chunk + LW_ARENA_CHUNK;
-        tree->arena.total += LW_ARENA_CHUNK;
+        tree->arena.end = chunk + size;
+        tree->arena.total += size;
     }
     lw_node *n = (lw_node *)tree->arena.cur;
     tree->arena.cur += bytes;
