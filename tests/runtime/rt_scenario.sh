@@ -373,6 +373,16 @@ nomem)
     [ "$(cat m.out)" = "sum 5050" ] || fail "nomem: output $(cat m.out)"
     [ "$(wc -l < m.err)" = 1 ] && grep -qx "libwrap: warning: cannot allocate the state of a thread (Cannot allocate memory): the calls of such threads are not measured" m.err ||
         fail "nomem: not the one warning: $(head -3 m.err; wc -l < m.err)"
+    # No memory for the profile as it is written (a call path 20,000 deep:
+    # profile.json some 76 MB) under a limit on the address space: one
+    # warning, and no profile.json cut short (it was written cut short,
+    # silently, and readers called it unfinished).
+    rm -rf exp
+    (ulimit -v 100000 && "$APP" deep 20000) >m.out 2>m.err || fail "nomem, profile: exit status $?"
+    [ "$(cat m.out)" = "deep 20000" ] || fail "nomem, profile: output $(cat m.out)"
+    [ "$(wc -l < m.err)" = 1 ] && grep -qx "libwrap: warning: cannot write $PWD/exp/profile.json: Cannot allocate memory" m.err ||
+        fail "nomem, profile: not the one warning: $(head -3 m.err)"
+    [ ! -e exp/profile.json ] || fail "nomem, profile: a profile.json was written: $(wc -c < exp/profile.json) bytes"
     ;;
 seccomp)
     # A filter (prctl, syscall(SYS_seccomp)) or strict mode that lets the

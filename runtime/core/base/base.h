@@ -252,12 +252,14 @@ static inline char *lw_decimal(char *end, uint64_t v)
 typedef struct lw_out {
     FILE *f;
     char *buf;
-    size_t len;
+    size_t len, cap;
+    int failed; /* memory ran out: what it holds is not the whole file */
 } lw_out;
 
 FILE *lw_out_open(lw_out *o); /* a memory stream; NULL on failure */
 /* Closes the stream and writes what it holds into `fd` (closed after) or a
- * new `path`: 0, or -1 with errno. */
+ * new `path`: 0, or -1 with errno. A file whose composition ran out of
+ * memory is not written (ENOMEM): a result is whole or absent. */
 int lw_out_write_fd(lw_out *o, int fd);
 int lw_out_write(lw_out *o, const char *path);
 /* mkdir -p: every missing directory of path (modified in place, restored);

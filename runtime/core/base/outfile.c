@@ -13,11 +13,38 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The stream's writes, into a buffer that doubles as it fills. Where it
+ * cannot grow, the write fails and the stream is in error (glibc's
+ * open_memstream said nothing then: a large profile.json under a memory
+ * limit was written cut short, silently). */
+static ssize_t lw_out_put(void *cookie, const char *data, size_t n)
+{
+    lw_out *o = cookie;
+    if (o->failed)
+        return 0;
+    if (n > o->cap - o->len) {
+        size_t cap = o->cap ? o->cap : 65536;
+        while (cap - o->len < n && cap <= SIZE_MAX / 2)
+            cap *= 2;
+        char *b = cap - o->len >= n ? realloc(o->buf, cap) : NULL;
+        if (!b) {
+            o->failed = 1;
+            return 0;
+        }
+        o->buf = b;
+        o->cap = cap;
+    }
+    memcpy(o->buf + o->len, data, n);
+    o->len += n;
+    return (ssize_t)n;
+}
+
 FILE *lw_out_open(lw_out *o)
 {
     o->buf = NULL;
-    o->len = 0;
-    o->f = open_memstream(&o->buf, &o->len);
+    o->len = o->cap = 0;
+    o->failed = 0;
+    o->f = fopencookie(o, "w", (cookie_io_functions_t){.write = lw_out_put});
     /* One thread writes it: no lock taken at each character. */
     if (o->f)
         __fsetlocking(o->f, FSETLOCKING_BYCALLER);
@@ -26,7 +53,9 @@ FILE *lw_out_open(lw_out *o)
 
 int lw_out_write_fd(lw_out *o, int fd)
 {
-    int rc = fclose(o->f) == 0 && fd >= 0 ? 0 : -1;
+    int rc = fclose(o->f) == 0 && !o->failed && fd >= 0 ? 0 : -1;
+    if (o->failed)
+        errno = ENOMEM;
     size_t done = 0;
     while (rc == 0 && done < o->len) {
         ssize_t n = write(fd, o->buf + done, o->len - done);
@@ -47,6 +76,13 @@ int lw_out_write_fd(lw_out *o, int fd)
 
 int lw_out_write(lw_out *o, const char *path)
 {
+    /* Composed whole, or the file is not touched. */
+    if (fflush(o->f) != 0 || o->failed) {
+        fclose(o->f);
+        free(o->buf);
+        errno = ENOMEM;
+        return -1;
+    }
     return lw_out_write_fd(o, lw_owner_open(path, O_WRONLY | O_TRUNC | O_CLOEXEC));
 }
 
