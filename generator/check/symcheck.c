@@ -195,19 +195,39 @@ static bool fortran_runtime_lib(const char *needed)
     return false;
 }
 
-/* Reads one ELF object: .dynsym of a shared object (with its versions and
- * DT_SONAME), .symtab of a relocatable object (an archive member). */
-static int read_elf(lwg_libset *set, Elf *elf, uint32_t file, const char *path)
+/* The names gcc gives the marker symbols of its LTO objects: a slim object
+ * (only IR) defines __gnu_lto_slim, older gccs __gnu_lto_v1 (fat ones too). */
+static bool gnu_lto_marker(const char *name)
 {
+    return strncmp(name, "__gnu_lto_", 10) == 0;
+}
+
+/* Reads one ELF object: .dynsym of a shared object (with its versions and
+ * DT_SONAME), .symtab of a relocatable object (an archive member).
+ * *lto_ir (when not NULL) tells whether the object is one of gcc's slim LTO
+ * objects: .gnu.lto_ sections and no definition in its symbol table but
+ * the __gnu_lto_ markers, so only the archive index knows its functions. */
+static int read_elf(lwg_libset *set, Elf *elf, uint32_t file, const char *path, bool *lto_ir)
+{
+    if (lto_ir)
+        *lto_ir = false;
     GElf_Ehdr eh;
     if (!gelf_getehdr(elf, &eh))
         return 0; /* not an object we can read (an archive's odd member) */
     GElf_Word want = eh.e_type == ET_DYN ? SHT_DYNSYM : SHT_SYMTAB;
     Elf_Scn *scn = NULL, *symscn = NULL, *verscn = NULL, *dynscn = NULL, *defscn = NULL;
     GElf_Shdr symsh = {0}, sh;
+    size_t shstrndx = 0;
+    bool have_shstr = eh.e_type == ET_REL && elf_getshdrstrndx(elf, &shstrndx) == 0;
+    bool lto_sections = false, slim_marker = false;
+    size_t ndefined = 0;
     while ((scn = elf_nextscn(elf, scn)) != NULL) {
         if (!gelf_getshdr(scn, &sh))
             continue;
+        if (have_shstr && !lto_sections) {
+            const char *sname = elf_strptr(elf, shstrndx, sh.sh_name);
+            lto_sections = sname && strncmp(sname, ".gnu.lto_", 9) == 0;
+        }
         if (sh.sh_type == want) {
             symscn = scn;
             symsh = sh;
@@ -259,6 +279,13 @@ static int read_elf(lwg_libset *set, Elf *elf, uint32_t file, const char *path)
                 set->files.files[file].fortran_runtime = true;
             continue;
         }
+        if (eh.e_type == ET_REL && GELF_ST_BIND(sym.st_info) != STB_LOCAL) {
+            const char *name = elf_strptr(elf, symsh.sh_link, sym.st_name);
+            if (name && gnu_lto_marker(name))
+                slim_marker |= strcmp(name, "__gnu_lto_slim") == 0;
+            else if (name && *name)
+                ndefined++;
+        }
         if (!exported_function(&sym, eh.e_type == ET_REL))
             continue;
         const char *name = elf_strptr(elf, symsh.sh_link, sym.st_name);
@@ -283,7 +310,67 @@ static int read_elf(lwg_libset *set, Elf *elf, uint32_t file, const char *path)
     for (size_t i = 0; i < ndefs; i++)
         free(defs[i]);
     free(defs);
+    if (lto_ir)
+        *lto_ir = eh.e_type == ET_REL && (slim_marker || (lto_sections && ndefined == 0));
     return 0;
+}
+
+/* An archive member that is LLVM bitcode (clang -flto): raw or in the
+ * bitcode wrapper (Darwin's, also written elsewhere). Its first bytes are
+ * read from the file: elf_rawfile would copy the whole member into memory
+ * that elf_end does not free (elfutils 0.188, ELF_C_READ). */
+static bool bitcode_member(int fd, Elf *member)
+{
+    unsigned char b[4];
+    int64_t base = elf_getbase(member);
+    return base >= 0 && pread(fd, b, sizeof b, (off_t)base) == (ssize_t)sizeof b &&
+           ((b[0] == 'B' && b[1] == 'C' && b[2] == 0xc0 && b[3] == 0xde) ||
+            (b[0] == 0xde && b[1] == 0xc0 && b[2] == 0x17 && b[3] == 0x0b));
+}
+
+/* Is `off` one of the n ascending offsets in `v`? */
+static bool has_offset(const int64_t *v, size_t n, int64_t off)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid] == off)
+            return true;
+        if (v[mid] < off)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return false;
+}
+
+/* The functions of an archive's LTO members (their offsets in `ir`, header
+ * offsets as elf_getaroff gives them, ascending: the members' order in the
+ * file), from the archive index: gcc-ar,
+ * llvm-ar and an ar that loads the LTO plugin (Debian's does, from
+ * /usr/lib/bfd-plugins) list the names the IR defines. The index does not
+ * say whether a name is a function, nor its binding or visibility: a name
+ * listed for an IR member counts as exported, which for a static link it
+ * is. Members with ELF symbol tables keep their answers (read_elf). An
+ * index that lists none of the IR members' names (ar without the plugin
+ * lists only __gnu_lto_slim; ar S writes none) marks the file, so that
+ * MISSING can say why. */
+static void read_ar_index(lwg_libset *set, Elf *ar, uint32_t file, const int64_t *ir, size_t nir)
+{
+    set->files.files[file].lto_ir = true;
+    size_t n = 0, found = 0;
+    Elf_Arsym *syms = elf_getarsym(ar, &n);
+    for (size_t i = 0; syms && i < n; i++) {
+        const char *name = syms[i].as_name;
+        if (!name || !*name || gnu_lto_marker(name) ||
+            !has_offset(ir, nir, (int64_t)syms[i].as_off))
+            continue;
+        add_export(set, name, file);
+        found++;
+    }
+    if (!syms)
+        (void)elf_errno(); /* no index: not an error of the next call */
+    set->files.files[file].lto_unindexed = found == 0;
 }
 
 static int read_file(lwg_libset *set, uint32_t file)
@@ -303,20 +390,34 @@ static int read_file(lwg_libset *set, uint32_t file)
     }
     if (elf_kind(elf) == ELF_K_AR) {
         /* Every member's own symbol table: the archive index (elf_getarsym)
-         * lists names without their type, binding or visibility. */
+         * lists names without their type, binding or visibility. Only LTO
+         * members, whose symbol tables say nothing, are read from the index. */
         Elf_Cmd cmd = ELF_C_READ;
         Elf *member;
+        int64_t *ir = NULL;
+        size_t nir = 0;
         while (rc == 0 && (member = elf_begin(fd, cmd, elf)) != NULL) {
+            int64_t off = elf_getaroff(member);
+            bool lto_ir = false;
             if (elf_kind(member) == ELF_K_ELF)
-                rc = read_elf(set, member, file, path);
+                rc = read_elf(set, member, file, path, &lto_ir);
+            else
+                lto_ir = bitcode_member(fd, member);
+            if (lto_ir && off >= 0) {
+                ir = xrealloc(ir, (nir + 1) * sizeof *ir);
+                ir[nir++] = off;
+            }
             cmd = elf_next(member);
             elf_end(member);
         }
+        if (rc == 0 && nir)
+            read_ar_index(set, elf, file, ir, nir);
+        free(ir);
     } else if (elf_kind(elf) == ELF_K_ELF) {
         GElf_Ehdr eh;
         if (gelf_getehdr(elf, &eh))
             set->files.files[file].is_static = eh.e_type != ET_DYN;
-        rc = read_elf(set, elf, file, path);
+        rc = read_elf(set, elf, file, path, NULL);
     } else {
         fprintf(stderr, "libwrap-gen: %s: neither ELF nor an ar archive\n", path);
         rc = -1;
@@ -462,10 +563,27 @@ void symcheck_inventory(lwg_inventory *inv, const lwg_libset *targets,
                         size_t *n_uncertain)
 {
     size_t missing = 0, uncertain = 0;
-    strbuf sb = STRBUF_INIT;
-    for (size_t i = 0; targets && i < targets->files.n; i++)
-        sb_printf(&sb, "%s%s", i ? " " : "", file_label(&targets->files.files[i]));
-    char *labels = sb_steal(&sb);
+    /* "not exported by A B"; an archive of LTO objects that its index does
+     * not list cannot say what it exports: name it apart, with the way out. */
+    strbuf sb = STRBUF_INIT, lto = STRBUF_INIT;
+    for (size_t i = 0; targets && i < targets->files.n; i++) {
+        const lwg_libfile *t = &targets->files.files[i];
+        strbuf *to = t->lto_unindexed ? &lto : &sb;
+        sb_printf(to, "%s%s", to->len ? " " : "", file_label(t));
+    }
+    char *labels = sb_steal(&sb), *lto_labels = sb_steal(&lto);
+    if (*lto_labels)
+        sb_printf(&sb,
+                  "%s%s%snot known in %s: LTO objects that the archive index does not "
+                  "list (made by ar without the LTO plugin, or without an index): rebuild "
+                  "the archive with gcc-ar (llvm-ar for clang -flto), or compile with "
+                  "-ffat-lto-objects",
+                  *labels ? "not exported by " : "", labels, *labels ? "; " : "", lto_labels);
+    else
+        sb_printf(&sb, "not exported by %s", labels);
+    char *why_missing = sb_steal(&sb);
+    free(labels);
+    free(lto_labels);
 
     /* Without targets there is no truth to check against: mark nothing. */
     for (size_t i = 0; targets && targets->files.n && i < inv->nfuncs; i++) {
@@ -473,9 +591,7 @@ void symcheck_inventory(lwg_inventory *inv, const lwg_libset *targets,
         if (f->skip != LWG_WRAP)
             continue;
         if (!libset_exports(targets, f->symbol)) {
-            char *detail = xstrdup_printf("not exported by %s", labels);
-            function_skip(f, LWG_SKIP_MISSING, detail);
-            free(detail);
+            function_skip(f, LWG_SKIP_MISSING, why_missing);
             missing++;
             continue;
         }
@@ -491,7 +607,7 @@ void symcheck_inventory(lwg_inventory *inv, const lwg_libset *targets,
             uncertain++;
         }
     }
-    free(labels);
+    free(why_missing);
     if (n_missing)
         *n_missing = missing;
     if (n_uncertain)

@@ -5,9 +5,11 @@
  * GNU ld does: -L dirs, then the system dirs; lib<name>.so before
  * lib<name>.a unless -static / -Bstatic; GNU ld scripts (GROUP, INPUT,
  * AS_NEEDED) followed. Reads the symbol tables with libelf: .dynsym of shared
- * objects, the symbol tables of archive members. An exported function is a
- * defined, global or weak, STT_FUNC or STT_GNU_IFUNC symbol with default or
- * protected visibility; versioned names are reduced to the base name.
+ * objects, the symbol tables of archive members, and the archive index for
+ * members that hold LTO IR (gcc's slim objects, LLVM bitcode). An exported
+ * function is a defined, global or weak, STT_FUNC or STT_GNU_IFUNC symbol
+ * with default or protected visibility (or a name the index lists for an
+ * LTO member); versioned names are reduced to the base name.
  *
  * MISSING: a declared function none of the target libraries export.
  * UNCERTAIN: exported by the targets but also by the libraries a program
@@ -31,6 +33,15 @@ typedef struct lwg_libfile {
     /* It needs a Fortran compiler's run-time library (libgfortran,
      * libflang, Intel's libifcore...) or calls into one (_gfortran_*). */
     bool fortran_runtime;
+    /* An archive with link-time-optimisation members whose symbol tables
+     * say nothing: gcc's slim LTO objects (-flto without -ffat-lto-objects:
+     * only __gnu_lto_slim and .gnu.lto_ sections), LLVM bitcode (clang
+     * -flto). Their functions come from the archive index (elf_getarsym),
+     * which gcc-ar, llvm-ar and an ar with the LTO plugin write. */
+    bool lto_ir;
+    /* ... and the index lists none of their names (ar without the plugin,
+     * or no index): what they define cannot be known. */
+    bool lto_unindexed;
 } lwg_libfile;
 
 /* Resolves `ldflags` and `libs` (shell-like word splitting, quotes honoured).
