@@ -15,6 +15,7 @@
  * with no measured call open changes nothing.
  */
 #include "process/process.h"
+#include "core/abi/abi.h"
 #include "core/measure/measure.h"
 #include "interpose/context_interpose.h"
 
@@ -40,8 +41,14 @@ void libwrap_context_switch(void)
     lw_thread *t = lw_tls.self;
     int saved = errno;
     LW_STORE(lw_tls.switched, 1);
-    /* Every call reaches the C hooks, which forward it. */
+    /* Every call reaches the C hooks, which forward it. The calls open
+     * return through the C hook too: the context may be resumed on
+     * another thread, whose own slots and frames they must not touch
+     * (lw_abi_exit). */
     lw_thread_paths_off();
+    for (lw_ra *s = lw_tls.ra_base; s && s < LW_LOAD(lw_tls.ra_top); s++)
+        if (s->depth != LW_RA_LANE)
+            s->depth = LW_RA_NO_FAST_EXIT;
     __atomic_add_fetch(&lw_context_switches, 1, __ATOMIC_RELAXED);
     lw_log(LW_LOG_THREAD, "thread %u switched execution contexts inside a measured call: its calls are "
            "forwarded unmeasured until that call returns", t ? t->tid : 0);

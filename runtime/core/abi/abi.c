@@ -434,6 +434,14 @@ void lw_abi_exit(lw_ra *slot)
         lw_abi_exit_lane(slot);
         return;
     }
+    /* A call that another thread began: a coroutine switched out inside it
+     * there and resumed here (context.c sent its exit to this hook). The
+     * slot is that thread's: marked free, and this thread's own are left
+     * alone; the call is not measured here. */
+    if (lw_unlikely(slot < lw_tls.ra_base || slot >= lw_tls.ra_end)) {
+        __atomic_store_n(&slot->sp, NULL, __ATOMIC_RELEASE);
+        return;
+    }
     const libwrap_abi_entry *e = slot->entry;
     int32_t id = e->region.id;
     /* The result first, the call still the innermost: the frames that a

@@ -348,7 +348,9 @@ static void lw_ra_destructor(void *mapping)
     if (++lw_ra_round < PTHREAD_DESTRUCTOR_ITERATIONS - 1 && pthread_setspecific(lw_ra_key, mapping) == 0)
         return;
     lw_ra *base = (lw_ra *)mapping + LW_RA_SENTINELS;
-    if (lw_tls.ra_base != base)
+    /* Calls still open (a coroutine switched out inside one may return on
+     * another thread, through its slot here: context.c): kept. */
+    if (lw_tls.ra_base != base || LW_LOAD(lw_tls.ra_top) != base)
         return;
     sigset_t old;
     lw_signals_hold(&old);
