@@ -205,23 +205,27 @@ static uint32_t lw_abi_lookup_all(libwrap_abi_entry *t, uint32_t n, int anywhere
     return found;
 }
 
+/* The pending table (lw_abi_pending) that holds e, or -1. */
+static int lw_abi_pending_of(const libwrap_abi_entry *e)
+{
+    int k = __atomic_load_n(&lw_abi_npending, __ATOMIC_ACQUIRE);
+    for (int i = 0; i < k; i++)
+        if (e >= lw_abi_pending[i].entries && e < lw_abi_pending[i].entries + lw_abi_pending[i].n)
+            return i;
+    return -1;
+}
+
 /* The originals of e's table, when it is pending and its target is loaded
  * now; those not found are left to their own first calls. */
 static void lw_abi_resolve_table(const libwrap_abi_entry *e)
 {
-    int k = __atomic_load_n(&lw_abi_npending, __ATOMIC_ACQUIRE);
-    for (int i = 0; i < k; i++) {
-        libwrap_abi_entry *t = lw_abi_pending[i].entries;
-        uint32_t n = lw_abi_pending[i].n;
-        if (e < t || e >= t + n)
-            continue;
-        if (__atomic_load_n(&lw_abi_pending[i].done, __ATOMIC_ACQUIRE) || !libwrap_target_loaded(e->lib->soname) ||
-            __atomic_exchange_n(&lw_abi_pending[i].done, 1, __ATOMIC_ACQ_REL))
-            return;
-        lw_log(LW_LOG_RESOLVE, "%s loaded after its wrapper: %u of %u originals found at its first call",
-               e->lib->soname, lw_abi_lookup_all(t, n, 1), n);
+    int i = lw_abi_pending_of(e);
+    if (i < 0 || __atomic_load_n(&lw_abi_pending[i].done, __ATOMIC_ACQUIRE) ||
+        !libwrap_target_loaded(e->lib->soname) || __atomic_exchange_n(&lw_abi_pending[i].done, 1, __ATOMIC_ACQ_REL))
         return;
-    }
+    uint32_t n = lw_abi_pending[i].n;
+    lw_log(LW_LOG_RESOLVE, "%s loaded after its wrapper: %u of %u originals found at its first call",
+           e->lib->soname, lw_abi_lookup_all(lw_abi_pending[i].entries, n, 1), n);
 }
 
 /* A runtime wrapper's original left missing at a call made before its
@@ -235,22 +239,16 @@ static int lw_abi_missing_again(libwrap_abi_entry *e)
 {
     if (!e->lib || !e->lib->next || !e->lib->soname || libwrap_resolving())
         return 0;
-    int k = __atomic_load_n(&lw_abi_npending, __ATOMIC_ACQUIRE);
-    for (int i = 0; i < k; i++) {
-        libwrap_abi_entry *t = lw_abi_pending[i].entries;
-        uint32_t n = lw_abi_pending[i].n;
-        if (e < t || e >= t + n)
-            continue;
-        if (__atomic_load_n(&lw_abi_pending[i].done, __ATOMIC_ACQUIRE) || !libwrap_target_loaded(e->lib->soname))
-            return 0;
-        for (uint32_t j = 0; j < n; j++)
-            if (__atomic_load_n(&t[j].state, __ATOMIC_RELAXED) == LW_ABI_STATE_MISSING && !t[j].orig)
-                lw_abi_set_state(&t[j], LW_ABI_STATE_UNKNOWN);
-        lw_log(LW_LOG_RESOLVE, "%s is loaded now: the originals missing at earlier calls are looked up again",
-               e->lib->soname);
-        return 1;
-    }
-    return 0;
+    int i = lw_abi_pending_of(e);
+    if (i < 0 || __atomic_load_n(&lw_abi_pending[i].done, __ATOMIC_ACQUIRE) || !libwrap_target_loaded(e->lib->soname))
+        return 0;
+    libwrap_abi_entry *t = lw_abi_pending[i].entries;
+    for (uint32_t j = 0; j < lw_abi_pending[i].n; j++)
+        if (__atomic_load_n(&t[j].state, __ATOMIC_RELAXED) == LW_ABI_STATE_MISSING && !t[j].orig)
+            lw_abi_set_state(&t[j], LW_ABI_STATE_UNKNOWN);
+    lw_log(LW_LOG_RESOLVE, "%s is loaded now: the originals missing at earlier calls are looked up again",
+           e->lib->soname);
+    return 1;
 }
 
 static int lw_abi_resolve(libwrap_abi_entry *e)
