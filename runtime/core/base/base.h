@@ -254,6 +254,7 @@ typedef struct lw_out {
     char *buf;
     size_t len, cap;
     int failed; /* memory ran out: what it holds is not the whole file */
+    pid_t pid;  /* the process composing it */
 } lw_out;
 
 FILE *lw_out_open(lw_out *o); /* a memory stream; NULL on failure */

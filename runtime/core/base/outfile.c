@@ -20,7 +20,11 @@
 static ssize_t lw_out_put(void *cookie, const char *data, size_t n)
 {
     lw_out *o = cookie;
-    if (o->failed)
+    /* A child that another thread forked while the file was composed
+     * flushes every open stream at its exit, this one too: its copy is
+     * not written, and nothing is allocated there (an allocator's lock,
+     * ASan's, may be held by a thread the fork did not copy). */
+    if (o->failed || getpid() != o->pid)
         return 0;
     if (n > o->cap - o->len) {
         size_t cap = o->cap ? o->cap : 65536;
@@ -44,6 +48,7 @@ FILE *lw_out_open(lw_out *o)
     o->buf = NULL;
     o->len = o->cap = 0;
     o->failed = 0;
+    o->pid = getpid();
     o->f = fopencookie(o, "w", (cookie_io_functions_t){.write = lw_out_put});
     /* One thread writes it: no lock taken at each character. */
     if (o->f)
