@@ -32,6 +32,32 @@ LW_MPI_INTERPOSER const char libwrap_mpi_interposers = 1;
  * mpi4py, a plugin that links it), the first loaded object that defines
  * it itself and is none of libwrap's. The object calling MPI_Init binds it
  * here first (a preloaded library comes before its own scope). */
+/* Whether the object `l` carries these interposers (a wrapper library, or
+ * the runtime) and so is not the MPI library. */
+static int lw_mpi_libwrap_object(struct link_map *l)
+{
+    void *h = l && l->l_name && l->l_name[0] ? dlopen(l->l_name, RTLD_LAZY | RTLD_NOLOAD) : NULL;
+    if (!h)
+        return 0;
+    void *m = dlsym(h, "libwrap_mpi_interposers");
+    Dl_info info;
+    struct link_map *mine = NULL;
+    int yes = m && dladdr1(m, &info, (void **)&mine, RTLD_DL_LINKMAP) && mine == l;
+    dlclose(h);
+    return yes;
+}
+
+/* Whether `p`, the next definition, is a wrapper of the MPI library's own
+ * function (a wrapper library carries these interposers too, weak, and
+ * its wrapper of MPI_Abort takes their step once it has counted the call:
+ * core/abi/abi_slow.c). */
+static int lw_mpi_next_wraps(void *p)
+{
+    Dl_info info;
+    struct link_map *l = NULL;
+    return p && dladdr1(p, &info, (void **)&l, RTLD_DL_LINKMAP) && lw_mpi_libwrap_object(l);
+}
+
 static void *lw_mpi_real(const char *name)
 {
     void *p = dlsym(RTLD_NEXT, name);
@@ -43,12 +69,10 @@ static void *lw_mpi_real(const char *name)
         void *h = dlopen(l->l_name, RTLD_LAZY | RTLD_NOLOAD);
         if (!h)
             continue;
-        void *q = dlsym(h, name), *m = dlsym(h, "libwrap_mpi_interposers");
+        void *q = dlsym(h, name);
         Dl_info info;
-        struct link_map *def = NULL, *mine = NULL;
-        int own = q && dladdr1(q, &info, (void **)&def, RTLD_DL_LINKMAP) && def == l;
-        if (own && m && dladdr1(m, &info, (void **)&mine, RTLD_DL_LINKMAP) && mine == l)
-            own = 0;
+        struct link_map *def = NULL;
+        int own = q && dladdr1(q, &info, (void **)&def, RTLD_DL_LINKMAP) && def == l && !lw_mpi_libwrap_object(l);
         dlclose(h);
         if (own)
             return q;
@@ -105,7 +129,8 @@ LW_MPI_INTERPOSER int MPI_Finalize(void)
 LW_MPI_INTERPOSER int MPI_Abort(void *comm, int errorcode)
 {
     int (*real)(void *, int) = (int (*)(void *, int))lw_mpi_real("MPI_Abort");
-    libwrap_mpi_before_abort();
+    if (!lw_mpi_next_wraps((void *)real))
+        libwrap_mpi_before_abort();
     if (!real)
         _exit(errorcode ? errorcode : 1);
     return real(comm, errorcode);
@@ -160,7 +185,8 @@ LW_MPI_INTERPOSER void mpi_finalize_(int *ierr)
 LW_MPI_INTERPOSER void mpi_abort_(void *comm, int *errorcode, int *ierr)
 {
     void (*real)(void *, int *, int *) = (void (*)(void *, int *, int *))lw_mpi_real("mpi_abort_");
-    libwrap_mpi_before_abort();
+    if (!lw_mpi_next_wraps((void *)real))
+        libwrap_mpi_before_abort();
     if (!real)
         _exit(errorcode && *errorcode ? *errorcode : 1);
     real(comm, errorcode, ierr);

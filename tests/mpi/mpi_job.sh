@@ -317,6 +317,13 @@ C
     d=$(only_dir abort)
     [ -f "$d/rank-1/profile.json" ] || fail "wrap_mpi: the rank that aborted wrote no part: $(ls "$d/rank-1")"
     $CHECK "$d/rank-1" "visits('MPI_Abort') == 1" "visits('MPI_Barrier') == 1" >/dev/null
+    # Another wrapper preloaded first: its copy of the interposers (weak)
+    # is what the program calls, and leaves the step to the MPI wrapper.
+    job abort2 -- "${MPIRUN[@]}" -np 2 -x LD_PRELOAD="$(libwrap-info preload mlib) $pre" -x LIBWRAP_JOB_PARTS=true \
+        "$PWD/ab" abort
+    d=$(only_dir abort2)
+    $CHECK "$d/rank-1" "visits('MPI_Abort') == 1" >/dev/null ||
+        fail "wrap_mpi: another wrapper first: the rank's part lacks its MPI_Abort"
     ;;
 preload_x)
     # LD_PRELOAD given to the ranks only (mpirun -x), profile then trace.
