@@ -22,3 +22,25 @@ grew=$(sed -n 's/^grew \(-*[0-9]*\) kB$/\1/p' err)
 [ -n "$grew" ] && [ "$grew" -lt 262144 ] || fail "the address space grew by $grew kB over $n threads"
 $CHECK exp "visits('adler32') == $n" "len(threads) == $n" >/dev/null
 echo "ok: $n threads one after another: $n visits, the address space grew by $grew kB"
+
+# Traced: the archive is written a thread's events at a time, each
+# thread's writer closed after its last events (each kept its OTF2 chunk,
+# up to 1 MiB, to the end: 50,000 threads made the kernel kill the
+# process for memory there). The peak memory of the whole run stays far
+# below a chunk a thread.
+peak=$(/usr/bin/python3 - "$PWD" $n <<'PY'
+import os, resource, subprocess, sys
+d, n = sys.argv[1], sys.argv[2]
+env = dict(os.environ, LD_PRELOAD=d + "/libwrap_zlib_runtime.so", LIBWRAP_ENABLE_TRACING="true",
+           LIBWRAP_EXPERIMENT_DIRECTORY=d + "/exp-traced")
+r = subprocess.run([d + "/seq_threads", n], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+PY
+)
+[ "${peak%% *}" = 0 ] || fail "traced: status ${peak%% *}"
+[ "${peak#* }" -lt 1048576 ] || fail "traced: peak memory ${peak#* } kB for $n threads"
+"$OTF2_PRINT" exp-traced/traces.otf2 > events.txt || fail "traced: otf2-print rejects the trace"
+[ "$(grep -c '^ENTER.*Region: "adler32"' events.txt)" = $n ] &&
+    [ "$(grep -c '^ENTER' events.txt)" = "$(grep -c '^LEAVE' events.txt)" ] ||
+    fail "traced: expected $n ENTER events of adler32, as many LEAVE events as ENTER ones"
+echo "ok: traced: peak memory ${peak#* } kB, $n calls of adler32 entered and left"

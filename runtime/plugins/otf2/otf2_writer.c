@@ -110,6 +110,7 @@ struct lw_trace_thread {
     uint64_t last_metric[LIBWRAP_MAX_METRICS];
     /* The conversion at the end. */
     OTF2_EvtWriter *writer;
+    off_t last_chunk; /* where its last chunk is in the temporary file; -1: none */
     uint64_t events;      /* enter, leave and metric records written */
     uint64_t otf2_events; /* as OTF2 counts them (with BUFFER_FLUSH), for the Location */
     uint64_t lost;
@@ -759,29 +760,62 @@ static void lw_convert_chunk(lw_trace_thread *t, const unsigned char *p, const u
     }
 }
 
+/* The thread `tid` (the list is in thread order): from the one found last
+ * onwards when the id is not smaller, as chunks mostly come (a process
+ * that makes its threads one after another has each one's chunks
+ * together), else from the start. */
+static lw_trace_thread *lw_thread_last; /* lw_convert's, reset there */
+
 static lw_trace_thread *lw_thread_of(uint32_t tid)
 {
-    static lw_trace_thread *last;
-    if (last && last->tid == tid)
-        return last;
-    for (lw_trace_thread *t = lw_threads; t; t = t->next)
+    lw_trace_thread *t = lw_thread_last && lw_thread_last->tid <= tid ? lw_thread_last : lw_threads;
+    for (; t && t->tid <= tid; t = t->next)
         if (t->tid == tid)
-            return last = t;
+            return lw_thread_last = t;
     return NULL;
 }
 
-/* The temporary file into the archive's event files, chunk after chunk. */
-static void lw_convert(void)
+/* A thread's event writer, opened at its first chunk: OTF2 gives each one
+ * a chunk of its own, whatever the budget (lw_chunk_alloc). */
+static OTF2_EvtWriter *lw_writer(lw_trace_thread *t)
 {
-    for (lw_trace_thread *t = lw_threads; t; t = t->next) {
+    if (!t->writer) {
         t->writer = OTF2_Archive_GetEvtWriter(lw_archive, t->tid);
         t->last_ticks = 0;
         memset(t->last_metric, 0, sizeof t->last_metric);
     }
+    return t->writer;
+}
+
+static void lw_close_writer(lw_trace_thread *t);
+
+/* The temporary file into the archive's event files, chunk after chunk.
+ * A thread's writer is closed after its last chunk: a process that made
+ * 50,000 threads in turn kept a writer and its chunk (up to 1 MiB) for
+ * each until the end, and the kernel killed it for memory there. So the
+ * file is read twice: the chunks' heads first, for each thread's last. */
+static void lw_convert(void)
+{
+    lw_chunk_head head;
+    off_t off = 0;
+    lw_thread_last = NULL;
+    for (lw_trace_thread *t = lw_threads; t; t = t->next)
+        t->last_chunk = -1;
+    while (pread(lw_spill, &head, sizeof head, off) == (ssize_t)sizeof head) {
+        lw_trace_thread *t = lw_thread_of(head.tid);
+        if (t)
+            t->last_chunk = off;
+        off += (off_t)(sizeof head + head.bytes);
+    }
+    /* A thread without events still has its location, empty. */
+    for (lw_trace_thread *t = lw_threads; t; t = t->next)
+        if (t->last_chunk < 0) {
+            lw_writer(t);
+            lw_close_writer(t);
+        }
     size_t cap = lw_stage_size;
     unsigned char *buf = malloc(cap);
-    off_t off = 0;
-    lw_chunk_head head;
+    off = 0;
     while (buf && pread(lw_spill, &head, sizeof head, off) == (ssize_t)sizeof head) {
         if (head.bytes > cap) {
             unsigned char *b = realloc(buf, head.bytes);
@@ -792,10 +826,13 @@ static void lw_convert(void)
         }
         if (pread(lw_spill, buf, head.bytes, off + (off_t)sizeof head) != (ssize_t)head.bytes)
             break; /* cut short: its events were counted lost when it was written */
-        off += (off_t)(sizeof head + head.bytes);
         lw_trace_thread *t = lw_thread_of(head.tid);
-        if (t)
+        if (t && lw_writer(t)) {
             lw_convert_chunk(t, buf, buf + head.bytes, head.events);
+            if (off == t->last_chunk)
+                lw_close_writer(t);
+        }
+        off += (off_t)(sizeof head + head.bytes);
     }
     free(buf);
 }
