@@ -91,6 +91,16 @@ fsize)
     st=0
     (trap - XFSZ; "$APP" fsize > m.out 2> m.err) || st=$?
     [ $st = 0 ] || fail "fsize: exit status $st (153: killed by SIGXFSZ)"
+    # A limit that config.txt fits and profile.json does not (as a full
+    # disk or a quota): no profile.json rather than one cut short at the
+    # limit, nothing stray beside config.txt, and one warning.
+    rm -rf exp
+    st=0
+    (trap - XFSZ; ulimit -f 16; "$APP" deep 300 > m.out 2> m.err) || st=$?
+    [ $st = 0 ] || fail "fsize, profile: exit status $st"
+    [ "$(wc -l < m.err)" = 1 ] && grep -q "^libwrap: warning: cannot write $PWD/exp/profile.json: File too large" m.err ||
+        fail "fsize, profile: not the one warning: $(cat m.err)"
+    [ "$(ls -A exp)" = config.txt ] || fail "fsize, profile: the directory holds $(ls -A exp | tr '\n' ' ')"
     ;;
 quickexit)
     run 6 quickexit

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,13 +83,29 @@ int lw_out_write_fd(lw_out *o, int fd)
 int lw_out_write(lw_out *o, const char *path)
 {
     /* Composed whole, or the file is not touched. */
-    if (fflush(o->f) != 0 || o->failed) {
+    char *tmp = NULL;
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    if (fflush(o->f) != 0 || o->failed ||
+        asprintf(&tmp, "%.*s.%s.%ld", (int)(base - path), path, base, (long)getpid()) < 0) {
         fclose(o->f);
         free(o->buf);
         errno = ENOMEM;
         return -1;
     }
-    return lw_out_write_fd(o, lw_owner_open(path, O_WRONLY | O_TRUNC | O_CLOEXEC));
+    /* Written under a hidden name of its own, then renamed into place: a
+     * write that fails (a full disk, a quota, a file-size limit) leaves
+     * no file cut short, and no empty one. */
+    int rc = lw_out_write_fd(o, lw_owner_open(tmp, O_WRONLY | O_TRUNC | O_CLOEXEC));
+    if (rc == 0 && rename(tmp, path) != 0)
+        rc = -1;
+    if (rc != 0) {
+        int err = errno;
+        (void)unlink(tmp);
+        errno = err;
+    }
+    free(tmp);
+    return rc;
 }
 
 /* The directory itself first, its parents only when missing: every rank of
