@@ -166,6 +166,7 @@ void lw_static_target_check(const libwrap_abi_entry *entries, uint32_t n)
     if (found)
         lw_warn("the program contains %u function%s of a wrapped library linked statically (%.*s%s): "
                 "its calls to them inside the program are not measured; link it with the shared "
-                "library instead (HDF5's h5cc: -shlib)",
+                "library instead (HDF5's h5cc: -shlib; a program that bundles its own copy of the "
+                "library must be built against the shared one)",
                 found, found == 1 ? "" : "s", (int)example_len, example, found > 1 ? ", ..." : "");
 }
