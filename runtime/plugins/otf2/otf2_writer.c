@@ -336,7 +336,7 @@ static int lw_trace_init(const char *dir, size_t budget, size_t nmetrics)
     }
     /* Opened under the lock its appends take (lw_stage_flush), which
      * orders every thread's append after the open by itself. Ordered
-     * through lw_open_tried alone, ThreadSanitizer reported an append
+     * through lw_open_state alone, ThreadSanitizer reported an append
      * racing with the open in one run of runtime_trace_api_tsan in 15
      * to 20 on a loaded 2-core machine. */
     pthread_mutex_lock(&lw_spill_lock);
@@ -444,12 +444,40 @@ static OTF2_ErrorCode lw_write_properties(void)
     return rc;
 }
 
-/* A fork child whose archive is not open yet (lw_child_open). */
-static int lw_child_pending;
+/* When the archive is opened (lw_open_archive): at the process's first
+ * measured call (its first thread_begin); in a fork child, at its first
+ * append (a full staging buffer, a thread's end) or its end, where it has
+ * events to keep; or it was opened, or tried. Set under lw_open_lock. */
+enum { LW_OPEN_AT_THREAD, LW_OPEN_AT_APPEND, LW_OPEN_DONE };
+static int lw_open_state;
+static pthread_mutex_t lw_open_lock = PTHREAD_MUTEX_INITIALIZER;
+static size_t lw_budget_setting = 16u << 20;
+
+/* Opens the archive if it is to be opened `when`. The directory is claimed
+ * before our lock is taken (the runtime's lock order: its directory lock
+ * before a plugin's): a fork child's is its own, fork-PID. Where it cannot
+ * be had, nothing is appended: the events of a fork child's threads, begun
+ * before, are counted lost; the runtime or lw_trace_init said why. */
+static void lw_open_archive(int when)
+{
+    if (__atomic_load_n(&lw_open_state, __ATOMIC_ACQUIRE) != when)
+        return;
+    const char *dir = lw_host->experiment_directory();
+    pthread_mutex_lock(&lw_open_lock);
+    if (lw_open_state == when) {
+        if (!dir || lw_trace_init(dir, lw_budget_setting, lw_nmetrics) < 0) {
+            pthread_mutex_lock(&lw_spill_lock);
+            lw_spill_failed = 1;
+            pthread_mutex_unlock(&lw_spill_lock);
+        }
+        __atomic_store_n(&lw_open_state, LW_OPEN_DONE, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&lw_open_lock);
+}
 
 static lw_trace_thread *lw_trace_thread_begin(uint32_t tid)
 {
-    int pending = __atomic_load_n(&lw_child_pending, __ATOMIC_ACQUIRE);
+    int pending = __atomic_load_n(&lw_open_state, __ATOMIC_ACQUIRE) == LW_OPEN_AT_APPEND;
     if ((!pending && __atomic_load_n(&lw_spill, __ATOMIC_RELAXED) < 0) ||
         __atomic_load_n(&lw_closing, __ATOMIC_ACQUIRE))
         return NULL;
@@ -467,7 +495,7 @@ static lw_trace_thread *lw_trace_thread_begin(uint32_t tid)
     __atomic_add_fetch(&lw_used, t->cap, __ATOMIC_RELAXED);
     /* The list lock keeps finalisation from closing the trace meanwhile. */
     pthread_mutex_lock(&lw_threads_lock);
-    int ok = (lw_spill >= 0 || lw_child_pending) && !lw_closing;
+    int ok = (lw_spill >= 0 || lw_open_state == LW_OPEN_AT_APPEND) && !lw_closing;
     if (ok) {
         /* Kept in thread order, the order of the Location definitions. */
         lw_trace_thread **pos = &lw_threads;
@@ -520,15 +548,12 @@ static int lw_spill_there(void)
     return !lw_spill_gone;
 }
 
-static void lw_child_open(void);
-
 /* Appends t's staged events to the temporary file as one chunk. */
 static void lw_stage_flush(lw_trace_thread *t)
 {
     if (!t->len)
         return;
-    if (__atomic_load_n(&lw_child_pending, __ATOMIC_ACQUIRE))
-        lw_child_open();
+    lw_open_archive(LW_OPEN_AT_APPEND);
     lw_chunk_head head = {t->tid, (uint32_t)t->len, t->staged, 0};
     pthread_mutex_lock(&lw_spill_lock);
     int ok = !lw_spill_failed && lw_spill_there();
@@ -1494,29 +1519,6 @@ static uint64_t lw_trace_finalize(const libwrap_region *const *regions, size_t n
 
 /* ---- the plugin --------------------------------------------------------- */
 
-static size_t lw_budget_setting = 16u << 20;
-static int lw_open_tried; /* under lw_open_lock */
-static pthread_mutex_t lw_open_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* A fork child's archive, opened where it first has events to keep: its
- * first append (a full staging buffer, a thread's end) or its end. Claims
- * the child's directory (fork-PID) before our lock is taken, as
- * lw_otf2_thread_begin does. Where it cannot be had, the child's events
- * are counted lost; the runtime or lw_trace_init said why. */
-static void lw_child_open(void)
-{
-    const char *dir = lw_host->experiment_directory();
-    pthread_mutex_lock(&lw_open_lock);
-    if (lw_child_pending) {
-        if (!dir || lw_trace_init(dir, lw_budget_setting, lw_nmetrics) < 0) {
-            pthread_mutex_lock(&lw_spill_lock);
-            lw_spill_failed = 1;
-            pthread_mutex_unlock(&lw_spill_lock);
-        }
-        __atomic_store_n(&lw_child_pending, 0, __ATOMIC_RELEASE);
-    }
-    pthread_mutex_unlock(&lw_open_lock);
-}
 
 /* Whether a thread has events staged (a fork child's end: is there
  * anything to write?). */
@@ -1546,20 +1548,7 @@ static int lw_otf2_init(const libwrap_host *host, const char *request,
 
 static void *lw_otf2_thread_begin(uint32_t tid)
 {
-    /* The first measured call of the process opens the archive. The
-     * directory is claimed before our lock is taken (the runtime's lock
-     * order: its directory lock before a plugin's). */
-    if (!__atomic_load_n(&lw_open_tried, __ATOMIC_ACQUIRE) &&
-        !__atomic_load_n(&lw_child_pending, __ATOMIC_ACQUIRE)) {
-        const char *dir = lw_host->experiment_directory();
-        pthread_mutex_lock(&lw_open_lock);
-        if (!lw_open_tried) {
-            if (dir)
-                lw_trace_init(dir, lw_budget_setting, lw_nmetrics);
-            __atomic_store_n(&lw_open_tried, 1, __ATOMIC_RELEASE);
-        }
-        pthread_mutex_unlock(&lw_open_lock);
-    }
+    lw_open_archive(LW_OPEN_AT_THREAD);
     return lw_trace_thread_begin(tid);
 }
 
@@ -1590,7 +1579,7 @@ static void lw_otf2_thread_end(void *t)
 
 /* In a fork child: the parent's temporary file, staged events, archive
  * and references are the parent's; the child's trace begins empty, to be
- * opened in its own directory (lw_child_open). The runtime then begins
+ * opened in its own directory (lw_open_archive). The runtime then begins
  * the child's thread again (thread_begin). The calls open at the fork are
  * the parent's: their exits are not the child's events either. */
 static void lw_otf2_fork(void)
@@ -1620,8 +1609,7 @@ static void lw_otf2_fork(void)
     lw_gstrings = NULL;
     lw_gparams_index = lw_gstrings_index = NULL;
     lw_gparams_mask = lw_gstrings_mask = 0;
-    lw_open_tried = 1;
-    __atomic_store_n(&lw_child_pending, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&lw_open_state, LW_OPEN_AT_APPEND, __ATOMIC_RELEASE);
 }
 
 static void lw_otf2_finalize(const libwrap_process_end *end)
@@ -1636,8 +1624,8 @@ static void lw_otf2_finalize(const libwrap_process_end *end)
         lw_trace_set_process(&p);
     }
     /* A fork child with events and no archive yet opens it now. */
-    if (__atomic_load_n(&lw_child_pending, __ATOMIC_ACQUIRE) && lw_any_staged())
-        lw_child_open();
+    if (__atomic_load_n(&lw_open_state, __ATOMIC_ACQUIRE) == LW_OPEN_AT_APPEND && lw_any_staged())
+        lw_open_archive(LW_OPEN_AT_APPEND);
     lw_xfsz x; /* a file-size limit fails the archive's writes, without SIGXFSZ */
     lw_xfsz_hold(&x);
     uint64_t n = lw_trace_finalize(end->regions, end->nregions, end->tick0, end->tick_end,
