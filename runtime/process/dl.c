@@ -720,16 +720,15 @@ static void lw_dl_check_copying(void)
     if (!found)
         return;
     lw_abi_copying_on();
+    /* Each entry's state set again: lw_abi_set_state moves those of the
+     * trampoline's own paths to the C hooks in this mode. */
     uint32_t n = 0;
     for (struct lw_dl_table *t = __atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE); t; t = t->next)
         for (uint32_t i = 0; i < t->n; i++) {
             libwrap_abi_entry *e = &t->entries[i];
             int32_t s = __atomic_load_n(&e->state, __ATOMIC_RELAXED);
-            if (s == LW_ABI_STATE_FAST || s == LW_ABI_STATE_THROTTLED || s == LW_ABI_STATE_THROTTLED_FRAMED ||
-                s == LW_ABI_STATE_RECORD) {
-                lw_abi_set_state(e, LW_ABI_STATE_SLOW);
-                n++;
-            }
+            lw_abi_set_state(e, s);
+            n += __atomic_load_n(&e->state, __ATOMIC_RELAXED) != s;
         }
     lw_log(LW_LOG_RESOLVE, "%s switches coroutines by copying their stacks: every wrapped call takes "
            "the C hooks from now on (%u functions moved off the fast path)", found, n);
