@@ -88,10 +88,8 @@ int lw_out_write(lw_out *o, const char *path)
     base = base ? base + 1 : path;
     if (fflush(o->f) != 0 || o->failed ||
         asprintf(&tmp, "%.*s.%s.%ld", (int)(base - path), path, base, (long)getpid()) < 0) {
-        fclose(o->f);
-        free(o->buf);
         errno = ENOMEM;
-        return -1;
+        return lw_out_write_fd(o, -1);
     }
     /* Written under a hidden name of its own, then renamed into place: a
      * write that fails (a full disk, a quota, a file-size limit) leaves
