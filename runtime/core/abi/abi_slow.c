@@ -336,6 +336,7 @@ static void lw_abi_register_guarded(libwrap_abi_entry *entries, uint32_t n)
  * find them, and unmaps them in the last round but one; a call after that
  * maps new ones.
  */
+#define LW_RA_MAPPING ((LW_RA_SLOTS + LW_RA_SENTINELS) * sizeof(lw_ra)) /* a thread's slots */
 static pthread_key_t lw_ra_key;
 static int lw_ra_key_ok;
 static pthread_once_t lw_ra_once = PTHREAD_ONCE_INIT;
@@ -356,7 +357,7 @@ static void lw_ra_destructor(void *mapping)
     LW_STORE(lw_tls.ra_top, NULL);
     LW_STORE(lw_tls.ra_base, NULL);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    (void)munmap(mapping, (LW_RA_SLOTS + LW_RA_SENTINELS) * sizeof(lw_ra));
+    (void)munmap(mapping, LW_RA_MAPPING);
     lw_signals_release(&old);
 }
 
@@ -435,7 +436,7 @@ static lw_ra *lw_abi_slot(void **sp, void **frame)
 {
     if (!lw_tls.ra_base) {
         /* Three more in front: the sentinels ra_base[-3..-1] (abi.h). */
-        lw_ra *base = lw_map((LW_RA_SLOTS + LW_RA_SENTINELS) * sizeof *base);
+        lw_ra *base = lw_map(LW_RA_MAPPING);
         if (base) {
             for (int k = 0; k < LW_RA_SENTINELS; k++)
                 base[k].sp = (void **)UINTPTR_MAX;
