@@ -49,8 +49,9 @@ typedef struct lw_hooks {
      * library, among several wrappers preloaded), else 0. */
     int (*functions_unloaded)(const char *glob);
     /* A wrapper of the MPI library itself: its MPI_Init's (after the call),
-     * MPI_Finalize's or MPI_Abort's (before it) step of the job, which the
-     * runtime's own interposers (mpi_interpose.c, weak) would have taken:
+     * MPI_Finalize's (before it) or MPI_Abort's (once entered) step of the
+     * job, which the runtime's own interposers (mpi_interpose.c, weak)
+     * would have taken:
      * kind is LW_ABI_MPI_INIT, _FINALIZE or _ABORT (core/abi/abi.h). */
     void (*mpi_call)(uint32_t kind);
 } lw_hooks;
