@@ -37,7 +37,7 @@ LD_PRELOAD=$PWD/libwrap_zlib_runtime.so LIBWRAP_ENABLE_TRACING=true LIBWRAP_VERB
     LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/closed/drop ./app 25 drop > drop.out 2> drop.err || fail "exit status $?"
 cmp -s drop.plain drop.out || fail "output changed: $(cat drop.out)"
 why="the process runs as user 65534, its results' directory belongs to user 0 (it changed user after the directory was made); create LIBWRAP_EXPERIMENT_DIRECTORY beforehand with mode 1777"
-grep -q "^libwrap: warning: cannot write $PWD/closed/drop/profile.json: Permission denied: $why" drop.err &&
+grep -q "^libwrap: warning: cannot write $PWD/closed/drop/profile.json nor profile.txt beside it: Permission denied: $why" drop.err &&
     grep -q "cannot create the OTF2 archive in '$PWD/closed/drop': .*: $why" drop.err ||
     fail "the profile's and the trace's lines do not say why: $(cat drop.err)"
 grep -q "results written" drop.err && fail "the lifecycle log says written: $(cat drop.err)"

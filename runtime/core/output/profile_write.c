@@ -522,15 +522,21 @@ static int lw_profile_write_c(const char *dir)
     rc = lw_json_finish(j);
     if (lw_out_write(&o, json_path) != 0)
         rc = -1;
-    const char *failed = NULL;
-    if (rc < 0)
-        failed = json_path;
-    else if ((rc = lw_write_txt(txt_path, flat, nflat, threads, nthreads)) < 0)
-        failed = txt_path;
-    int err = errno;
-    if (failed)
-        lw_warn("cannot write %s: %s%s", failed, strerror(err), lw_owner_denied(dir, err, why, sizeof why));
-    else
+    /* The table is tried when profile.json failed too (a file too large
+     * for the space left may be followed by one that fits); one line says
+     * which of the two could not be written. */
+    int json_err = rc < 0 ? errno : 0;
+    int txt_rc = lw_write_txt(txt_path, flat, nflat, threads, nthreads);
+    int err = txt_rc < 0 ? errno : json_err;
+    if (rc < 0 && txt_rc < 0)
+        lw_warn("cannot write %s nor profile.txt beside it: %s%s", json_path, strerror(json_err),
+                lw_owner_denied(dir, json_err, why, sizeof why));
+    else if (rc < 0 || txt_rc < 0)
+        lw_warn("cannot write %s: %s%s", rc < 0 ? json_path : txt_path, strerror(err),
+                lw_owner_denied(dir, err, why, sizeof why));
+    if (txt_rc < 0)
+        rc = -1;
+    if (rc == 0)
         lw_log(LW_LOG_PROFILE, "wrote %s", json_path);
     free(threads);
 done:
