@@ -123,6 +123,30 @@ out=$(libwrap --libwrap=linktime:foo,bar "$cc" main.o "$scratch/libbar.a" /opt/f
 grep -qx -- "-Wl,$p/lib/libwrap_bar_linktime.a" <<< "$out" || fail "static-only bar: no archive: $out"
 [ "$(echo "$out" | grep -v -- '^-Wl,--p[ou][ps]' | tail -n 2 | head -n 1)" = "$scratch/libbar.a" ] || fail "order: $out"
 
+step "a target archive of LTO objects linked with -flto: one warning after the link"
+# Real objects: gcc -flto writes IR (.gnu.lto_ sections), gcc-ar the archive.
+if command -v gcc > /dev/null && command -v gcc-ar > /dev/null; then
+    mkdir -p lto && echo 'int bar_fn(int x) { return x + 1; }' > lto/bar.c && echo 'int main(void) { return 0; }' > lto/m.c
+    gcc -O2 -flto -c lto/bar.c -o lto/bar.o && gcc -O2 -flto -c lto/m.c -o lto/m-ir.o && gcc -O2 -c lto/m.c -o lto/m.o ||
+        fail "compiling the LTO objects"
+    cp libbar.a libbar.a.plain && rm -f libbar.a && gcc-ar rcs libbar.a lto/bar.o || fail "gcc-ar"
+    lto_warn="^libwrap: warning: $scratch/libbar.a holds link-time-optimisation objects, and app is linked with -flto: .* calls of bar from its -flto objects are not measured; link the program with -fno-lto and an archive built with -ffat-lto-objects, or with the shared library"
+    for line in "-flto lto/m.o" "lto/m-ir.o" "-flto=auto -O2 lto/m.o" "-fno-lto -flto lto/m.o" "-static -flto lto/m.o"; do
+        libwrap --libwrap=linktime:bar "$cc" $line -o app "$scratch/libbar.a" > lto.out 2> lto.err || fail "$line: the link failed"
+        [ "$(wc -l < lto.err)" = 1 ] && grep -q -- "$lto_warn" lto.err || fail "$line: not the one warning: $(cat lto.err)"
+    done
+    for line in "lto/m.o" "-flto -fno-lto lto/m-ir.o"; do
+        libwrap --libwrap=linktime:bar "$cc" $line -o app "$scratch/libbar.a" > lto.out 2> lto.err || fail "$line: the link failed"
+        [ ! -s lto.err ] || fail "$line (no LTO): a warning: $(cat lto.err)"
+    done
+    # An archive of ordinary objects: nothing to say.
+    mv libbar.a.plain libbar.a
+    libwrap --libwrap=linktime:bar "$cc" -flto lto/m-ir.o -o app "$scratch/libbar.a" > lto.out 2> lto.err || fail "the link failed"
+    [ ! -s lto.err ] || fail "an ordinary archive: a warning: $(cat lto.err)"
+else
+    echo "no gcc and gcc-ar: the LTO warning is not tried"
+fi
+
 step "no target on the line: appended at the end"
 out=$(libwrap --libwrap=foo "$cc" main.o -o app)
 [ "$(echo "$out" | sed -n 4p)" = "-Wl,@$p/share/libwrap/foo.wrap" ] || fail "not appended: $out"
