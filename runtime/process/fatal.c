@@ -297,8 +297,12 @@ static void lw_fatal_handler(int sig, siginfo_t *si, void *uc)
     } else if (busy && LW_LOAD(lw_state) == 1) {
         /* Its state is not whole there (a stack overflow inside a wrapped
          * call's measurement, say): losses are not silent. */
-        lw_warn("signal %d came while the runtime was measuring a call (a stack overflow?): "
-                "no results are written", sig);
+        if (libwrap_resolving())
+            lw_warn("signal %d came while the runtime was looking up a library or a function "
+                    "(dlopen, dlsym: a library's initialiser may run there): no results are written", sig);
+        else
+            lw_warn("signal %d came while the runtime was measuring a call (a stack overflow?): "
+                    "no results are written", sig);
     }
     lw_fatal_restore(sig);
     /* A fault re-executes the faulting instruction on return and dies by the

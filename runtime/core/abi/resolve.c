@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static __thread int lw_resolving_depth __attribute__((tls_model("initial-exec")));
@@ -210,17 +211,6 @@ void *libwrap_resolve_fallback(const char *symbol, const char *soname, const voi
     return p;
 }
 
-int libwrap_target_loaded(const char *soname)
-{
-    if (!soname || !lw_dl_available())
-        return 1;
-    char one[LW_SONAME_MAX];
-    for (const char *it = soname; lw_soname_next(&it, one, sizeof one);)
-        if (lw_dl_touch(one, RTLD_LAZY | RTLD_NOLOAD))
-            return 1;
-    return 0;
-}
-
 /* ---- the version a module asks for ------------------------------------- */
 
 /* A dynamic entry's address: the loader relocates them in place on most
@@ -276,6 +266,7 @@ struct lw_dynamic {
     const ElfW(Half) *versym;
     const char *verneed;
     const uint32_t *hash, *gnu_hash;
+    const char *soname; /* DT_SONAME, once strtab is known */
 };
 
 static void lw_dynamic_read(const struct dl_phdr_info *info, struct lw_dynamic *t)
@@ -285,6 +276,7 @@ static void lw_dynamic_read(const struct dl_phdr_info *info, struct lw_dynamic *
     for (int i = 0; i < info->dlpi_phnum && !dyn; i++)
         if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
             dyn = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+    const ElfW(Dyn) *soname = NULL;
     for (; dyn && dyn->d_tag != DT_NULL; dyn++) {
         const void *p = lw_dyn_ptr(info, dyn->d_un.d_ptr);
         switch (dyn->d_tag) {
@@ -294,8 +286,68 @@ static void lw_dynamic_read(const struct dl_phdr_info *info, struct lw_dynamic *
         case DT_VERNEED: t->verneed = p; break;
         case DT_HASH: t->hash = p; break;
         case DT_GNU_HASH: t->gnu_hash = p; break;
+        case DT_SONAME: soname = dyn; break;
         }
     }
+    if (soname && t->strtab)
+        t->soname = t->strtab + soname->d_un.d_val;
+}
+
+/*
+ * Whether a wrapper's target (a soname, or a path where the library has
+ * none; a list: lw_soname_next) is loaded: an object whose soname, path or
+ * file name is that name, read from the loaded objects themselves. Not by
+ * dlopen(RTLD_NOLOAD): that runs the initialisers of an object loaded but
+ * not yet initialised, and of its dependencies, out of their order (a
+ * library's constructor that calls dlopen, inside the dlopen that loads
+ * it and the target: Python's cv2 and libGLdispatch, whose libGLX then
+ * ran before it and crashed).
+ */
+struct lw_loaded_q {
+    const char *name;
+    struct stat st; /* of a path */
+    int by_path, found;
+};
+
+static int lw_loaded_object(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    struct lw_loaded_q *q = data;
+    const char *path = info->dlpi_name;
+    if (!path || !path[0])
+        return 0;
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    if (q->by_path) {
+        const char *want = strrchr(q->name, '/') + 1;
+        struct stat st;
+        q->found = !strcmp(path, q->name) ||
+                   (!strcmp(base, want) && stat(path, &st) == 0 && st.st_dev == q->st.st_dev && st.st_ino == q->st.st_ino);
+        return q->found;
+    }
+    if (!strcmp(base, q->name) || !strcmp(path, q->name))
+        return q->found = 1;
+    struct lw_dynamic t;
+    lw_dynamic_read(info, &t);
+    return q->found = t.soname && !strcmp(t.soname, q->name);
+}
+
+int libwrap_target_loaded(const char *soname)
+{
+    if (!soname || !lw_dl_available())
+        return 1;
+    char one[LW_SONAME_MAX];
+    for (const char *it = soname; lw_soname_next(&it, one, sizeof one);) {
+        struct lw_loaded_q q = {.name = one, .by_path = strchr(one, '/') != NULL};
+        if (q.by_path && stat(one, &q.st) != 0)
+            continue;
+        int saved = errno;
+        dl_iterate_phdr(lw_loaded_object, &q);
+        errno = saved;
+        if (q.found)
+            return 1;
+    }
+    return 0;
 }
 
 /* The object that holds `at`, found by dl_iterate_phdr: its tables. */

@@ -1,0 +1,1 @@
+int t_value(int v);
