@@ -163,10 +163,15 @@ void lw_static_target_check(const libwrap_abi_entry *entries, uint32_t n)
             example_len = len;
         }
     }
+    /* Named with the process and the library: a shell that bundles its
+     * own copy (Debian's bash has readline's) may be one of many processes
+     * that a wrapper preloaded reaches. */
+    const char *lib = n && entries[0].lib && entries[0].lib->soname ? entries[0].lib->soname : NULL;
     if (found)
-        lw_warn("the program contains %u function%s of a wrapped library linked statically (%.*s%s): "
+        lw_warn("the program %s (pid %ld) contains %u function%s of %s linked statically (%.*s%s): "
                 "its calls to them inside the program are not measured; link it with the shared "
                 "library instead (HDF5's h5cc: -shlib; a program that bundles its own copy of the "
                 "library must be built against the shared one)",
-                found, found == 1 ? "" : "s", (int)example_len, example, found > 1 ? ", ..." : "");
+                lw_program_name(), (long)getpid(), found, found == 1 ? "" : "s",
+                lib ? lib : "a wrapped library", (int)example_len, example, found > 1 ? ", ..." : "");
 }
