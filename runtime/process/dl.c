@@ -55,7 +55,7 @@ int lw_dl_names_libc(const char *path)
 
 /* libc's own functions, found in its dynamic symbol table: dlsym cannot be
  * asked for them, since dlsym may be this very interposer. */
-static void *lw_real[4];
+static void *lw_real[LW_DL_KINDS];
 
 struct lw_elf {
     ElfW(Addr) base;
@@ -122,13 +122,13 @@ static void *lw_elf_sym(const struct lw_elf *o, const char *name)
 
 static void lw_dl_find_real(void)
 {
-    static const char *const names[] = {"dlsym", "dlvsym", "dlopen", "dlmopen"};
+    static const char *const names[LW_DL_KINDS] = {"dlsym", "dlvsym", "dlopen", "dlmopen", "dladdr", "dladdr1"};
     for (struct link_map *l = _r_debug.r_map; l; l = l->l_next) {
         if (!lw_dl_names_libc(l->l_name))
             continue;
         struct lw_elf o;
         lw_elf_read(&o, l->l_addr, l->l_ld);
-        for (int k = 0; k < 4; k++)
+        for (int k = 0; k < LW_DL_KINDS; k++)
             __atomic_store_n(&lw_real[k], lw_elf_sym(&o, names[k]), __ATOMIC_RELEASE);
         return;
     }
@@ -149,6 +149,8 @@ static void *lw_real_fn(int kind)
 #define LW_REAL_DLSYM ((void *(*)(void *, const char *))lw_real_fn(LW_DL_SYM))
 #define LW_REAL_DLVSYM ((void *(*)(void *, const char *, const char *))lw_real_fn(LW_DL_VSYM))
 #define LW_REAL_DLOPEN ((void *(*)(const char *, int))lw_real_fn(LW_DL_OPEN))
+#define LW_REAL_DLADDR ((int (*)(const void *, Dl_info *))lw_real_fn(LW_DL_ADDR))
+#define LW_REAL_DLADDR1 ((int (*)(const void *, Dl_info *, void **, int))lw_real_fn(LW_DL_ADDR1))
 
 /* The wrapper tables, pushed once each and never removed. */
 struct lw_dl_table {
@@ -249,6 +251,78 @@ static int lw_dl_from_libwrap(const void *caller)
         if (t->base == info.dli_fbase)
             return 1;
     return 0;
+}
+
+/* The runtime's own object, by extent (lw_dl_in_libwrap). */
+static uintptr_t lw_self_lo, lw_self_hi;
+
+/* `p` lies in the runtime or in a runtime wrapper library: by the objects'
+ * extents, since dladdr is the question being answered. */
+static int lw_dl_in_libwrap(const void *p)
+{
+    if (!__atomic_load_n(&lw_self_hi, __ATOMIC_ACQUIRE)) {
+        struct lw_extent x = {(const void *)lw_dl_register, 0, 0};
+        dl_iterate_phdr(lw_extent_of, &x);
+        __atomic_store_n(&lw_self_lo, x.lo, __ATOMIC_RELAXED);
+        __atomic_store_n(&lw_self_hi, x.hi, __ATOMIC_RELEASE);
+    }
+    uintptr_t a = (uintptr_t)p;
+    if (a >= lw_self_lo && a < lw_self_hi)
+        return 1;
+    for (struct lw_dl_table *t = __atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE); t; t = t->next)
+        if (t->base && a >= t->lo && a < t->hi)
+            return 1;
+    return 0;
+}
+
+/*
+ * dladdr and dladdr1 (dl_interpose.h). A library's reference to its own
+ * function binds to the runtime wrapper of it, which the global scope
+ * finds first: asked where that function is, libc names the wrapper
+ * library. A library that finds its own file so (libasound's
+ * snd_dlopen(NULL) opens dladdr(snd_dlopen)'s file, then looks up its
+ * configuration hooks there: not found in the wrapper, every ALSA
+ * program failed) is answered for the original, as without the wrapper.
+ * The runtime and the wrappers (they look for themselves) get libc's
+ * answer.
+ */
+int libwrap_dl_addr(const void *addr, void *info_, void **extra, int flags, int kind, const void *caller)
+{
+    Dl_info *info = info_;
+    int r = kind == LW_DL_ADDR1 ? LW_REAL_DLADDR1(addr, info, extra, flags) : LW_REAL_DLADDR(addr, info);
+    if (!r || !info->dli_saddr || !__atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE))
+        return r;
+    int saved = errno;
+    const libwrap_abi_entry *e = NULL;
+    for (struct lw_dl_table *t = __atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE); t && !e; t = t->next) {
+        if (!t->base || (uintptr_t)addr < t->lo || (uintptr_t)addr >= t->hi || !t->n || !t->entries[0].lib ||
+            !t->entries[0].lib->next)
+            continue;
+        for (uint32_t i = 0; i < t->n && !e; i++)
+            if (lw_abi_wrapper(&t->entries[i]) == info->dli_saddr)
+                e = &t->entries[i];
+    }
+    if (!e || lw_dl_in_libwrap(caller)) {
+        errno = saved;
+        return r;
+    }
+    void *orig = __atomic_load_n(&e->orig, __ATOMIC_ACQUIRE);
+    if (!orig && !LW_LOAD(lw_tls.guard) && !libwrap_resolving()) {
+        libwrap_resolve_begin();
+        orig = lw_hook->past_wrappers(e, e->lib->next(e->region.symbol));
+        libwrap_resolve_end();
+    }
+    Dl_info o;
+    void *x = NULL;
+    if (orig && (kind == LW_DL_ADDR1 ? LW_REAL_DLADDR1(orig, &o, &x, flags) : LW_REAL_DLADDR(orig, &o))) {
+        *info = o;
+        if (kind == LW_DL_ADDR1 && extra)
+            *extra = x;
+        lw_log(LW_LOG_RESOLVE, "dladdr(%s): answered for its original, in %s", e->region.symbol,
+               o.dli_fname ? o.dli_fname : "?");
+    }
+    errno = saved;
+    return r;
 }
 
 /*

@@ -1,0 +1,1 @@
+int self_open(void);
