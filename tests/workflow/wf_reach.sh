@@ -188,6 +188,13 @@ for mode in modplain module; do
     [ ! -s lt-$mode.libwrap ] || fail "lt-$mode: libwrap said something: $(cat lt-$mode.libwrap)"
     want exp-lt-$mode 'ring_new 1' 'ring_push 2' 'ring_sum 1' 'ring_free 1'
 done
+# A program linked with the link-time wrapper under the preloaded one:
+# each function one row (the two wrappers' registrations are one
+# function's), every call counted once.
+run_ok cc.log libwrap --libwrap=linktime:ring "$CC" -O2 "$app/both_app.c" -o both_app "${ring[@]}" -ldl
+WRAP=(LD_PRELOAD="$preload" LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp-both)
+same both ./both_app
+want exp-both 'ring_new 1' 'ring_push 5' 'ring_sum 1' 'ring_free 1'
 echo "ok: a module linked with the link-time wrapper: each call once, RTLD_DEEPBIND or not, no warning"
 
 step "RTLD_DEEPBIND module linking the library, dlmopen: one warning each"

@@ -10,10 +10,12 @@
 #include "core/measure/listen.h"
 #include "core/measure/hooks.h"
 #include "core/measure/lane.h"
+#include "hash.h"
 
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Excluded by the runtime filter / measurement switched off. */
 #define LW_REGION_FILTERED (-1)
@@ -85,6 +87,89 @@ static void lw_filter_renamed_warn(const char *name)
             lw_cfg.filtering_file, line, rule, name);
 }
 
+/*
+ * One function, one region: two wrappers of one library in a process (a
+ * program or module linked with the link-time wrapper, the runtime
+ * wrapper preloaded) each register the function, and their calls are one
+ * function's, in one row and one call-path node (report.md: a function's
+ * identity is its linker symbol). Regions are found by symbol, display
+ * name and declaring file: an index of ids, open addressing, a power of
+ * two at least twice the regions. Under the region lock.
+ */
+static int32_t *lw_region_index;
+static size_t lw_region_index_cap;
+
+static uint64_t lw_region_key(const libwrap_region *r, const char *name)
+{
+    uint64_t h = lw_fnv1a_add(lw_fnv1a(r->symbol), name);
+    return lw_fnv1a_add(h, r->file ? r->file : "");
+}
+
+static int lw_region_same(const libwrap_region *a, const char *aname, const libwrap_region *b, const char *bname)
+{
+    return !strcmp(a->symbol, b->symbol) && !strcmp(aname, bname) &&
+           !strcmp(a->file ? a->file : "", b->file ? b->file : "");
+}
+
+static void lw_region_index_put(int32_t id)
+{
+    size_t mask = lw_region_index_cap - 1;
+    size_t i = (size_t)lw_region_key(lw_regions[id - 1], lw_region_names[id - 1]) & mask;
+    while (lw_region_index[i])
+        i = (i + 1) & mask;
+    lw_region_index[i] = id;
+}
+
+/* The id of a region of the same function, or 0. */
+static int32_t lw_region_find(const libwrap_region *r, const char *name)
+{
+    if (!lw_region_index_cap)
+        return 0;
+    size_t mask = lw_region_index_cap - 1;
+    for (size_t i = (size_t)lw_region_key(r, name) & mask; lw_region_index[i]; i = (i + 1) & mask) {
+        int32_t id = lw_region_index[i];
+        if (lw_region_same(lw_regions[id - 1], lw_region_names[id - 1], r, name))
+            return id;
+    }
+    return 0;
+}
+
+/* Region `id`, just added, into the index (grown as needed: without
+ * memory, the region is not found by a later wrapper of the function). */
+static void lw_region_index_add(int32_t id)
+{
+    if ((size_t)id * 2 > lw_region_index_cap) {
+        size_t cap = lw_region_index_cap ? lw_region_index_cap * 2 : 512;
+        int32_t *v = calloc(cap, sizeof *v);
+        if (!v)
+            return;
+        free(lw_region_index);
+        lw_region_index = v;
+        lw_region_index_cap = cap;
+        for (int32_t k = 1; k < id; k++)
+            lw_region_index_put(k);
+    }
+    lw_region_index_put(id);
+}
+
+/* The arguments of region `id` to record, for the wrapper of `region`:
+ * into `params`, and an ABI-level entry's flags. */
+static void lw_region_record(int32_t id, const libwrap_region *region, libwrap_params *params,
+                             libwrap_abi_entry *abi)
+{
+    uint64_t record = params && lw_region_args_select ? lw_region_args_select(id, region, params, abi != NULL) : 0;
+    if (!record)
+        return;
+    __atomic_store_n(&params->record, record, __ATOMIC_RELAXED);
+    /* The trampoline's hooks test a flag each: parameters at entry, the
+     * result at exit. */
+    int res = lw_args_result_index(params);
+    uint64_t result = res >= 0 ? record & (1ull << res) : 0;
+    uint32_t flags = (record & ~result ? LIBWRAP_ABI_RECORD : 0) | (result ? LIBWRAP_ABI_RECORD_RESULT : 0);
+    if (abi)
+        __atomic_fetch_or(&abi->flags, flags, __ATOMIC_RELAXED);
+}
+
 /* Registers `region`; `params` (may be NULL) gets the arguments to record,
  * and an ABI-level entry `abi` (or NULL) its LIBWRAP_ABI_RECORD flag,
  * before the id is published: a wrapper that reads the id sees them. */
@@ -131,7 +216,11 @@ static int32_t lw_register(libwrap_region *region, libwrap_params *params, libwr
                    lw_filter_excludes(lw_runtime_filter, region->file, region->symbol, name)) {
             id = LW_REGION_FILTERED;
             lw_log(LW_LOG_REGION, "%s excluded by the runtime filter", region->symbol);
+        } else if ((id = lw_region_find(region, name)) > 0) {
+            lw_log(LW_LOG_REGION, "%s is region %d, as another wrapper's", region->symbol, id);
+            lw_region_record(id, region, params, abi);
         } else {
+            id = 0;
             if (lw_runtime_filter)
                 lw_filter_renamed_warn(name);
             if (lw_nregions == lw_regions_cap) {
@@ -153,25 +242,12 @@ static int32_t lw_register(libwrap_region *region, libwrap_params *params, libwr
                 lw_region_names[lw_nregions] = name;
                 lw_regions[lw_nregions++] = region;
                 id = (int32_t)lw_nregions;
+                lw_region_index_add(id);
                 lw_log(LW_LOG_REGION, "%s is region %d", region->symbol, id);
-                uint64_t record = params && lw_region_args_select
-                                      ? lw_region_args_select(id, region, params, abi != NULL)
-                                      : 0;
-                if (record) {
-                    __atomic_store_n(&params->record, record, __ATOMIC_RELAXED);
-                    /* The trampoline's hooks test a flag each: parameters
-                     * at entry, the result at exit. */
-                    int res = lw_args_result_index(params);
-                    uint64_t result = res >= 0 ? record & (1ull << res) : 0;
-                    uint32_t flags = (record & ~result ? LIBWRAP_ABI_RECORD : 0) |
-                                     (result ? LIBWRAP_ABI_RECORD_RESULT : 0);
-                    if (abi)
-                        __atomic_fetch_or(&abi->flags, flags, __ATOMIC_RELAXED);
-                }
+                lw_region_record(id, region, params, abi);
+                lw_hook->region(id, region); /* before any thread can enter it */
             }
         }
-        if (id > 0)
-            lw_hook->region(id, region); /* before any thread can enter it */
         if (id)
             __atomic_store_n(&region->id, id, __ATOMIC_RELEASE);
         else
