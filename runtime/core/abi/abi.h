@@ -162,13 +162,20 @@ typedef struct lw_ra {
 extern int lw_abi_copying;
 void lw_abi_copying_on(void);
 
+/* A slot freed with slots above it (abi_slow.c): those that a longjmp
+ * left are freed with it, those of calls still open on other stacks kept. */
+void lw_abi_release_nested(lw_ra *slot);
+
 /* The exit's end with a return slot: freed, with any slot above it that a
- * longjmp left; in stack-copying mode only it, and the free ones at the
- * top. */
+ * longjmp left (lw_abi_release_nested); in stack-copying mode only it, and
+ * the free ones at the top. */
 static inline void lw_abi_release(lw_ra *slot)
 {
     if (__builtin_expect(!__atomic_load_n(&lw_abi_copying, __ATOMIC_RELAXED), 1)) {
-        LW_STORE(lw_tls.ra_top, slot);
+        if (__builtin_expect(slot + 1 == LW_LOAD(lw_tls.ra_top), 1))
+            LW_STORE(lw_tls.ra_top, slot);
+        else
+            lw_abi_release_nested(slot);
         return;
     }
     slot->sp = NULL;

@@ -348,8 +348,12 @@ static void lw_ra_destructor(void *mapping)
         return;
     lw_ra *base = (lw_ra *)mapping + LW_RA_SENTINELS;
     /* Calls still open (a coroutine switched out inside one may return on
-     * another thread, through its slot here: context.c): kept. */
-    if (lw_tls.ra_base != base || LW_LOAD(lw_tls.ra_top) != base)
+     * another thread, through its slot here: context.c): kept. Slots freed
+     * below such a call, and left at the top, are not. */
+    lw_ra *top = LW_LOAD(lw_tls.ra_top);
+    while (lw_tls.ra_base == base && top > base && top[-1].sp == NULL)
+        top--;
+    if (lw_tls.ra_base != base || top != base)
         return;
     sigset_t old;
     lw_signals_hold(&old);
@@ -424,6 +428,47 @@ static int lw_in_stack(const lw_thread *t, const void *p)
 }
 
 /*
+ * A slot freed while slots above it are taken (lw_abi_release). Calls on
+ * one stack return in order: a slot above this one whose call is on the
+ * thread's own stack, as this one's is, was left by a longjmp (or a
+ * signal handler's lane left so), and is freed with it. A coroutine on a
+ * stack of its own that switched out inside a call (Boost.Context, a
+ * fiber library: switches the runtime does not see) holds its slot until
+ * it is resumed, in any order: a slot above on another stack is such a
+ * call, kept; this one is then marked free (sp NULL), and given back with
+ * the free ones at the top when that call returns (lw_abi_slot takes them
+ * back at the next entry). Freeing those with this one let a later call
+ * take the suspended call's slot, which then returned to that call's
+ * caller (tests/abi/fibers.sh). Where the thread's stack is not known,
+ * every slot above is freed, as a longjmp's.
+ */
+void lw_abi_release_nested(lw_ra *slot)
+{
+    lw_ra *top = LW_LOAD(lw_tls.ra_top);
+    /* Taken back already (below the top no more): nothing to free. */
+    if (slot >= top)
+        return;
+    const lw_thread *t = lw_tls.self;
+    int known = t && t->stack_hi > t->stack_lo, own = lw_in_stack(t, slot->sp), kept = 0;
+    for (lw_ra *s = slot + 1; s < top; s++) {
+        if (!s->sp)
+            continue;
+        if (!known || s->depth == LW_RA_LANE || (own && lw_in_stack(t, s->sp)))
+            s->sp = NULL;
+        else
+            kept = 1;
+    }
+    if (!kept) {
+        LW_STORE(lw_tls.ra_top, slot);
+        return;
+    }
+    slot->sp = NULL;
+    while (top > lw_tls.ra_base && top[-1].sp == NULL)
+        top--;
+    LW_STORE(lw_tls.ra_top, top);
+}
+
+/*
  * A free return slot for a call whose return address is at `sp`, or NULL;
  * *frame gets the call's identity for the measured frames (lw_enter_full).
  * A slot at `sp` whose return address is the trampoline's own belongs to a
@@ -458,6 +503,10 @@ static lw_ra *lw_abi_slot(void **sp, void **frame)
             (void)pthread_setspecific(lw_ra_key, base - LW_RA_SENTINELS);
     }
     lw_ra *top = lw_tls.ra_top;
+    /* Slots freed under a call still open elsewhere (lw_abi_release_nested),
+     * now at the top: given back. */
+    while (top > lw_tls.ra_base && top[-1].sp == NULL)
+        top--;
     const lw_thread *t = lw_tls.self;
     int tail = lw_abi_is_return_point(*sp);
     unsigned chain = 0;

@@ -494,6 +494,12 @@ lw_abi_return_point:
 	.globl	lw_abi_hot2_begin
 	.hidden	lw_abi_hot2_begin
 lw_abi_hot2_begin:
+	/* The thread's newest slot, or the C hook: a coroutine on a stack of
+	 * its own resumed out of order (lw_abi_release_nested). */
+	ldr	x12, [x14, #LW_T_RA_TOP]
+	add	x13, x19, #LW_RA_SIZE
+	cmp	x12, x13
+	b.ne	.Lexit_to_c_guard
 	ldr	x10, [x14, #LW_T_HOT]
 	ldr	w11, [x19, #LW_RA_DEPTH]
 	add	w11, w11, #1
@@ -795,6 +801,10 @@ lw_abi_return_untimed:
 	cbnz	w10, .Lexit_to_c		/* the C hook counts it (lw_frame_close) */
 	mov	w10, #1
 	str	w10, [x14, #LW_T_GUARD]
+	ldr	x12, [x14, #LW_T_RA_TOP]
+	add	x13, x19, #LW_RA_SIZE
+	cmp	x12, x13
+	b.ne	.Lexit_to_c_guard		/* not the newest slot */
 	ldr	x10, [x14, #LW_T_HOT]
 	ldr	w11, [x19, #LW_RA_DEPTH]
 	add	w11, w11, #1

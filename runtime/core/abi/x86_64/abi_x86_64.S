@@ -615,6 +615,11 @@ lw_abi_return_point:
 	movq	lw_tls@gottpoff(%rip), %rcx
 	btsl	$0, %fs:LW_T_GUARD(%rcx)
 	jc	.Lexit_to_c
+	/* The thread's newest slot, or the C hook: a coroutine on a stack of
+	 * its own resumed out of order (lw_abi_release_nested). */
+	leaq	LW_RA_SIZE(%rbx), %rax
+	cmpq	%rax, %fs:LW_T_RA_TOP(%rcx)
+	jne	.Lexit_to_c_guard
 	rdtsc
 	shlq	$32, %rdx
 	orq	%rdx, %rax
@@ -1063,6 +1068,9 @@ lw_abi_return_untimed:
 	movq	lw_tls@gottpoff(%rip), %rcx
 	btsl	$0, %fs:LW_T_GUARD(%rcx)
 	jc	.Lexit_to_c			/* the C hook counts it (lw_frame_close) */
+	leaq	LW_RA_SIZE(%rbx), %rax
+	cmpq	%rax, %fs:LW_T_RA_TOP(%rcx)
+	jne	.Lexit_to_c_guard		/* not the newest slot */
 	movq	%fs:LW_T_HOT(%rcx), %rdx
 	movl	LW_RA_DEPTH(%rbx), %ecx
 	incl	%ecx

@@ -1,0 +1,97 @@
+/*
+ * fiber_app.c - coroutines on stacks of their own that switch by a means
+ * the runtime does not see (as Boost.Context's jump_fcontext, Argobots' or
+ * a fiber library's own assembly: here libc's swapcontext reached through
+ * a pointer from libc's handle, past the interposer), suspended inside
+ * wrapped calls (co_call's callback) and resumed in another order than
+ * they were suspended in (fibers.sh):
+ *
+ *   A suspends inside co_call; B suspends inside co_call, its return slot
+ *   above A's; A is resumed and its co_call returns first; main then calls
+ *   co_call, whose callback calls co_leaf and resumes B from there, nested
+ *   two calls deep, where B's co_call returns.
+ *
+ * Each round prints its result; a final line the calls made.
+ */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <ucontext.h>
+#include "corolib.h"
+
+static int (*jump)(ucontext_t *, const ucontext_t *);
+static ucontext_t main_ctx, a_ctx, b_ctx;
+static char a_stack[128 << 10], b_stack[128 << 10];
+static long calls, acc;
+
+static int yield_a(int x)
+{
+    jump(&a_ctx, &main_ctx); /* out of co_call, in A */
+    return x + 10;
+}
+
+static int yield_b(int x)
+{
+    jump(&b_ctx, &main_ctx); /* out of co_call, in B */
+    return x + 20;
+}
+
+static void fiber_a(void)
+{
+    calls++;
+    acc += co_call(yield_a, 1);
+}
+
+static void fiber_b(void)
+{
+    calls++;
+    acc += co_call(yield_b, 2);
+}
+
+static int resume_b(int x)
+{
+    calls++;
+    acc += co_leaf(x);
+    jump(&main_ctx, &b_ctx); /* B's co_call returns here, main two calls deep */
+    return x;
+}
+
+static int outer(int x)
+{
+    calls++;
+    return co_call(resume_b, x);
+}
+
+int main(int argc, char **argv)
+{
+    int rounds = argc > 1 ? atoi(argv[1]) : 100;
+    void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+    jump = libc ? (int (*)(ucontext_t *, const ucontext_t *))dlsym(libc, "swapcontext") : NULL;
+    if (!jump) {
+        fprintf(stderr, "no swapcontext in libc.so.6\n");
+        return 2;
+    }
+    for (int r = 0; r < rounds; r++) {
+        getcontext(&a_ctx);
+        a_ctx.uc_stack.ss_sp = a_stack;
+        a_ctx.uc_stack.ss_size = sizeof a_stack;
+        a_ctx.uc_link = &main_ctx;
+        makecontext(&a_ctx, fiber_a, 0);
+        getcontext(&b_ctx);
+        b_ctx.uc_stack.ss_sp = b_stack;
+        b_ctx.uc_stack.ss_size = sizeof b_stack;
+        b_ctx.uc_link = &main_ctx;
+        makecontext(&b_ctx, fiber_b, 0);
+        jump(&main_ctx, &a_ctx); /* A suspended inside co_call */
+        jump(&main_ctx, &b_ctx); /* B suspended inside co_call, above A */
+        jump(&main_ctx, &a_ctx); /* A's co_call returns first; A ends */
+        calls++;
+        acc += co_leaf(r);
+        calls++;
+        acc += co_call(outer, r); /* resumes B two calls deep; B ends */
+        if (r < 3)
+            printf("round %d: %ld\n", r, acc);
+    }
+    printf("acc %ld, %ld calls\n", acc, calls);
+    return 0;
+}
