@@ -60,14 +60,23 @@ static char *lw_absolute(const char *path)
     return out;
 }
 
+void lw_default_name(char *name, size_t size)
+{
+    /* libc's clock, as the runtime's times: an interposer that moves the
+     * program's (libfaketime) leaves the name of the run's real date. */
+    struct timespec ts;
+    lw_clock_gettime(CLOCK_REALTIME, &ts);
+    time_t now = ts.tv_sec;
+    struct tm tm;
+    localtime_r(&now, &tm);
+    snprintf(name, size, "libwrap-%04d%02d%02d_%02d%02d%02d_%ld", tm.tm_year + 1900, tm.tm_mon + 1,
+             tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (long)getpid());
+}
+
 static char *lw_default_dir(void)
 {
-    time_t now = time(NULL);
-    struct tm tm;
     char name[64];
-    localtime_r(&now, &tm);
-    snprintf(name, sizeof name, "libwrap-%04d%02d%02d_%02d%02d%02d_%ld", tm.tm_year + 1900,
-             tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (long)getpid());
+    lw_default_name(name, sizeof name);
     return lw_absolute(name);
 }
 

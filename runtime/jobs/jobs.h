@@ -57,6 +57,9 @@ void lw_job_clock_sample(uint64_t mono, int64_t offset, int64_t delta0);
 
 /* Reads LIBWRAP_EXPERIMENT_DIRECTORY (settings loaded, job known). */
 void lw_dir_init(void);
+/* The default name of a result directory, libwrap-DATE_PID (SPEC), of
+ * the real date. */
+void lw_default_name(char *name, size_t size);
 /* The experiment directory of this process, created and claimed on first
  * use (config.txt written by lw_hook->config_txt); NULL on error. In a job
  * it is <job dir>/rank-N. */

@@ -218,12 +218,7 @@ static void lw_mpi_clock_sample(void)
 
 static void lw_mpi_rank0_ident(void)
 {
-    time_t now = time(NULL);
-    struct tm tm;
-    localtime_r(&now, &tm);
-    snprintf(lw_ident0.id, sizeof lw_ident0.id, "libwrap-%04d%02d%02d_%02d%02d%02d_%ld",
-             tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
-             (long)getpid());
+    lw_default_name(lw_ident0.id, sizeof lw_ident0.id);
     uint64_t mono = lw_clock_ns(CLOCK_MONOTONIC), real = lw_clock_ns(CLOCK_REALTIME);
     snprintf(lw_ident0.key, sizeof lw_ident0.key, "mpi:%.100s:%ld:%llu", lw_job_info.host,
              (long)getpid(), (unsigned long long)real);

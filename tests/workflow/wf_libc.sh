@@ -89,6 +89,7 @@ cat > frozen.c <<'C'
 #include <unistd.h>
 int clock_gettime(clockid_t id, struct timespec *ts) { (void)id; ts->tv_sec = 1577836800 + 0 * getpid(); ts->tv_nsec = 0; return 0; }
 int nanosleep(const struct timespec *req, struct timespec *rem) { (void)req; if (rem) rem->tv_sec = rem->tv_nsec = 0; return 0; }
+time_t time(time_t *t) { if (t) *t = 1577836800; return 1577836800; }
 C
 run_ok frozen.log "$CC" -O2 -shared -fPIC frozen.c -o libfrozen.so
 run_ok clkapp.log "$CC" -O2 c/main.c -o clkapp
@@ -101,6 +102,17 @@ LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/clk-after.exp LD_PRELOAD="$C $PWD/libfrozen.so
 [ "$(cat clk-after.out)" = 1577836800 ] || fail "the interposer after the wrapper was passed over: $(cat clk-after.out)"
 [ ! -s clk-after.err ] || fail "clk-after: $(cat clk-after.err)"
 [ "$(visits clk-after.exp)" = 'clock_gettime@@GLIBC_2.17 1' ] || fail "clk-after: $(visits clk-after.exp)"
+# The default directory's name has the run's real date, not the one the
+# interposer gives the program (libfaketime interposes time() too).
+mkdir -p clk-name && day0=$(date +%Y%m%d)
+(cd clk-name && LD_PRELOAD="$C $PWD/../libfrozen.so" timeout 60 ../clkapp > ../clk-name.out 2> ../clk-name.err) ||
+    fail "clkapp (the default directory) failed"
+day1=$(date +%Y%m%d)
+name=$(ls clk-name)
+case $name in
+    libwrap-${day0}_*|libwrap-${day1}_*) ;;
+    *) fail "the default directory is named by the interposer's date: $name (today $day1)" ;;
+esac
 st=0
 LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/clk-before.exp LD_PRELOAD="$PWD/libfrozen.so $C" timeout 60 ./clkapp \
     > clk-before.out 2> clk-before.err || st=$?

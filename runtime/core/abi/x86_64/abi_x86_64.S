@@ -663,13 +663,12 @@ lw_abi_exit_timed:
 	jz	.Lthrottle_check
 .Lexit_release:
 	movq	lw_tls@gottpoff(%rip), %rcx
-	/* The caller's %rbx out of the slot, then the slot (and any slot
-	 * above it left by a longjmp) freed: from here on a signal handler's
-	 * call may reuse it. */
-	movq	%rbx, %rdx
+	/* The caller's %rbx out of the slot, then the slot, the thread's
+	 * newest (checked at the exit's start), freed: from here on a signal
+	 * handler's call may reuse it. */
 	movq	LW_RA_RBX(%rbx), %rbx
 	.cfi_restore %rbx
-	movq	%rdx, %fs:LW_T_RA_TOP(%rcx)
+	subq	$LW_RA_SIZE, %fs:LW_T_RA_TOP(%rcx)
 	movl	$0, %fs:LW_T_GUARD(%rcx)
 	POP	%rcx
 	POP	%rdx
