@@ -335,9 +335,13 @@ uintptr_t lw_abi_enter(libwrap_abi_entry *e, void **sp)
         return LW_ABI_PASS;
 #else
         /* After a context switch inside a measured call: forwarded until
-         * that call has returned (its slot and frame stay its own). */
-        if (lw_unlikely(lw_context_open()))
-            return LW_ABI_PASS;
+         * that call has returned (its slot and frame stay its own), here
+         * or on another thread (its slot then free at the top). */
+        if (lw_unlikely(lw_context_open())) {
+            lw_ra *top = LW_LOAD(lw_tls.ra_top);
+            if (!top || top == lw_tls.ra_base || top[-1].sp != NULL || lw_abi_gate(lw_abi_reclaim, 0, 0))
+                return LW_ABI_PASS;
+        }
         int32_t id = __atomic_load_n(&e->region.id, __ATOMIC_ACQUIRE);
         if (lw_unlikely(id < 0))
             return LW_ABI_PASS;
@@ -439,6 +443,10 @@ void lw_abi_exit(lw_ra *slot)
      * slot is that thread's: marked free, and this thread's own are left
      * alone; the call is not measured here. */
     if (lw_unlikely(slot < lw_tls.ra_base || slot >= lw_tls.ra_end)) {
+        /* Its identity where the caller's return address was (read out
+         * already): the thread that began the call closes its frame. */
+        slot->ra = (void *)slot->sp;
+        __atomic_store_n(&slot->depth, LW_RA_ELSEWHERE, __ATOMIC_RELAXED);
         __atomic_store_n(&slot->sp, NULL, __ATOMIC_RELEASE);
         return;
     }

@@ -110,6 +110,10 @@
 /* lw_ra.depth of a call of a signal handler's lane (lane.h): its exit is the
  * lane's. */
 #define LW_RA_LANE 0xc0000000
+/* lw_ra.depth of a free slot whose call returned on another thread (a
+ * coroutine resumed there): its frame is closed by the thread that began
+ * it (lw_abi_reclaim), which finds the call's identity in lw_ra.ra. */
+#define LW_RA_ELSEWHERE 0xa0000000
 /* lw_tls.guard's bit for "a signal handler interrupted the runtime", as in
  * core/measure/measure.h. */
 #define LW_GUARD_SIGNAL 2
@@ -165,6 +169,10 @@ void lw_abi_copying_on(void);
 /* A slot freed with slots above it (abi_slow.c): those that a longjmp
  * left are freed with it, those of calls still open on other stacks kept. */
 void lw_abi_release_nested(lw_ra *slot);
+/* The free slots at the top given back, the frames of calls that returned
+ * on another thread closed (abi_slow.c; ordinary C: through the gate). 1
+ * while a call of this thread is still open. */
+uintptr_t lw_abi_reclaim(uintptr_t unused_a, uintptr_t unused_b);
 
 /* The exit's end with a return slot: freed, with any slot above it that a
  * longjmp left (lw_abi_release_nested); in stack-copying mode only it, and

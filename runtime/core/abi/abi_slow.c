@@ -341,6 +341,9 @@ static pthread_key_t lw_ra_key;
 static int lw_ra_key_ok;
 static pthread_once_t lw_ra_once = PTHREAD_ONCE_INIT;
 static __thread unsigned lw_ra_round __attribute__((tls_model("initial-exec")));
+/* A slot of this thread was freed below a call still open
+ * (lw_abi_release_nested) since lw_abi_slot last found none. */
+static __thread int lw_ra_holes __attribute__((tls_model("initial-exec")));
 
 static void lw_ra_destructor(void *mapping)
 {
@@ -453,7 +456,7 @@ void lw_abi_release_nested(lw_ra *slot)
     for (lw_ra *s = slot + 1; s < top; s++) {
         if (!s->sp)
             continue;
-        if (!known || s->depth == LW_RA_LANE || (own && lw_in_stack(t, s->sp)))
+        if (!known || s->depth == LW_RA_LANE || (own && lw_in_stack(t, s->sp) && s->sp <= slot->sp))
             s->sp = NULL;
         else
             kept = 1;
@@ -463,9 +466,48 @@ void lw_abi_release_nested(lw_ra *slot)
         return;
     }
     slot->sp = NULL;
+    lw_ra_holes = 1;
     while (top > lw_tls.ra_base && top[-1].sp == NULL)
         top--;
     LW_STORE(lw_tls.ra_top, top);
+}
+
+/*
+ * The free slots at the top given back: those freed under a call still
+ * open elsewhere (lw_abi_release_nested), and those of calls that returned
+ * on another thread, a coroutine switched out inside them here and
+ * resumed there (lw_abi_exit marks them LW_RA_ELSEWHERE). Such a call's
+ * frame is still this thread's: closed now, with any above it (calls
+ * made under it meanwhile), where it is still the frame the call opened
+ * (its identity in lw_ra.ra). Before, the thread's later calls were filed
+ * under it, one level deeper at each such call (a fiber resumed on other
+ * threads in turn: a call path thousands deep), or, after a context
+ * switch (context.c), not measured at all. 1 while a call of this thread
+ * is still open.
+ */
+uintptr_t lw_abi_reclaim(uintptr_t unused_a, uintptr_t unused_b)
+{
+    (void)unused_a;
+    (void)unused_b;
+    lw_ra *top = LW_LOAD(lw_tls.ra_top);
+    lw_thread *t = lw_tls.self;
+    while (top && top > lw_tls.ra_base && __atomic_load_n(&top[-1].sp, __ATOMIC_ACQUIRE) == NULL) {
+        top--;
+        lw_frame *f = top->frame;
+        uintptr_t id = (uintptr_t)top->ra;
+        if (top->depth != LW_RA_ELSEWHERE || !t || !f || f < t->stack || f >= t->stack + t->depth ||
+            id < (uintptr_t)f->frame || id - (uintptr_t)f->frame > LW_RA_TAIL_MAX)
+            continue;
+        /* Not twice: the slot may be taken again before it is reached. */
+        top->depth = LW_RA_NO_FAST_EXIT;
+        if (lw_guard_take()) {
+            lw_thread_close_from(t, (uint32_t)(f - t->stack), lw_ticks());
+            LW_GUARD_CLEAR();
+        }
+    }
+    if (top)
+        LW_STORE(lw_tls.ra_top, top);
+    return lw_calls_open();
 }
 
 /*
@@ -502,11 +544,10 @@ static lw_ra *lw_abi_slot(void **sp, void **frame)
         if (lw_ra_key_ok)
             (void)pthread_setspecific(lw_ra_key, base - LW_RA_SENTINELS);
     }
+    /* Slots freed under a call still open elsewhere, now at the top:
+     * given back. */
+    (void)lw_abi_reclaim(0, 0);
     lw_ra *top = lw_tls.ra_top;
-    /* Slots freed under a call still open elsewhere (lw_abi_release_nested),
-     * now at the top: given back. */
-    while (top > lw_tls.ra_base && top[-1].sp == NULL)
-        top--;
     const lw_thread *t = lw_tls.self;
     int tail = lw_abi_is_return_point(*sp);
     unsigned chain = 0;
@@ -529,9 +570,21 @@ static lw_ra *lw_abi_slot(void **sp, void **frame)
     lw_tls.ra_top = top;
     *frame = (char *)sp - (chain < LW_RA_TAIL_MAX ? chain : LW_RA_TAIL_MAX);
     if (top == lw_tls.ra_end) {
+        /* Taken to the end, as coroutines resumed in turn leave them (each
+         * call's slot freed under another's still open, the newest slot
+         * always a suspended call's: lw_abi_release_nested): a free one
+         * below, the nearest to the top. Its call's exit takes the C hook
+         * (it is not the newest), which frees it so again. */
+        if (lw_ra_holes) {
+            for (lw_ra *s = top - 1; s >= lw_tls.ra_base; s--)
+                if (!s->sp)
+                    return s;
+            lw_ra_holes = 0;
+        }
         static int warned;
-        libwrap_warn_once(&warned, "calls nested deeper than %u wrapped functions: the deeper "
-                                   "ones are forwarded unmeasured", LW_RA_SLOTS);
+        libwrap_warn_once(&warned, "calls nested deeper than %u wrapped functions (or that many open "
+                                   "at once in coroutines): the deeper ones are forwarded unmeasured",
+                          LW_RA_SLOTS);
         return NULL;
     }
     return top;
@@ -689,11 +742,13 @@ static uintptr_t lw_abi_enter_slow_(const lw_abi_call *c)
      * used and gave back the slot: take it now, under the guard, and before
      * it is filled (a signal handler that interrupts takes the next one). */
     LW_STORE(lw_tls.guard, 1);
-    LW_STORE(lw_tls.ra_top, slot + 1);
+    if (slot >= LW_LOAD(lw_tls.ra_top)) /* else a free one below (lw_abi_slot) */
+        LW_STORE(lw_tls.ra_top, slot + 1);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     slot->entry = e;
     slot->sp = sp;
     slot->depth = LW_RA_NO_FAST_EXIT;
+    slot->frame = NULL;
     lw_thread *t = lw_tls.self;
     /* A result to record, MPI_Init's step after it, or stack-copying mode:
      * the exit takes the C hook (lw_abi_exit). */

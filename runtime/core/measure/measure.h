@@ -255,6 +255,9 @@ void lw_thread_paths(lw_thread *t, int percall, lw_tls_block *to);
 void lw_thread_set_paths(lw_thread *t);
 /* Closes the open frames of `t` at `now` (thread end, finalisation). */
 void lw_thread_close_frames(lw_thread *t, uint64_t now);
+/* Closes the frames of `t` from stack[index] up at `now`, the guard held
+ * (a call that returned on another thread: core/abi/abi_slow.c). */
+void lw_thread_close_from(lw_thread *t, uint32_t index, uint64_t now);
 /*
  * The runtime's locks, and the one order in which a thread may hold several
  * of them (outermost first); a path that needs two takes them in this order

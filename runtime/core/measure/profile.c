@@ -170,6 +170,13 @@ static const uint64_t *lw_read_metrics(lw_thread *t)
     return t->scratch;
 }
 
+void lw_thread_close_from(lw_thread *t, uint32_t index, uint64_t now)
+{
+    const uint64_t *m = lw_read_metrics(t);
+    while (t->depth > index)
+        lw_pop(t, now, m);
+}
+
 void lw_thread_close_frames(lw_thread *t, uint64_t now)
 {
     /* Handler calls still waiting go under the frames they interrupted. */

@@ -12,10 +12,15 @@
  *   two calls deep, where B's co_call returns.
  *
  * Each round prints its result; a final line the calls made.
+ *
+ * fiber_app many N R: N coroutines, each suspended inside co_call R times
+ * in turn, resumed round-robin (a fiber scheduler whose fibers block inside
+ * a wrapped call): the newest slot is always a suspended call's.
  */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <ucontext.h>
 #include "corolib.h"
 
@@ -62,15 +67,58 @@ static int outer(int x)
     return co_call(resume_b, x);
 }
 
+static ucontext_t *many_ctx;
+static int many_rounds, many_cur;
+
+static int many_yield(int x)
+{
+    jump(&many_ctx[many_cur], &main_ctx); /* out of co_call */
+    calls++;
+    return x + co_leaf(x);
+}
+
+static void many_fiber(void)
+{
+    int me = many_cur;
+    for (int r = 0; r < many_rounds; r++) {
+        calls++;
+        acc += co_call(many_yield, me);
+    }
+}
+
+static int many(int n, int rounds)
+{
+    many_ctx = calloc((size_t)n, sizeof *many_ctx);
+    char *stacks = malloc((size_t)n << 16);
+    if (!many_ctx || !stacks)
+        return 1;
+    many_rounds = rounds;
+    for (int i = 0; i < n; i++) {
+        getcontext(&many_ctx[i]);
+        many_ctx[i].uc_stack.ss_sp = stacks + ((size_t)i << 16);
+        many_ctx[i].uc_stack.ss_size = 1 << 16;
+        many_ctx[i].uc_link = &main_ctx;
+        makecontext(&many_ctx[i], many_fiber, 0);
+    }
+    /* Each resume: to the fiber's next suspension, or its end. */
+    for (int r = 0; r <= rounds; r++)
+        for (many_cur = 0; many_cur < n; many_cur++)
+            jump(&main_ctx, &many_ctx[many_cur]);
+    printf("many: acc %ld, %ld calls\n", acc, calls);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    int rounds = argc > 1 ? atoi(argv[1]) : 100;
     void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
     jump = libc ? (int (*)(ucontext_t *, const ucontext_t *))dlsym(libc, "swapcontext") : NULL;
     if (!jump) {
         fprintf(stderr, "no swapcontext in libc.so.6\n");
         return 2;
     }
+    if (argc > 3 && !strcmp(argv[1], "many"))
+        return many(atoi(argv[2]), atoi(argv[3]));
+    int rounds = argc > 1 ? atoi(argv[1]) : 100;
     for (int r = 0; r < rounds; r++) {
         getcontext(&a_ctx);
         a_ctx.uc_stack.ss_sp = a_stack;

@@ -3,7 +3,8 @@
  * (cb_call's callback) on one thread and resumed on another, where the call
  * returns (tests/runtime/migrate.sh). MODE "join": the first thread has
  * ended (joined) before the second resumes the coroutine; "live": it makes
- * N more wrapped calls meanwhile. The second thread then makes N calls of
+ * N more wrapped calls meanwhile; "after": it makes them once the call has
+ * returned on the second thread. The second thread then makes N calls of
  * cb_leaf. Prints the results, and to stderr the calls made.
  */
 #include <pthread.h>
@@ -20,7 +21,7 @@ static long n;
 static long calls_call, calls_leaf;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t ready = PTHREAD_COND_INITIALIZER;
-static int handed_over, a_done;
+static int handed_over, a_done, returned;
 
 static int yield_inside(int x)
 {
@@ -49,7 +50,13 @@ static void *thread_a(void *arg)
     pthread_cond_broadcast(&ready);
     pthread_mutex_unlock(&lock);
     long s = 0;
-    if (!strcmp(mode, "live"))
+    if (!strcmp(mode, "after")) {
+        pthread_mutex_lock(&lock);
+        while (!returned)
+            pthread_cond_wait(&ready, &lock);
+        pthread_mutex_unlock(&lock);
+    }
+    if (strcmp(mode, "join"))
         for (long i = 0; i < n; i++) {
             s += cb_leaf((int)i);
             __atomic_add_fetch(&calls_leaf, 1, __ATOMIC_RELAXED);
@@ -65,6 +72,10 @@ static void *thread_b(void *arg)
         pthread_cond_wait(&ready, &lock);
     pthread_mutex_unlock(&lock);
     swapcontext(&back_b, &co); /* the call returns here */
+    pthread_mutex_lock(&lock);
+    returned = 1;
+    pthread_cond_broadcast(&ready);
+    pthread_mutex_unlock(&lock);
     long s = 0;
     for (long i = 0; i < n; i++) {
         s += cb_leaf((int)i);
