@@ -316,15 +316,14 @@ static int lw_loaded_object(struct dl_phdr_info *info, size_t size, void *data)
     const char *path = info->dlpi_name;
     if (!path || !path[0])
         return 0;
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
     if (q->by_path) {
-        const char *want = strrchr(q->name, '/') + 1;
         struct stat st;
         q->found = !strcmp(path, q->name) ||
-                   (!strcmp(base, want) && stat(path, &st) == 0 && st.st_dev == q->st.st_dev && st.st_ino == q->st.st_ino);
+                   (stat(path, &st) == 0 && st.st_dev == q->st.st_dev && st.st_ino == q->st.st_ino);
         return q->found;
     }
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
     if (!strcmp(base, q->name) || !strcmp(path, q->name))
         return q->found = 1;
     struct lw_dynamic t;
@@ -336,18 +335,17 @@ int libwrap_target_loaded(const char *soname)
 {
     if (!soname || !lw_dl_available())
         return 1;
+    int saved = errno, found = 0;
     char one[LW_SONAME_MAX];
-    for (const char *it = soname; lw_soname_next(&it, one, sizeof one);) {
+    for (const char *it = soname; !found && lw_soname_next(&it, one, sizeof one);) {
         struct lw_loaded_q q = {.name = one, .by_path = strchr(one, '/') != NULL};
         if (q.by_path && stat(one, &q.st) != 0)
             continue;
-        int saved = errno;
         dl_iterate_phdr(lw_loaded_object, &q);
-        errno = saved;
-        if (q.found)
-            return 1;
+        found = q.found;
     }
-    return 0;
+    errno = saved;
+    return found;
 }
 
 /* The object that holds `at`, found by dl_iterate_phdr: its tables. */
