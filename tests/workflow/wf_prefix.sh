@@ -147,6 +147,13 @@ else
     echo "no gcc and gcc-ar: the LTO warning is not tried"
 fi
 
+step "a target known by its file, named -lNAME on the line: the wrappers before it"
+out=$(libwrap --libwrap=linktime:bar "$cc" main.o -L"$scratch" -lbar -lm)
+[ "$(echo "$out" | sed -n 2,3p)" = "$(printf '%s\n' "-L$scratch" "-Wl,@$p/share/libwrap/bar.wrap")" ] &&
+    [ "$(echo "$out" | grep -v -- '^-Wl,--p[ou][ps]' | grep -n -x -- -lbar | cut -d: -f1)" -gt \
+      "$(echo "$out" | grep -n -x -- "-Wl,$p/lib/libwrap_bar_linktime.a" | cut -d: -f1)" ] ||
+    fail "-lbar: the wrapper archive not before it: $out"
+
 step "no target on the line: appended at the end"
 out=$(libwrap --libwrap=foo "$cc" main.o -o app)
 [ "$(echo "$out" | sed -n 4p)" = "-Wl,@$p/share/libwrap/foo.wrap" ] || fail "not appended: $out"
