@@ -293,6 +293,12 @@ void lw_job_log(void)
                j->rank, j->size);
 }
 
+int lw_job_name_pending(void)
+{
+    const lw_job *j = &lw_job_info;
+    return j->active && !j->global && !j->named_by_mpi && !j->forked && !lw_experiment_dir_claimed();
+}
+
 void lw_job_from_mpi(long rank, long size, const char *id0, const char *key0)
 {
     lw_job *j = &lw_job_info;

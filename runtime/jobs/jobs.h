@@ -25,6 +25,9 @@ const char *lw_job_launcher_program(void);
  * the rank from the start). Logs what it found once the settings are read
  * (lw_job_log). */
 void lw_job_init(void);
+/* 1 while the job's name may change at MPI_Init: a job its launcher named
+ * for this node only, not yet named by MPI (plugin.h, directory_pending). */
+int lw_job_name_pending(void);
 void lw_job_log(void);
 /* MPI_Init told the rank and size (mpi.c); `id0`, `key0` name the job as
  * rank 0 saw it (NULL when MPI could not tell). */

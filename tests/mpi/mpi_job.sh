@@ -1260,6 +1260,38 @@ mpich)
     done
     [ ! -e "$d/rank-2" ] && [ ! -e "$d/rank-3" ] || fail "MPMD: unmeasured ranks left parts"
     grep -qx 'LIBWRAP_MPI_COLLECTIVES=false' "$d/config.txt" || fail "MPMD: config.txt lacks the setting"
+    # Traced, a call before MPI_Init (as MPI_Init itself is where the MPI
+    # library is wrapped): the trace waits for the job's name, rank 0's
+    # from MPI, not Hydra's for this node (libwrap-pmi-PID), and holds
+    # every call.
+    cat > pre.c <<'C'
+#include <mpi.h>
+#include <stdio.h>
+#include "mlib.h"
+int main(int argc, char **argv)
+{
+    long x = mlib_step(1);
+    int rank;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    x += mlib_step(rank);
+    printf("rank %d %ld\n", rank, x);
+    MPI_Finalize();
+    return 0;
+}
+C
+    "$MPICHCC" -O2 -I"$mpi_here" pre.c -o pre.mpich -L"$S/lib" -Wl,-rpath,"$S/lib" -lmlib ||
+        fail "mpicc.mpich failed (pre.c)"
+    job mpich_pre -- "$MPICHRUN" -n 2 -genv LD_PRELOAD "$PRELOAD" -genv LIBWRAP_ENABLE_TRACING true "$PWD/pre.mpich"
+    [ "$(cat mpich_pre.status)" = 0 ] || fail "MPICH, traced before MPI_Init: the job failed: $(cat mpich_pre.err)"
+    d=$(only_dir mpich_pre)
+    [[ ${d##*/} =~ ^libwrap-[0-9]{8}_[0-9]{6}_[0-9]+$ ]] ||
+        fail "MPICH, traced before MPI_Init: the job is not named by rank 0 at MPI_Init: ${d##*/}"
+    $CHECK "$d" "visits('mlib_step') == 4" >/dev/null || fail "MPICH, traced before MPI_Init: the visits"
+    if [ -n "${OTF2_PRINT:-}" ]; then
+        [ "$("$OTF2_PRINT" "$d/traces.otf2" 2>/dev/null | grep -c '^ENTER')" = 4 ] ||
+            fail "MPICH, traced before MPI_Init: the trace lacks calls"
+    fi
     # Without MPI: the launcher's process on this node names the job.
     job plain_ref -- "$MPICHRUN" -n $NP "$S/plain" $CALLS
     job plain -- "$MPICHRUN" -n $NP -genv LD_PRELOAD "$PRELOAD" -genv LIBWRAP_ENABLE_TRACING true "$S/plain" $CALLS

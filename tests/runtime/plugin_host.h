@@ -88,9 +88,14 @@ static void th_thread_ignore(void)
 {
 }
 
+static int th_directory_pending(void)
+{
+    return 0;
+}
+
 static const libwrap_host th_host = {LIBWRAP_PLUGIN_ABI_VERSION, sizeof(libwrap_host), th_warn,
                                      th_verbose, th_experiment_directory, th_now, th_ns,
-                                     th_sample, th_setting, th_thread_ignore};
+                                     th_sample, th_setting, th_thread_ignore, th_directory_pending};
 
 /* The built-in plugin NAME, or NULL after a message on stderr. */
 static const libwrap_plugin *th_load(const char *name)

@@ -109,6 +109,12 @@ typedef struct libwrap_host {
      * first action: nothing that thread calls is measured from then on,
      * and the end of the process never waits for it. */
     void (*thread_ignore)(void);
+    /* 1 while the experiment directory's name may still change: a job that
+     * its launcher names for one node only (MPICH's Hydra), whose rank 0
+     * names it at MPI_Init. A plugin that can hold what it writes until its
+     * first write after that asks for the directory then. Present where
+     * `size` covers it. */
+    int (*directory_pending)(void);
 } libwrap_host;
 
 /* ---- metric sources ---------------------------------------------------- */

@@ -139,6 +139,7 @@ static const libwrap_host lw_host = {
     .sample = lw_samples_add,
     .setting = lw_host_setting,
     .thread_ignore = lw_host_thread_ignore,
+    .directory_pending = lw_job_name_pending,
 };
 
 /* The end of a plugin's init: what it said while it ran, as said, or, when

@@ -44,6 +44,7 @@
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -1543,6 +1544,14 @@ static int lw_otf2_init(const libwrap_host *host, const char *request,
     if (budget && *budget)
         lw_budget_setting = (size_t)strtoull(budget, NULL, 10);
     lw_stage_size = lw_stage_bytes(lw_budget_setting);
+    /* A job named for this node until rank 0 names it at MPI_Init (MPICH's
+     * Hydra): the archive is opened at the first append, when MPI_Init has
+     * returned. Opened at the first call (one traced before MPI_Init, or
+     * MPI_Init itself where the MPI library is wrapped), it claimed the
+     * node's name, libwrap-pmi-PID, for the job. */
+    if (host->size >= offsetof(libwrap_host, directory_pending) + sizeof host->directory_pending &&
+        host->directory_pending && host->directory_pending())
+        lw_open_state = LW_OPEN_AT_APPEND;
     return 0;
 }
 
