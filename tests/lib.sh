@@ -53,6 +53,19 @@ skip() {
 # -Werror), libwrap_NAME_linktime.so and libwrap_NAME_runtime.so (the exec,
 # signal and dl interposers linked whole, the target after --no-as-needed),
 # with an rpath to the runtime and to this directory.
+# run_preloaded WRAPPER DIR CMD...: CMD unwrapped, then with WRAPPER
+# preloaded measuring into DIR; its stdout, stderr and status must be the
+# unwrapped run's (plain.out, plain.err; m.out, m.err).
+run_preloaded() {
+    local wrapper=$1 dir=$2 st=0
+    shift 2
+    "$@" > plain.out 2> plain.err || fail "the unwrapped run failed: $(cat plain.err)"
+    LD_PRELOAD=$wrapper LIBWRAP_EXPERIMENT_DIRECTORY=$dir "$@" > m.out 2> m.err || st=$?
+    [ $st = 0 ] || fail "status $st under the wrapper: $(cat m.err)"
+    cmp -s plain.out m.out || fail "stdout differs: $(cat m.out)"
+    cmp -s plain.err m.err || fail "stderr differs: $(cat m.err)"
+}
+
 wrap_library() {
     local name=$1 include=$2 cppflags=$3 ldflags=$4 libs=$5 mode
     shift 5

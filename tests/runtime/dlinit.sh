@@ -25,11 +25,6 @@ rtlib=$LIBWRAP_STAGE/lib
 $cc -shared -o libwrap_t_runtime.so t-runtime.o -Wl,--whole-archive "$rtlib/liblibwrap_exec.a" \
     -Wl,--no-whole-archive -L"$rtlib" -llibwrap_runtime -Wl,-rpath,"$rtlib" -ldl
 readelf -d libwrap_t_runtime.so | grep -q 'NEEDED.*libt\.so' && fail "the wrapper needs libt.so"
-./app 5 > plain.out 2> plain.err || fail "the unwrapped run failed: $(cat plain.err)"
-st=0
-LD_PRELOAD=$PWD/libwrap_t_runtime.so LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp ./app 5 > m.out 2> m.err || st=$?
-[ $st = 0 ] || fail "status $st under the wrapper: $(cat m.err)"
-cmp -s plain.out m.out || fail "stdout differs: $(cat m.out)"
-cmp -s plain.err m.err || fail "stderr differs: $(cat m.err)"
+run_preloaded "$PWD/libwrap_t_runtime.so" "$PWD/exp" ./app 5
 $CHECK exp "visits('t_value') == 5" || fail "t_value's visits"
 echo "ok: the constructors ran in their order, t_value measured"

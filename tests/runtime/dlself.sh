@@ -15,12 +15,7 @@ mkdir -p lib
 $cc -O2 -fPIC -shared -Wl,-soname,libself.so -o lib/libself.so "$src/self.c" -ldl
 $cc -O2 -I"$src" -o app "$src/main.c" -Llib -lself -Wl,-rpath,"$PWD/lib"
 wrap_library dself '"self.h"' "-I$src" "-L$PWD/lib -Wl,-rpath,$PWD/lib" -lself
-./app 4 > plain.out 2> plain.err || fail "the unwrapped run failed: $(cat plain.err)"
+run_preloaded "$PWD/libwrap_dself_runtime.so" "$PWD/exp" ./app 4
 grep -qx "self_open 42" plain.out || fail "the library does not find itself: $(cat plain.out)"
-st=0
-LD_PRELOAD=$PWD/libwrap_dself_runtime.so LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/exp ./app 4 > m.out 2> m.err || st=$?
-[ $st = 0 ] || fail "status $st under the wrapper: $(cat m.err)"
-cmp -s plain.out m.out || fail "stdout differs: $(cat m.out)"
-cmp -s plain.err m.err || fail "stderr differs: $(cat m.err)"
 $CHECK exp "visits('self_open') == 4" || fail "self_open's visits"
 echo "ok: the library found its own file and hook through dladdr, self_open measured"
