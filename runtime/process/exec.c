@@ -126,7 +126,8 @@ static const char *lw_dir_for_child(void)
 {
     if (lw_job_info.active)
         return lw_experiment_dir_for_exec();
-    return lw_region_count() > 0 ? lw_experiment_dir() : NULL;
+    /* A fork child that has not measured: its parent's, as for its exec. */
+    return lw_region_count() > 0 && lw_measured_here() ? lw_experiment_dir() : lw_experiment_dir_for_exec();
 }
 
 /* The parent side of starting a child: measuring, in the process that

@@ -58,8 +58,10 @@ void lw_fork_prepare(void)
     if (LW_LOAD(lw_state) != 1 || LW_LOAD(lw_tls.guard))
         return;
     LW_STORE(lw_tls.guard, 1);
-    /* The child nests its results in ours, so ours must exist first. */
-    if (lw_region_count() > 0)
+    /* The child nests its results in ours, so ours must exist first, where
+     * this process has measured (a fork child that has not, inheriting its
+     * parent's functions, left a fork-PID holding only config.txt). */
+    if (lw_region_count() > 0 && lw_measured_here())
         lw_experiment_dir();
     /* Held across fork(), in the lock order of core/measure/measure.h: lw_finish takes the
      * same ones, so a fork racing with finalisation cannot deadlock. */

@@ -101,6 +101,12 @@ int lw_tree_init(lw_tree *tree);
 /* The child of `parent` for `region`, made when there is none (NULL
  * without memory). Making one marks parent's region LW_REGION_CALLS. */
 lw_node *lw_tree_child(lw_tree *tree, lw_node *parent, int32_t region);
+/* 1 once a call path was made in this process, since its start or its
+ * fork (a measured call's first visit makes one): the process has
+ * measured. A fork child's own, apart from its parent's (lw_tree_grew, set
+ * to 0 in the child). */
+extern int lw_tree_grew;
+int lw_measured_here(void);
 
 /* The wrapped functions (region ids below this) that per-function tables
  * hold: lw_region_flags here, the throttle's counts (throttle.c). */

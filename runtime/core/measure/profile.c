@@ -111,6 +111,13 @@ static int lw_hash_grow(lw_tree *tree)
     return 0;
 }
 
+int lw_tree_grew;
+
+int lw_measured_here(void)
+{
+    return LW_LOAD(lw_tree_grew);
+}
+
 lw_node *lw_tree_child(lw_tree *tree, lw_node *parent, int32_t region)
 {
     int saved = errno;
@@ -132,6 +139,8 @@ lw_node *lw_tree_child(lw_tree *tree, lw_node *parent, int32_t region)
         goto fail;
     tree->hash[i] = n;
     tree->hash_used++;
+    if (!LW_LOAD(lw_tree_grew))
+        LW_STORE(lw_tree_grew, 1);
     return n;
 fail:
     errno = saved;

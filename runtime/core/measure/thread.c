@@ -256,6 +256,7 @@ void lw_thread_after_fork_child(void)
         t = NULL;
     }
     if (!t) {
+        LW_STORE(lw_tree_grew, 0);
         lw_hook->fork_child(NULL);
         return;
     }
@@ -281,6 +282,8 @@ void lw_thread_after_fork_child(void)
     t->tid = 0;
     t->alive = 1;
     t->next = NULL;
+    /* The nodes of the frames open at fork() are not the child's calls. */
+    LW_STORE(lw_tree_grew, 0);
     t->slow = lw_nmetrics != 0 || t->depth != 0;
     lw_hook->fork_child(t);
     if (lw_nmetrics) {
