@@ -276,56 +276,6 @@ static int lw_dl_in_libwrap(const void *p)
 }
 
 /*
- * dladdr and dladdr1 (dl_interpose.h). A library's reference to its own
- * function binds to the runtime wrapper of it, which the global scope
- * finds first: asked where that function is, libc names the wrapper
- * library. A library that finds its own file so (libasound's
- * snd_dlopen(NULL) opens dladdr(snd_dlopen)'s file, then looks up its
- * configuration hooks there: not found in the wrapper, every ALSA
- * program failed) is answered for the original, as without the wrapper.
- * The runtime and the wrappers (they look for themselves) get libc's
- * answer.
- */
-int libwrap_dl_addr(const void *addr, void *info_, void **extra, int flags, int kind, const void *caller)
-{
-    Dl_info *info = info_;
-    int r = kind == LW_DL_ADDR1 ? LW_REAL_DLADDR1(addr, info, extra, flags) : LW_REAL_DLADDR(addr, info);
-    if (!r || !info->dli_saddr || !__atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE))
-        return r;
-    int saved = errno;
-    const libwrap_abi_entry *e = NULL;
-    for (struct lw_dl_table *t = __atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE); t && !e; t = t->next) {
-        if (!t->base || (uintptr_t)addr < t->lo || (uintptr_t)addr >= t->hi || !t->n || !t->entries[0].lib ||
-            !t->entries[0].lib->next)
-            continue;
-        for (uint32_t i = 0; i < t->n && !e; i++)
-            if (lw_abi_wrapper(&t->entries[i]) == info->dli_saddr)
-                e = &t->entries[i];
-    }
-    if (!e || lw_dl_in_libwrap(caller)) {
-        errno = saved;
-        return r;
-    }
-    void *orig = __atomic_load_n(&e->orig, __ATOMIC_ACQUIRE);
-    if (!orig && !LW_LOAD(lw_tls.guard) && !libwrap_resolving()) {
-        libwrap_resolve_begin();
-        orig = lw_hook->past_wrappers(e, e->lib->next(e->region.symbol));
-        libwrap_resolve_end();
-    }
-    Dl_info o;
-    void *x = NULL;
-    if (orig && (kind == LW_DL_ADDR1 ? LW_REAL_DLADDR1(orig, &o, &x, flags) : LW_REAL_DLADDR(orig, &o))) {
-        *info = o;
-        if (kind == LW_DL_ADDR1 && extra)
-            *extra = x;
-        lw_log(LW_LOG_RESOLVE, "dladdr(%s): answered for its original, in %s", e->region.symbol,
-               o.dli_fname ? o.dli_fname : "?");
-    }
-    errno = saved;
-    return r;
-}
-
-/*
  * The wrapper that forwards to `p`, the answer libc gave for name (and
  * version), or `p` itself. A wrapper whose original is not known yet (the
  * target was loaded after the wrapper, privately) takes `p` when `p` is
@@ -768,6 +718,77 @@ void *libwrap_answer_pointer(void *p)
         lw_log(LW_LOG_RESOLVE, "a function pointer a wrapped function returned: answered with its wrapper");
     errno = saved;
     return w ? w : p;
+}
+
+/*
+ * dladdr and dladdr1 (dl_interpose.h). A library's reference to its own
+ * function binds to the runtime wrapper of it, which the global scope
+ * finds first: asked where that function is, libc names the wrapper
+ * library. A library that finds its own file so (libasound's
+ * snd_dlopen(NULL) opens dladdr(snd_dlopen)'s file, then looks up its
+ * configuration hooks there: not found in the wrapper, every ALSA
+ * program failed) is answered for the original, as without the wrapper:
+ * its file, base and name, and dladdr1's link map or symbol. The address
+ * stays the one asked about (`dli_saddr == p` where p is a function's
+ * address, as without the wrapper). ABI-level wrappers and typed ones.
+ * The runtime and the wrappers (they look for themselves) get libc's
+ * answer.
+ */
+int libwrap_dl_addr(const void *addr, void *info_, void **extra, int flags, int kind, const void *caller)
+{
+    Dl_info *info = info_;
+    int r = kind == LW_DL_ADDR1 ? LW_REAL_DLADDR1(addr, info, extra, flags) : LW_REAL_DLADDR(addr, info);
+    if (!r || !info->dli_saddr || !info->dli_sname ||
+        (!__atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE) && !__atomic_load_n(&lw_typed_any, __ATOMIC_ACQUIRE)))
+        return r;
+    int saved = errno;
+    libwrap_abi_entry *e = NULL;
+    void *orig = NULL;
+    int found = 0;
+    for (struct lw_dl_table *t = __atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE); t && !e; t = t->next) {
+        if (!t->base || (uintptr_t)addr < t->lo || (uintptr_t)addr >= t->hi || !t->n || !t->entries[0].lib ||
+            !t->entries[0].lib->next)
+            continue;
+        for (uint32_t i = 0; i < t->n && !e; i++)
+            if (lw_abi_wrapper(&t->entries[i]) == info->dli_saddr)
+                e = &t->entries[i];
+    }
+    if (e) {
+        found = 1;
+        orig = __atomic_load_n(&e->orig, __ATOMIC_ACQUIRE);
+    } else if (__atomic_load_n(&lw_typed_any, __ATOMIC_ACQUIRE)) {
+        /* A typed runtime wrapper exports the function's own name (a
+         * link-time one __wrap_NAME, which is the program's: not asked). */
+        pthread_mutex_lock(&lw_typed_mutex);
+        for (size_t i = 0; i < lw_ntyped && !found; i++)
+            if (lw_typed[i].wrapper == info->dli_saddr && lw_typed[i].soname &&
+                lw_names(lw_typed[i].symbol, info->dli_sname, NULL)) {
+                found = 1;
+                orig = __atomic_load_n(lw_typed[i].orig, __ATOMIC_ACQUIRE);
+            }
+        pthread_mutex_unlock(&lw_typed_mutex);
+    }
+    if (!found || lw_dl_in_libwrap(caller)) {
+        errno = saved;
+        return r;
+    }
+    if (!orig && e && !LW_LOAD(lw_tls.guard) && !libwrap_resolving()) {
+        libwrap_resolve_begin();
+        orig = lw_hook->past_wrappers(e, e->lib->next(e->region.symbol));
+        libwrap_resolve_end();
+    }
+    Dl_info o;
+    void *x = NULL;
+    if (orig && (kind == LW_DL_ADDR1 ? LW_REAL_DLADDR1(orig, &o, &x, flags) : LW_REAL_DLADDR(orig, &o))) {
+        lw_log(LW_LOG_RESOLVE, "dladdr(%s): answered for its original, in %s", info->dli_sname,
+               o.dli_fname ? o.dli_fname : "?");
+        o.dli_saddr = info->dli_saddr;
+        *info = o;
+        if (kind == LW_DL_ADDR1 && extra)
+            *extra = x;
+    }
+    errno = saved;
+    return r;
 }
 
 /* Loads to check (RTLD_DEEPBIND, dlmopen), recorded before libc's dlopen

@@ -5,7 +5,7 @@
 # library's reference gets: dladdr and dladdr1 answer for the original, as
 # without the wrapper (every ALSA program failed: the hooks were looked up
 # in the wrapper library). The program's own output is unchanged, and
-# self_open's calls are measured.
+# self_open's calls are measured; ABI-level and typed wrappers.
 set -euo pipefail
 TEST_LABEL=dlself
 source "$LIBWRAP_SOURCE_DIR/tests/lib.sh"
@@ -18,4 +18,8 @@ wrap_library dself '"self.h"' "-I$src" "-L$PWD/lib -Wl,-rpath,$PWD/lib" -lself
 run_preloaded "$PWD/libwrap_dself_runtime.so" "$PWD/exp" ./app 4
 grep -qx "self_open 42" plain.out || fail "the library does not find itself: $(cat plain.out)"
 $CHECK exp "visits('self_open') == 4" || fail "self_open's visits"
+# The same with a typed wrapper (--forward typed).
+wrap_library dselft '"self.h"' "-I$src" "-L$PWD/lib -Wl,-rpath,$PWD/lib" -lself --forward typed
+run_preloaded "$PWD/libwrap_dselft_runtime.so" "$PWD/exp-typed" ./app 4
+$CHECK exp-typed "visits('self_open') == 4" || fail "self_open's visits (typed)"
 echo "ok: the library found its own file and hook through dladdr, self_open measured"

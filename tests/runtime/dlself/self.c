@@ -23,6 +23,9 @@ int self_open(void)
     Dl_info info;
     if (!dladdr((void *)self_open, &info) || !info.dli_fname)
         return -1;
+    /* The address asked about is the symbol's start, as without a wrapper. */
+    if (info.dli_saddr != (void *)self_open)
+        return -6;
     void *h = dlopen(info.dli_fname, RTLD_LAZY);
     if (!h)
         return -2;
