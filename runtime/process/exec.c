@@ -19,6 +19,7 @@
 #include "core/base/dl.h"
 #include <errno.h>
 #include <gnu/lib-names.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -220,6 +221,31 @@ static char **lw_vfork_child_env(char *const envp[])
  * no memory). The returned array shares its entries with `envp` and
  * lw_keep.
  */
+/* Real and effective users (or groups) apart at an exec: the kernel
+ * starts the new image in secure-execution mode (AT_SECURE), where the
+ * loader ignores every LD_PRELOAD entry with a slash, the wrappers' and the
+ * runtime's: Squid's master (real user proxy, effective root) execs its
+ * worker so, which was not measured, silently. Said once. A set-user-ID
+ * program is not told apart here (its file is not known). */
+static void lw_exec_secure_warn(void)
+{
+    uid_t ruid = getuid(), euid = geteuid();
+    gid_t rgid = getgid(), egid = getegid();
+    if (ruid == euid && rgid == egid)
+        return;
+    char who[96];
+    if (ruid != euid)
+        snprintf(who, sizeof who, "user %ld with effective user %ld", (long)ruid, (long)euid);
+    else
+        snprintf(who, sizeof who, "group %ld with effective group %ld", (long)rgid, (long)egid);
+    static int warned;
+    libwrap_warn_once(&warned, "%s (pid %ld) execs a program as %s: the loader starts it in "
+                               "secure-execution mode, where it ignores LD_PRELOAD's paths, and it is "
+                               "not measured (keep the real and effective ids equal at the exec, or "
+                               "measure the program without it: squid -N)",
+                      lw_program_name(), (long)getpid(), who);
+}
+
 char **libwrap_exec_prepare(char *const envp[])
 {
     /* In a vfork() child the memory is the parent's: only the room the
@@ -235,6 +261,7 @@ char **libwrap_exec_prepare(char *const envp[])
     int saved = errno;
     if (!lw_exec_tried) {
         lw_exec_tried = 1;
+        lw_exec_secure_warn();
         lw_finish_for_exec();
         /* In a job, the job directory: the new image is the same rank and
          * claims <job dir>/rank-N.1 there. */

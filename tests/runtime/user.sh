@@ -84,6 +84,17 @@ $CHECK "$1" "visits('crc32') == 25" || fail "the worker's calls"
 "$LIBWRAP_STAGE/bin/libwrap-report" open > report.out 2> report.err && fail "a report of the parent's directory succeeded"
 grep -q "^libwrap-report: open: the process measured no call (no profile.json), 1 child process did: $1 ([0-9]* calls); see one with libwrap-report $1" report.err ||
     fail "the worker's results are not named: $(cat report.err)"
+# An exec with real and effective users apart (Squid's master starting its
+# worker): the loader ignores LD_PRELOAD's paths in the new image, which
+# is not measured; one line says so where it was silent.
+./app 1 kid > kid.plain
+LD_PRELOAD=$PWD/libwrap_zlib_runtime.so LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/kid ./app 1 kid > kid.out 2> kid.err ||
+    fail "kid: exit status $?"
+cmp -s kid.plain kid.out || fail "kid: output changed: $(cat kid.out)"
+[ "$(wc -l < kid.err)" = 1 ] && grep -q "^libwrap: warning: ./app (pid [0-9]*) execs a program as user 65534 with effective user 0: the loader starts it in secure-execution mode, where it ignores LD_PRELOAD's paths, and it is not measured" kid.err ||
+    fail "kid: not the one line: $(cat kid.err)"
+[ ! -e kid.1 ] || fail "kid: the new image wrote results"
+
 mkdir -m 1777 first
 ./app 25 first > first.plain
 LD_PRELOAD=$PWD/libwrap_zlib_runtime.so LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/first ./app 25 first > first.out 2> first.err ||

@@ -59,6 +59,21 @@ int main(int argc, char **argv)
         }
         return run_worker(n, 65534) || run_worker(n, 65533);
     }
+    if (argc > 2 && !strcmp(argv[2], "kid")) {
+        /* Squid's master: real user nobody, effective root, execs its
+         * worker (squid --kid squid-1), which the loader then starts in
+         * secure-execution mode. */
+        unsigned long c = crc32(0, (const unsigned char *)"kid", 3);
+        if (argc > 3) {
+            printf("kid %lu ruid %d euid %d\n", c, (int)getuid(), (int)geteuid());
+            return 0;
+        }
+        fflush(stdout);
+        if (setreuid(65534, 0) != 0)
+            return 3;
+        execl("/proc/self/exe", argv[0], argv[1], "kid", "worker", (char *)NULL);
+        return 4;
+    }
     if (argc > 2 && !strcmp(argv[2], "drop")) {
         /* No worker: the process itself drops root's rights (tcpdump). */
         if (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0)
