@@ -301,6 +301,7 @@ char **libwrap_spawn_prepare(char *const envp[])
      * that name itself when free (2: the caller has measured nothing). */
     int into = 2;
     if (lw_child_begin()) {
+        lw_exec_secure_warn();
         const char *dir = lw_dir_for_child();
         if (lw_job_info.active)
             into = 0;
