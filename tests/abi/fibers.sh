@@ -59,4 +59,15 @@ for mode in preload linktime; do
     $CHECK many-$mode "visits('co_call') == $((nf * nr))" "visits('co_leaf') == $((nf * nr))" ||
         fail "many, $mode: the visits"
 done
+# Calls a signal handler makes on the signal stack, left by siglongjmp,
+# over and over: taken back once the thread calls from its own stack
+# (kept as a coroutine's, they used up the thread's slots).
+na=40000
+./plain altjmp $na > alt.plain.out 2> alt.plain.err || fail "altjmp, unwrapped: status $?"
+w=0
+LD_PRELOAD=$PWD/libwrap_coro_runtime.so LIBWRAP_EXPERIMENT_DIRECTORY=$PWD/alt-preload \
+    timeout 120 ./plain altjmp $na > alt.out 2> alt.err || w=$?
+[ $w = 0 ] || fail "altjmp: exit status $w: $(head -3 alt.err)"
+cmp -s alt.plain.out alt.out && cmp -s alt.plain.err alt.err || fail "altjmp: output differs: $(head -3 alt.err)"
+$CHECK alt-preload "visits('co_call') == $na" "visits('co_leaf') == $((2 * na))" || fail "altjmp: the visits"
 echo "ok: coroutines resumed out of order inside wrapped calls run as unwrapped, every call counted"

@@ -36,6 +36,7 @@ __attribute__((aligned(64))) libwrap_abi_entry lw_abi_calib_entry_framed = {
 #endif
 
 #include <errno.h>
+#include <signal.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -430,6 +431,45 @@ static int lw_in_stack(const lw_thread *t, const void *p)
     return t && (uintptr_t)p >= t->stack_lo && (uintptr_t)p < t->stack_hi;
 }
 
+/* The thread's signal stack (sigaltstack) as last read: the calls a
+ * handler made there and left by longjmp hold their slots until the
+ * thread runs on another stack. Read at the first slot off the thread's
+ * stack, and again every 4,096 such that lie outside what was read (a
+ * signal stack set later, or changed). */
+static __thread uintptr_t lw_alt_lo, lw_alt_hi;
+static __thread unsigned lw_alt_age;
+
+static int lw_in_altstack(const void *p)
+{
+    uintptr_t a = (uintptr_t)p;
+    if (a >= lw_alt_lo && a < lw_alt_hi)
+        return 1;
+    if (lw_alt_age++ % 4096)
+        return 0;
+    int saved = errno;
+    stack_t ss;
+    if (sigaltstack(NULL, &ss) == 0 && !(ss.ss_flags & SS_DISABLE) && ss.ss_sp) {
+        lw_alt_lo = (uintptr_t)ss.ss_sp;
+        lw_alt_hi = lw_alt_lo + ss.ss_size;
+    }
+    errno = saved;
+    return a >= lw_alt_lo && a < lw_alt_hi;
+}
+
+/* Whether the call of slot `s` was left (by longjmp, siglongjmp, an
+ * unwinding that skipped its frame) when a call at `sp` is made or
+ * returns after it: on one stack, the thread's or its signal stack, a
+ * call at or below `sp`; a call on the signal stack, once the thread runs
+ * elsewhere. A call on any other stack is a coroutine's, suspended. */
+static int lw_abandoned(const lw_thread *t, const lw_ra *s, void **sp)
+{
+    if (lw_in_stack(t, s->sp))
+        return lw_in_stack(t, sp) && (uintptr_t)s->sp <= (uintptr_t)sp;
+    if (!lw_in_altstack(s->sp))
+        return 0;
+    return !lw_in_altstack(sp) || (uintptr_t)s->sp <= (uintptr_t)sp;
+}
+
 /*
  * A slot freed while slots above it are taken (lw_abi_release). Calls on
  * one stack return in order: a slot above this one whose call is on the
@@ -452,11 +492,11 @@ void lw_abi_release_nested(lw_ra *slot)
     if (slot >= top)
         return;
     const lw_thread *t = lw_tls.self;
-    int known = t && t->stack_hi > t->stack_lo, own = lw_in_stack(t, slot->sp), kept = 0;
+    int known = t && t->stack_hi > t->stack_lo, kept = 0;
     for (lw_ra *s = slot + 1; s < top; s++) {
         if (!s->sp)
             continue;
-        if (!known || s->depth == LW_RA_LANE || (own && lw_in_stack(t, s->sp) && s->sp <= slot->sp))
+        if (!known || s->depth == LW_RA_LANE || lw_abandoned(t, s, slot->sp))
             s->sp = NULL;
         else
             kept = 1;
@@ -549,6 +589,13 @@ static lw_ra *lw_abi_slot(void **sp, void **frame)
     (void)lw_abi_reclaim(0, 0);
     lw_ra *top = lw_tls.ra_top;
     const lw_thread *t = lw_tls.self;
+    /* Calls a signal handler made on the signal stack and left by longjmp,
+     * now that the thread calls from elsewhere (they were kept as a
+     * coroutine's, and a thread that did that in a loop ran out of
+     * slots). */
+    while (!__atomic_load_n(&lw_abi_copying, __ATOMIC_RELAXED) && top > lw_tls.ra_base && top[-1].sp &&
+           !lw_in_stack(t, top[-1].sp) && lw_in_altstack(top[-1].sp) && !lw_in_altstack(sp))
+        top--;
     int tail = lw_abi_is_return_point(*sp);
     unsigned chain = 0;
     /* Stack-copying mode (abi.h): a slot below is taken back only when
@@ -563,7 +610,7 @@ static lw_ra *lw_abi_slot(void **sp, void **frame)
                 chain++;
             break;
         }
-        if (!lw_in_stack(t, sp) || !lw_in_stack(t, top[-1].sp))
+        if (!lw_abandoned(t, &top[-1], sp))
             break;
         top--;
     }

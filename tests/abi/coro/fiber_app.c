@@ -16,8 +16,15 @@
  * fiber_app many N R: N coroutines, each suspended inside co_call R times
  * in turn, resumed round-robin (a fiber scheduler whose fibers block inside
  * a wrapped call): the newest slot is always a suspended call's.
+ *
+ * fiber_app altjmp N: N times, a signal handler on the signal stack
+ * (sigaltstack) calls co_call, whose callback leaves by siglongjmp; main
+ * then calls co_leaf. The calls left on the signal stack are not a
+ * coroutine's.
  */
 #include <dlfcn.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,6 +115,38 @@ static int many(int n, int rounds)
     return 0;
 }
 
+static sigjmp_buf alt_env;
+
+static int alt_leave(int x)
+{
+    calls++;
+    acc += co_leaf(x);
+    siglongjmp(alt_env, 1);
+}
+
+static void alt_handler(int sig)
+{
+    calls++;
+    acc += co_call(alt_leave, sig);
+}
+
+static int altjmp(int n)
+{
+    static char alt[1 << 16];
+    stack_t ss = {.ss_sp = alt, .ss_size = sizeof alt};
+    struct sigaction sa = {.sa_handler = alt_handler, .sa_flags = SA_ONSTACK};
+    if (sigaltstack(&ss, NULL) != 0 || sigaction(SIGUSR1, &sa, NULL) != 0)
+        return 1;
+    for (int i = 0; i < n; i++) {
+        if (!sigsetjmp(alt_env, 1))
+            raise(SIGUSR1);
+        calls++;
+        acc += co_leaf(i);
+    }
+    printf("altjmp: acc %ld, %ld calls\n", acc, calls);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
@@ -118,6 +157,8 @@ int main(int argc, char **argv)
     }
     if (argc > 3 && !strcmp(argv[1], "many"))
         return many(atoi(argv[2]), atoi(argv[3]));
+    if (argc > 2 && !strcmp(argv[1], "altjmp"))
+        return altjmp(atoi(argv[2]));
     int rounds = argc > 1 ? atoi(argv[1]) : 100;
     for (int r = 0; r < rounds; r++) {
         getcontext(&a_ctx);
