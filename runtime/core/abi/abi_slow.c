@@ -436,8 +436,9 @@ static int lw_in_stack(const lw_thread *t, const void *p)
  * thread runs on another stack. Read at the first slot off the thread's
  * stack, and again every 4,096 such that lie outside what was read (a
  * signal stack set later, or changed). */
-static __thread uintptr_t lw_alt_lo, lw_alt_hi;
-static __thread unsigned lw_alt_age;
+static __thread uintptr_t lw_alt_lo __attribute__((tls_model("initial-exec")));
+static __thread uintptr_t lw_alt_hi __attribute__((tls_model("initial-exec")));
+static __thread unsigned lw_alt_age __attribute__((tls_model("initial-exec")));
 
 static int lw_in_altstack(const void *p)
 {
