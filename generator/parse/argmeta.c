@@ -779,9 +779,10 @@ static bool char_pointer(const lwg_param *p)
  * Whether f is a Fortran procedure as C declares it: a name in lower case
  * ending in '_' (gfortran, flang and ifort make external names so), every
  * argument passed by reference (a pointer, or a procedure) but the hidden
- * lengths of its CHARACTER arguments, trailing integers, at most one for
- * each char pointer. zlib's deflateInit_(strm, level, version, size) is
- * C: camel case, integers by value.
+ * lengths of its CHARACTER arguments, trailing integers, at most two for
+ * each char pointer (LAPACK's lsame_ declares its two lengths, and
+ * lapack.h the hidden ones after them). zlib's deflateInit_(strm, level,
+ * version, size) is C: camel case, integers by value.
  */
 static bool fortran_abi(const lwg_function *f)
 {
@@ -799,7 +800,7 @@ static bool fortran_abi(const lwg_function *f)
         i--;
         tail++;
     }
-    if (tail > chars)
+    if (tail > 2 * chars)
         return false;
     for (size_t k = 0; k < i; k++)
         if (!strchr(f->params[k].canonical, '*') && !strchr(f->params[k].canonical, '('))

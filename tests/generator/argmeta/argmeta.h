@@ -103,6 +103,12 @@ void am_dgesdd_(const char *jobz, const int *m, int *info, size_t jobz_len);
 // A64: am_sfx_ uplo=x0 s=- return=-
 void am_sfx_(char *uplo, const char **s);
 
+/* LAPACK's lsame_ as lapack.h declares it: its two lengths, then the
+ * hidden ones (FORTRAN_STRLEN). */
+// ARG: am_lsame_ ca=fortran-char/8/rdi cb=fortran-char/8/rsi lca=signed/4/rdx lcb=signed/4/rcx l1=unsigned/8/r8/size l2=unsigned/8/r9/size return=signed/4/rax
+// A64: am_lsame_ ca=x0 cb=x1 lca=x2 lcb=x3 l1=x4 l2=x5 return=x0
+int am_lsame_(const char *ca, const char *cb, int lca, int lcb, size_t l1, size_t l2);
+
 /* C functions whose names end in '_' too: camel case (zlib's deflateInit_),
  * or integers passed by value before the end: their strings are C's. */
 // ARG: am_deflateInit_ strm=none/8/- level=signed/4/rsi version=string/8/rdx stream_size=signed/4/rcx return=signed/4/rax
