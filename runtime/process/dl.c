@@ -239,20 +239,6 @@ static libwrap_abi_entry *lw_dl_entry(const char *name, const char *version, str
     return NULL;
 }
 
-/* The caller is the runtime or a wrapper library: it wants originals. */
-static int lw_dl_from_libwrap(const void *caller)
-{
-    Dl_info info, self;
-    if (!dladdr(caller, &info) || !dladdr((void *)lw_dl_register, &self))
-        return 1;
-    if (info.dli_fbase == self.dli_fbase)
-        return 1;
-    for (struct lw_dl_table *t = __atomic_load_n(&lw_tables, __ATOMIC_ACQUIRE); t; t = t->next)
-        if (t->base == info.dli_fbase)
-            return 1;
-    return 0;
-}
-
 /* The runtime's own object, by extent (lw_dl_in_libwrap). */
 static uintptr_t lw_self_lo, lw_self_hi;
 
@@ -273,6 +259,14 @@ static int lw_dl_in_libwrap(const void *p)
         if (t->base && a >= t->lo && a < t->hi)
             return 1;
     return 0;
+}
+
+/* The caller is the runtime or a wrapper library, or lies in no loaded
+ * object (nothing to tell it by): it wants originals. */
+static int lw_dl_from_libwrap(const void *caller)
+{
+    Dl_info info;
+    return lw_dl_in_libwrap(caller) || !dladdr(caller, &info);
 }
 
 /*
