@@ -174,6 +174,15 @@ void lw_abi_release_nested(lw_ra *slot);
  * while a call of this thread is still open. */
 uintptr_t lw_abi_reclaim(uintptr_t unused_a, uintptr_t unused_b);
 
+/* `top` less the free slots just below it (sp NULL): the thread's top once
+ * they are given back. */
+static inline lw_ra *lw_abi_free_top(lw_ra *top)
+{
+    while (top > lw_tls.ra_base && top[-1].sp == NULL)
+        top--;
+    return top;
+}
+
 /* The exit's end with a return slot: freed, with any slot above it that a
  * longjmp left (lw_abi_release_nested); in stack-copying mode only it, and
  * the free ones at the top. */
@@ -187,10 +196,7 @@ static inline void lw_abi_release(lw_ra *slot)
         return;
     }
     slot->sp = NULL;
-    lw_ra *top = LW_LOAD(lw_tls.ra_top);
-    while (top > lw_tls.ra_base && top[-1].sp == NULL)
-        top--;
-    LW_STORE(lw_tls.ra_top, top);
+    LW_STORE(lw_tls.ra_top, lw_abi_free_top(LW_LOAD(lw_tls.ra_top)));
 }
 
 

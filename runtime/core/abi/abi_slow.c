@@ -354,10 +354,7 @@ static void lw_ra_destructor(void *mapping)
     /* Calls still open (a coroutine switched out inside one may return on
      * another thread, through its slot here: context.c): kept. Slots freed
      * below such a call, and left at the top, are not. */
-    lw_ra *top = LW_LOAD(lw_tls.ra_top);
-    while (lw_tls.ra_base == base && top > base && top[-1].sp == NULL)
-        top--;
-    if (lw_tls.ra_base != base || top != base)
+    if (lw_tls.ra_base != base || lw_abi_free_top(LW_LOAD(lw_tls.ra_top)) != base)
         return;
     sigset_t old;
     lw_signals_hold(&old);
@@ -508,9 +505,7 @@ void lw_abi_release_nested(lw_ra *slot)
     }
     slot->sp = NULL;
     lw_ra_holes = 1;
-    while (top > lw_tls.ra_base && top[-1].sp == NULL)
-        top--;
-    LW_STORE(lw_tls.ra_top, top);
+    LW_STORE(lw_tls.ra_top, lw_abi_free_top(top));
 }
 
 /*
@@ -590,13 +585,6 @@ static lw_ra *lw_abi_slot(void **sp, void **frame)
     (void)lw_abi_reclaim(0, 0);
     lw_ra *top = lw_tls.ra_top;
     const lw_thread *t = lw_tls.self;
-    /* Calls a signal handler made on the signal stack and left by longjmp,
-     * now that the thread calls from elsewhere (they were kept as a
-     * coroutine's, and a thread that did that in a loop ran out of
-     * slots). */
-    while (!__atomic_load_n(&lw_abi_copying, __ATOMIC_RELAXED) && top > lw_tls.ra_base && top[-1].sp &&
-           !lw_in_stack(t, top[-1].sp) && lw_in_altstack(top[-1].sp) && !lw_in_altstack(sp))
-        top--;
     int tail = lw_abi_is_return_point(*sp);
     unsigned chain = 0;
     /* Stack-copying mode (abi.h): a slot below is taken back only when
@@ -605,7 +593,11 @@ static lw_ra *lw_abi_slot(void **sp, void **frame)
     if (keep && tail)
         for (lw_ra *s = top; s > lw_tls.ra_base && s[-1].sp == sp; s--)
             chain++;
-    while (!keep && top > lw_tls.ra_base && (uintptr_t)top[-1].sp <= (uintptr_t)sp) {
+    /* Slots left by a longjmp (lw_abandoned): at or below this call on its
+     * stack, or on the signal stack now that the thread calls from
+     * elsewhere (kept as a coroutine's, a thread that did that in a loop
+     * ran out of slots). */
+    while (!keep && top > lw_tls.ra_base) {
         if (top[-1].sp == sp && tail) {
             for (lw_ra *s = top; s > lw_tls.ra_base && s[-1].sp == sp; s--)
                 chain++;
